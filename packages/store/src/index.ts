@@ -1,0 +1,5 @@
+export * from './store.js';
+export * from './keys.js';
+export * from './key-lookup.js';
+export { PGliteDialect } from './pglite-dialect.js';
+export type { Database, NetworkName } from './schema.js';

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropSchema, hashKey, KEY_PREFIX, KeyLookup, openStore, type Store } from '../src/index.js';
+
+const databaseUrl = process.env.DATABASE_URL;
+
+interface Backend {
+  name: string;
+  open(): Promise<Store>;
+  cleanup(): Promise<void>;
+}
+
+const runId = `t_${process.pid}_${Date.now().toString(36)}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-store-'));
+const backends: Backend[] = [
+  { name: 'pglite', open: () => openStore({ dataDir }), cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) },
+];
+if (databaseUrl) {
+  backends.push({
+    name: 'postgres',
+    open: () => openStore({ databaseUrl, schema: runId }),
+    cleanup: () => dropSchema(databaseUrl, runId),
+  });
+}
+
+describe.each(backends)('key store on $name', (backend) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await backend.open();
+    await store.migrate();
+    await store.migrate(); // idempotent
+  });
+  afterAll(async () => {
+    await store.close();
+    await backend.cleanup();
+  });
+
+  it('creates a key that is stored only as a hash', async () => {
+    const { key, record } = await store.keys.create({ network: 'mainnet', rps: 10, burst: 20, label: 'alpha' });
+    expect(key.startsWith(KEY_PREFIX)).toBe(true);
+    expect(key.length).toBeGreaterThan(40);
+    expect(record).toMatchObject({ network: 'mainnet', rps: 10, burst: 20, label: 'alpha', revoked_at: null });
+    const row = await store.db.selectFrom('api_keys').selectAll().where('id', '=', record.id).executeTakeFirstOrThrow();
+    expect(row.key_hash).toBe(hashKey(key));
+    expect(JSON.stringify(row)).not.toContain(key);
+  });
+
+  it('rejects invalid plans', async () => {
+    await expect(store.keys.create({ network: 'mainnet', rps: 0, burst: 1 })).rejects.toThrow(/rps/);
+    await expect(store.keys.create({ network: 'devnet' as never, rps: 1, burst: 1 })).rejects.toThrow(/network/);
+  });
+
+  it('resolves, revokes and bumps the version', async () => {
+    const lookup = new KeyLookup(store.keys, { pollIntervalMs: 50 });
+    await lookup.start();
+    try {
+      const { key, record } = await store.keys.create({ network: 'testnet', rps: 1, burst: 1 });
+      expect((await lookup.resolve(key)).status).toBe('valid');
+      expect((await lookup.resolve(key + 'x')).status).toBe('unknown');
+      const before = await store.keys.version();
+      const revoked = await store.keys.revoke(record.id);
+      expect(revoked?.revoked_at).toBeInstanceOf(Date);
+      expect(await store.keys.version()).toBeGreaterThan(before);
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await lookup.resolve(key)).status).toBe('unknown');
+      expect(await store.keys.revoke(999_999)).toBeUndefined();
+    } finally {
+      lookup.stop();
+    }
+  });
+
+  it('rotates: new key valid, old key valid only for the grace period', async () => {
+    const lookup = new KeyLookup(store.keys, { pollIntervalMs: 50 });
+    await lookup.start();
+    try {
+      const { key: oldKey, record } = await store.keys.create({ network: 'mainnet', rps: 5, burst: 5, label: 'rot' });
+      const rotated = await store.keys.rotate(record.id, 1);
+      expect(rotated).toBeDefined();
+      expect(rotated!.key).not.toBe(oldKey);
+      expect(rotated!.record).toMatchObject({ network: 'mainnet', rps: 5, burst: 5, label: 'rot' });
+      expect(rotated!.old.replaced_by).toBe(rotated!.record.id);
+      expect((await lookup.resolve(oldKey)).status).toBe('valid');
+      expect((await lookup.resolve(rotated!.key)).status).toBe('valid');
+      await new Promise((r) => setTimeout(r, 1200));
+      expect((await lookup.resolve(oldKey)).status).toBe('unknown');
+      expect((await lookup.resolve(rotated!.key)).status).toBe('valid');
+    } finally {
+      lookup.stop();
+    }
+  });
+
+  it('lists keys without their hashes', async () => {
+    const list = await store.keys.list();
+    expect(list.length).toBeGreaterThanOrEqual(3);
+    for (const k of list) expect(k).not.toHaveProperty('key_hash');
+  });
+});
