@@ -1,0 +1,781 @@
+import { join } from 'node:path';
+import {
+  Address,
+  beginCell,
+  Cell,
+  Dictionary,
+  getMethodId,
+  loadMessage,
+  loadShardAccount,
+  loadTransaction,
+  parseTuple,
+  storeShardAccount,
+  type Message,
+  type ShardAccount,
+  type TupleItem,
+} from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
+import { Blockchain, EmulationError, TimeError, type BlockchainTransaction } from '@ton/sandbox';
+import {
+  blockSigningPayload,
+  ChainError,
+  nodeIdShort,
+  WHOLE_SHARD,
+  type AccountState,
+  type BlockHeader,
+  type BlockIdExt,
+  type BlockLookup,
+  type BlockRef,
+  type BlockSignatures,
+  type BlockTransactionCursor,
+  type BlockTransactionsPage,
+  type ChainSource,
+  type ChainTransaction,
+  type EmulationResult,
+  type GetMethodResult,
+  type MasterchainInfo,
+  type Network,
+  type OutMsgQueueSizes,
+  type ShardBlockProof,
+  type ShortTransactionId,
+  type TransactionId,
+} from '@tongate/chain';
+import { blockHashes, compareTx, nextStateHash, serializeBlock, type BlockContent } from './blocks.js';
+import { devnetFaucet, DEVNET_FAUCET_BALANCE, type Faucet } from './faucet.js';
+import { genesisConfig, genesisLibraries, GLOBAL_IDS } from './genesis.js';
+import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
+import { ChainStore, type BlobRef, type Round, type StoredAccount, type StoredBlock, type StoredTx } from './store.js';
+import { runSeed, type SeedSummary } from './seed.js';
+
+export interface DevnetOptions {
+  network: Network;
+  /** Directory for durable history; the devnet keeps `<dataDir>/<network>/`. Omit for an in-memory chain. */
+  dataDir?: string;
+  /** Interval between rounds of blocks in ms (default 1000); 0 = blocks only on produceBlock(). */
+  blockIntervalMs?: number;
+  logger?: { info(obj: object, msg?: string): void };
+}
+
+/** Logical time the devnet skips at every round, so that a block's lt range is never empty. */
+const LT_PER_ROUND = 1_000_000n;
+/** Pending (not yet sealed) transactions the devnet holds at most; more are refused until the next block. */
+export const EXT_MSG_QUEUE_SIZE_LIMIT = 10_000;
+/** Longest chain of masterchain back links served by getShardBlockProof. */
+const MAX_PROOF_LINKS = 1000;
+const ZERO32 = Buffer.alloc(32);
+const GET_METHOD_GAS_LIMIT = 10_000_000n;
+/** Exit code returned for get-methods on an account without code (what tonlib reports for uninitialized accounts). */
+const EXIT_CODE_NO_CODE = -13;
+
+interface PendingTx {
+  workchain: number;
+  account: Buffer;
+  lt: bigint;
+  hash: Buffer;
+  boc: Buffer;
+}
+
+interface IndexedTx {
+  tx: StoredTx;
+  block: BlockIdExt;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const accountKey = (workchain: number, account: Buffer) => `${workchain}:${account.toString('hex')}`;
+const bigintHash = (v: bigint) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
+
+export class Devnet implements ChainSource {
+  readonly network: Network;
+  readonly globalId: number;
+  readonly backendId = 'devnet';
+  readonly validator: Ed25519Signer;
+  readonly faucet: Faucet;
+
+  private readonly mcBlocks: StoredBlock[] = [];
+  private readonly shardBlocks: StoredBlock[] = [];
+  private readonly txIndex = new Map<string, Map<bigint, IndexedTx>>();
+  private readonly accountHistory = new Map<string, { seqno: number; blob: BlobRef }[]>();
+  private config!: Cell;
+  private configDict!: Dictionary<number, Cell>;
+  private libs: Cell | undefined;
+  private libsDict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+
+  private pending: PendingTx[] = [];
+  private readonly touched = new Map<string, Address>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly bc: Blockchain,
+    private readonly store: ChainStore,
+    opts: DevnetOptions,
+    faucet: Faucet,
+    private readonly logger?: DevnetOptions['logger'],
+  ) {
+    this.network = opts.network;
+    this.globalId = GLOBAL_IDS[opts.network];
+    this.validator = devnetValidatorSigner(this.globalId);
+    this.faucet = faucet;
+  }
+
+  static async create(opts: DevnetOptions): Promise<Devnet> {
+    if (opts.network !== 'mainnet' && opts.network !== 'testnet') throw new Error(`unknown network: ${String(opts.network)}`);
+    const store = ChainStore.open(opts.dataDir === undefined ? undefined : join(opts.dataDir, opts.network));
+    const faucet = await devnetFaucet();
+    try {
+      const recovered = store.recovered;
+      const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : genesisConfig(GLOBAL_IDS[opts.network]);
+      const bc = await Blockchain.create({ config });
+      bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+      const devnet = new Devnet(bc, store, opts, faucet, opts.logger);
+      if (recovered.length > 0) await devnet.restore(recovered);
+      else await devnet.genesis(config);
+      devnet.startTimer(opts.blockIntervalMs ?? 1000);
+      opts.logger?.info(
+        { network: devnet.network, mcSeqno: devnet.lastMc.id.seqno, faucet: faucet.address.toString({ testOnly: opts.network === 'testnet' }) },
+        recovered.length > 0 ? 'devnet restored' : 'devnet genesis',
+      );
+      return devnet;
+    } catch (e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- genesis, restore, rounds
+
+  private async genesis(config: Cell): Promise<void> {
+    const genUtime = nowSeconds();
+    const faucetAccount = genesisWalletAccount(this.faucet, genUtime);
+    await this.bc.setShardAccount(this.faucet.address, faucetAccount);
+    const libs = genesisLibraries();
+    this.bc.libs = libs;
+    const faucetBoc = beginCell().store(storeShardAccount(faucetAccount)).endCell();
+    const accounts: StoredAccount[] = [{ workchain: 0, account: this.faucet.address.hash, blob: this.store.putBlob(faucetBoc.toBoc()) }];
+    const stateHash = nextStateHash(ZERO32, [{ workchain: 0, account: this.faucet.address.hash, shardAccountHash: faucetBoc.hash() }]);
+    const round = this.buildRound({ genUtime, startLt: 0n, endLt: LT_PER_ROUND, txs: [], stateHash, accounts, prevShard: null, prevMc: null });
+    round.config = this.store.putBlob(config.toBoc());
+    round.libs = this.store.putBlob(libs.toBoc());
+    this.setCurrentLt(LT_PER_ROUND);
+    this.store.appendRound(round);
+    this.applyRound(round);
+    this.updatePrevBlocks();
+  }
+
+  private async restore(rounds: Round[]): Promise<void> {
+    for (const r of rounds) this.applyRound(r);
+    const latest = new Map<string, BlobRef>();
+    for (const r of rounds) for (const a of r.accounts) latest.set(accountKey(a.workchain, a.account), a.blob);
+    for (const [key, blob] of latest) {
+      const [wc, hex] = key.split(':');
+      const sa = loadShardAccount(Cell.fromBoc(this.store.getBlob(blob))[0].beginParse());
+      const address = new Address(Number(wc), Buffer.from(hex, 'hex'));
+      if (sa.account) await this.bc.setShardAccount(address, sa);
+    }
+    if (this.libs) this.bc.libs = this.libs;
+    this.setCurrentLt(rounds[rounds.length - 1].lt);
+    this.updatePrevBlocks();
+  }
+
+  /** Puts a round (from genesis, production or the journal) into the in-memory indexes. */
+  private applyRound(round: Round): void {
+    for (const b of round.blocks) {
+      const list = b.id.workchain === -1 ? this.mcBlocks : this.shardBlocks;
+      if (b.id.seqno !== list.length) throw new Error(`devnet history is not contiguous at ${b.id.workchain}:${b.id.seqno}`);
+      list.push(b);
+      for (const t of b.txs) {
+        const key = accountKey(t.workchain, t.account);
+        let m = this.txIndex.get(key);
+        if (!m) this.txIndex.set(key, (m = new Map()));
+        m.set(t.lt, { tx: t, block: b.id });
+      }
+    }
+    const mcSeqno = round.blocks[round.blocks.length - 1].id.seqno;
+    for (const a of round.accounts) {
+      const key = accountKey(a.workchain, a.account);
+      let h = this.accountHistory.get(key);
+      if (!h) this.accountHistory.set(key, (h = []));
+      h.push({ seqno: mcSeqno, blob: a.blob });
+    }
+    if (round.config) {
+      this.config = Cell.fromBoc(this.store.getBlob(round.config))[0];
+      this.configDict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.config);
+    }
+    if (round.libs) {
+      this.libs = Cell.fromBoc(this.store.getBlob(round.libs))[0];
+      this.libsDict = this.libs.beginParse().loadDictDirect(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+    }
+  }
+
+  private buildRound(args: {
+    genUtime: number;
+    startLt: bigint;
+    endLt: bigint;
+    txs: (PendingTx & { blob: BlobRef })[];
+    stateHash: Buffer;
+    accounts: StoredAccount[];
+    prevShard: StoredBlock | null;
+    prevMc: StoredBlock | null;
+  }): Round {
+    const content = (workchain: number, prev: StoredBlock | null, txs: StoredTx[], shardBlocks: BlockIdExt[], stateHash: Buffer): StoredBlock => {
+      const sorted = [...txs].sort(compareTx);
+      const c: BlockContent = {
+        globalId: this.globalId,
+        workchain,
+        shard: WHOLE_SHARD,
+        seqno: prev ? prev.id.seqno + 1 : 0,
+        genUtime: args.genUtime,
+        startLt: args.startLt,
+        endLt: args.endLt,
+        prevBlocks: prev ? [prev.id] : [],
+        shardBlocks,
+        stateHash,
+        transactions: sorted,
+      };
+      const { rootHash, fileHash } = blockHashes(serializeBlock(c));
+      return {
+        id: { workchain, shard: WHOLE_SHARD, seqno: c.seqno, rootHash, fileHash },
+        genUtime: c.genUtime,
+        startLt: c.startLt,
+        endLt: c.endLt,
+        prevBlocks: c.prevBlocks,
+        shardBlocks,
+        stateHash,
+        txs: sorted,
+      };
+    };
+    const toStored = (t: PendingTx & { blob: BlobRef }): StoredTx => ({ workchain: t.workchain, account: t.account, lt: t.lt, hash: t.hash, blob: t.blob });
+    const shard = content(0, args.prevShard, args.txs.filter((t) => t.workchain !== -1).map(toStored), [], ZERO32);
+    const mc = content(-1, args.prevMc, args.txs.filter((t) => t.workchain === -1).map(toStored), [shard.id], args.stateHash);
+    shard.masterchainRef = { workchain: -1, shard: WHOLE_SHARD, seqno: mc.id.seqno };
+    return { blocks: [shard, mc], accounts: args.accounts, lt: args.endLt };
+  }
+
+  /** Seals everything pending into the next basechain block and the masterchain block that references it. */
+  private async sealRound(): Promise<BlockIdExt> {
+    const prevMc = this.lastMc;
+    const prevShard = this.shardBlocks[this.shardBlocks.length - 1];
+    const genUtime = Math.max(prevMc.genUtime, nowSeconds());
+    const endLt = this.bc.lt + LT_PER_ROUND;
+    const txs = this.pending.map((t) => ({ ...t, blob: this.store.putBlob(t.boc) }));
+    const accounts: StoredAccount[] = [];
+    const changed: { workchain: number; account: Buffer; shardAccountHash: Buffer }[] = [];
+    for (const address of this.touched.values()) {
+      const cell = beginCell().store(storeShardAccount((await this.bc.getContract(address)).account)).endCell();
+      accounts.push({ workchain: address.workChain, account: address.hash, blob: this.store.putBlob(cell.toBoc()) });
+      changed.push({ workchain: address.workChain, account: address.hash, shardAccountHash: cell.hash() });
+    }
+    const stateHash = changed.length > 0 ? nextStateHash(prevMc.stateHash, changed) : prevMc.stateHash;
+    const round = this.buildRound({ genUtime, startLt: prevMc.endLt, endLt, txs, stateHash, accounts, prevShard, prevMc });
+    const libs = this.bc.libs;
+    if (libs && (!this.libs || !libs.hash().equals(this.libs.hash()))) round.libs = this.store.putBlob(libs.toBoc());
+    this.store.appendRound(round);
+    this.setCurrentLt(endLt);
+    this.applyRound(round);
+    this.pending = [];
+    this.touched.clear();
+    this.updatePrevBlocks();
+    const mc = round.blocks[1];
+    if (txs.length > 0) this.logger?.info({ network: this.network, mcSeqno: mc.id.seqno, transactions: txs.length }, 'devnet block');
+    return mc.id;
+  }
+
+  private setCurrentLt(lt: bigint): void {
+    // The sandbox keeps its logical time in a protected field; rounds advance it so block lt ranges never overlap.
+    (this.bc as unknown as { currentLt: bigint }).currentLt = lt;
+  }
+
+  /** Feeds the last masterchain blocks to c7 (PREVBLOCKS), as validators do. */
+  private updatePrevBlocks(): void {
+    const last = this.mcBlocks.slice(-16).reverse().map((b) => b.id);
+    this.bc.prevBlocks = { lastMcBlocks: last, prevKeyBlock: this.mcBlocks[0].id };
+  }
+
+  private startTimer(intervalMs: number): void {
+    if (!(intervalMs > 0)) return;
+    const tick = () => {
+      this.timer = undefined;
+      this.produceBlock()
+        .catch((e) => this.logger?.info({ err: String(e) }, 'devnet block production failed'))
+        .finally(() => {
+          if (!this.closed) {
+            this.timer = setTimeout(tick, intervalMs);
+            this.timer.unref();
+          }
+        });
+    };
+    this.timer = setTimeout(tick, intervalMs);
+    this.timer.unref();
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      if (this.closed) throw new ChainError('unavailable', 'devnet is closed');
+      return fn();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  // ---------------------------------------------------------------- devnet extras
+
+  /** Seals pending transactions into the next blocks now; returns the new masterchain block id. */
+  produceBlock(): Promise<BlockIdExt> {
+    return this.serial(() => this.sealRound());
+  }
+
+  /** Deploys wallets, tokens and NFTs from the faucet and moves them around (adds activity on every call). */
+  seed(): Promise<SeedSummary> {
+    return runSeed({
+      network: this.network,
+      globalId: this.globalId,
+      faucet: this.faucet,
+      sendMessage: (boc) => this.sendMessage(boc),
+      produceBlock: () => this.produceBlock(),
+      liveSeqno: (address) => this.serial(() => this.liveSeqno(address)),
+    });
+  }
+
+  private async liveSeqno(address: Address): Promise<number> {
+    const sc = await this.bc.getContract(address);
+    if (sc.accountState?.type !== 'active') return 0;
+    const r = await this.bc.runGetMethod(address, 'seqno');
+    return Number(r.stackReader.readBigNumber());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    // Seal what is pending, so a clean stop loses nothing.
+    await this.serial(async () => {
+      if (this.pending.length > 0) await this.sealRound();
+    }).catch(() => undefined);
+    this.closed = true;
+    await this.queue;
+    this.store.close();
+  }
+
+  // ---------------------------------------------------------------- ChainSource: blocks
+
+  private get lastMc(): StoredBlock {
+    return this.mcBlocks[this.mcBlocks.length - 1];
+  }
+
+  private mcAt(seqno: number | undefined): StoredBlock {
+    if (seqno === undefined) return this.lastMc;
+    if (!Number.isInteger(seqno) || seqno < 0) throw new ChainError('invalid', `masterchain seqno must be a non-negative integer, got ${seqno}`);
+    const b = this.mcBlocks[seqno];
+    if (!b) throw new ChainError('not_found', `masterchain block ${seqno} not found (last is ${this.lastMc.id.seqno})`);
+    return b;
+  }
+
+  private chainOf(workchain: number, shard: bigint): StoredBlock[] {
+    if (shard !== WHOLE_SHARD || (workchain !== -1 && workchain !== 0)) {
+      throw new ChainError('not_found', `no shard ${workchain}:${BigInt.asUintN(64, shard).toString(16)} on the devnet (one shard 8000000000000000 per workchain)`);
+    }
+    return workchain === -1 ? this.mcBlocks : this.shardBlocks;
+  }
+
+  private blockAt(ref: BlockRef): StoredBlock {
+    const b = this.chainOf(ref.workchain, ref.shard)[ref.seqno];
+    if (!b) throw new ChainError('not_found', `block (${ref.workchain},${BigInt.asUintN(64, ref.shard).toString(16)},${ref.seqno}) not found`);
+    return b;
+  }
+
+  async getMasterchainInfo(): Promise<MasterchainInfo> {
+    const last = this.lastMc;
+    return { last: last.id, init: this.mcBlocks[0].id, stateRootHash: last.stateHash, lastUtime: last.genUtime };
+  }
+
+  async lookupBlock(query: BlockLookup): Promise<BlockIdExt> {
+    const chain = this.chainOf(query.workchain, query.shard);
+    if ('seqno' in query) return this.blockAt(query).id;
+    // lt: the block whose [start_lt, end_lt) holds it; utime: the first block generated at or after it.
+    const pick = 'lt' in query ? (b: StoredBlock) => b.endLt > query.lt : (b: StoredBlock) => b.genUtime >= query.utime;
+    let lo = 0;
+    let hi = chain.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pick(chain[mid])) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo >= chain.length) {
+      const what = 'lt' in query ? `lt ${query.lt}` : `utime ${query.utime}`;
+      throw new ChainError('not_found', `no block with ${what} in workchain ${query.workchain} yet`);
+    }
+    return chain[lo].id;
+  }
+
+  async getBlockHeader(ref: BlockRef): Promise<BlockHeader> {
+    const b = this.blockAt(ref);
+    const isMc = b.id.workchain === -1;
+    const validatorNode = nodeIdShort(this.validator.publicKey);
+    return {
+      id: b.id,
+      globalId: this.globalId,
+      version: 0,
+      flags: 0,
+      afterMerge: false,
+      afterSplit: false,
+      beforeSplit: false,
+      wantMerge: false,
+      wantSplit: false,
+      validatorListHashShort: validatorNode.readInt32BE(0),
+      catchainSeqno: 0,
+      minRefMcSeqno: isMc ? b.id.seqno : Math.max(0, (b.masterchainRef?.seqno ?? 1) - 1),
+      isKeyBlock: isMc && b.id.seqno === 0,
+      prevKeyBlockSeqno: 0,
+      vertSeqno: 0,
+      startLt: b.startLt,
+      endLt: b.endLt,
+      genUtime: b.genUtime,
+      prevBlocks: b.prevBlocks,
+      ...(isMc ? { shardBlocks: b.shardBlocks } : { masterchainRef: b.masterchainRef }),
+    };
+  }
+
+  async getShards(mcSeqno: number): Promise<BlockIdExt[]> {
+    return this.mcAt(mcSeqno).shardBlocks;
+  }
+
+  private pageOf(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): { block: StoredBlock; txs: StoredTx[]; incomplete: boolean } {
+    if (!Number.isInteger(opts.count) || opts.count < 1) throw new ChainError('invalid', `count must be a positive integer, got ${opts.count}`);
+    const block = this.blockAt(ref);
+    let start = 0;
+    if (opts.after) {
+      const after = { account: opts.after.account, lt: opts.after.lt, hash: ZERO32 };
+      while (start < block.txs.length && compareTx(block.txs[start], after) <= 0) start++;
+    }
+    const txs = block.txs.slice(start, start + opts.count);
+    return { block, txs, incomplete: start + txs.length < block.txs.length };
+  }
+
+  async listBlockTransactions(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ShortTransactionId>> {
+    const { txs, incomplete } = this.pageOf(ref, opts);
+    return { transactions: txs.map((t) => ({ account: t.account, workchain: t.workchain, lt: t.lt, hash: t.hash })), incomplete };
+  }
+
+  async listBlockTransactionsExt(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ChainTransaction>> {
+    const { block, txs, incomplete } = this.pageOf(ref, opts);
+    return { transactions: txs.map((t) => this.loadTx(t, block.id)), incomplete };
+  }
+
+  async getMasterchainBlockSignatures(seqno: number): Promise<BlockSignatures> {
+    const b = this.mcAt(seqno);
+    const signature = this.validator.sign(blockSigningPayload(b.id.rootHash, b.id.fileHash));
+    return { id: b.id, signatures: [{ nodeIdShort: nodeIdShort(this.validator.publicKey), signature }] };
+  }
+
+  /**
+   * Devnet proofs are the canonical block serializations (see blocks.ts), not Merkle proofs: a link's `proof` is the
+   * serialization of the masterchain block that lists the shard block; each back link carries the serializations of
+   * its `from` block (which names its predecessor) and of its `to` block. sha256 of each equals the block's root hash.
+   */
+  async getShardBlockProof(ref: BlockRef, fromMcSeqno?: number): Promise<ShardBlockProof> {
+    const target = this.blockAt(ref);
+    const mc = target.id.workchain === -1 ? target : this.mcAt(target.masterchainRef!.seqno);
+    const from = this.mcAt(fromMcSeqno);
+    if (from.id.seqno < mc.id.seqno) {
+      throw new ChainError('invalid', `masterchain block ${from.id.seqno} is older than block ${mc.id.seqno} that commits the requested block`);
+    }
+    if (from.id.seqno - mc.id.seqno > MAX_PROOF_LINKS) {
+      throw new ChainError('invalid', `devnet proofs span at most ${MAX_PROOF_LINKS} masterchain blocks; pass a closer from_seqno`);
+    }
+    const links = target === mc ? [] : [{ id: target.id, proof: this.serializedBlock(mc) }];
+    const mcProof: ShardBlockProof['mcProof'] = [];
+    for (let s = from.id.seqno; s > mc.id.seqno; s--) {
+      const hi = this.mcBlocks[s];
+      const lo = this.mcBlocks[s - 1];
+      mcProof.push({ toKeyBlock: false, from: hi.id, to: lo.id, destProof: this.serializedBlock(lo), proof: this.serializedBlock(hi), stateProof: Buffer.alloc(0) });
+    }
+    return { from: from.id, mcId: mc.id, links, mcProof };
+  }
+
+  private serializedBlock(b: StoredBlock): Buffer {
+    return serializeBlock({
+      globalId: this.globalId,
+      workchain: b.id.workchain,
+      shard: b.id.shard,
+      seqno: b.id.seqno,
+      genUtime: b.genUtime,
+      startLt: b.startLt,
+      endLt: b.endLt,
+      prevBlocks: b.prevBlocks,
+      shardBlocks: b.shardBlocks,
+      stateHash: b.id.workchain === -1 ? b.stateHash : ZERO32,
+      transactions: b.txs,
+    });
+  }
+
+  /** Internal messages are delivered inside the round that creates them, so the devnet's queues are always empty. */
+  async getOutMsgQueueSizes(): Promise<OutMsgQueueSizes> {
+    const lastShard = this.shardBlocks[this.shardBlocks.length - 1];
+    return {
+      shards: [
+        { id: this.lastMc.id, size: 0 },
+        { id: lastShard.id, size: 0 },
+      ],
+      extMsgQueueSizeLimit: EXT_MSG_QUEUE_SIZE_LIMIT,
+    };
+  }
+
+  // ---------------------------------------------------------------- ChainSource: transactions
+
+  private loadTx(t: StoredTx, block: BlockIdExt): ChainTransaction {
+    const cell = Cell.fromBoc(this.store.getBlob(t.blob))[0];
+    return { address: new Address(t.workchain, t.account), lt: t.lt, hash: t.hash, cell, tx: loadTransaction(cell.beginParse()), block };
+  }
+
+  async getTransaction(address: Address, lt: bigint): Promise<ChainTransaction | null> {
+    const hit = this.txIndex.get(accountKey(address.workChain, address.hash))?.get(lt);
+    return hit ? this.loadTx(hit.tx, hit.block) : null;
+  }
+
+  async getAccountTransactions(address: Address, from: TransactionId, count: number): Promise<ChainTransaction[]> {
+    if (!Number.isInteger(count) || count < 1) throw new ChainError('invalid', `count must be a positive integer, got ${count}`);
+    const history = this.txIndex.get(accountKey(address.workChain, address.hash));
+    const first = history?.get(from.lt);
+    if (!history || !first) throw new ChainError('not_found', `no transaction of ${address.toRawString()} at lt ${from.lt}`);
+    if (!first.tx.hash.equals(from.hash)) throw new ChainError('not_found', `transaction of ${address.toRawString()} at lt ${from.lt} has another hash`);
+    const out: ChainTransaction[] = [];
+    let cur: IndexedTx | undefined = first;
+    while (cur && out.length < count) {
+      const t = this.loadTx(cur.tx, cur.block);
+      out.push(t);
+      cur = t.tx.prevTransactionLt === 0n ? undefined : history.get(t.tx.prevTransactionLt);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- ChainSource: state
+
+  private shardAccountAt(address: Address, mcSeqno: number): ShardAccount | null {
+    const history = this.accountHistory.get(accountKey(address.workChain, address.hash));
+    if (!history) return null;
+    let lo = 0;
+    let hi = history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (history[mid].seqno <= mcSeqno) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === 0) return null;
+    return loadShardAccount(Cell.fromBoc(this.store.getBlob(history[lo - 1].blob))[0].beginParse());
+  }
+
+  async getAccountState(address: Address, atMcSeqno?: number): Promise<AccountState> {
+    const mc = this.mcAt(atMcSeqno);
+    const sa = this.shardAccountAt(address, mc.id.seqno);
+    const base = { address, block: mc.id, syncUtime: mc.genUtime };
+    const acc = sa?.account;
+    const placeholder = acc && acc.storage.state.type === 'uninit' && acc.storage.balance.coins === 0n && sa!.lastTransactionLt === 0n;
+    if (!sa || !acc || placeholder) {
+      return { ...base, status: 'nonexist', balance: 0n, extraCurrencies: [], code: null, data: null, frozenHash: null, lastTransaction: sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null, shardAccount: null };
+    }
+    const state = acc.storage.state;
+    const other = acc.storage.balance.other;
+    return {
+      ...base,
+      status: state.type === 'active' ? 'active' : state.type === 'frozen' ? 'frozen' : 'uninitialized',
+      balance: acc.storage.balance.coins,
+      extraCurrencies: other ? other.keys().map((id) => ({ id, amount: other.get(id)! })) : [],
+      code: state.type === 'active' ? (state.state.code ?? null) : null,
+      data: state.type === 'active' ? (state.state.data ?? null) : null,
+      frozenHash: state.type === 'frozen' ? bigintHash(state.stateHash) : null,
+      lastTransaction: sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null,
+      shardAccount: beginCell().store(storeShardAccount(sa)).endCell(),
+    };
+  }
+
+  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
+    let methodId: number;
+    if (typeof method === 'number') {
+      if (!Number.isInteger(method) || method < -(2 ** 31) || method >= 2 ** 31) throw new ChainError('invalid', `method id must be a 32-bit integer, got ${method}`);
+      methodId = method;
+    } else {
+      if (method.length === 0) throw new ChainError('invalid', 'method name is empty');
+      methodId = /^-?\d+$/.test(method) ? Number(method) : getMethodId(method);
+    }
+    const mc = this.mcAt(atMcSeqno);
+    const sa = this.shardAccountAt(address, mc.id.seqno);
+    const lastTransaction = sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null;
+    const state = sa?.account?.storage.state;
+    if (!sa?.account || state?.type !== 'active' || !state.state.code) {
+      return { exitCode: EXIT_CODE_NO_CODE, gasUsed: 0n, stack: [], block: mc.id, lastTransaction };
+    }
+    const res = await this.bc.executor.runGetMethod({
+      code: state.state.code,
+      data: state.state.data ?? beginCell().endCell(),
+      methodId,
+      stack,
+      config: this.bc.configBase64,
+      verbosity: 'short',
+      libs: this.libs,
+      address,
+      unixTime: mc.genUtime,
+      balance: sa.account.storage.balance.coins,
+      randomSeed: mc.id.rootHash,
+      gasLimit: GET_METHOD_GAS_LIMIT,
+      debugEnabled: false,
+      prevBlocksInfo: this.bc.prevBlocks,
+    });
+    if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
+    return {
+      exitCode: res.output.vm_exit_code,
+      gasUsed: BigInt(res.output.gas_used),
+      stack: parseTuple(Cell.fromBase64(res.output.stack)),
+      block: mc.id,
+      lastTransaction,
+    };
+  }
+
+  async getConfigParam(id: number, atMcSeqno?: number): Promise<Cell | null> {
+    this.mcAt(atMcSeqno);
+    if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31) throw new ChainError('invalid', `config param id must be a 32-bit integer, got ${id}`);
+    return this.configDict.get(id) ?? null;
+  }
+
+  async getConfigAll(atMcSeqno?: number): Promise<Cell> {
+    this.mcAt(atMcSeqno);
+    return this.config;
+  }
+
+  async getLibraries(hashes: Buffer[]): Promise<{ hash: Buffer; data: Cell }[]> {
+    const out: { hash: Buffer; data: Cell }[] = [];
+    for (const hash of hashes) {
+      if (hash.length !== 32) throw new ChainError('invalid', 'library hashes must be 32 bytes');
+      const data = this.libsDict.get(hash);
+      if (data) out.push({ hash, data });
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- ChainSource: messages
+
+  private parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
+    let cells: Cell[];
+    try {
+      cells = Cell.fromBoc(boc);
+    } catch (e) {
+      throw new ChainError('invalid', `cannot deserialize BOC: ${(e as Error).message}`);
+    }
+    if (cells.length !== 1) throw new ChainError('invalid', `expected a BOC with one root, got ${cells.length}`);
+    return { cell: cells[0], msg: this.externalOf(cells[0]) };
+  }
+
+  private externalOf(cell: Cell): Message {
+    let msg: Message;
+    try {
+      msg = loadMessage(cell.beginParse());
+    } catch (e) {
+      throw new ChainError('invalid', `not a Message: ${(e as Error).message}`);
+    }
+    if (msg.info.type !== 'external-in') throw new ChainError('invalid', `expected an external-in message, got ${msg.info.type}`);
+    const wc = msg.info.dest.workChain;
+    if (wc !== 0 && wc !== -1) throw new ChainError('invalid', `workchain ${wc} does not exist on the devnet`);
+    return msg;
+  }
+
+  async sendMessage(boc: Buffer): Promise<{ hash: Buffer }> {
+    const { cell, msg } = this.parseExternal(boc);
+    return this.serial(async () => {
+      if (this.pending.length >= EXT_MSG_QUEUE_SIZE_LIMIT) throw new ChainError('refused', 'external message queue is full, retry after the next block');
+      let failure: unknown;
+      try {
+        await this.bc.sendMessage(msg);
+      } catch (e) {
+        failure = e;
+      }
+      const txs = this.takeSandboxTransactions();
+      if (txs.length === 0) throw new ChainError('refused', rejectionReason(failure));
+      if (failure) this.logger?.info({ err: String(failure) }, 'devnet: message chain stopped early');
+      for (const tx of txs) this.addPending(tx);
+      return { hash: cell.hash() };
+    });
+  }
+
+  /** Takes the transactions the sandbox just ran and empties its list, which would otherwise grow forever. */
+  private takeSandboxTransactions(): BlockchainTransaction[] {
+    const holder = this.bc as unknown as { transactions: BlockchainTransaction[] };
+    const txs = holder.transactions;
+    holder.transactions = [];
+    return txs;
+  }
+
+  private addPending(tx: BlockchainTransaction): void {
+    const address = tx.inMessage?.info.dest instanceof Address ? tx.inMessage.info.dest : undefined;
+    const account = Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex');
+    // Only tick-tock transactions come without an inbound message, and those run in the masterchain.
+    const addr = address ?? new Address(-1, account);
+    this.pending.push({ workchain: addr.workChain, account, lt: tx.lt, hash: tx.hash(), boc: tx.raw.toBoc() });
+    this.touched.set(accountKey(addr.workChain, account), addr);
+  }
+
+  async emulateExternalMessage(message: Cell, opts: { ignoreChksig: boolean }): Promise<EmulationResult> {
+    const msg = this.externalOf(message);
+    const dest = msg.info.dest as Address;
+    return this.serial(async () => {
+      const sc = await this.bc.getContract(dest);
+      const lastTxTime = sc.account.account?.storageStats.lastPaid ?? 0;
+      const res = await this.bc.executor.runTransaction({
+        config: this.bc.configBase64,
+        libs: this.bc.libs ?? null,
+        verbosity: 'short',
+        shardAccount: beginCell().store(storeShardAccount(sc.account)).endCell().toBoc().toString('base64'),
+        message,
+        now: Math.max(nowSeconds(), lastTxTime),
+        lt: this.bc.lt + LT_PER_ROUND,
+        randomSeed: Buffer.alloc(32),
+        ignoreChksig: opts.ignoreChksig,
+        debugEnabled: false,
+        prevBlocksInfo: this.bc.prevBlocks,
+      });
+      if (!res.result.success) {
+        throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
+      }
+      const transaction = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
+      const d = transaction.description;
+      if (d.type !== 'generic') throw new ChainError('internal', `unexpected ${d.type} transaction from an external message`);
+      const storageFee = d.storagePhase?.storageFeesCollected ?? 0n;
+      const compute = d.computePhase;
+      const gasFee = compute.type === 'vm' ? compute.gasFees : 0n;
+      const fwdFee = d.actionPhase?.totalFwdFees ?? 0n;
+      const actionFees = d.actionPhase?.totalActionFees ?? 0n;
+      // total_fees = storage + import (in_fwd_fee) + gas + action fees; the import fee is what remains.
+      const inFwdFee = transaction.totalFees.coins - storageFee - gasFee - actionFees;
+      return {
+        transaction,
+        fees: { inFwdFee, storageFee, gasFee, fwdFee },
+        accepted: compute.type === 'vm' && compute.success,
+        exitCode: compute.type === 'vm' ? compute.exitCode : null,
+      };
+    });
+  }
+}
+
+function rejectionReason(e: unknown): string {
+  if (e instanceof EmulationError) {
+    return `external message not accepted by the account: ${e.error}${e.exitCode !== undefined ? ` (exit code ${e.exitCode})` : ''}`;
+  }
+  if (e instanceof TimeError) return 'external message not accepted: account time is ahead of the devnet clock';
+  if (e instanceof ChainError) return e.message;
+  return `external message not accepted: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+}
+
+function genesisWalletAccount(faucet: Faucet, genUtime: number): ShardAccount {
+  const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
+  return {
+    account: {
+      addr: wallet.address,
+      storage: { lastTransLt: 0n, balance: { coins: DEVNET_FAUCET_BALANCE }, state: { type: 'active', state: { code: wallet.init.code, data: wallet.init.data } } },
+      storageStats: { used: { cells: 0n, bits: 0n }, lastPaid: genUtime, duePayment: null, storageExtra: null },
+    },
+    lastTransactionLt: 0n,
+    lastTransactionHash: 0n,
+  };
+}
+
+export async function createDevnet(opts: DevnetOptions): Promise<Devnet> {
+  return Devnet.create(opts);
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { Address, beginCell, comment, internal, toNano, type MessageRelaxed } from '@ton/core';
+import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import type { BlockIdExt, Network } from '@tongate/chain';
+import type { Faucet } from './faucet.js';
+import { signerFromSeed, type Ed25519Signer } from './keys.js';
+import { walletTransferBoc, type DevnetWallet } from './wallets.js';
+import {
+  jettonBurnBody,
+  jettonMinterInit,
+  jettonMintBody,
+  jettonTransferBody,
+  jettonWalletAddress,
+  nftCollectionInit,
+  nftItemAddress,
+  nftMintBody,
+  nftTransferBody,
+} from './contracts/tokens.js';
+
+export interface SeedSummary {
+  /** Wallets created by this seed run: a v4r2 and a v5r1, each with its 32-byte key seed (hex). */
+  wallets: { version: 'v4r2' | 'v5r1'; address: Address; secretSeedHex: string }[];
+  jetton: { minter: Address; wallets: Address[]; minted: bigint; transferred: bigint; burned: bigint };
+  nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
+  /** Hashes of the external messages sent, in order. */
+  messages: Buffer[];
+  lastBlock: BlockIdExt;
+}
+
+export interface SeedContext {
+  network: Network;
+  globalId: number;
+  faucet: Faucet;
+  sendMessage(boc: Buffer): Promise<{ hash: Buffer }>;
+  produceBlock(): Promise<BlockIdExt>;
+  /** Seqno of a wallet at the devnet's current (unsealed) state. */
+  liveSeqno(address: Address): Promise<number>;
+}
+
+interface Actor {
+  wallet: DevnetWallet;
+  signer: Ed25519Signer;
+  seqno: number;
+}
+
+/**
+ * Realistic activity in a few blocks: two fresh wallets funded from the faucet, transfers with comments both ways,
+ * a jetton (deploy + mint, transfer with a forward payload, burn) and an NFT collection (deploy + mint, transfer).
+ * Every run uses fresh keys and content URIs, so running it again adds new contracts instead of colliding.
+ */
+export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
+  const tag = randomBytes(4).toString('hex');
+  const faucet: Actor = {
+    wallet: WalletContractV4.create({ workchain: 0, publicKey: ctx.faucet.publicKey }),
+    signer: signerFromSeed(ctx.faucet.secretKey),
+    seqno: 0,
+  };
+  faucet.seqno = await ctx.liveSeqno(faucet.wallet.address);
+  const seedV4 = randomBytes(32);
+  const seedV5 = randomBytes(32);
+  const s4 = signerFromSeed(seedV4);
+  const s5 = signerFromSeed(seedV5);
+  const alice: Actor = { wallet: WalletContractV4.create({ workchain: 0, publicKey: s4.publicKey }), signer: s4, seqno: 0 };
+  const bob: Actor = {
+    wallet: WalletContractV5R1.create({ workchain: 0, publicKey: s5.publicKey, walletId: { networkGlobalId: ctx.globalId } }),
+    signer: s5,
+    seqno: 0,
+  };
+  const messages: Buffer[] = [];
+  const send = async (from: Actor, out: MessageRelaxed[]) => {
+    const boc = await walletTransferBoc(from.wallet, from.signer, from.seqno, out);
+    const { hash } = await ctx.sendMessage(boc);
+    from.seqno++;
+    messages.push(hash);
+  };
+
+  // 1. Fund both wallets (they are not deployed yet: non-bounceable transfers).
+  await send(faucet, [
+    internal({ to: alice.wallet.address, value: toNano('100'), bounce: false, body: comment(`devnet seed ${tag}: welcome, v4r2`) }),
+    internal({ to: bob.wallet.address, value: toNano('100'), bounce: false, body: comment(`devnet seed ${tag}: welcome, v5r1`) }),
+  ]);
+  await ctx.produceBlock();
+
+  // 2. Each wallet deploys itself with its first transfer, a comment to the other.
+  await send(alice, [internal({ to: bob.wallet.address, value: toNano('1.5'), bounce: false, body: comment('hi bob, from a v4r2 wallet') })]);
+  await send(bob, [internal({ to: alice.wallet.address, value: toNano('0.7'), bounce: true, body: comment('hi alice, from a v5r1 wallet') })]);
+  await ctx.produceBlock();
+
+  // 3. Jetton: the faucet deploys a minter and mints to alice in one message.
+  const minter = jettonMinterInit(faucet.wallet.address, `https://devnet.tongate.local/jetton-${tag}.json`);
+  const minted = 1_000_000n * 10n ** 9n;
+  await send(faucet, [
+    internal({
+      to: minter.address,
+      value: toNano('0.5'),
+      bounce: false,
+      init: minter.init,
+      body: jettonMintBody({ minter: minter.address, to: alice.wallet.address, amount: minted, responseTo: faucet.wallet.address, walletForwardValue: toNano('0.1') }),
+    }),
+  ]);
+  await ctx.produceBlock();
+  const aliceJw = jettonWalletAddress(alice.wallet.address, minter.address);
+  const bobJw = jettonWalletAddress(bob.wallet.address, minter.address);
+  const transferred = 250_000n * 10n ** 9n;
+  await send(alice, [
+    internal({
+      to: aliceJw,
+      value: toNano('0.2'),
+      bounce: true,
+      body: jettonTransferBody({ amount: transferred, to: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01'), forwardPayload: beginCell().storeUint(0, 32).storeStringTail('jettons for bob').endCell() }),
+    }),
+  ]);
+  await ctx.produceBlock();
+  const burned = 1_000n * 10n ** 9n;
+  await send(bob, [internal({ to: bobJw, value: toNano('0.1'), bounce: true, body: jettonBurnBody({ amount: burned, responseTo: bob.wallet.address }) })]);
+
+  // 4. NFT: the faucet deploys a collection and mints item 0 to alice; alice hands it to bob.
+  const collection = nftCollectionInit(faucet.wallet.address, `https://devnet.tongate.local/nft-${tag}/collection.json`, `https://devnet.tongate.local/nft-${tag}/`);
+  await send(faucet, [
+    internal({
+      to: collection.address,
+      value: toNano('0.5'),
+      bounce: false,
+      init: collection.init,
+      body: nftMintBody({ index: 0n, owner: alice.wallet.address, itemValue: toNano('0.05'), contentSuffix: '0.json' }),
+    }),
+  ]);
+  await ctx.produceBlock();
+  const item = nftItemAddress(collection.address, 0n);
+  await send(alice, [internal({ to: item, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }) })]);
+  const lastBlock = await ctx.produceBlock();
+
+  return {
+    wallets: [
+      { version: 'v4r2', address: alice.wallet.address, secretSeedHex: seedV4.toString('hex') },
+      { version: 'v5r1', address: bob.wallet.address, secretSeedHex: seedV5.toString('hex') },
+    ],
+    jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
+    nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
+    messages,
+    lastBlock,
+  };
+}
