@@ -1,0 +1,57 @@
+import { Address } from '@ton/core';
+import { ApiError } from './api-error.js';
+import { tryParseAddress, tryParseHash } from './parse.js';
+
+/** The utils operations' address and hash conversions. */
+
+function parseAny(value: unknown): { address: Address; friendly: { bounceable: boolean; testOnly: boolean } | null } {
+  if (typeof value !== 'string' || value.trim() === '') throw new ApiError(422, 'address is required');
+  const text = value.trim();
+  const address = tryParseAddress(text);
+  if (!address) throw new ApiError(422, `invalid address: '${text}' is not a raw (wc:hex) or user-friendly TON address`);
+  if (text.includes(':')) return { address, friendly: null };
+  const parsed = Address.parseFriendly(text);
+  return { address, friendly: { bounceable: parsed.isBounceable, testOnly: parsed.isTestOnly } };
+}
+
+export function detectAddress(value: unknown, networkTestOnly: boolean) {
+  const { address, friendly } = parseAny(value);
+  // Friendly input keeps its own testnet flag; raw input takes the serving network's.
+  const testOnly = friendly ? friendly.testOnly : networkTestOnly;
+  const variant = (bounceable: boolean) => ({
+    '@type': 'ext.utils.detectedAddressVariant' as const,
+    b64: address.toString({ urlSafe: false, bounceable, testOnly }),
+    b64url: address.toString({ urlSafe: true, bounceable, testOnly }),
+  });
+  return {
+    '@type': 'ext.utils.detectedAddress' as const,
+    raw_form: address.toRawString(),
+    bounceable: variant(true),
+    non_bounceable: variant(false),
+    given_type: !friendly ? 'raw_form' : friendly.bounceable ? 'friendly_bounceable' : 'friendly_non_bounceable',
+    test_only: testOnly,
+  };
+}
+
+/** User-friendly url-safe form. Raw input packs bounceable with the network's testnet flag; friendly input keeps its bounceable flag. */
+export function packAddress(value: unknown, networkTestOnly: boolean): string {
+  const { address, friendly } = parseAny(value);
+  return address.toString({ urlSafe: true, bounceable: friendly ? friendly.bounceable : true, testOnly: networkTestOnly });
+}
+
+export function unpackAddress(value: unknown): string {
+  const { address } = parseAny(value);
+  return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
+}
+
+export function detectHash(value: unknown) {
+  if (typeof value !== 'string' || value.trim() === '') throw new ApiError(422, 'hash is required');
+  const hash = tryParseHash(value.trim());
+  if (!hash) throw new ApiError(422, `invalid hash: '${value}' is not a 32-byte hash in hex or base64`);
+  return {
+    '@type': 'ext.utils.detectedHash' as const,
+    b64: hash.toString('base64'),
+    b64url: hash.toString('base64url'),
+    hex: hash.toString('hex'),
+  };
+}

@@ -1,0 +1,30 @@
+import type { ChainSource } from '@tongate/chain';
+import type { V2Handlers } from '@tongate/stubs';
+import { accountOperations } from './operations/accounts.js';
+import { blockOperations } from './operations/blocks.js';
+import type { Operation } from './operations/common.js';
+import { configOperations } from './operations/config.js';
+import { runOperations } from './operations/run.js';
+import { sendOperations } from './operations/send.js';
+import { transactionOperations } from './operations/transactions.js';
+import { utilOperations } from './operations/utils.js';
+
+/** Every API v2 operation except jsonRPC (the front door dispatches it onto these), over one ChainSource. */
+export function createV2Handlers(deps: { chain: ChainSource }): Partial<V2Handlers> {
+  return allOperations(deps) as unknown as Partial<V2Handlers>;
+}
+
+/** The same operations keyed by operationId, loosely typed (tests and tools that iterate over them). */
+export function allOperations(deps: { chain: ChainSource }): Record<string, Operation> {
+  return {
+    ...accountOperations(deps),
+    ...blockOperations(deps),
+    ...transactionOperations(deps),
+    ...sendOperations(deps),
+    ...runOperations(deps),
+    ...utilOperations(deps),
+    ...configOperations(deps),
+  };
+}
+
+export type { Operation, OperationInput } from './operations/common.js';

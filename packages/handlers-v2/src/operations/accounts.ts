@@ -1,0 +1,115 @@
+import type { AccountState, ChainSource } from '@tongate/chain';
+import { Address } from '@ton/core';
+import { ApiError } from '../api-error.js';
+import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64 } from '../format.js';
+import { optionalSeqno, parseAddress, type Params } from '../parse.js';
+import { getTokenData } from '../tokens.js';
+import { detectWallet, readWalletData } from '../wallets.js';
+import { type Deps, isTestnet, operation, type Operation } from './common.js';
+
+/** The v2 account state names: a missing account reads as uninitialized (clients reject `nonexist`). */
+export function wireState(state: AccountState): 'active' | 'uninitialized' | 'frozen' {
+  if (state.status === 'active' || state.status === 'frozen') return state.status;
+  return 'uninitialized';
+}
+
+async function loadState(chain: ChainSource, params: Params): Promise<AccountState> {
+  const address = parseAddress(params, 'address');
+  return chain.getAccountState(address, optionalSeqno(params));
+}
+
+/** The address echoed back in results: raw input as `wc:HEX`, friendly input re-serialized url-safe with its flags. */
+export function echoAddress(params: Params, name: string): string {
+  const text = String(params[name]).trim();
+  const address = parseAddress(params, name);
+  if (text.includes(':')) return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
+  const { isBounceable, isTestOnly } = Address.parseFriendly(text);
+  return address.toString({ urlSafe: true, bounceable: isBounceable, testOnly: isTestOnly });
+}
+
+function accountStateVariant(state: AccountState) {
+  const wallet = state.status === 'active' ? detectWallet(state.code) : null;
+  const walletData = wallet ? readWalletData(wallet, state.data) : null;
+  if (wallet && walletData && walletData.walletId !== undefined && (wallet.version === 3 || wallet.version === 4)) {
+    return {
+      revision: wallet.revision,
+      account_state: { '@type': `wallet.v${wallet.version}.accountState`, wallet_id: walletData.walletId, seqno: walletData.seqno },
+    };
+  }
+  if (state.status !== 'active') {
+    return { revision: 0, account_state: { '@type': 'uninited.accountState', frozen_hash: state.frozenHash ? b64(state.frozenHash) : '' } };
+  }
+  return {
+    revision: 0,
+    account_state: { '@type': 'raw.accountState', code: optionalBocB64(state.code), data: optionalBocB64(state.data), frozen_hash: '' },
+  };
+}
+
+export function accountOperations(deps: Deps): Record<string, Operation> {
+  const { chain } = deps;
+  return {
+    getAddressInformation: operation(deps, async (params) => {
+      const state = await loadState(chain, params);
+      return {
+        '@type': 'raw.fullAccountState',
+        balance: state.balance.toString(),
+        extra_currencies: formatExtraCurrencies(state.extraCurrencies),
+        code: optionalBocB64(state.code),
+        data: optionalBocB64(state.data),
+        last_transaction_id: formatTransactionId(state.lastTransaction),
+        block_id: formatBlockIdExt(state.block),
+        frozen_hash: state.frozenHash ? b64(state.frozenHash) : '',
+        sync_utime: state.syncUtime,
+        state: wireState(state),
+        suspended: false,
+      };
+    }),
+
+    getExtendedAddressInformation: operation(deps, async (params) => {
+      const state = await loadState(chain, params);
+      return {
+        '@type': 'fullAccountState',
+        address: { '@type': 'accountAddress', account_address: echoAddress(params, 'address') },
+        balance: state.balance.toString(),
+        extra_currencies: formatExtraCurrencies(state.extraCurrencies),
+        last_transaction_id: formatTransactionId(state.lastTransaction),
+        block_id: formatBlockIdExt(state.block),
+        sync_utime: state.syncUtime,
+        ...accountStateVariant(state),
+      };
+    }),
+
+    getWalletInformation: operation(deps, async (params) => {
+      const state = await loadState(chain, params);
+      const wallet = state.status === 'active' ? detectWallet(state.code) : null;
+      const data = wallet ? readWalletData(wallet, state.data) : null;
+      return {
+        '@type': 'ext.accounts.walletInformation',
+        wallet: wallet !== null && data !== null,
+        balance: state.balance.toString(),
+        account_state: wireState(state),
+        last_transaction_id: formatTransactionId(state.lastTransaction),
+        ...(wallet && data
+          ? {
+              wallet_type: wallet.name,
+              seqno: data.seqno,
+              ...(data.walletId !== undefined ? { wallet_id: data.walletId } : {}),
+              ...(data.isSignatureAllowed !== undefined ? { is_signature_allowed: data.isSignatureAllowed } : {}),
+            }
+          : {}),
+      };
+    }),
+
+    getAddressBalance: operation(deps, async (params) => (await loadState(chain, params)).balance.toString()),
+
+    getAddressState: operation(deps, async (params) => wireState(await loadState(chain, params))),
+
+    getTokenData: operation(deps, async (params, ctx) => {
+      const address = parseAddress(params, 'address');
+      const seqno = optionalSeqno(params);
+      const state = await chain.getAccountState(address, seqno);
+      if (state.status !== 'active') throw new ApiError(409, 'Smart contract is not Jetton or NFT');
+      return getTokenData({ chain, address, echo: echoAddress(params, 'address'), seqno, testOnly: isTestnet(ctx) });
+    }),
+  };
+}

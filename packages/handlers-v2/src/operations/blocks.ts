@@ -1,0 +1,132 @@
+import { type BlockIdExt, type BlockRef, ChainError, type ChainSource } from '@tongate/chain';
+import { ApiError } from '../api-error.js';
+import { b64, formatBlockIdExt } from '../format.js';
+import { nonNegative, optionalHash, optionalInt32, optionalInt64, optionalSeqno, type Params, requiredInt32, requiredInt64, requiredSeqno } from '../parse.js';
+import { type Deps, operation, type Operation } from './common.js';
+
+/** Block coordinates from `workchain`, `shard`, `seqno`. */
+export function blockRefParams(params: Params): BlockRef {
+  return { workchain: requiredInt32(params, 'workchain'), shard: requiredInt64(params, 'shard'), seqno: requiredSeqno(params) };
+}
+
+/** Resolves a block by coordinates; when `root_hash` / `file_hash` are given they must match it. */
+export async function resolveBlock(chain: ChainSource, params: Params): Promise<BlockIdExt> {
+  const ref = blockRefParams(params);
+  const rootHash = optionalHash(params, 'root_hash');
+  const fileHash = optionalHash(params, 'file_hash');
+  const id = await chain.lookupBlock(ref);
+  if ((rootHash && !rootHash.equals(id.rootHash)) || (fileHash && !fileHash.equals(id.fileHash))) {
+    throw new ChainError('not_found', `block (${ref.workchain},${ref.shard},${ref.seqno}) has different root_hash/file_hash than requested`);
+  }
+  return id;
+}
+
+export function blockOperations(deps: Deps): Record<string, Operation> {
+  const { chain } = deps;
+  const shards = operation(deps, async (params) => {
+    const seqno = requiredSeqno(params);
+    return { '@type': 'blocks.shards', shards: (await chain.getShards(seqno)).map(formatBlockIdExt) };
+  });
+  return {
+    getMasterchainInfo: operation(deps, async () => {
+      const info = await chain.getMasterchainInfo();
+      return {
+        '@type': 'blocks.masterchainInfo',
+        last: formatBlockIdExt(info.last),
+        state_root_hash: b64(info.stateRootHash),
+        init: formatBlockIdExt(info.init),
+      };
+    }),
+
+    getMasterchainBlockSignatures: operation(deps, async (params) => {
+      const sigs = await chain.getMasterchainBlockSignatures(requiredSeqno(params));
+      return {
+        '@type': 'blocks.blockSignatures',
+        id: formatBlockIdExt(sigs.id),
+        signatures: sigs.signatures.map((s) => ({ '@type': 'blocks.signature', node_id_short: b64(s.nodeIdShort), signature: b64(s.signature) })),
+      };
+    }),
+
+    getShardBlockProof: operation(deps, async (params) => {
+      const ref = blockRefParams(params);
+      const fromSeqno = nonNegative('from_seqno', optionalInt32(params, 'from_seqno'));
+      const proof = await chain.getShardBlockProof(ref, fromSeqno || undefined);
+      return {
+        '@type': 'blocks.shardBlockProof',
+        from: formatBlockIdExt(proof.from),
+        mc_id: formatBlockIdExt(proof.mcId),
+        links: proof.links.map((l) => ({ '@type': 'blocks.shardBlockLink', id: formatBlockIdExt(l.id), proof: b64(l.proof) })),
+        mc_proof: proof.mcProof.map((p) => ({
+          '@type': 'blocks.blockLinkBack',
+          to_key_block: p.toKeyBlock,
+          from: formatBlockIdExt(p.from),
+          to: formatBlockIdExt(p.to),
+          dest_proof: b64(p.destProof),
+          proof: b64(p.proof),
+          state_proof: b64(p.stateProof),
+        })),
+      };
+    }),
+
+    getConsensusBlock: operation(deps, async () => {
+      const info = await chain.getMasterchainInfo();
+      return { '@type': 'ext.blocks.consensusBlock', consensus_block: info.last.seqno, timestamp: Math.floor(Date.now() / 1000) };
+    }),
+
+    lookupBlock: operation(deps, async (params) => {
+      const workchain = requiredInt32(params, 'workchain');
+      const shard = requiredInt64(params, 'shard');
+      const seqno = optionalSeqno(params);
+      const lt = nonNegative('lt', optionalInt64(params, 'lt'));
+      const unixtime = nonNegative('unixtime', optionalInt32(params, 'unixtime'));
+      const given = [seqno, lt, unixtime].filter((v) => v !== undefined).length;
+      if (given !== 1) throw new ApiError(422, 'exactly one of seqno, lt, unixtime should be specified');
+      const id =
+        seqno !== undefined
+          ? await chain.lookupBlock({ workchain, shard, seqno })
+          : lt !== undefined
+            ? await chain.lookupBlock({ workchain, shard, lt })
+            : await chain.lookupBlock({ workchain, shard, utime: unixtime! });
+      return formatBlockIdExt(id);
+    }),
+
+    getShards: shards,
+    shards,
+
+    getBlockHeader: operation(deps, async (params) => {
+      const id = await resolveBlock(chain, params);
+      const h = await chain.getBlockHeader(id);
+      return {
+        '@type': 'blocks.header',
+        id: formatBlockIdExt(h.id),
+        global_id: h.globalId,
+        version: h.version,
+        flags: h.flags,
+        after_merge: h.afterMerge,
+        after_split: h.afterSplit,
+        before_split: h.beforeSplit,
+        want_merge: h.wantMerge,
+        want_split: h.wantSplit,
+        validator_list_hash_short: h.validatorListHashShort,
+        catchain_seqno: h.catchainSeqno,
+        min_ref_mc_seqno: h.minRefMcSeqno,
+        is_key_block: h.isKeyBlock,
+        prev_key_block_seqno: h.prevKeyBlockSeqno,
+        start_lt: h.startLt.toString(),
+        end_lt: h.endLt.toString(),
+        gen_utime: h.genUtime,
+        vert_seqno: h.vertSeqno,
+        prev_blocks: h.prevBlocks.map(formatBlockIdExt),
+      };
+    }),
+
+    getOutMsgQueueSize: operation(deps, async () => {
+      const sizes = await chain.getOutMsgQueueSizes();
+      return {
+        '@type': 'blocks.outMsgQueueSizes',
+        shards: sizes.shards.map((s) => ({ '@type': 'blocks.outMsgQueueSize', id: formatBlockIdExt(s.id), size: s.size })),
+        ext_msg_queue_size_limit: sizes.extMsgQueueSizeLimit,
+      };
+    }),
+  };
+}

@@ -1,0 +1,195 @@
+import type { ChainTransaction } from '@tongate/chain';
+import { Address, beginCell, Cell, Dictionary, type Message, storeMessage, storeStateInit } from '@ton/core';
+import { b64, bocB64, extraCurrenciesOf, formatExtraCurrencies, rawLower, rawUpper } from './format.js';
+
+/**
+ * Transactions and messages in the tonlib JSON shapes: `ext.*` (getTransactions, tryLocate*: plain string
+ * addresses, decoded `message`) and `raw.*` (getTransactionsStd, getBlockTransactionsExt: accountAddress objects).
+ */
+
+export interface FormatOptions {
+  /** Set the testnet flag in user-friendly addresses. */
+  testOnly: boolean;
+}
+
+function accountString(address: Address | null | undefined, opts: FormatOptions): string {
+  // External (addr_extern) and absent addresses have no user-friendly form; tonlib answers "".
+  if (!address || !Address.isAddress(address)) return '';
+  return address.toString({ urlSafe: true, bounceable: true, testOnly: opts.testOnly });
+}
+
+/** Reads the bytes of a snake-encoded value (data bits of a cell and its first-ref chain). Null if not byte-aligned. */
+function readSnakeBytes(cell: Cell, skipBits: number): Buffer | null {
+  const parts: Buffer[] = [];
+  let current: Cell | null = cell;
+  let skip = skipBits;
+  while (current) {
+    const s = current.beginParse();
+    s.skip(skip);
+    skip = 0;
+    if (s.remainingBits % 8 !== 0) return null;
+    parts.push(s.loadBuffer(s.remainingBits / 8));
+    if (s.remainingRefs > 1) return null;
+    current = s.remainingRefs === 1 ? s.loadRef() : null;
+  }
+  return Buffer.concat(parts);
+}
+
+/** A text comment: op 0 followed by UTF-8 bytes. Returns the text bytes, or null when the body is not one. */
+export function textCommentBytes(body: Cell): Buffer | null {
+  if (body.bits.length < 32 || body.isExotic) return null;
+  if (body.beginParse().preloadUint(32) !== 0) return null;
+  const bytes = readSnakeBytes(body, 32);
+  if (!bytes) return null;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+function cellDataBytes(cell: Cell): Buffer {
+  const len = cell.bits.length;
+  const bytes = Buffer.alloc(Math.ceil(len / 8));
+  for (let i = 0; i < len; i++) if (cell.bits.at(i)) bytes[i >> 3]! |= 0x80 >> (i & 7);
+  return bytes;
+}
+
+function msgData(message: Message) {
+  const text = textCommentBytes(message.body);
+  if (text) return { data: { '@type': 'msg.dataText' as const, text: b64(text) }, message: text.toString('utf-8') };
+  const init = message.init ? bocB64(beginCell().store(storeStateInit(message.init)).endCell()) : '';
+  const bodyBits = cellDataBytes(message.body);
+  return {
+    data: { '@type': 'msg.dataRaw' as const, body: bocB64(message.body), init_state: init },
+    // Legacy clients read the body root's data bits here, with a trailing newline when non-empty.
+    message: bodyBits.length > 0 ? `${bodyBits.toString('base64')}\n` : '',
+  };
+}
+
+interface MessageCore {
+  hash: string;
+  value: string;
+  extra_currencies: ReturnType<typeof formatExtraCurrencies>;
+  fwd_fee: string;
+  ihr_fee: string;
+  created_lt: string;
+  body_hash: string;
+}
+
+function messageCore(message: Message, cell: Cell | undefined): MessageCore {
+  const info = message.info;
+  const internal = info.type === 'internal' ? info : null;
+  return {
+    hash: b64((cell ?? messageCell(message)).hash()),
+    value: (internal?.value.coins ?? 0n).toString(),
+    extra_currencies: formatExtraCurrencies(extraCurrenciesOf(internal?.value.other)),
+    fwd_fee: (internal?.forwardFee ?? 0n).toString(),
+    ihr_fee: (internal?.ihrFee ?? 0n).toString(),
+    created_lt: (info.type === 'external-in' ? 0n : info.createdLt).toString(),
+    body_hash: b64(message.body.hash()),
+  };
+}
+
+/** Rebuilt only when the original cell is unavailable; the transaction cell normally provides it. */
+function messageCell(message: Message): Cell {
+  return beginCell().store(storeMessage(message)).endCell();
+}
+
+function endpoints(message: Message): { src: Address | null; dest: Address | null } {
+  const info = message.info;
+  if (info.type === 'internal') return { src: info.src, dest: info.dest };
+  if (info.type === 'external-in') return { src: null, dest: info.dest };
+  return { src: info.src, dest: null };
+}
+
+export function formatExtMessage(message: Message, cell: Cell | undefined, opts: FormatOptions) {
+  const { src, dest } = endpoints(message);
+  const { data, message: text } = msgData(message);
+  return {
+    '@type': 'ext.message' as const,
+    ...messageCore(message, cell),
+    source: accountString(src, opts),
+    destination: accountString(dest, opts),
+    msg_data: data,
+    message: text,
+  };
+}
+
+export function formatRawMessage(message: Message, cell: Cell | undefined, opts: FormatOptions) {
+  const { src, dest } = endpoints(message);
+  return {
+    '@type': 'raw.message' as const,
+    ...messageCore(message, cell),
+    source: { '@type': 'accountAddress' as const, account_address: accountString(src, opts) },
+    destination: { '@type': 'accountAddress' as const, account_address: accountString(dest, opts) },
+    msg_data: msgData(message).data,
+  };
+}
+
+/** The message cells of a transaction, in the order of its in_msg and out_msgs (for exact message hashes). */
+function messageCells(txCell: Cell): { inMsg?: Cell; outMsgs: Cell[] } {
+  // Transaction: ... ^[ in_msg:(Maybe ^Message) out_msgs:(HashmapE 15 ^Message) ] ...
+  const s = txCell.beginParse();
+  const refs = s.loadRef().beginParse();
+  const inMsg = refs.loadBit() ? refs.loadRef() : undefined;
+  const outMsgs: Cell[] = [];
+  const dict = refs.loadMaybeRef();
+  if (dict) {
+    const parsed = Dictionary.loadDirect(Dictionary.Keys.Uint(15), Dictionary.Values.Cell(), dict);
+    for (const key of [...parsed.keys()].sort((a, b) => a - b)) outMsgs.push(parsed.get(key)!);
+  }
+  return { inMsg, outMsgs };
+}
+
+function fees(tx: ChainTransaction) {
+  const total = tx.tx.totalFees.coins;
+  const d = tx.tx.description;
+  const storage = 'storagePhase' in d && d.storagePhase ? d.storagePhase.storageFeesCollected : 0n;
+  return { fee: total.toString(), storage_fee: storage.toString(), other_fee: (total - storage).toString() };
+}
+
+function transactionCommon(tx: ChainTransaction, opts: FormatOptions) {
+  return {
+    address: { '@type': 'accountAddress' as const, account_address: accountString(tx.address, opts) },
+    utime: tx.tx.now,
+    data: bocB64(tx.cell),
+    transaction_id: { '@type': 'internal.transactionId' as const, lt: tx.lt.toString(), hash: b64(tx.hash) },
+    ...fees(tx),
+  };
+}
+
+function sortedOutMessages(tx: ChainTransaction): Message[] {
+  return [...tx.tx.outMessages.keys()].sort((a, b) => a - b).map((k) => tx.tx.outMessages.get(k)!);
+}
+
+/** `ext.transaction`: getTransactions and tryLocate*. `in_msg` is omitted (never null) when there is none. */
+export function formatExtTransaction(tx: ChainTransaction, opts: FormatOptions) {
+  const cells = messageCells(tx.cell);
+  const inMsg = tx.tx.inMessage;
+  return {
+    '@type': 'ext.transaction' as const,
+    account: rawUpper(tx.address),
+    ...transactionCommon(tx, opts),
+    ...(inMsg ? { in_msg: formatExtMessage(inMsg, cells.inMsg, opts) } : {}),
+    out_msgs: sortedOutMessages(tx).map((m, i) => formatExtMessage(m, cells.outMsgs[i], opts)),
+  };
+}
+
+/** `raw.transaction`: getTransactionsStd. */
+export function formatRawTransaction(tx: ChainTransaction, opts: FormatOptions) {
+  const cells = messageCells(tx.cell);
+  const inMsg = tx.tx.inMessage;
+  return {
+    '@type': 'raw.transaction' as const,
+    ...transactionCommon(tx, opts),
+    ...(inMsg ? { in_msg: formatRawMessage(inMsg, cells.inMsg, opts) } : {}),
+    out_msgs: sortedOutMessages(tx).map((m, i) => formatRawMessage(m, cells.outMsgs[i], opts)),
+  };
+}
+
+/** getBlockTransactionsExt entries: the raw transaction plus its account id as `wc:hex`. */
+export function formatBlockTransactionExt(tx: ChainTransaction, opts: FormatOptions) {
+  return { ...formatRawTransaction(tx, opts), '@type': 'raw.transactionExt' as const, account: rawLower(tx.address.workChain, tx.address.hash) };
+}
