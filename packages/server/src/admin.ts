@@ -1,0 +1,109 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { KeyRepository } from '@tongate/store';
+import type { Network } from './config.js';
+import { NETWORKS } from './config.js';
+
+/**
+ * Loopback-only admin API. PGlite is single-process, so while the server holds the embedded database the CLI
+ * manages keys through this endpoint. It listens on 127.0.0.1 only and requires the bearer token written to
+ * `<dataDir>/admin.json` (mode 0600): whoever can read the data dir can administer the server.
+ */
+export interface AdminFile {
+  url: string;
+  token: string;
+  pid: number;
+}
+
+export const ADMIN_FILE_NAME = 'admin.json';
+
+export function adminFilePath(dataDir: string): string {
+  return path.resolve(dataDir, ADMIN_FILE_NAME);
+}
+
+export function writeAdminFile(dataDir: string, url: string): AdminFile {
+  mkdirSync(dataDir, { recursive: true });
+  const file: AdminFile = { url, token: randomBytes(32).toString('base64url'), pid: process.pid };
+  const target = adminFilePath(dataDir);
+  writeFileSync(target, JSON.stringify(file), { mode: 0o600 });
+  chmodSync(target, 0o600);
+  return file;
+}
+
+export function readAdminFile(dataDir: string): AdminFile | undefined {
+  try {
+    return JSON.parse(readFileSync(adminFilePath(dataDir), 'utf8')) as AdminFile;
+  } catch {
+    return undefined;
+  }
+}
+
+export function removeAdminFile(dataDir: string, token: string): void {
+  // Only remove our own file: another server may have replaced it.
+  if (readAdminFile(dataDir)?.token === token) rmSync(adminFilePath(dataDir), { force: true });
+}
+
+export interface AdminOptions {
+  token: string;
+  keys: KeyRepository;
+  devnets?: Partial<Record<Network, { seed(): Promise<unknown> }>>;
+}
+
+function serialise(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+}
+
+export function createAdminApp(options: AdminOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  const expected = Buffer.from(options.token);
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const remote = req.socket.remoteAddress ?? '';
+    if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(remote)) return res.status(403).json({ error: 'admin is loopback-only' });
+    const given = Buffer.from((req.headers.authorization ?? '').replace(/^Bearer /, ''));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return res.status(401).json({ error: 'bad admin token' });
+    next();
+  });
+  app.use(express.json());
+  const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) =>
+    fn(req, res).catch((err: Error) => res.status(400).json({ error: err.message }));
+
+  app.get('/admin/keys', wrap(async (_req, res) => void res.json(serialise(await options.keys.list()))));
+  app.post(
+    '/admin/keys',
+    wrap(async (req, res) => {
+      const b = req.body as { network: Network; rps: number; burst: number; label?: string; expiresAt?: string | null };
+      const issued = await options.keys.create({ ...b, expiresAt: b.expiresAt ? new Date(b.expiresAt) : null });
+      res.status(201).json(serialise(issued));
+    }),
+  );
+  app.post(
+    '/admin/keys/:id/revoke',
+    wrap(async (req, res) => {
+      const record = await options.keys.revoke(Number(req.params.id));
+      if (!record) return void res.status(404).json({ error: `no key with id ${req.params.id}` });
+      res.json(serialise(record));
+    }),
+  );
+  app.post(
+    '/admin/keys/:id/rotate',
+    wrap(async (req, res) => {
+      const grace = Number((req.body as { graceSeconds?: number }).graceSeconds ?? 86_400);
+      const rotated = await options.keys.rotate(Number(req.params.id), grace);
+      if (!rotated) return void res.status(404).json({ error: `no key with id ${req.params.id}` });
+      res.json(serialise(rotated));
+    }),
+  );
+  app.post(
+    '/admin/devnet/:network/seed',
+    wrap(async (req, res) => {
+      const network = req.params.network as Network;
+      const devnet = NETWORKS.includes(network) ? options.devnets?.[network] : undefined;
+      if (!devnet) return void res.status(404).json({ error: `no devnet for network ${req.params.network}` });
+      res.json(serialise(await devnet.seed()));
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+
+export type Network = 'mainnet' | 'testnet';
+export const NETWORKS: readonly Network[] = ['mainnet', 'testnet'];
+
+export interface NetworkSettings {
+  /** Host names (without port) that select this network. */
+  hosts: string[];
+  /** A port on which the network is also served to loopback hosts (localhost, 127.0.0.1, ::1); 0 = none. */
+  port: number;
+  /** Chain backend: `devnet` (local sandbox chain) or `liteserver` (needs `liteserverConfig`). */
+  backend: 'devnet' | 'liteserver';
+  /** Path to a TON global config JSON for the liteserver backend. */
+  liteserverConfig: string;
+}
+
+export interface Config {
+  listenHost: string;
+  mainnet: NetworkSettings;
+  testnet: NetworkSettings;
+  databaseUrl: string;
+  redisUrl: string;
+  dataDir: string;
+  /** Trust X-Forwarded-For: `false`, `true`, a hop count, or a comma list of proxy addresses (express `trust proxy`). */
+  trustProxy: boolean | number | string;
+  keylessRps: number;
+  keylessBurst: number;
+  defaultPlanRps: number;
+  defaultPlanBurst: number;
+  /** Key revocations reach every process within this interval. */
+  keysPollMs: number;
+  devnetBlockIntervalMs: number;
+  logLevel: string;
+  /** Validate handler replies against the spec (on in tests; a wrong body becomes a 500). */
+  validateResponses: boolean;
+  /** Release counter `c` in the v2 version header `2.2.c`. */
+  v2Release: number;
+}
+
+interface SettingDoc {
+  key: string;
+  env: string;
+  default: string;
+  description: string;
+}
+
+/** Every setting, its environment variable, JSON-file key and default — rendered into the README. */
+export const SETTINGS: readonly SettingDoc[] = [
+  { key: 'listenHost', env: 'TONGATE_LISTEN_HOST', default: '127.0.0.1', description: 'Interface the API ports bind to.' },
+  { key: 'mainnet.hosts', env: 'TONGATE_MAINNET_HOST', default: 'mainnet.localhost', description: 'Comma list of host names that select mainnet.' },
+  { key: 'testnet.hosts', env: 'TONGATE_TESTNET_HOST', default: 'testnet.localhost', description: 'Comma list of host names that select testnet.' },
+  { key: 'mainnet.port', env: 'TONGATE_MAINNET_PORT', default: '8080', description: 'Port served for all host names above; plain loopback hosts (localhost, 127.0.0.1) on it get mainnet.' },
+  { key: 'testnet.port', env: 'TONGATE_TESTNET_PORT', default: '8081', description: 'Second port; plain loopback hosts on it get testnet. 0 disables it.' },
+  { key: 'mainnet.backend', env: 'TONGATE_MAINNET_BACKEND', default: 'devnet', description: 'Chain backend of mainnet: devnet | liteserver.' },
+  { key: 'testnet.backend', env: 'TONGATE_TESTNET_BACKEND', default: 'devnet', description: 'Chain backend of testnet: devnet | liteserver.' },
+  { key: 'mainnet.liteserverConfig', env: 'TONGATE_MAINNET_LITESERVER_CONFIG', default: '(empty)', description: 'Global config path for the mainnet liteserver backend.' },
+  { key: 'testnet.liteserverConfig', env: 'TONGATE_TESTNET_LITESERVER_CONFIG', default: '(empty)', description: 'Global config path for the testnet liteserver backend.' },
+  { key: 'databaseUrl', env: 'DATABASE_URL', default: '(empty: embedded PGlite)', description: 'PostgreSQL connection string.' },
+  { key: 'redisUrl', env: 'REDIS_URL', default: '(empty: in-memory limiter)', description: 'Redis for rate limits shared between processes.' },
+  { key: 'dataDir', env: 'TONGATE_DATA_DIR', default: './data', description: 'Embedded database, devnet state, admin token.' },
+  { key: 'trustProxy', env: 'TONGATE_TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-For: false | true | hop count | proxy addresses.' },
+  { key: 'keylessRps', env: 'TONGATE_KEYLESS_RPS', default: '1', description: 'Requests per second without a key, per client address.' },
+  { key: 'keylessBurst', env: 'TONGATE_KEYLESS_BURST', default: '1', description: 'Burst without a key (window = burst / rps seconds).' },
+  { key: 'defaultPlanRps', env: 'TONGATE_DEFAULT_PLAN_RPS', default: '10', description: 'Requests per second of a new key when none is given.' },
+  { key: 'defaultPlanBurst', env: 'TONGATE_DEFAULT_PLAN_BURST', default: '(= rps)', description: 'Burst of a new key when none is given.' },
+  { key: 'keysPollMs', env: 'TONGATE_KEYS_POLL_MS', default: '250', description: 'How often each process checks for key changes (revocation delay).' },
+  { key: 'devnetBlockIntervalMs', env: 'TONGATE_DEVNET_BLOCK_INTERVAL_MS', default: '2000', description: 'Devnet block production interval.' },
+  { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level.' },
+  { key: 'validateResponses', env: 'TONGATE_VALIDATE_RESPONSES', default: 'false', description: 'Validate replies against the spec (tests turn it on).' },
+  { key: 'v2Release', env: 'TONGATE_V2_RELEASE', default: '0', description: 'Release counter c of the v2 version header 2.2.c.' },
+];
+
+export function settingsTableMarkdown(): string {
+  const rows = SETTINGS.map((s) => `| \`${s.env}\` | \`${s.key}\` | ${s.default} | ${s.description} |`);
+  return ['| Environment | JSON key | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+export function defaultConfig(): Config {
+  return {
+    listenHost: '127.0.0.1',
+    mainnet: { hosts: ['mainnet.localhost'], port: 8080, backend: 'devnet', liteserverConfig: '' },
+    testnet: { hosts: ['testnet.localhost'], port: 8081, backend: 'devnet', liteserverConfig: '' },
+    databaseUrl: '',
+    redisUrl: '',
+    dataDir: './data',
+    trustProxy: false,
+    keylessRps: 1,
+    keylessBurst: 1,
+    defaultPlanRps: 10,
+    defaultPlanBurst: 10,
+    keysPollMs: 250,
+    devnetBlockIntervalMs: 2000,
+    logLevel: 'info',
+    validateResponses: false,
+    v2Release: 0,
+  };
+}
+
+export class ConfigError extends Error {}
+
+function parseInteger(name: string, raw: string, min: number): number {
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got '${raw}'`);
+  const n = Number(raw);
+  if (n < min) throw new ConfigError(`${name} must be >= ${min}, got ${n}`);
+  return n;
+}
+
+function parseBoolean(name: string, raw: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${raw}'`);
+}
+
+function parseTrustProxy(raw: string): Config['trustProxy'] {
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+function hostList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+function parseBackend(name: string, raw: string): NetworkSettings['backend'] {
+  if (raw !== 'devnet' && raw !== 'liteserver') throw new ConfigError(`${name} must be devnet or liteserver, got '${raw}'`);
+  return raw;
+}
+
+/** Merges a JSON object (same shape as Config, partial) onto `base`. */
+function applyFile(base: Config, file: Record<string, unknown>): Config {
+  const merged = { ...base, mainnet: { ...base.mainnet }, testnet: { ...base.testnet } } as Config;
+  for (const [key, value] of Object.entries(file)) {
+    if (key === 'mainnet' || key === 'testnet') {
+      Object.assign(merged[key], value as object);
+    } else if (key in merged) {
+      (merged as unknown as Record<string, unknown>)[key] = value;
+    } else {
+      throw new ConfigError(`unknown setting in config file: ${key}`);
+    }
+  }
+  return merged;
+}
+
+/** Defaults, then the JSON file named by TONGATE_CONFIG, then environment variables. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  let config = defaultConfig();
+  if (env.TONGATE_CONFIG) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(env.TONGATE_CONFIG, 'utf8'));
+    } catch (e) {
+      throw new ConfigError(`cannot read TONGATE_CONFIG ${env.TONGATE_CONFIG}: ${(e as Error).message}`);
+    }
+    config = applyFile(config, parsed as Record<string, unknown>);
+  }
+  const e = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
+  let v: string | undefined;
+  if ((v = e('TONGATE_LISTEN_HOST'))) config.listenHost = v;
+  for (const net of NETWORKS) {
+    const N = net.toUpperCase();
+    if ((v = e(`TONGATE_${N}_HOST`))) config[net].hosts = hostList(v);
+    if ((v = e(`TONGATE_${N}_PORT`))) config[net].port = parseInteger(`TONGATE_${N}_PORT`, v, 0);
+    if ((v = e(`TONGATE_${N}_BACKEND`))) config[net].backend = parseBackend(`TONGATE_${N}_BACKEND`, v);
+    if ((v = e(`TONGATE_${N}_LITESERVER_CONFIG`))) config[net].liteserverConfig = v;
+  }
+  if ((v = e('DATABASE_URL'))) config.databaseUrl = v;
+  if ((v = e('REDIS_URL'))) config.redisUrl = v;
+  if ((v = e('TONGATE_DATA_DIR'))) config.dataDir = v;
+  if ((v = e('TONGATE_TRUST_PROXY'))) config.trustProxy = parseTrustProxy(v);
+  if ((v = e('TONGATE_KEYLESS_RPS'))) config.keylessRps = parseInteger('TONGATE_KEYLESS_RPS', v, 1);
+  if ((v = e('TONGATE_KEYLESS_BURST'))) config.keylessBurst = parseInteger('TONGATE_KEYLESS_BURST', v, 1);
+  else if (e('TONGATE_KEYLESS_RPS')) config.keylessBurst = config.keylessRps;
+  if ((v = e('TONGATE_DEFAULT_PLAN_RPS'))) config.defaultPlanRps = parseInteger('TONGATE_DEFAULT_PLAN_RPS', v, 1);
+  if ((v = e('TONGATE_DEFAULT_PLAN_BURST'))) config.defaultPlanBurst = parseInteger('TONGATE_DEFAULT_PLAN_BURST', v, 1);
+  else if (e('TONGATE_DEFAULT_PLAN_RPS')) config.defaultPlanBurst = config.defaultPlanRps;
+  if ((v = e('TONGATE_KEYS_POLL_MS'))) config.keysPollMs = parseInteger('TONGATE_KEYS_POLL_MS', v, 10);
+  if ((v = e('TONGATE_DEVNET_BLOCK_INTERVAL_MS'))) config.devnetBlockIntervalMs = parseInteger('TONGATE_DEVNET_BLOCK_INTERVAL_MS', v, 1);
+  if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
+  if ((v = e('TONGATE_VALIDATE_RESPONSES'))) config.validateResponses = parseBoolean('TONGATE_VALIDATE_RESPONSES', v);
+  if ((v = e('TONGATE_V2_RELEASE'))) config.v2Release = parseInteger('TONGATE_V2_RELEASE', v, 0);
+  config = { ...config, ...overrides };
+  if (config.keysPollMs > 500) throw new ConfigError('keysPollMs must be <= 500 so that revocations apply within a second');
+  return config;
+}

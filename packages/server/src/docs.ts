@@ -1,0 +1,43 @@
+import { createRequire } from 'node:module';
+import express, { type Router } from 'express';
+import type { Bundles } from './bundles.js';
+
+const require = createRequire(import.meta.url);
+const swaggerUiDir: string = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+
+function page(title: string, specUrl: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<link rel="stylesheet" href="/docs-assets/swagger-ui.css"></head>
+<body><div id="ui"></div>
+<script src="/docs-assets/swagger-ui-bundle.js"></script>
+<script src="/docs-assets/swagger-ui-standalone-preset.js"></script>
+<script src="/docs-init.js" data-spec="${specUrl}"></script>
+</body></html>`;
+}
+
+// Kept as a separate script so the page works under a strict Content-Security-Policy (no inline script).
+const INIT_SCRIPT = `(function(){var s=document.currentScript.getAttribute('data-spec');
+window.ui=SwaggerUIBundle({url:s,dom_id:'#ui',presets:[SwaggerUIBundle.presets.apis,SwaggerUIStandalonePreset],layout:'StandaloneLayout',persistAuthorization:true});})();`;
+
+/** Interactive docs from bundled assets only (no CDN): /api/v2/, /api/v3/, their specs, and the UI files. */
+export function docsRouter(bundles: Bundles): Router {
+  const router = express.Router();
+  router.use('/docs-assets', express.static(swaggerUiDir, { index: false, maxAge: '1h' }));
+  router.get('/docs-init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT_SCRIPT);
+  });
+  for (const version of ['v2', 'v3'] as const) {
+    const spec = bundles[version];
+    router.get(`/api/${version}/openapi.json`, (_req, res) => {
+      res.json(spec);
+    });
+    router.get(`/api/${version}/`, (req, res, next) => {
+      // express matches `/api/v2` and `/api/v2/` alike; only the slash form is the docs page (relative links).
+      if (!req.originalUrl.split('?')[0].endsWith('/')) return res.redirect(301, `/api/${version}/`);
+      res.type('html').send(page(`${spec.info.title} ${spec.info.version}`, `/api/${version}/openapi.json`));
+      void next;
+    });
+  }
+  return router;
+}

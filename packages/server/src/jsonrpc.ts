@@ -1,0 +1,125 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { JsonRpcMethod, RequestContext, V2Handlers } from '@tongate/stubs';
+import type { Network } from './config.js';
+import { mapError } from './errors.js';
+import type { Logger } from './logging.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+type JsonRpcId = string | number | null;
+
+interface Call {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
+
+type AnyHandler = (input: { query?: unknown; body?: unknown; path?: unknown; ctx: RequestContext }) => Promise<{ status: number; body: unknown }>;
+
+export interface JsonRpcOptions {
+  methods: Readonly<Record<string, JsonRpcMethod>>;
+  handlers: Record<Network, Partial<V2Handlers>>;
+  logger: Logger;
+  /** Called once per call with the operation it resolved to (for metrics). */
+  onCall?: (operationId: string, status: number, network: Network) => void;
+}
+
+/** Ajv message for one error, naming the parameter as REST validation does. */
+function describe(error: ErrorObject): string {
+  const name = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (error.keyword === 'required') {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    return `missing required parameter: ${name ? `${name}.` : ''}${missing}`;
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    return `unknown parameter: ${name ? `${name}.` : ''}${extra}`;
+  }
+  return `${name || 'params'}: ${error.message ?? 'is invalid'}`;
+}
+
+/**
+ * POST /api/v2/jsonRPC: runs each call through the same handler as the REST operation, after validating `params`
+ * against that operation's parameter schema (coerced, defaults applied). Reply = the operation's envelope plus
+ * `jsonrpc` and the caller's `id`; a single call answers with the envelope's status, a batch with 200.
+ */
+export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
+  const ajv = new Ajv2020({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
+  addFormats(ajv);
+  const validators = new Map<string, ValidateFunction>();
+  for (const [name, method] of Object.entries(options.methods)) validators.set(name, ajv.compile(method.params));
+
+  async function runCall(call: unknown, ctx: RequestContext): Promise<{ status: number; reply: Record<string, unknown> }> {
+    const c = (typeof call === 'object' && call !== null && !Array.isArray(call) ? call : {}) as Call;
+    const id: JsonRpcId = typeof c.id === 'string' || typeof c.id === 'number' ? c.id : null;
+    const fail = (status: number, message: string) => ({
+      status,
+      reply: { ok: false, error: message, code: status, jsonrpc: '2.0', id },
+    });
+    if (typeof call !== 'object' || call === null || Array.isArray(call)) return fail(422, 'a JSON-RPC call must be an object');
+    if (c.id !== undefined && c.id !== null && typeof c.id !== 'string' && typeof c.id !== 'number') {
+      return fail(422, 'id: must be a string or an integer');
+    }
+    if (typeof c.method !== 'string') return fail(422, 'method: must be a string');
+    const method = Object.hasOwn(options.methods, c.method) ? options.methods[c.method] : undefined;
+    const validate = validators.get(c.method);
+    if (!method || !validate) return fail(422, `Unknown method: ${c.method}`);
+    if (c.params !== undefined && (typeof c.params !== 'object' || c.params === null || Array.isArray(c.params))) {
+      return fail(422, 'params: must be an object');
+    }
+    // A copy: coercion and defaults write into it. api_key is auth, never an operation parameter.
+    const params: Record<string, unknown> = structuredClone((c.params as Record<string, unknown>) ?? {});
+    delete params.api_key;
+    if (!validate(params)) {
+      return fail(422, [...new Set((validate.errors ?? []).map(describe))].join('; '));
+    }
+    const handler = (options.handlers[ctx.network] as Record<string, AnyHandler | undefined>)[method.operationId as string];
+    try {
+      if (typeof handler !== 'function') return fail(501, `not implemented yet: ${String(method.operationId)}`);
+      const input = method.in === 'query' ? { query: params, ctx } : { body: params, ctx };
+      const result = await handler.call(options.handlers[ctx.network], input);
+      const body = (typeof result.body === 'object' && result.body !== null ? result.body : { result: result.body }) as Record<string, unknown>;
+      return { status: result.status, reply: { ...body, jsonrpc: '2.0', id } };
+    } catch (err) {
+      const mapped = mapError(err, ctx.requestId);
+      if (mapped.unexpected) options.logger.error({ err, requestId: ctx.requestId, method: c.method }, 'JSON-RPC call failed');
+      return { ...fail(mapped.status, mapped.message) };
+    } finally {
+      // metrics are recorded by the caller with the final status
+    }
+  }
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const ctx = res.locals.ctx as RequestContext;
+      const record = (call: unknown, status: number) => {
+        const m = (call as Call | null)?.method;
+        const name = typeof m === 'string' && Object.hasOwn(options.methods, m) ? String(options.methods[m].operationId) : 'jsonRPC';
+        options.onCall?.(name, status, ctx.network);
+      };
+      if (Array.isArray(req.body)) {
+        if (req.body.length === 0) {
+          res.status(422).json({ ok: false, error: 'empty JSON-RPC batch', code: 422, jsonrpc: '2.0', id: null });
+          return;
+        }
+        const results = [];
+        for (const call of req.body) {
+          const r = await runCall(call, ctx);
+          record(call, r.status);
+          results.push(r.reply);
+        }
+        res.status(200).json(results);
+        return;
+      }
+      const r = await runCall(req.body, ctx);
+      record(req.body, r.status);
+      res.locals.operationId = (req.body as Call | undefined)?.method;
+      res.status(r.status).json(r.reply);
+    } catch (err) {
+      next(err);
+    }
+  };
+}
