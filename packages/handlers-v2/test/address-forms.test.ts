@@ -1,0 +1,50 @@
+import { Address } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import { detectAddress, detectHash, packAddress, unpackAddress } from '../src/address-forms.js';
+
+const raw = '0:83dfd552e63729b472fcbcc8c45ebcc6691702558b68ec7527e1ba403a0f31a8';
+const address = Address.parseRaw(raw);
+
+describe('utils conversions', () => {
+  it('detectAddress on raw input', () => {
+    const r = detectAddress(raw.toUpperCase(), false);
+    expect(r['@type']).toBe('ext.utils.detectedAddress');
+    expect(r.raw_form).toBe(raw);
+    expect(r.given_type).toBe('raw_form');
+    expect(r.test_only).toBe(false);
+    expect(r.bounceable.b64url).toBe(address.toString({ urlSafe: true, bounceable: true }));
+    expect(r.non_bounceable.b64).toBe(address.toString({ urlSafe: false, bounceable: false }));
+    expect(r.bounceable['@type']).toBe('ext.utils.detectedAddressVariant');
+  });
+
+  it('detectAddress keeps the flags of friendly input', () => {
+    const r = detectAddress(address.toString({ bounceable: false, testOnly: true }), false);
+    expect(r.given_type).toBe('friendly_non_bounceable');
+    expect(r.test_only).toBe(true);
+    expect(Address.parseFriendly(r.bounceable.b64).isTestOnly).toBe(true);
+  });
+
+  it('packAddress: url-safe, raw input bounceable, testnet flag from the network', () => {
+    expect(packAddress(raw, false)).toBe(address.toString({ urlSafe: true, bounceable: true }));
+    const testnet = Address.parseFriendly(packAddress(raw, true));
+    expect(testnet.isTestOnly).toBe(true);
+    expect(testnet.isBounceable).toBe(true);
+    expect(packAddress(address.toString({ bounceable: false }), false)).toBe(address.toString({ urlSafe: true, bounceable: false }));
+  });
+
+  it('unpackAddress gives wc:HEX upper case for every form', () => {
+    const expected = raw.toUpperCase().replace('0:', '0:');
+    for (const form of [raw, address.toString(), address.toString({ bounceable: false, urlSafe: false })]) {
+      expect(unpackAddress(form)).toBe(expected);
+    }
+  });
+
+  it('detectHash gives padded b64, unpadded b64url and lowercase hex', () => {
+    const bytes = Buffer.from('fb'.repeat(32), 'hex');
+    const r = detectHash(bytes.toString('hex').toUpperCase());
+    expect(r).toEqual({ '@type': 'ext.utils.detectedHash', b64: bytes.toString('base64'), b64url: bytes.toString('base64url'), hex: 'fb'.repeat(32) });
+    expect(r.b64).toHaveLength(44);
+    expect(r.b64url).toHaveLength(43);
+    expect(() => detectHash('nope')).toThrow(/invalid hash/);
+  });
+});
