@@ -1,0 +1,83 @@
+import { Address, beginCell, type TupleItem } from '@ton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractCodes, createDevnet, type Devnet, type SeedSummary } from '../src/index.js';
+import { JETTON_OP, NFT_OP } from '../src/contracts/tokens.js';
+
+let devnet: Devnet;
+let seed: SeedSummary;
+
+const int = (item: TupleItem) => (item as { value: bigint }).value;
+const addr = (item: TupleItem) => (item as { cell: import('@ton/core').Cell }).cell.beginParse().loadAddress();
+const addressArg = (a: Address): TupleItem => ({ type: 'slice', cell: beginCell().storeAddress(a).endCell() });
+
+beforeAll(async () => {
+  devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
+  seed = await devnet.seed();
+});
+afterAll(() => devnet.close());
+
+async function opsOf(address: Address): Promise<number[]> {
+  const state = await devnet.getAccountState(address);
+  const txs = await devnet.getAccountTransactions(address, state.lastTransaction!, 50);
+  return txs.map((t) => {
+    const body = t.tx.inMessage?.body.beginParse();
+    return body && body.remainingBits >= 32 ? body.loadUint(32) : -1;
+  });
+}
+
+describe('seed', () => {
+  it('deploys a v4r2 and a v5r1 wallet that exchanged comments', async () => {
+    for (const w of seed.wallets) {
+      const state = await devnet.getAccountState(w.address);
+      expect(state.status).toBe('active');
+      expect(state.balance > 0n).toBe(true);
+      expect(int((await devnet.runGetMethod(w.address, 'seqno', [])).stack[0]) > 0n).toBe(true);
+    }
+    const [alice] = seed.wallets;
+    const state = await devnet.getAccountState(alice.address);
+    const txs = await devnet.getAccountTransactions(alice.address, state.lastTransaction!, 50);
+    const comments = txs
+      .map((t) => t.tx.inMessage?.body.beginParse())
+      .filter((s) => s && s.remainingBits >= 32 && s.preloadUint(32) === 0)
+      .map((s) => s!.skip(32).loadStringTail());
+    expect(comments).toContain('hi alice, from a v5r1 wallet');
+  });
+
+  it('runs a TEP-74 jetton: mint, transfer, burn', async () => {
+    const { minter, wallets, minted, transferred, burned } = seed.jetton;
+    const minterState = await devnet.getAccountState(minter);
+    expect(minterState.code!.hash().toString('hex')).toBe(contractCodes.jettonMinterCodeHash);
+    const data = await devnet.runGetMethod(minter, 'get_jetton_data', []);
+    expect(data.exitCode).toBe(0);
+    expect(int(data.stack[0])).toBe(minted - burned);
+    const [aliceJw, bobJw] = wallets;
+    const aliceOwner = seed.wallets[0].address;
+    const resolved = await devnet.runGetMethod(minter, 'get_wallet_address', [addressArg(aliceOwner)]);
+    expect(addr(resolved.stack[0]).equals(aliceJw)).toBe(true);
+    expect(int((await devnet.runGetMethod(aliceJw, 'get_wallet_data', [])).stack[0])).toBe(minted - transferred);
+    expect(int((await devnet.runGetMethod(bobJw, 'get_wallet_data', [])).stack[0])).toBe(transferred - burned);
+    expect(await opsOf(bobJw)).toEqual(expect.arrayContaining([JETTON_OP.internalTransfer, JETTON_OP.burn]));
+    expect(await opsOf(aliceJw)).toEqual(expect.arrayContaining([JETTON_OP.internalTransfer, JETTON_OP.transfer]));
+  });
+
+  it('runs a TEP-62 NFT collection: mint and transfer', async () => {
+    const { collection, item, ownerAfterTransfer } = seed.nft;
+    expect((await devnet.getAccountState(collection)).code!.hash().toString('hex')).toBe(contractCodes.nftCollectionCodeHash);
+    const cdata = await devnet.runGetMethod(collection, 'get_collection_data', []);
+    expect(int(cdata.stack[0])).toBe(1n);
+    const nft = await devnet.runGetMethod(item, 'get_nft_data', []);
+    expect(int(nft.stack[0])).toBe(-1n); // initialized
+    expect(addr(nft.stack[2]).equals(collection)).toBe(true);
+    expect(addr(nft.stack[3]).equals(ownerAfterTransfer)).toBe(true);
+    expect(await opsOf(item)).toContain(NFT_OP.transfer);
+  });
+
+  it('spreads the activity over several blocks and can run again', async () => {
+    const first = seed.lastBlock.seqno;
+    expect(first).toBeGreaterThanOrEqual(5);
+    const again = await devnet.seed();
+    expect(again.lastBlock.seqno).toBeGreaterThan(first);
+    expect(again.jetton.minter.equals(seed.jetton.minter)).toBe(false);
+    expect((await devnet.getAccountState(again.nft.item)).status).toBe('active');
+  });
+});
