@@ -1,0 +1,178 @@
+// Emits generated/server (@tongate/stubs): runtime types, per-version route tables, handler interfaces, mount
+// functions and the JSON-RPC dispatch table. See tools/CONTRACT.md.
+import { GENERATED_BANNER, doc, jsonLiteral, key, str } from './emit-util.mjs';
+
+/** Operations the front door implements itself; they are in the route table but never mounted. */
+export const FRONT_DOOR_OPERATIONS = new Set(['jsonRPC']);
+
+const RUNTIME_TS = `${GENERATED_BANNER}
+import type { NextFunction, Request, Response, Router } from 'express';
+
+export type Network = 'mainnet' | 'testnet';
+
+export interface RequestContext {
+  network: Network;
+  requestId: string;
+  /** performance.now() when the request arrived; v2 \`@extra\` reports elapsed ms from it. */
+  startedAt: number;
+}
+
+/** Throw from a handler to answer with this status and message in the version's error body. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The replies a handler may give: one \`{ status, body }\` per documented numeric status of R
+ * (R is e.g. \`FooResponses & FooErrors\` from the SDK). Undocumented statuses and wrong bodies do not compile.
+ */
+export type Reply<R> = {
+  [S in keyof R]: S extends number ? { status: S; body: R[S] } : never;
+}[keyof R];
+
+export interface RouteInfo {
+  operationId: string;
+  method: 'get' | 'post';
+  /** OpenAPI path, relative to the version prefix. */
+  path: string;
+  /** The same path in express syntax (\`{id}\` -> \`:id\`). */
+  expressPath: string;
+}
+
+/** The loosest shape every generated handler fits; only used inside mountRoutes. */
+type AnyHandler = (input: {
+  query: unknown;
+  body: unknown;
+  path: unknown;
+  ctx: RequestContext;
+}) => Promise<{ status: number; body: unknown }>;
+
+/**
+ * Registers \`routes\` on \`router\`. Each route calls \`handlers[operationId]\` (with \`this\` bound to \`handlers\`,
+ * so class instances work) and sends its reply as JSON; errors go to next(). A missing handler answers
+ * ApiError 501 \`not implemented yet: <operationId>\`.
+ */
+export function mountRoutes(router: Router, routes: readonly RouteInfo[], handlers: object): void {
+  const table = handlers as Partial<Record<string, AnyHandler>>;
+  for (const route of routes) {
+    router[route.method](route.expressPath, async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const handler = table[route.operationId];
+        if (typeof handler !== 'function') {
+          throw new ApiError(501, \`not implemented yet: \${route.operationId}\`);
+        }
+        const ctx = res.locals.ctx as RequestContext | undefined;
+        if (!ctx) {
+          throw new Error('res.locals.ctx is not set: the front door must set the request context before the routes run');
+        }
+        const reply = await handler.call(handlers, { query: req.query, body: req.body, path: req.params, ctx });
+        res.status(reply.status).json(reply.body);
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+}
+`;
+
+function routeTable(constName, model) {
+  const rows = model.map(
+    (op) =>
+      `  { operationId: ${str(op.operationId)}, method: ${str(op.method)}, path: ${str(op.path)}, expressPath: ${str(op.expressPath)} },`,
+  );
+  return `export const ${constName}: readonly RouteInfo[] = [\n${rows.join('\n')}\n];\n`;
+}
+
+function handlerMember(op, ns) {
+  const data = `${ns}.${op.sdk.dataType}`;
+  const fields = [];
+  if (op.hasQueryParams) fields.push(`query: NonNullable<${data}['query']>;`);
+  if (op.input === 'body') fields.push(`body: ${data}['body'];`);
+  if (op.hasPathParams) fields.push(`path: NonNullable<${data}['path']>;`);
+  fields.push('ctx: RequestContext;');
+  const replies = op.sdk.errorsType ? `${ns}.${op.sdk.responsesType} & ${ns}.${op.sdk.errorsType}` : `${ns}.${op.sdk.responsesType}`;
+  return (
+    doc(`${op.method.toUpperCase()} ${op.path}${op.summary ? `: ${op.summary}` : ''}`, '  ') +
+    `  ${key(op.operationId)}(input: {\n${fields.map((f) => `    ${f}`).join('\n')}\n  }): Promise<Reply<${replies}>>;\n`
+  );
+}
+
+/** v2.ts / v3.ts */
+export function emitVersion({ version, model }) {
+  const V = version.toUpperCase();
+  const ns = version;
+  const handled = model.filter((op) => !FRONT_DOOR_OPERATIONS.has(op.operationId));
+  const skipped = model.filter((op) => FRONT_DOOR_OPERATIONS.has(op.operationId)).map((op) => op.operationId);
+  const mountedFilter = skipped.length
+    ? `${version}Routes.filter((route) => !frontDoorOperations.has(route.operationId))`
+    : `${version}Routes`;
+  return `${GENERATED_BANNER}
+import type { ${ns} } from '@tongate/sdk';
+import type { Router } from 'express';
+import { mountRoutes, type Reply, type RequestContext, type RouteInfo } from './runtime.js';
+
+/** Every ${version} operation, static paths before parameterised ones. */
+${routeTable(`${version}Routes`, model)}
+/** One member per ${version} operation${skipped.length ? ` except ${skipped.join(', ')} (the front door implements it)` : ''}. */
+export interface ${V}Handlers {
+${handled.map((op) => handlerMember(op, ns)).join('')}}
+${
+  skipped.length
+    ? `\n/** Served by the front door itself, never by a handler. */\nconst frontDoorOperations: ReadonlySet<string> = new Set([${skipped.map(str).join(', ')}]);\n`
+    : ''
+}
+/**
+ * Registers the ${version} routes on \`router\` (mounted under the ${version} prefix by the front door). A missing handler
+ * answers 501 \`not implemented yet: <operationId>\`. The request context comes from \`res.locals.ctx\`.
+ */
+export function mount${V}(router: Router, handlers: Partial<${V}Handlers>): void {
+  mountRoutes(router, ${mountedFilter}, handlers);
+}
+`;
+}
+
+/** jsonrpc.ts */
+export function emitJsonRpc(table) {
+  return `${GENERATED_BANNER}
+import type { V2Handlers } from './v2.js';
+
+export interface JsonRpcMethod {
+  /** The v2 operation the method runs. */
+  operationId: keyof V2Handlers;
+  /** Where the REST operation takes its parameters: the JSON-RPC \`params\` object stands in for them. */
+  in: 'query' | 'body';
+  /** JSON Schema (2020-12) of the \`params\` object, self-contained (\`$defs\`). */
+  params: object;
+}
+
+/** JSON-RPC method name -> v2 operation. Look names up with findJsonRpcMethod (own keys only). */
+export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = ${jsonLiteral(table)};
+
+/** The method entry for a client-supplied name, ignoring inherited keys such as \`toString\`. */
+export function findJsonRpcMethod(name: string): JsonRpcMethod | undefined {
+  return Object.hasOwn(jsonRpcMethods, name) ? jsonRpcMethods[name] : undefined;
+}
+`;
+}
+
+export function emitServerFiles({ v2Model, v3Model, jsonRpcTable }) {
+  return {
+    'runtime.ts': RUNTIME_TS,
+    'v2.ts': emitVersion({ version: 'v2', model: v2Model }),
+    'v3.ts': emitVersion({ version: 'v3', model: v3Model }),
+    'jsonrpc.ts': emitJsonRpc(jsonRpcTable),
+    'index.ts': `${GENERATED_BANNER}
+export * from './runtime.js';
+export * from './v2.js';
+export * from './v3.js';
+export * from './jsonrpc.js';
+`,
+  };
+}
