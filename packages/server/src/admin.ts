@@ -23,9 +23,13 @@ export function adminFilePath(dataDir: string): string {
   return path.resolve(dataDir, ADMIN_FILE_NAME);
 }
 
-export function writeAdminFile(dataDir: string, url: string): AdminFile {
+export function newAdminToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function writeAdminFile(dataDir: string, url: string, token: string): AdminFile {
   mkdirSync(dataDir, { recursive: true });
-  const file: AdminFile = { url, token: randomBytes(32).toString('base64url'), pid: process.pid };
+  const file: AdminFile = { url, token, pid: process.pid };
   const target = adminFilePath(dataDir);
   writeFileSync(target, JSON.stringify(file), { mode: 0o600 });
   chmodSync(target, 0o600);

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { createDevnet, type Devnet } from '@tongate/devnet';
+import { createV2Handlers } from '@tongate/handlers-v2';
+import {
+  createAdminApp,
+  createApp,
+  createLogger,
+  createMemoryLimiter,
+  createRedisLimiter,
+  listen,
+  newAdminToken,
+  NETWORKS,
+  removeAdminFile,
+  writeAdminFile,
+  type Config,
+  type Logger,
+  type Network,
+  type RunningServer,
+} from '@tongate/server';
+import { KeyLookup, openStore } from '@tongate/store';
+
+export interface Gateway {
+  servers: { network: Network | 'all'; port: number }[];
+  devnets: Partial<Record<Network, Devnet>>;
+  adminUrl: string;
+  close(): Promise<void>;
+}
+
+/** The composition root: config → store → chain backends → handlers → app → listeners. */
+export async function startGateway(config: Config, options: { seed?: boolean; logger?: Logger } = {}): Promise<Gateway> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const cleanups: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
+  };
+  try {
+    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir });
+    cleanups.push(() => store.close());
+    await store.migrate();
+    const keys = new KeyLookup(store.keys, { pollIntervalMs: config.keysPollMs, onError: (err) => logger.warn({ err }, 'key version poll failed') });
+    await keys.start();
+    cleanups.push(async () => keys.stop());
+    const limiter = config.redisUrl ? createRedisLimiter(config.redisUrl) : createMemoryLimiter();
+    cleanups.push(() => limiter.close());
+
+    const devnets: Partial<Record<Network, Devnet>> = {};
+    const v2Handlers = {} as Record<Network, ReturnType<typeof createV2Handlers>>;
+    for (const network of NETWORKS) {
+      const settings = config[network];
+      if (settings.backend !== 'devnet') {
+        throw new Error(`${network}: chain backend '${settings.backend}' is not available yet; use devnet`);
+      }
+      const devnet = await createDevnet({
+        network,
+        dataDir: path.resolve(config.dataDir, 'devnet'),
+        blockIntervalMs: config.devnetBlockIntervalMs,
+        logger: { info: (obj, msg) => logger.info(obj, msg) },
+      });
+      cleanups.push(() => devnet.close());
+      devnets[network] = devnet;
+      v2Handlers[network] = createV2Handlers({ chain: devnet });
+      if (options.seed) {
+        const summary = await devnet.seed();
+        logger.info({ network, lastBlock: summary.lastBlock.seqno }, 'devnet seeded');
+      }
+    }
+
+    const app = createApp({ config, v2Handlers, v3Handlers: { mainnet: {}, testnet: {} }, keys, limiter, logger });
+    const ports = [...new Set(NETWORKS.map((n) => config[n].port).filter((p) => p > 0))];
+    const servers: Gateway['servers'] = [];
+    const running: RunningServer[] = [];
+    for (const port of ports) {
+      const server = await listen(app, port, config.listenHost);
+      running.push(server);
+      servers.push({ network: NETWORKS.find((n) => config[n].port === port) ?? 'all', port: server.port });
+    }
+    // Drain API listeners first (in-flight requests finish), then the rest shuts down.
+    cleanups.push(async () => void (await Promise.all(running.map((s) => s.close()))));
+
+    const token = newAdminToken();
+    const admin = await listen(createAdminApp({ token, keys: store.keys, devnets }), 0, '127.0.0.1');
+    const adminUrl = `http://127.0.0.1:${admin.port}`;
+    const adminFile = writeAdminFile(config.dataDir, adminUrl, token);
+    cleanups.push(async () => {
+      removeAdminFile(config.dataDir, adminFile.token);
+      await admin.close(1000);
+    });
+    return { servers, devnets, adminUrl, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
