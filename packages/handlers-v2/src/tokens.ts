@@ -123,8 +123,10 @@ async function nftItem(ctx: TokenContext) {
   const index = int(indexItem);
   const collection = address(collectionItem);
   const owner = address(ownerItem);
-  let itemContent = content(cell(individual));
-  if (collection) {
+  // With a collection, the item keeps only its individual part (often a bare suffix): the collection composes it.
+  let itemContent;
+  if (!collection) itemContent = content(cell(individual));
+  else {
     const check = await ctx.chain.runGetMethod(collection, 'get_nft_address_by_index', [{ type: 'int', value: index }], ctx.seqno);
     const expected = check.exitCode === 0 ? address(check.stack[0]) : null;
     if (!expected || !expected.equals(ctx.address)) throw new ApiError(409, 'Verification on collection failed');
