@@ -1,0 +1,86 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { seededDevnet } from './devnet-fixture.js';
+import { call, callError } from './harness.js';
+
+const { ops, devnet } = await seededDevnet();
+afterAll(() => devnet.close());
+const WHOLE = '-9223372036854775808';
+
+describe('masterchain and blocks', () => {
+  it('getMasterchainInfo: last, init and state_root_hash', async () => {
+    const { result } = await call(ops, 'getMasterchainInfo');
+    expect(result['@type']).toBe('blocks.masterchainInfo');
+    expect(result.last).toMatchObject({ '@type': 'ton.blockIdExt', workchain: -1, shard: WHOLE });
+    expect(result.last.seqno).toBeGreaterThan(1);
+    expect(result.state_root_hash).toHaveLength(44);
+  });
+
+  it('getConsensusBlock: last masterchain seqno and the current time', async () => {
+    const { result: info } = await call(ops, 'getMasterchainInfo');
+    const { result } = await call(ops, 'getConsensusBlock');
+    expect(result).toMatchObject({ '@type': 'ext.blocks.consensusBlock', consensus_block: info.last.seqno });
+    expect(Math.abs(result.timestamp - Date.now() / 1000)).toBeLessThan(5);
+  });
+
+  it('lookupBlock by seqno, lt and unixtime agree; exactly one selector is required', async () => {
+    const { result: bySeqno } = await call(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 2 });
+    expect(bySeqno).toMatchObject({ '@type': 'ton.blockIdExt', seqno: 2 });
+    const { result: header } = await call(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 2 });
+    const { result: byLt } = await call(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, lt: header.start_lt });
+    expect(byLt.seqno).toBe(2);
+    const { result: byTime } = await call(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, unixtime: header.gen_utime });
+    expect(byTime.seqno).toBeGreaterThanOrEqual(1);
+    expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE })).toMatchObject({ status: 422, message: 'exactly one of seqno, lt, unixtime should be specified' });
+    expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 2, lt: '5' })).toMatchObject({ status: 422 });
+    expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 99_999_999 })).toMatchObject({ kind: 'not_found' });
+  });
+
+  it('getShards and its alias shards list the basechain shard blocks', async () => {
+    const { result: info } = await call(ops, 'getMasterchainInfo');
+    const { result } = await call(ops, 'getShards', { seqno: info.last.seqno });
+    expect(result['@type']).toBe('blocks.shards');
+    expect(result.shards.length).toBeGreaterThan(0);
+    expect(result.shards[0]).toMatchObject({ '@type': 'ton.blockIdExt', workchain: 0, shard: WHOLE });
+    expect((await call(ops, 'shards', { seqno: info.last.seqno })).result).toEqual(result);
+    expect(await callError(ops, 'shards', {})).toMatchObject({ status: 422, message: 'seqno is required' });
+  });
+
+  it('getBlockHeader: int64 strings, prev_blocks; hashes must match when given', async () => {
+    const { result: id } = await call(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 3 });
+    const { result } = await call(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: id.root_hash, file_hash: id.file_hash });
+    expect(result['@type']).toBe('blocks.header');
+    expect(result.id).toEqual(id);
+    expect(typeof result.end_lt).toBe('string');
+    expect(BigInt(result.end_lt)).toBeGreaterThanOrEqual(BigInt(result.start_lt));
+    expect(result.prev_blocks[0].seqno).toBe(2);
+    const wrong = Buffer.alloc(32, 7).toString('hex');
+    expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: wrong })).toMatchObject({ kind: 'not_found' });
+    expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: 'xyz' })).toMatchObject({ status: 422, message: expect.stringMatching(/root_hash/) });
+  });
+
+  it('getMasterchainBlockSignatures and getShardBlockProof', async () => {
+    const { result: sigs } = await call(ops, 'getMasterchainBlockSignatures', { seqno: 2 });
+    expect(sigs['@type']).toBe('blocks.blockSignatures');
+    expect(sigs.id.seqno).toBe(2);
+    expect(sigs.signatures.length).toBeGreaterThan(0);
+    expect(sigs.signatures[0]['@type']).toBe('blocks.signature');
+    expect(await callError(ops, 'getMasterchainBlockSignatures', { seqno: 99_999_999 })).toMatchObject({ kind: 'not_found' });
+
+    const { result: info } = await call(ops, 'getMasterchainInfo');
+    const { result: shards } = await call(ops, 'getShards', { seqno: info.last.seqno });
+    const shard = shards.shards[0];
+    const { result: proof } = await call(ops, 'getShardBlockProof', { workchain: shard.workchain, shard: shard.shard, seqno: shard.seqno });
+    expect(proof['@type']).toBe('blocks.shardBlockProof');
+    // `from` is the trusted masterchain block the proof starts at; `mc_id` the one that commits the shard block.
+    expect(proof.from.workchain).toBe(-1);
+    expect(proof.mc_id.workchain).toBe(-1);
+    expect(proof.from.seqno).toBeGreaterThanOrEqual(proof.mc_id.seqno);
+  });
+
+  it('getOutMsgQueueSize', async () => {
+    const { result } = await call(ops, 'getOutMsgQueueSize');
+    expect(result['@type']).toBe('blocks.outMsgQueueSizes');
+    expect(result.ext_msg_queue_size_limit).toBeGreaterThan(0);
+    for (const s of result.shards) expect(s['@type']).toBe('blocks.outMsgQueueSize');
+  });
+});
