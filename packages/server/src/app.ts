@@ -29,16 +29,37 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-function validatorFor(spec: OpenApiDocument, validateResponses: boolean, ignorePaths?: RegExp) {
+function validatorFor(version: 'v2' | 'v3', spec: OpenApiDocument, validateResponses: boolean, ignorePaths?: RegExp) {
+  // The validator annotates the document it is given; keep the served bundle pristine. Its servers carry host
+  // templates for the docs; routing by host is ours, so the validator only needs the path prefix.
+  const apiSpec = { ...structuredClone(spec), servers: [{ url: `/api/${version}` }] };
   return OpenApiValidator.middleware({
-    // The validator annotates the document it is given; keep the served bundle pristine.
-    apiSpec: structuredClone(spec) as never,
+    apiSpec: apiSpec as never,
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     validateApiSpec: false,
     ...(ignorePaths ? { ignorePaths } : {}),
   });
+}
+
+/** Runs a list of middlewares as one. */
+function chain(handlers: unknown[]): express.RequestHandler {
+  const list = (handlers as unknown[]).flat(Infinity) as express.RequestHandler[];
+  return (req, res, next) => {
+    let index = 0;
+    const step = (err?: unknown) => {
+      if (err) return next(err);
+      const handler = list[index++];
+      if (!handler) return next();
+      try {
+        void handler(req, res, step);
+      } catch (e) {
+        next(e);
+      }
+    };
+    step();
+  };
 }
 
 export function createApp(options: AppOptions): Express {
@@ -129,8 +150,15 @@ export function createApp(options: AppOptions): Express {
     jsonRpc(req, res, next);
   });
 
-  app.use(validatorFor(bundles.v2, config.validateResponses, /^\/api\/v2\/jsonRPC$/));
-  app.use(validatorFor(bundles.v3, config.validateResponses));
+  // Two validator instances must not see each other's requests (the second would act on the first's
+  // req.openapi), so each runs only for its own prefix.
+  const v2Validator = chain(validatorFor('v2', bundles.v2, config.validateResponses, /^\/api\/v2\/jsonRPC$/));
+  const v3Validator = chain(validatorFor('v3', bundles.v3, config.validateResponses));
+  app.use('/api', (req: Request, res: Response, next: NextFunction) => {
+    if (req.originalUrl.startsWith('/api/v2/')) return v2Validator(req, res, next);
+    if (req.originalUrl.startsWith('/api/v3/')) return v3Validator(req, res, next);
+    next();
+  });
 
   // One router per network and version, so each network runs on its own handlers (and chain).
   const v2Routers = {} as Record<Network, express.Router>;
