@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import {
   Address,
@@ -46,6 +47,7 @@ import { genesisConfig, genesisLibraries, GLOBAL_IDS } from './genesis.js';
 import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
 import { ChainStore, type BlobRef, type Round, type StoredAccount, type StoredBlock, type StoredTx } from './store.js';
 import { runSeed, type SeedSummary } from './seed.js';
+import { installFastSha256 } from './fast-sha256.js';
 
 export interface DevnetOptions {
   network: Network;
@@ -121,6 +123,7 @@ export class Devnet implements ChainSource {
 
   static async create(opts: DevnetOptions): Promise<Devnet> {
     if (opts.network !== 'mainnet' && opts.network !== 'testnet') throw new Error(`unknown network: ${String(opts.network)}`);
+    installFastSha256();
     const store = ChainStore.open(opts.dataDir === undefined ? undefined : join(opts.dataDir, opts.network));
     const faucet = await devnetFaucet();
     try {
@@ -286,10 +289,11 @@ export class Devnet implements ChainSource {
     (this.bc as unknown as { currentLt: bigint }).currentLt = lt;
   }
 
-  /** Feeds the last masterchain blocks to c7 (PREVBLOCKS), as validators do. */
+  /** Feeds the last masterchain blocks to c7 (PREVBLOCKS) and gives the next round its own rand_seed, as validators do. */
   private updatePrevBlocks(): void {
     const last = this.mcBlocks.slice(-16).reverse().map((b) => b.id);
     this.bc.prevBlocks = { lastMcBlocks: last, prevKeyBlock: this.mcBlocks[0].id };
+    this.bc.random = createHash('sha256').update('rand_seed').update(last[0].rootHash).digest();
   }
 
   private startTimer(intervalMs: number): void {

