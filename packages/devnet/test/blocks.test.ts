@@ -187,6 +187,17 @@ describe('signatures, proofs, queues', () => {
   });
 });
 
-it('keeps the faucet seqno moving (sanity for the shared fixture)', async () => {
-  expect(await faucetSeqno(devnet)).toBe(1);
+describe('workchains', () => {
+  it('puts masterchain transactions in the masterchain block and keeps the sandbox list empty', async () => {
+    const mcAccount = new Address(-1, Buffer.alloc(32, 9));
+    await devnet.sendMessage(await faucetTransfer(devnet, await faucetSeqno(devnet), mcAccount, toNano('10')));
+    expect((devnet as unknown as { bc: { transactions: unknown[] } }).bc.transactions).toHaveLength(0);
+    const mc = await devnet.produceBlock();
+    const mcTxs = await devnet.listBlockTransactionsExt(mc, { count: 10 });
+    expect(mcTxs.transactions.map((t) => t.address.toRawString())).toEqual([mcAccount.toRawString()]);
+    expect(mcTxs.transactions[0].block.workchain).toBe(-1);
+    const shardTxs = await devnet.listBlockTransactionsExt((await devnet.getShards(mc.seqno))[0], { count: 10 });
+    expect(shardTxs.transactions.map((t) => t.address.toRawString())).toEqual([devnet.faucet.address.toRawString()]);
+    expect((await devnet.getAccountState(mcAccount)).balance).toBe(toNano('10'));
+  });
 });
