@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, createMemoryLimiter, createNetworkResolver, defaultConfig, loadConfig, mapError, redactUrl, settingsTableMarkdown, SETTINGS } from '../src/index.js';
+
+describe('network resolution', () => {
+  const resolver = createNetworkResolver(defaultConfig());
+  it('uses host names first, then the port for loopback hosts', () => {
+    expect(resolver.resolve('mainnet.localhost:9999', 8081)).toBe('mainnet');
+    expect(resolver.resolve('testnet.localhost', 8080)).toBe('testnet');
+    expect(resolver.resolve('127.0.0.1:8080', 8080)).toBe('mainnet');
+    expect(resolver.resolve('localhost:8081', 8081)).toBe('testnet');
+    expect(resolver.resolve('[::1]:8081', 8081)).toBe('testnet');
+    expect(resolver.resolve('127.0.0.1:5000', 5000)).toBeUndefined();
+    expect(resolver.resolve('evil.example:8080', 8080)).toBeUndefined();
+    expect(resolver.resolve(undefined, 8080)).toBeUndefined();
+  });
+});
+
+describe('configuration', () => {
+  it('reads environment variables over defaults and rejects bad values', () => {
+    const c = loadConfig({ TONGATE_MAINNET_HOST: 'api.example.com, MAIN.example.com', TONGATE_KEYLESS_RPS: '5', REDIS_URL: 'redis://x', TONGATE_TRUST_PROXY: '1' });
+    expect(c.mainnet.hosts).toEqual(['api.example.com', 'main.example.com']);
+    expect(c.keylessRps).toBe(5);
+    expect(c.keylessBurst).toBe(5);
+    expect(c.redisUrl).toBe('redis://x');
+    expect(c.trustProxy).toBe(1);
+    expect(c.dataDir).toBe('./data');
+    expect(() => loadConfig({ TONGATE_KEYLESS_RPS: 'fast' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TONGATE_MAINNET_BACKEND: 'magic' })).toThrow(/devnet or liteserver/);
+    expect(() => loadConfig({ TONGATE_KEYS_POLL_MS: '2000' })).toThrow(/within a second/);
+  });
+  it('documents every setting', () => {
+    const table = settingsTableMarkdown();
+    for (const s of SETTINGS) expect(table).toContain(s.env);
+    expect(SETTINGS.map((s) => s.env)).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'TONGATE_DATA_DIR', 'TONGATE_TRUST_PROXY', 'TONGATE_MAINNET_HOST']));
+  });
+});
+
+describe('memory limiter', () => {
+  it('allows one request per second on the keyless plan, then reopens', async () => {
+    const limiter = createMemoryLimiter();
+    const plan = { rps: 1, burst: 1 };
+    expect(await limiter.consume('a', plan)).toEqual({ allowed: true });
+    expect(await limiter.consume('a', plan)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await limiter.consume('b', plan)).toEqual({ allowed: true });
+    await new Promise((r) => setTimeout(r, 1050));
+    expect(await limiter.consume('a', plan)).toEqual({ allowed: true });
+  });
+  it('honours burst over a longer window', async () => {
+    const limiter = createMemoryLimiter();
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push((await limiter.consume('k', { rps: 2, burst: 4 })).allowed);
+    expect(results).toEqual([true, true, true, true, false, false]);
+  });
+});
+
+describe('redaction and error mapping', () => {
+  it('redacts api_key in URLs', () => {
+    expect(redactUrl('/api/v2/x?a=1&api_key=tgk_secret&b=2')).toBe('/api/v2/x?a=1&api_key=[REDACTED]&b=2');
+    expect(redactUrl('/api/v2/x?API_KEY=tgk_secret')).not.toContain('tgk_secret');
+  });
+  it('never exposes an unexpected error message', () => {
+    expect(mapError(new Error('db password xyz'), 'r1')).toEqual({ status: 500, message: 'internal error (request r1)', unexpected: true });
+  });
+});
