@@ -1,3 +1,4 @@
+import type { v2 } from '@tongate/sdk';
 import { Address } from '@ton/core';
 import { ApiError } from './api-error.js';
 import { tryParseAddress, tryParseHash } from './parse.js';
@@ -14,7 +15,7 @@ function parseAny(value: unknown): { address: Address; friendly: { bounceable: b
   return { address, friendly: { bounceable: parsed.isBounceable, testOnly: parsed.isTestOnly } };
 }
 
-export function detectAddress(value: unknown, networkTestOnly: boolean) {
+export function detectAddress(value: unknown, networkTestOnly: boolean): v2.DetectedAddress {
   const { address, friendly } = parseAny(value);
   // Friendly input keeps its own testnet flag; raw input takes the serving network's.
   const testOnly = friendly ? friendly.testOnly : networkTestOnly;

@@ -9,13 +9,11 @@ import { sendOperations } from './operations/send.js';
 import { transactionOperations } from './operations/transactions.js';
 import { utilOperations } from './operations/utils.js';
 
-/** Every API v2 operation except jsonRPC (the front door dispatches it onto these), over one ChainSource. */
-export function createV2Handlers(deps: { chain: ChainSource }): Partial<V2Handlers> {
-  return allOperations(deps) as unknown as Partial<V2Handlers>;
-}
-
-/** The same operations keyed by operationId, loosely typed (tests and tools that iterate over them). */
-export function allOperations(deps: { chain: ChainSource }): Record<string, Operation> {
+/**
+ * Every API v2 operation except jsonRPC (the front door dispatches it onto these), over one ChainSource.
+ * Typed as the full V2Handlers so that a missing operation or an off-contract result does not compile.
+ */
+export function createV2Handlers(deps: { chain: ChainSource }): V2Handlers {
   return {
     ...accountOperations(deps),
     ...blockOperations(deps),
@@ -25,6 +23,11 @@ export function allOperations(deps: { chain: ChainSource }): Record<string, Oper
     ...utilOperations(deps),
     ...configOperations(deps),
   };
+}
+
+/** The same operations keyed by operationId, loosely typed (tests and tools that iterate over them). */
+export function allOperations(deps: { chain: ChainSource }): Record<string, Operation> {
+  return createV2Handlers(deps) as unknown as Record<string, Operation>;
 }
 
 export type { Operation, OperationInput } from './operations/common.js';

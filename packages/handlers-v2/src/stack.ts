@@ -1,4 +1,5 @@
-import { beginCell, Cell, type TupleItem } from '@ton/core';
+import type { v2 } from '@tongate/sdk';
+import { Cell, type TupleItem } from '@ton/core';
 import { ApiError } from './api-error.js';
 import { bocB64 } from './format.js';
 
@@ -134,11 +135,7 @@ export function parseStdStack(stack: unknown): TupleItem[] {
 
 // ---- output ----
 
-export interface CellObject {
-  data: { b64: string; len: number };
-  refs: CellObject[];
-  special: boolean;
-}
+export type CellObject = v2.LegacyCellObject;
 
 /** The cell tree as legacy clients expect it next to the BOC: data bits zero-padded to bytes, refs, special flag. */
 export function cellObject(cell: Cell): CellObject {
@@ -152,31 +149,31 @@ function hexNumber(value: bigint): string {
   return value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`;
 }
 
-export type LegacyEntry = [string] | [string, unknown];
-
-export function formatLegacyEntry(item: TupleItem): LegacyEntry {
+export function formatLegacyEntry(item: TupleItem): v2.LegacyStackEntryOut {
   switch (item.type) {
     case 'int':
       return ['num', hexNumber(item.value)];
     case 'nan':
-      return ['num', 'NaN'];
+    case 'builder':
+      // Neither has a legacy wire form (tonlib answers them as unsupported).
+      return ['unsupported', ''];
     case 'null':
       return ['null'];
     case 'cell':
     case 'slice':
-    case 'builder':
-      // Slices and builders are answered as the cell holding their bits, as tonlib does for backward compatibility.
+      // Slices are answered as the cell holding their bits, as tonlib does for backward compatibility.
       return ['cell', { bytes: bocB64(item.cell), object: cellObject(item.cell) }];
     case 'tuple':
       return ['tuple', { '@type': 'tvm.tuple', elements: item.items.map(formatStdEntry) }];
   }
 }
 
-export function formatStdEntry(item: TupleItem): Record<string, unknown> {
+export function formatStdEntry(item: TupleItem): v2.TvmStackEntry {
   switch (item.type) {
     case 'int':
       return { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: item.value.toString() } };
     case 'nan':
+    case 'builder':
       return { '@type': 'tvm.stackEntryUnsupported' };
     case 'null':
       // tonlib has no null entry; it answers TVM null as an empty list.
@@ -184,20 +181,8 @@ export function formatStdEntry(item: TupleItem): Record<string, unknown> {
     case 'cell':
       return { '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes: bocB64(item.cell) } };
     case 'slice':
-    case 'builder':
       return { '@type': 'tvm.stackEntrySlice', slice: { '@type': 'tvm.slice', bytes: bocB64(item.cell) } };
     case 'tuple':
       return { '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: item.items.map(formatStdEntry) } };
   }
-}
-
-/** Builds a cell from a slice-typed stack item's remaining bits and refs (for reading addresses etc.). */
-export function cellOf(item: TupleItem | undefined): Cell | null {
-  if (!item) return null;
-  if (item.type === 'cell' || item.type === 'slice' || item.type === 'builder') return item.cell;
-  return null;
-}
-
-export function emptyCell(): Cell {
-  return beginCell().endCell();
 }

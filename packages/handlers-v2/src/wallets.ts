@@ -1,3 +1,4 @@
+import type { v2 } from '@tongate/sdk';
 import type { Cell } from '@ton/core';
 
 /** Standard wallet contracts, recognised by the representation hash of their code cell. */
@@ -6,7 +7,7 @@ type DataLayout = 'seqno' | 'seqno+wallet_id' | 'v5';
 
 export interface WalletKind {
   /** Name as the API prints it, e.g. `wallet v4 r2`. */
-  name: string;
+  name: NonNullable<v2.WalletInformation['wallet_type']>;
   version: 1 | 2 | 3 | 4 | 5;
   revision: number;
   layout: DataLayout;

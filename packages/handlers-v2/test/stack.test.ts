@@ -26,6 +26,8 @@ describe('stack codecs against a real wallet v4 on @ton/sandbox', async () => {
     const seqno = formatLegacyEntry((await run('seqno', [])).stack[0]!);
     expect(seqno).toEqual(['num', '0x0']);
     expect(formatLegacyEntry({ type: 'int', value: -42n })).toEqual(['num', '-0x2a']);
+    expect(formatLegacyEntry({ type: 'nan' })).toEqual(['unsupported', '']);
+    expect(formatLegacyEntry({ type: 'builder', cell: beginCell().endCell() })).toEqual(['unsupported', '']);
   });
 
   it('legacy input entries (decimal, 0x, tvm.Slice, cell object) drive a real get-method', async () => {

@@ -1,11 +1,12 @@
 import type { AccountState, ChainSource } from '@tongate/chain';
+import type { v2 } from '@tongate/sdk';
 import { Address } from '@ton/core';
 import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64 } from '../format.js';
 import { optionalSeqno, parseAddress, type Params } from '../parse.js';
 import { getTokenData } from '../tokens.js';
 import { detectWallet, readWalletData } from '../wallets.js';
-import { type Deps, isTestnet, operation, type Operation } from './common.js';
+import { type Deps, isTestnet, operation } from './common.js';
 
 /** The v2 account state names: a missing account reads as uninitialized (clients reject `nonexist`). */
 export function wireState(state: AccountState): 'active' | 'uninitialized' | 'frozen' {
@@ -27,13 +28,17 @@ export function echoAddress(params: Params, name: string): string {
   return address.toString({ urlSafe: true, bounceable: isBounceable, testOnly: isTestOnly });
 }
 
-function accountStateVariant(state: AccountState) {
+function accountStateVariant(state: AccountState): Pick<v2.ExtendedAddressInformation, 'revision' | 'account_state'> {
   const wallet = state.status === 'active' ? detectWallet(state.code) : null;
   const walletData = wallet ? readWalletData(wallet, state.data) : null;
   if (wallet && walletData && walletData.walletId !== undefined && (wallet.version === 3 || wallet.version === 4)) {
     return {
       revision: wallet.revision,
-      account_state: { '@type': `wallet.v${wallet.version}.accountState`, wallet_id: walletData.walletId, seqno: walletData.seqno },
+      account_state: {
+        '@type': wallet.version === 3 ? 'wallet.v3.accountState' : 'wallet.v4.accountState',
+        wallet_id: walletData.walletId,
+        seqno: walletData.seqno,
+      },
     };
   }
   if (state.status !== 'active') {
@@ -45,10 +50,10 @@ function accountStateVariant(state: AccountState) {
   };
 }
 
-export function accountOperations(deps: Deps): Record<string, Operation> {
+export function accountOperations(deps: Deps) {
   const { chain } = deps;
   return {
-    getAddressInformation: operation(deps, async (params) => {
+    getAddressInformation: operation<'getAddressInformation'>(deps, async (params) => {
       const state = await loadState(chain, params);
       return {
         '@type': 'raw.fullAccountState',
@@ -65,7 +70,7 @@ export function accountOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getExtendedAddressInformation: operation(deps, async (params) => {
+    getExtendedAddressInformation: operation<'getExtendedAddressInformation'>(deps, async (params) => {
       const state = await loadState(chain, params);
       return {
         '@type': 'fullAccountState',
@@ -79,7 +84,7 @@ export function accountOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getWalletInformation: operation(deps, async (params) => {
+    getWalletInformation: operation<'getWalletInformation'>(deps, async (params) => {
       const state = await loadState(chain, params);
       const wallet = state.status === 'active' ? detectWallet(state.code) : null;
       const data = wallet ? readWalletData(wallet, state.data) : null;
@@ -100,11 +105,11 @@ export function accountOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getAddressBalance: operation(deps, async (params) => (await loadState(chain, params)).balance.toString()),
+    getAddressBalance: operation<'getAddressBalance'>(deps, async (params) => (await loadState(chain, params)).balance.toString()),
 
-    getAddressState: operation(deps, async (params) => wireState(await loadState(chain, params))),
+    getAddressState: operation<'getAddressState'>(deps, async (params) => wireState(await loadState(chain, params))),
 
-    getTokenData: operation(deps, async (params, ctx) => {
+    getTokenData: operation<'getTokenData'>(deps, async (params, ctx) => {
       const address = parseAddress(params, 'address');
       const seqno = optionalSeqno(params);
       const state = await chain.getAccountState(address, seqno);

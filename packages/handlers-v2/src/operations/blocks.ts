@@ -2,7 +2,7 @@ import { type BlockIdExt, type BlockRef, ChainError, type ChainSource } from '@t
 import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt } from '../format.js';
 import { nonNegative, optionalHash, optionalInt32, optionalInt64, optionalSeqno, type Params, requiredInt32, requiredInt64, requiredSeqno } from '../parse.js';
-import { type Deps, operation, type Operation } from './common.js';
+import { type Deps, operation } from './common.js';
 
 /** Block coordinates from `workchain`, `shard`, `seqno`. */
 export function blockRefParams(params: Params): BlockRef {
@@ -21,14 +21,14 @@ export async function resolveBlock(chain: ChainSource, params: Params): Promise<
   return id;
 }
 
-export function blockOperations(deps: Deps): Record<string, Operation> {
+export function blockOperations(deps: Deps) {
   const { chain } = deps;
-  const shards = operation(deps, async (params) => {
+  const shards = operation<'getShards'>(deps, async (params) => {
     const seqno = requiredSeqno(params);
     return { '@type': 'blocks.shards', shards: (await chain.getShards(seqno)).map(formatBlockIdExt) };
   });
   return {
-    getMasterchainInfo: operation(deps, async () => {
+    getMasterchainInfo: operation<'getMasterchainInfo'>(deps, async () => {
       const info = await chain.getMasterchainInfo();
       return {
         '@type': 'blocks.masterchainInfo',
@@ -38,7 +38,7 @@ export function blockOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getMasterchainBlockSignatures: operation(deps, async (params) => {
+    getMasterchainBlockSignatures: operation<'getMasterchainBlockSignatures'>(deps, async (params) => {
       const sigs = await chain.getMasterchainBlockSignatures(requiredSeqno(params));
       return {
         '@type': 'blocks.blockSignatures',
@@ -47,7 +47,7 @@ export function blockOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getShardBlockProof: operation(deps, async (params) => {
+    getShardBlockProof: operation<'getShardBlockProof'>(deps, async (params) => {
       const ref = blockRefParams(params);
       const fromSeqno = nonNegative('from_seqno', optionalInt32(params, 'from_seqno'));
       const proof = await chain.getShardBlockProof(ref, fromSeqno || undefined);
@@ -68,12 +68,12 @@ export function blockOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getConsensusBlock: operation(deps, async () => {
+    getConsensusBlock: operation<'getConsensusBlock'>(deps, async () => {
       const info = await chain.getMasterchainInfo();
       return { '@type': 'ext.blocks.consensusBlock', consensus_block: info.last.seqno, timestamp: Math.floor(Date.now() / 1000) };
     }),
 
-    lookupBlock: operation(deps, async (params) => {
+    lookupBlock: operation<'lookupBlock'>(deps, async (params) => {
       const workchain = requiredInt32(params, 'workchain');
       const shard = requiredInt64(params, 'shard');
       const seqno = optionalSeqno(params);
@@ -93,7 +93,7 @@ export function blockOperations(deps: Deps): Record<string, Operation> {
     getShards: shards,
     shards,
 
-    getBlockHeader: operation(deps, async (params) => {
+    getBlockHeader: operation<'getBlockHeader'>(deps, async (params) => {
       const id = await resolveBlock(chain, params);
       const h = await chain.getBlockHeader(id);
       return {
@@ -120,7 +120,7 @@ export function blockOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getOutMsgQueueSize: operation(deps, async () => {
+    getOutMsgQueueSize: operation<'getOutMsgQueueSize'>(deps, async () => {
       const sizes = await chain.getOutMsgQueueSizes();
       return {
         '@type': 'blocks.outMsgQueueSizes',

@@ -1,5 +1,5 @@
 import type { ChainSource } from '@tongate/chain';
-import type { RequestContext } from '@tongate/stubs';
+import type { RequestContext, V2Handlers } from '@tongate/stubs';
 import { ok } from '../envelope.js';
 import type { Params } from '../parse.js';
 
@@ -10,7 +10,13 @@ export interface OperationInput {
   ctx: RequestContext;
 }
 
+/** The loose view of an operation (tests and tools that iterate over all of them). */
 export type Operation = (input: OperationInput) => Promise<{ status: 200; body: unknown }>;
+
+export type OperationId = keyof V2Handlers;
+
+/** The `result` of an operation's 200 envelope, as the generated contract types it. */
+export type ResultOf<K extends OperationId> = Extract<Awaited<ReturnType<V2Handlers[K]>>, { status: 200 }>['body']['result'];
 
 export interface Deps {
   chain: ChainSource;
@@ -22,9 +28,16 @@ export function paramsOf(input: OperationInput): Params {
   return { ...asObject(input.query), ...asObject(input.body) };
 }
 
-/** Wraps a result-producing function into an operation answering the v2 envelope. */
-export function operation(deps: Deps, produce: (params: Params, ctx: RequestContext) => Promise<unknown> | unknown): Operation {
-  return async (input) => ok(deps.chain, input.ctx, await produce(paramsOf(input), input.ctx));
+/**
+ * Wraps a result-producing function into operation K answering the v2 envelope. The result is checked at compile
+ * time against the contract's type for K.
+ */
+export function operation<K extends OperationId>(
+  deps: Deps,
+  produce: (params: Params, ctx: RequestContext) => Promise<ResultOf<K>> | ResultOf<K>,
+): V2Handlers[K] {
+  const run = async (input: OperationInput) => ok(deps.chain, input.ctx, await produce(paramsOf(input), input.ctx));
+  return run as unknown as V2Handlers[K];
 }
 
 export function isTestnet(ctx: RequestContext): boolean {

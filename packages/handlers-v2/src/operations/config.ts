@@ -2,7 +2,7 @@ import { ChainError } from '@tongate/chain';
 import { ApiError } from '../api-error.js';
 import { b64, bocB64, tvmCell } from '../format.js';
 import { optionalInt32, optionalSeqno, type Params, tryParseHash } from '../parse.js';
-import { type Deps, operation, type Operation } from './common.js';
+import { type Deps, operation } from './common.js';
 
 /** `libraries`: a JSON array, a repeated query key, or a comma-separated list of hashes. */
 function libraryHashes(params: Params): Buffer[] {
@@ -16,10 +16,10 @@ function libraryHashes(params: Params): Buffer[] {
   });
 }
 
-export function configOperations(deps: Deps): Record<string, Operation> {
+export function configOperations(deps: Deps) {
   const { chain } = deps;
   return {
-    getConfigParam: operation(deps, async (params) => {
+    getConfigParam: operation<'getConfigParam'>(deps, async (params) => {
       const param = optionalInt32(params, 'param');
       const configId = optionalInt32(params, 'config_id');
       if ((param === undefined) === (configId === undefined)) throw new ApiError(422, 'exactly one of param or config_id should be specified');
@@ -30,12 +30,12 @@ export function configOperations(deps: Deps): Record<string, Operation> {
       return { '@type': 'configInfo', config: tvmCell(cell) };
     }),
 
-    getConfigAll: operation(deps, async (params) => {
+    getConfigAll: operation<'getConfigAll'>(deps, async (params) => {
       const cell = await chain.getConfigAll(optionalSeqno(params));
       return { '@type': 'configInfo', config: tvmCell(cell) };
     }),
 
-    getLibraries: operation(deps, async (params) => {
+    getLibraries: operation<'getLibraries'>(deps, async (params) => {
       const found = await chain.getLibraries(libraryHashes(params));
       return {
         '@type': 'smc.libraryResult',

@@ -4,7 +4,7 @@ import { ApiError } from '../api-error.js';
 import { formatBlockIdExt, formatTransactionId } from '../format.js';
 import { optionalSeqno, parseAddress, type Params } from '../parse.js';
 import { formatLegacyEntry, formatStdEntry, parseLegacyStack, parseStdStack } from '../stack.js';
-import { type Deps, operation, type Operation } from './common.js';
+import { type Deps, operation } from './common.js';
 
 /** A get-method by name, or by numeric id (a number, or a string of digits). */
 export function parseMethod(value: unknown): string | number {
@@ -23,10 +23,10 @@ async function runMethod(chain: ChainSource, params: Params, parseStack: (stack:
   return chain.runGetMethod(address, method, stack, optionalSeqno(params));
 }
 
-export function runOperations(deps: Deps): Record<string, Operation> {
+export function runOperations(deps: Deps) {
   const { chain } = deps;
   return {
-    runGetMethod: operation(deps, async (params) => {
+    runGetMethod: operation<'runGetMethod'>(deps, async (params) => {
       const r = await runMethod(chain, params, parseLegacyStack);
       return {
         '@type': 'smc.runResult',
@@ -38,7 +38,7 @@ export function runOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    runGetMethodStd: operation(deps, async (params) => {
+    runGetMethodStd: operation<'runGetMethodStd'>(deps, async (params) => {
       const r = await runMethod(chain, params, parseStdStack);
       return { '@type': 'smc.runResult', gas_used: Number(r.gasUsed), stack: r.stack.map(formatStdEntry), exit_code: r.exitCode };
     }),

@@ -3,7 +3,7 @@ import { beginCell, type Cell, loadMessage, storeMessage } from '@ton/core';
 import { ApiError } from '../api-error.js';
 import { b64 } from '../format.js';
 import { optionalBool, optionalBoc, parseAddress, parseBoc, type Params } from '../parse.js';
-import { type Deps, operation, type Operation } from './common.js';
+import { type Deps, operation } from './common.js';
 
 /** The `boc` parameter: one external-in message. */
 function externalMessage(params: Params): Cell {
@@ -28,22 +28,22 @@ async function send<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-export function sendOperations(deps: Deps): Record<string, Operation> {
+export function sendOperations(deps: Deps) {
   const { chain } = deps;
   return {
-    sendBoc: operation(deps, async (params) => {
+    sendBoc: operation<'sendBoc'>(deps, async (params) => {
       const message = externalMessage(params);
       await send(() => chain.sendMessage(message.toBoc()));
       return { '@type': 'ok' };
     }),
 
-    sendBocReturnHash: operation(deps, async (params) => {
+    sendBocReturnHash: operation<'sendBocReturnHash'>(deps, async (params) => {
       const message = externalMessage(params);
       const { hash } = await send(() => chain.sendMessage(message.toBoc()));
       return { '@type': 'raw.extMessageInfo', hash: b64(hash), hash_norm: b64(normalizedExternalMessageHash(message)) };
     }),
 
-    estimateFee: operation(deps, async (params) => {
+    estimateFee: operation<'estimateFee'>(deps, async (params) => {
       const destination = parseAddress(params, 'address');
       const body = parseBoc('body', params.body);
       const code = optionalBoc('init_code', params.init_code);

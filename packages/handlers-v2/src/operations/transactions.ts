@@ -5,7 +5,7 @@ import { b64, formatBlockIdExt, formatTransactionId, rawLower } from '../format.
 import { nonNegative, optionalBool, optionalHash, optionalInt32, optionalInt64, parseAddress, type Params, requiredInt64, tryParseAddress, tryParseHash } from '../parse.js';
 import { formatBlockTransactionExt, formatExtTransaction, formatRawTransaction } from '../transactions-format.js';
 import { resolveBlock } from './blocks.js';
-import { type Deps, isTestnet, operation, type Operation } from './common.js';
+import { type Deps, isTestnet, operation } from './common.js';
 
 const BLOCK_TX_DEFAULT = 40;
 const BLOCK_TX_MAX = 10_000;
@@ -104,11 +104,11 @@ function previousTransactionId(tx: ChainTransaction): TransactionId | null {
 
 const NOT_FOUND = 'transaction was not found';
 
-export function transactionOperations(deps: Deps): Record<string, Operation> {
+export function transactionOperations(deps: Deps) {
   const { chain } = deps;
 
   /** The destination's transaction that consumed the message `source` created at `created_lt`. */
-  const locateResult = operation(deps, async (params, ctx) => {
+  const locateResult = operation<'tryLocateTx'>(deps, async (params, ctx) => {
     const { source, destination, createdLt } = locateParams(params);
     const tx = await findInHistory(
       chain,
@@ -124,7 +124,7 @@ export function transactionOperations(deps: Deps): Record<string, Operation> {
   });
 
   return {
-    getBlockTransactions: operation(deps, async (params) => {
+    getBlockTransactions: operation<'getBlockTransactions'>(deps, async (params) => {
       const id = await resolveBlock(chain, params);
       const count = parseCount(params, 'count', BLOCK_TX_DEFAULT, BLOCK_TX_MAX);
       const page = await chain.listBlockTransactions(id, { count, after: blockCursor(params) });
@@ -144,7 +144,7 @@ export function transactionOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getBlockTransactionsExt: operation(deps, async (params, ctx) => {
+    getBlockTransactionsExt: operation<'getBlockTransactionsExt'>(deps, async (params, ctx) => {
       const id = await resolveBlock(chain, params);
       const count = parseCount(params, 'count', BLOCK_TX_DEFAULT, BLOCK_TX_MAX);
       const page = await chain.listBlockTransactionsExt(id, { count, after: blockCursor(params) });
@@ -157,13 +157,13 @@ export function transactionOperations(deps: Deps): Record<string, Operation> {
       };
     }),
 
-    getTransactions: operation(deps, async (params, ctx) => {
+    getTransactions: operation<'getTransactions'>(deps, async (params, ctx) => {
       const { address, limit, toLt, start } = await historyParams(chain, params, true);
       const txs = await accountHistory(chain, address, start, limit, toLt);
       return txs.map((tx) => formatExtTransaction(tx, { testOnly: isTestnet(ctx) }));
     }),
 
-    getTransactionsStd: operation(deps, async (params, ctx) => {
+    getTransactionsStd: operation<'getTransactionsStd'>(deps, async (params, ctx) => {
       const { address, limit, toLt, start } = await historyParams(chain, params, false);
       const txs = await accountHistory(chain, address, start, limit, toLt);
       const oldest = txs[txs.length - 1];
@@ -179,7 +179,7 @@ export function transactionOperations(deps: Deps): Record<string, Operation> {
     tryLocateResultTx: locateResult,
 
     /** The source's transaction that created the message to `destination` at `created_lt`. */
-    tryLocateSourceTx: operation(deps, async (params, ctx) => {
+    tryLocateSourceTx: operation<'tryLocateSourceTx'>(deps, async (params, ctx) => {
       const { source, destination, createdLt } = locateParams(params);
       // The producing transaction is the newest one older than the message: check it and stop.
       let checkedProducer = false;
