@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Address, beginCell, comment, internal, toNano, type MessageRelaxed } from '@ton/core';
-import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import type { BlockIdExt, Network } from '@tongate/chain';
 import type { Faucet } from './faucet.js';
 import { signerFromSeed, type Ed25519Signer } from './keys.js';
@@ -18,8 +18,8 @@ import {
 } from './contracts/tokens.js';
 
 export interface SeedSummary {
-  /** Wallets created by this seed run: a v4r2 and a v5r1, each with its 32-byte key seed (hex). */
-  wallets: { version: 'v4r2' | 'v5r1'; address: Address; secretSeedHex: string }[];
+  /** Wallets created by this seed run: a v4r2, a v5r1 and a v3r2, each with its 32-byte key seed (hex). */
+  wallets: { version: 'v3r2' | 'v4r2' | 'v5r1'; address: Address; secretSeedHex: string }[];
   jetton: { minter: Address; wallets: Address[]; minted: bigint; transferred: bigint; burned: bigint };
   nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
   /** Hashes of the external messages sent, in order. */
@@ -44,7 +44,7 @@ interface Actor {
 }
 
 /**
- * Realistic activity in a few blocks: two fresh wallets funded from the faucet, transfers with comments both ways,
+ * Realistic activity in a few blocks: three fresh wallets (v4r2, v5r1, v3r2) funded from the faucet, transfers with comments both ways,
  * a jetton (deploy + mint, transfer with a forward payload, burn) and an NFT collection (deploy + mint, transfer).
  * Every run uses fresh keys and content URIs, so running it again adds new contracts instead of colliding.
  */
@@ -58,6 +58,8 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   faucet.seqno = await ctx.liveSeqno(faucet.wallet.address);
   const seedV4 = randomBytes(32);
   const seedV5 = randomBytes(32);
+  const seedV3 = randomBytes(32);
+  const s3 = signerFromSeed(seedV3);
   const s4 = signerFromSeed(seedV4);
   const s5 = signerFromSeed(seedV5);
   const alice: Actor = { wallet: WalletContractV4.create({ workchain: 0, publicKey: s4.publicKey }), signer: s4, seqno: 0 };
@@ -66,6 +68,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     signer: s5,
     seqno: 0,
   };
+  const carol: Actor = { wallet: WalletContractV3R2.create({ workchain: 0, publicKey: s3.publicKey }), signer: s3, seqno: 0 };
   const messages: Buffer[] = [];
   const send = async (from: Actor, out: MessageRelaxed[]) => {
     const boc = await walletTransferBoc(from.wallet, from.signer, from.seqno, out);
@@ -78,12 +81,14 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await send(faucet, [
     internal({ to: alice.wallet.address, value: toNano('100'), bounce: false, body: comment(`devnet seed ${tag}: welcome, v4r2`) }),
     internal({ to: bob.wallet.address, value: toNano('100'), bounce: false, body: comment(`devnet seed ${tag}: welcome, v5r1`) }),
+    internal({ to: carol.wallet.address, value: toNano('10'), bounce: false, body: comment(`devnet seed ${tag}: welcome, v3r2`) }),
   ]);
   await ctx.produceBlock();
 
   // 2. Each wallet deploys itself with its first transfer, a comment to the other.
   await send(alice, [internal({ to: bob.wallet.address, value: toNano('1.5'), bounce: false, body: comment('hi bob, from a v4r2 wallet') })]);
   await send(bob, [internal({ to: alice.wallet.address, value: toNano('0.7'), bounce: true, body: comment('hi alice, from a v5r1 wallet') })]);
+  await send(carol, [internal({ to: alice.wallet.address, value: toNano('0.3'), bounce: true, body: comment('hi alice, from a v3r2 wallet') })]);
   await ctx.produceBlock();
 
   // 3. Jetton: the faucet deploys a minter and mints to alice in one message.
@@ -134,6 +139,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     wallets: [
       { version: 'v4r2', address: alice.wallet.address, secretSeedHex: seedV4.toString('hex') },
       { version: 'v5r1', address: bob.wallet.address, secretSeedHex: seedV5.toString('hex') },
+      { version: 'v3r2', address: carol.wallet.address, secretSeedHex: seedV3.toString('hex') },
     ],
     jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },

@@ -26,7 +26,7 @@ async function opsOf(address: Address): Promise<number[]> {
 }
 
 describe('seed', () => {
-  it('deploys a v4r2 and a v5r1 wallet that exchanged comments', async () => {
+  it('deploys v4r2, v5r1 and v3r2 wallets that exchanged comments', async () => {
     for (const w of seed.wallets) {
       const state = await devnet.getAccountState(w.address);
       expect(state.status).toBe('active');
@@ -40,7 +40,8 @@ describe('seed', () => {
       .map((t) => t.tx.inMessage?.body.beginParse())
       .filter((s) => s && s.remainingBits >= 32 && s.preloadUint(32) === 0)
       .map((s) => s!.skip(32).loadStringTail());
-    expect(comments).toContain('hi alice, from a v5r1 wallet');
+    expect(comments).toEqual(expect.arrayContaining(['hi alice, from a v5r1 wallet', 'hi alice, from a v3r2 wallet']));
+    expect(seed.wallets.map((w) => w.version)).toEqual(['v4r2', 'v5r1', 'v3r2']);
   });
 
   it('runs a TEP-74 jetton: mint, transfer, burn', async () => {

@@ -1,0 +1,16 @@
+import { createDevnet } from '../src/index.js';
+import { mkdtempSync } from 'node:fs';
+const dataDir = mkdtempSync('/tmp/dnt-');
+let t = Date.now();
+const lap = (m: string) => { console.log(m, Date.now() - t); t = Date.now(); };
+const d0 = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
+lap('mem create');
+await d0.close();
+const d = await createDevnet({ network: 'testnet', dataDir, blockIntervalMs: 0 });
+lap('disk create');
+await d.close();
+const d2 = await createDevnet({ network: 'testnet', dataDir, blockIntervalMs: 0 });
+lap('reopen');
+await d2.close();
+const d3 = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
+lap('mem create');
