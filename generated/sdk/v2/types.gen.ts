@@ -1422,7 +1422,7 @@ export type GetAddressInformationErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -1484,7 +1484,7 @@ export type GetExtendedAddressInformationErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -1546,7 +1546,7 @@ export type GetWalletInformationErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -1608,7 +1608,7 @@ export type GetAddressBalanceErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -1670,7 +1670,7 @@ export type GetAddressStateErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -1736,7 +1736,7 @@ export type GetTokenDataErrors = {
      */
     409: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -1788,6 +1788,10 @@ export type GetMasterchainInfoErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
     /**
      * Too many requests for the key (or, without a key, for the client address).
      */
@@ -1843,7 +1847,7 @@ export type GetMasterchainBlockSignaturesErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -1913,7 +1917,7 @@ export type GetShardBlockProofErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -1965,6 +1969,10 @@ export type GetConsensusBlockErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
     /**
      * Too many requests for the key (or, without a key, for the client address).
      */
@@ -2036,7 +2044,7 @@ export type LookupBlockErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2094,7 +2102,7 @@ export type GetShardsErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2152,7 +2160,7 @@ export type ShardsErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2226,7 +2234,7 @@ export type GetBlockHeaderErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2278,6 +2286,10 @@ export type GetOutMsgQueueSizeErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
     /**
      * Too many requests for the key (or, without a key, for the client address).
      */
@@ -2361,7 +2373,7 @@ export type GetBlockTransactionsErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2447,7 +2459,7 @@ export type GetBlockTransactionsExtErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2525,7 +2537,7 @@ export type GetTransactionsErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2603,7 +2615,7 @@ export type GetTransactionsStdErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2673,7 +2685,7 @@ export type TryLocateTxErrors = {
      */
     404: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2743,7 +2755,7 @@ export type TryLocateResultTxErrors = {
      */
     404: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2813,7 +2825,7 @@ export type TryLocateSourceTxErrors = {
      */
     404: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2866,7 +2878,7 @@ export type SendBocErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2919,7 +2931,7 @@ export type SendBocReturnHashErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -2972,7 +2984,7 @@ export type EstimateFeeErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3025,7 +3037,7 @@ export type RunGetMethodErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3078,7 +3090,7 @@ export type RunGetMethodStdErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3136,7 +3148,7 @@ export type DetectAddressErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3182,7 +3194,7 @@ export type DetectHashErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3228,7 +3240,7 @@ export type PackAddressErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3274,7 +3286,7 @@ export type UnpackAddressErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3328,7 +3340,7 @@ export type GetConfigParamErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3386,7 +3398,7 @@ export type GetConfigAllErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
@@ -3444,7 +3456,7 @@ export type GetLibrariesErrors = {
      */
     403: V2ErrorBody;
     /**
-     * A parameter or the body is missing, malformed or out of range; the text names it.
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
     /**
