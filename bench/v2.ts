@@ -1,0 +1,477 @@
+/**
+ * API v2 benchmark: HTTP throughput and latency of the gateway's v2 operations (REST and JSON-RPC) against a bare
+ * express route in the same process, plus the devnet's applied wallet transfers per second.
+ *
+ *   npm run bench:v2          (tsx bench/v2.ts; about 1.5 minutes, writes bench/results/v2.json)
+ *
+ * Everything runs on 127.0.0.1: the gateway (startGateway, a fresh temp data dir, devnet backend) and the bare
+ * express app listen in this process; autocannon fires from a worker thread so that load generation does not
+ * share the servers' event loop. Keyless rate limits are raised so that the limiter never answers 429 — the
+ * limiter still runs on every request, only its allowance is lifted.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Address, comment, internal, toNano } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
+import express from 'express';
+import { startGateway, type Gateway } from '@tongate/cli';
+import { DEVNET_FAUCET_MNEMONIC, signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
+import { loadConfig } from '@tongate/server';
+
+// ------------------------------------------------------------------ parameters
+
+const CONNECTIONS = 10;
+const WARMUP_SECONDS = 1;
+const CASE_SECONDS = 5;
+/** Transfers for the devnet measurement; they all go to one receiver, which so gets one transaction each. */
+const TRANSFERS = 300;
+const BLOCK_EVERY = 100;
+const TRANSACTIONS_LIMIT = 100;
+/** The whole run must end by then, whatever hangs. */
+const HARD_STOP_MS = 170_000;
+const KEYLESS_LIMIT_FOR_BENCH = 10_000_000;
+
+const GOALS = {
+  addressInformationRestVsBare: 0.5,
+  jsonRpcVsRest: 0.9,
+  devnetTransfersPerSecond: 300,
+};
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const resultFile = join(repoRoot, 'bench', 'results', 'v2.json');
+
+// autocannon ships no type declarations; this is the part of its API the bench uses.
+interface Histogram {
+  average: number;
+  stddev: number;
+  min: number;
+  max: number;
+  p50: number;
+  p90: number;
+  p99: number;
+}
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  throughput: Histogram;
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+interface AutocannonOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration: number;
+  workers?: number;
+  warmup?: { connections: number; duration: number };
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
+
+// ------------------------------------------------------------------ helpers
+
+const hardStop = setTimeout(() => {
+  console.error(`bench/v2: still running after ${HARD_STOP_MS / 1000} s, giving up`);
+  process.exit(2);
+}, HARD_STOP_MS);
+hardStop.unref();
+
+function log(message: string): void {
+  console.log(`[v2 bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function startBareExpress(): Promise<{ url: string; server: Server }> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const constant = { ok: true, result: 'pong' };
+  app.get('/bare', (_req, res) => {
+    res.json(constant);
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bare`, server };
+}
+
+function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+async function faucetSeqno(devnet: Devnet): Promise<number> {
+  const run = await devnet.runGetMethod(devnet.faucet.address, 'seqno', []);
+  const top = run.stack[0] as { type: string; value?: bigint };
+  if (run.exitCode !== 0 || top?.type !== 'int' || top.value === undefined) throw new Error(`faucet seqno get-method failed (exit ${run.exitCode})`);
+  return Number(top.value);
+}
+
+// ------------------------------------------------------------------ devnet transfers
+
+interface TransfersResult {
+  transfers: number;
+  transactions: number;
+  blocksSealed: number;
+  elapsedMs: number;
+  transfersPerSecond: number;
+  signingMsPerTransfer: number;
+  receiver: string;
+}
+
+/**
+ * Same measurement as packages/devnet/bench/transfers.ts (which runs as a script and exports nothing): pre-signed
+ * wallet v4r2 transfers from the faucet through sendMessage, a block sealed every BLOCK_EVERY messages. Here it runs
+ * on the gateway's own devnet (durable journal in the data dir, as served) and every transfer goes to one receiver,
+ * which then has TRANSFERS transactions for the getTransactions case.
+ */
+async function measureTransfers(devnet: Devnet): Promise<TransfersResult> {
+  const faucetWallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+  const faucetSigner = signerFromSeed(devnet.faucet.secretKey);
+  const receiverKey = signerFromSeed(createHash('sha256').update('tongate bench v2 receiver').digest());
+  const receiver = WalletContractV4.create({ workchain: 0, publicKey: receiverKey.publicKey }).address;
+  const firstSeqno = await faucetSeqno(devnet);
+
+  const signStart = performance.now();
+  const bocs: Buffer[] = [];
+  for (let i = 0; i < TRANSFERS; i++) {
+    const message = internal({ to: receiver, value: toNano('0.01'), bounce: false, body: comment(`bench v2 ${i}`) });
+    bocs.push(await walletTransferBoc(faucetWallet, faucetSigner, firstSeqno + i, [message], { validForSeconds: 600 }));
+  }
+  const signMs = performance.now() - signStart;
+
+  let blocksSealed = 0;
+  const start = performance.now();
+  for (let i = 0; i < bocs.length; i++) {
+    await devnet.sendMessage(bocs[i]);
+    if ((i + 1) % BLOCK_EVERY === 0) {
+      await devnet.produceBlock();
+      blocksSealed++;
+    }
+  }
+  if (bocs.length % BLOCK_EVERY !== 0) {
+    await devnet.produceBlock();
+    blocksSealed++;
+  }
+  const elapsedMs = performance.now() - start;
+
+  const applied = (await faucetSeqno(devnet)) - firstSeqno;
+  if (applied !== TRANSFERS) throw new Error(`only ${applied} of ${TRANSFERS} transfers were applied`);
+  return {
+    transfers: TRANSFERS,
+    transactions: TRANSFERS * 2,
+    blocksSealed,
+    elapsedMs: Math.round(elapsedMs),
+    transfersPerSecond: round((TRANSFERS / elapsedMs) * 1000),
+    signingMsPerTransfer: round(signMs / TRANSFERS, 3),
+    receiver: receiver.toString({ urlSafe: true, bounceable: false }),
+  };
+}
+
+// ------------------------------------------------------------------ HTTP cases
+
+interface HttpCase {
+  id: string;
+  operation: 'bare' | 'getAddressInformation' | 'runGetMethod' | 'getTransactions';
+  transport: 'express' | 'rest' | 'jsonrpc';
+  method: 'GET' | 'POST';
+  url: string;
+  body?: object;
+  /** Checks one reply before the load, so a case never measures error answers. */
+  check(body: unknown): string | undefined;
+}
+
+interface CaseResult {
+  id: string;
+  operation: HttpCase['operation'];
+  transport: HttpCase['transport'];
+  request: string;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p99: number; average: number; max: number };
+  requests: number;
+  responseBytes: number;
+  errors: number;
+  non2xx: number;
+}
+
+function okResult(predicate: (result: unknown) => boolean, what: string) {
+  return (body: unknown): string | undefined => {
+    const reply = body as { ok?: boolean; result?: unknown; error?: unknown };
+    if (reply.ok !== true) return `not ok: ${JSON.stringify(body).slice(0, 300)}`;
+    return predicate(reply.result) ? undefined : `unexpected result (${what}): ${JSON.stringify(reply.result).slice(0, 300)}`;
+  };
+}
+
+function v2Cases(apiBase: string, faucet: string, busyAccount: string): HttpCase[] {
+  const isAccountState = (r: unknown) => typeof r === 'object' && r !== null && 'balance' in r;
+  const isSeqnoRun = (r: unknown) => (r as { exit_code?: number }).exit_code === 0 && Array.isArray((r as { stack?: unknown }).stack);
+  const isFullPage = (r: unknown) => Array.isArray(r) && r.length === TRANSACTIONS_LIMIT;
+  const jsonRpc = (method: string, params: object): object => ({ id: 1, jsonrpc: '2.0', method, params });
+  const rpcUrl = `${apiBase}/jsonRPC`;
+  return [
+    {
+      id: 'getAddressInformation/rest',
+      operation: 'getAddressInformation',
+      transport: 'rest',
+      method: 'GET',
+      url: `${apiBase}/getAddressInformation?address=${encodeURIComponent(faucet)}`,
+      check: okResult(isAccountState, 'account state'),
+    },
+    {
+      id: 'getAddressInformation/jsonrpc',
+      operation: 'getAddressInformation',
+      transport: 'jsonrpc',
+      method: 'POST',
+      url: rpcUrl,
+      body: jsonRpc('getAddressInformation', { address: faucet }),
+      check: okResult(isAccountState, 'account state'),
+    },
+    {
+      id: 'runGetMethod-seqno/rest',
+      operation: 'runGetMethod',
+      transport: 'rest',
+      method: 'POST',
+      url: `${apiBase}/runGetMethod`,
+      body: { address: faucet, method: 'seqno', stack: [] },
+      check: okResult(isSeqnoRun, 'seqno run'),
+    },
+    {
+      id: 'runGetMethod-seqno/jsonrpc',
+      operation: 'runGetMethod',
+      transport: 'jsonrpc',
+      method: 'POST',
+      url: rpcUrl,
+      body: jsonRpc('runGetMethod', { address: faucet, method: 'seqno', stack: [] }),
+      check: okResult(isSeqnoRun, 'seqno run'),
+    },
+    {
+      id: `getTransactions-limit${TRANSACTIONS_LIMIT}/rest`,
+      operation: 'getTransactions',
+      transport: 'rest',
+      method: 'GET',
+      url: `${apiBase}/getTransactions?address=${encodeURIComponent(busyAccount)}&limit=${TRANSACTIONS_LIMIT}`,
+      check: okResult(isFullPage, `${TRANSACTIONS_LIMIT} transactions`),
+    },
+    {
+      id: `getTransactions-limit${TRANSACTIONS_LIMIT}/jsonrpc`,
+      operation: 'getTransactions',
+      transport: 'jsonrpc',
+      method: 'POST',
+      url: rpcUrl,
+      body: jsonRpc('getTransactions', { address: busyAccount, limit: TRANSACTIONS_LIMIT }),
+      check: okResult(isFullPage, `${TRANSACTIONS_LIMIT} transactions`),
+    },
+  ];
+}
+
+async function runCase(c: HttpCase): Promise<CaseResult> {
+  const body = c.body === undefined ? undefined : JSON.stringify(c.body);
+  const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+  const probe = await fetch(c.url, { method: c.method, headers, body });
+  const probeText = await probe.text();
+  if (probe.status !== 200) throw new Error(`${c.id}: HTTP ${probe.status} before the load: ${probeText.slice(0, 300)}`);
+  const problem = c.check(JSON.parse(probeText));
+  if (problem) throw new Error(`${c.id}: ${problem}`);
+
+  const result = await autocannon({
+    url: c.url,
+    method: c.method,
+    headers,
+    body,
+    connections: CONNECTIONS,
+    duration: CASE_SECONDS,
+    warmup: { connections: CONNECTIONS, duration: WARMUP_SECONDS },
+    // Load generation in its own thread: the servers keep this thread's event loop to themselves.
+    workers: 1,
+  });
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(`${c.id}: ${result.errors} connection errors, ${result.non2xx} non-2xx replies (${JSON.stringify(result.statusCodeStats)})`);
+  }
+  return {
+    id: c.id,
+    operation: c.operation,
+    transport: c.transport,
+    request: `${c.method} ${new URL(c.url).pathname}${c.transport === 'jsonrpc' ? ` ${(c.body as { method: string }).method}` : ''}`,
+    requestsPerSecond: round(result.requests.total / result.duration),
+    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, average: round(result.latency.average, 2), max: result.latency.max },
+    requests: result.requests.total,
+    responseBytes: Buffer.byteLength(probeText),
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+// ------------------------------------------------------------------ goals and report
+
+interface Goal {
+  goal: string;
+  measured: number;
+  target: number;
+  pass: boolean;
+  /** How far below the target a missed goal is, in percent of the target. */
+  missedByPercent?: number;
+}
+
+function goal(description: string, measured: number, target: number): Goal {
+  const pass = measured >= target;
+  return { goal: description, measured: round(measured, 3), target, pass, ...(pass ? {} : { missedByPercent: round(((target - measured) / target) * 100) }) };
+}
+
+function printTable(cases: CaseResult[], transfers: TransfersResult, goals: Goal[]): void {
+  const rows = cases.map((c) => [c.id, String(c.requestsPerSecond), String(c.latencyMs.p50), String(c.latencyMs.p99), String(c.responseBytes)]);
+  const head = ['case', 'req/s', 'p50 ms', 'p99 ms', 'reply bytes'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  console.log('');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  console.log('');
+  console.log(`devnet: ${transfers.transfersPerSecond} transfers/s (${transfers.transfers} wallet v4r2 transfers, ${transfers.transactions} transactions, ${transfers.elapsedMs} ms)`);
+  console.log('');
+  for (const g of goals) {
+    console.log(`${g.pass ? 'PASS' : 'FAIL'}  ${g.goal}: measured ${g.measured}, target >= ${g.target}${g.pass ? '' : ` (missed by ${g.missedByPercent}%)`}`);
+  }
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'tongate-bench-v2-'));
+  const [mainnetPort, testnetPort] = [await freePort(), await freePort()];
+  const fromEnv = loadConfig(process.env);
+  const config = loadConfig(process.env, {
+    listenHost: '127.0.0.1',
+    dataDir,
+    logLevel: 'silent',
+    validateResponses: false,
+    keylessRps: KEYLESS_LIMIT_FOR_BENCH,
+    keylessBurst: KEYLESS_LIMIT_FOR_BENCH,
+    // Blocks only when the bench seals them: no timer rounds interleaved with the measurements.
+    devnetBlockIntervalMs: 0,
+    mainnet: { ...fromEnv.mainnet, port: mainnetPort, backend: 'devnet' },
+    testnet: { ...fromEnv.testnet, port: testnetPort, backend: 'devnet' },
+  });
+  log(`keyless rate limit raised to ${KEYLESS_LIMIT_FOR_BENCH} req/s for the bench (the limiter still runs); database: ${config.databaseUrl ? 'DATABASE_URL' : 'embedded PGlite'}, limiter: ${config.redisUrl ? 'REDIS_URL' : 'in-memory'}`);
+
+  let gateway: Gateway | undefined;
+  let bare: Server | undefined;
+  try {
+    gateway = await startGateway(config, {});
+    const devnet = gateway.devnets.mainnet;
+    if (!devnet) throw new Error('the gateway has no mainnet devnet');
+    const seedStart = performance.now();
+    await devnet.seed();
+    log(`gateway on 127.0.0.1:${mainnetPort} (mainnet devnet seeded in ${Math.round(performance.now() - seedStart)} ms)`);
+
+    log(`devnet: applying ${TRANSFERS} pre-signed transfers`);
+    const transfers = await measureTransfers(devnet);
+    log(`devnet: ${transfers.transfersPerSecond} transfers/s`);
+
+    const bareServer = await startBareExpress();
+    bare = bareServer.server;
+    const cases: HttpCase[] = [
+      {
+        id: 'bare-express',
+        operation: 'bare',
+        transport: 'express',
+        method: 'GET',
+        url: bareServer.url,
+        check: okResult((r) => r === 'pong', 'pong'),
+      },
+      ...v2Cases(`http://127.0.0.1:${mainnetPort}/api/v2`, devnet.faucet.address.toString({ urlSafe: true }), transfers.receiver),
+    ];
+
+    const results: CaseResult[] = [];
+    for (const c of cases) {
+      log(`${c.id}: ${WARMUP_SECONDS} s warm-up + ${CASE_SECONDS} s at ${CONNECTIONS} connections`);
+      const r = await runCase(c);
+      log(`${c.id}: ${r.requestsPerSecond} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms`);
+      results.push(r);
+    }
+
+    const rps = (id: string) => results.find((r) => r.id === id)!.requestsPerSecond;
+    const goals: Goal[] = [
+      goal('getAddressInformation REST throughput / bare express throughput', rps('getAddressInformation/rest') / rps('bare-express'), GOALS.addressInformationRestVsBare),
+      ...(['getAddressInformation', 'runGetMethod-seqno', `getTransactions-limit${TRANSACTIONS_LIMIT}`] as const).map((op) =>
+        goal(`${op} JSON-RPC throughput / REST throughput (JSON-RPC at most 10% slower)`, rps(`${op}/jsonrpc`) / rps(`${op}/rest`), GOALS.jsonRpcVsRest),
+      ),
+      goal('devnet applied wallet transfers per second', transfers.transfersPerSecond, GOALS.devnetTransfersPerSecond),
+    ];
+    printTable(results, transfers, goals);
+
+    const cpus = os.cpus();
+    const report = {
+      bench: 'v2',
+      description:
+        'API v2 over HTTP on 127.0.0.1: autocannon (worker thread) against a bare express route and the gateway (same process, devnet backend), plus devnet transfers/s',
+      settings: {
+        connections: CONNECTIONS,
+        warmupSeconds: WARMUP_SECONDS,
+        caseSeconds: CASE_SECONDS,
+        loadGenerator: 'autocannon 8, 1 worker thread',
+        keylessRateLimit: `${KEYLESS_LIMIT_FOR_BENCH} req/s (raised for the bench; the limiter still runs)`,
+        database: config.databaseUrl ? 'DATABASE_URL' : 'embedded PGlite',
+        limiter: config.redisUrl ? 'redis' : 'in-memory',
+        validateResponses: false,
+        devnetBlockIntervalMs: 0,
+        faucetMnemonic: `${DEVNET_FAUCET_MNEMONIC.slice(0, 2).join(' ')} … (DEVNET_FAUCET_MNEMONIC)`,
+        transactionsAccount: transfers.receiver,
+      },
+      cases: results,
+      devnet: {
+        description: `pre-signed wallet v4r2 transfers faucet → one receiver via sendMessage (2 transactions each), a block sealed every ${BLOCK_EVERY}, on the gateway's durable devnet`,
+        ...transfers,
+      },
+      goals,
+      allGoalsPass: goals.every((g) => g.pass),
+      machine: {
+        node: process.version,
+        cpus: cpus.length,
+        cpuModel: cpus[0]?.model ?? 'unknown',
+        platform: `${os.platform()} ${os.release()}`,
+        loadAverageBefore: loadBefore.map((l) => round(l, 2)),
+        loadAverageAfter: os.loadavg().map((l) => round(l, 2)),
+      },
+      date: startedAt.toISOString(),
+      durationSeconds: round((Date.now() - startedAt.getTime()) / 1000),
+    };
+    mkdirSync(dirname(resultFile), { recursive: true });
+    writeFileSync(resultFile, JSON.stringify(report, null, 2) + '\n');
+    log(`wrote ${resultFile}`);
+  } finally {
+    if (bare) {
+      const server = bare;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    if (gateway) await gateway.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// Once done, a handle left open by a dependency must not keep the bench alive.
+const exitSoon = () => setTimeout(() => process.exit(), 5000).unref();
+main().then(exitSoon, (err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+  exitSoon();
+});
