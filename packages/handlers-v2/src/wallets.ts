@@ -56,3 +56,36 @@ export function readWalletData(kind: WalletKind, data: Cell | null): WalletData 
     return null;
   }
 }
+
+/** Highload wallets (tonlib's highload-wallet r1/r2 and v2 r1/r2). Not in the walletInformation names, only in
+ * getExtendedAddressInformation's account_state variants. */
+export interface HighloadKind {
+  version: 1 | 2;
+  revision: number;
+}
+
+const HIGHLOAD: Record<string, HighloadKind> = {
+  d8cdbbb79f2c5caa677ac450770be0351be21e1250486de85cc52aa33dd16484: { version: 1, revision: 1 },
+  '0dceed21269d66013e95b19fbb5c55a6f01adad40837baa8e521cde3a02aa46c': { version: 1, revision: 2 },
+  '8ceb45b3cd4b5cc60eaae1c13b9c092392677fe536b2e9b2d801b62eff931fe1': { version: 2, revision: 1 },
+  '203dd4f358adb49993129aa925cac39916b68a0e4f78d26e8f2c2b69eafa5679': { version: 2, revision: 2 },
+};
+
+export function detectHighload(code: Cell | null): HighloadKind | null {
+  return code ? (HIGHLOAD[code.hash().toString('hex')] ?? null) : null;
+}
+
+/** v1 data: seqno:uint32 wallet_id:uint32 …; v2 data: wallet_id:uint32 last_cleaned:uint64 …. */
+export function readHighloadData(kind: HighloadKind, data: Cell | null): { walletId: number; seqno?: number } | null {
+  if (!data) return null;
+  try {
+    const s = data.beginParse();
+    if (kind.version === 1) {
+      const seqno = s.loadUint(32);
+      return { seqno, walletId: s.loadUint(32) };
+    }
+    return { walletId: s.loadUint(32) };
+  } catch {
+    return null;
+  }
+}

@@ -4,7 +4,8 @@ import {
   WalletContractV3R1, WalletContractV3R2, WalletContractV4, WalletContractV5R1,
 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { detectWallet, readWalletData } from '../src/wallets.js';
+import { beginCell, Cell } from '@ton/core';
+import { detectHighload, detectWallet, readHighloadData, readWalletData } from '../src/wallets.js';
 
 describe('wallet detection by code hash', async () => {
   const { publicKey } = await mnemonicToPrivateKey(await mnemonicNew());
@@ -34,5 +35,17 @@ describe('wallet detection by code hash', async () => {
   it('does not recognise other code', () => {
     expect(detectWallet(null)).toBeNull();
     expect(detectWallet(cases[0][1].init.data)).toBeNull();
+  });
+});
+
+describe('highload wallet detection', () => {
+  // tonlib's highload-wallet-v2-r2 code (SmartContractCode.cpp), the most common highload wallet on chain.
+  const v2r2 = 'te6ccgEBCQEA6QABFP8A9KQT9LzyyAsBAgEgAgMCAUgEBQHu8oMI1xgg0x/TP/gjqh9TILnyY+1E0NMf0z/T//QE0VNggED0Dm+hMfJgUXO68qIH+QFUEIf5EPKjAvQE0fgAf44YIYAQ9HhvoW+hIJgC0wfUMAH7AJEy4gGz5luDJaHIQDSAQPRDiuYxyBLLHxPLP8v/9ADJ7VQIAATQMAIBIAYHABe9nOdqJoaa+Y64X/wAQb5fl2omhpj5jpn+n/mPoCaKkQQCB6BzfQmMktv8ld0fFAA4IIBA9JZvoW+hMlEQlDBTA7neIJMzNgGSMjDisw==';
+  it('recognises highload v2 r2 and reads its wallet_id', () => {
+    const kind = detectHighload(Cell.fromBase64(v2r2));
+    expect(kind).toEqual({ version: 2, revision: 2 });
+    const data = beginCell().storeUint(77, 32).storeUint(0, 64).storeBuffer(Buffer.alloc(32)).storeBit(0).endCell();
+    expect(readHighloadData(kind!, data)).toEqual({ walletId: 77 });
+    expect(detectWallet(Cell.fromBase64(v2r2))).toBeNull();
   });
 });

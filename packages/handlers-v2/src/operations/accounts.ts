@@ -5,7 +5,7 @@ import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64 } from '../format.js';
 import { optionalSeqno, parseAddress, type Params } from '../parse.js';
 import { getTokenData } from '../tokens.js';
-import { detectWallet, readWalletData } from '../wallets.js';
+import { detectHighload, detectWallet, readHighloadData, readWalletData } from '../wallets.js';
 import { type Deps, isTestnet, operation } from './common.js';
 
 /** The v2 account state names: a missing account reads as uninitialized (clients reject `nonexist`). */
@@ -39,6 +39,17 @@ function accountStateVariant(state: AccountState): Pick<v2.ExtendedAddressInform
         wallet_id: walletData.walletId,
         seqno: walletData.seqno,
       },
+    };
+  }
+  const highload = state.status === 'active' ? detectHighload(state.code) : null;
+  const highloadData = highload ? readHighloadData(highload, state.data) : null;
+  if (highload && highloadData) {
+    return {
+      revision: highload.revision,
+      account_state:
+        highload.version === 1
+          ? { '@type': 'wallet.highload.v1.accountState', wallet_id: highloadData.walletId, seqno: highloadData.seqno ?? 0 }
+          : { '@type': 'wallet.highload.v2.accountState', wallet_id: highloadData.walletId },
     };
   }
   if (state.status !== 'active') {
