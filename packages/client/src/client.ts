@@ -22,6 +22,11 @@ export interface TonGateClientOptions {
   apiKey?: string;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof fetch;
+  /**
+   * Check replies against the generated zod schemas (default true). Validation also drops fields the spec does not
+   * name; turn it off to see a server's replies unchanged (e.g. when probing a different implementation).
+   */
+  validateResponses?: boolean;
 }
 
 const TONCENTER_HOSTS: Record<Network, string> = {
@@ -64,8 +69,15 @@ export interface TonGateClient {
 type SdkFunction = (options: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response?: Response }>;
 type ParamsLocation = 'query' | 'body' | 'path' | 'none';
 
-async function invoke(fn: SdkFunction, client: FetchClient, location: ParamsLocation, params: unknown): Promise<unknown> {
-  const options: Record<string, unknown> = { client, throwOnError: false };
+interface CallSettings {
+  client: FetchClient;
+  validateResponses: boolean;
+}
+
+async function invoke(fn: SdkFunction, settings: CallSettings, location: ParamsLocation, params: unknown): Promise<unknown> {
+  const options: Record<string, unknown> = { client: settings.client, throwOnError: false };
+  // The SDK spreads caller options over its defaults, so this replaces its zod response check.
+  if (!settings.validateResponses) options.responseValidator = undefined;
   if (location !== 'none') options[location] = location === 'query' ? (params ?? {}) : params;
   const { data, error, response } = await fn(options);
   if (!response) throw error instanceof Error ? error : new Error(`request failed: ${String(error)}`);
@@ -84,14 +96,14 @@ function unwrapEnvelope(status: number, body: unknown): unknown {
 function bindOperations(
   sdk: Record<string, unknown>,
   table: Record<string, { in: ParamsLocation }>,
-  client: FetchClient,
+  settings: CallSettings,
   map: (body: unknown) => unknown,
 ): Record<string, (params?: unknown) => Promise<unknown>> {
   const api: Record<string, (params?: unknown) => Promise<unknown>> = {};
   for (const [name, { in: location }] of Object.entries(table)) {
     const fn = sdk[name];
     if (typeof fn !== 'function') throw new Error(`@tongate/sdk has no function ${name}: regenerate generated/`);
-    api[name] = async (params) => map(await invoke(fn as SdkFunction, client, location, params));
+    api[name] = async (params) => map(await invoke(fn as SdkFunction, settings, location, params));
   }
   return api;
 }
@@ -105,13 +117,15 @@ export function createTonGateClient(options: TonGateClientOptions = {}): TonGate
   const v2Client = createFetchClient({ ...common, baseUrl: `${root}/api/v2` });
   const v3Client = createFetchClient({ ...common, baseUrl: `${root}/api/v3` });
 
-  const v2Rest = bindOperations(sdkV2, v2Operations, v2Client, (body) => unwrapEnvelope(200, body));
+  const validateResponses = options.validateResponses ?? true;
+  const v2Settings = { client: v2Client, validateResponses };
+  const v2Rest = bindOperations(sdkV2, v2Operations, v2Settings, (body) => unwrapEnvelope(200, body));
   let nextId = 1;
   const jsonRpc = async (method: string, params?: object): Promise<unknown> => {
     const body = { jsonrpc: '2.0', id: nextId++, method, params: params ?? {} };
-    return unwrapEnvelope(200, await invoke(sdkV2.jsonRpc as unknown as SdkFunction, v2Client, 'body', body));
+    return unwrapEnvelope(200, await invoke(sdkV2.jsonRpc as unknown as SdkFunction, v2Settings, 'body', body));
   };
-  const v3 = bindOperations(sdkV3, v3Operations, v3Client, (body) => body);
+  const v3 = bindOperations(sdkV3, v3Operations, { client: v3Client, validateResponses }, (body) => body);
 
   return { v2: { ...v2Rest, jsonRpc } as unknown as V2Api, v3: v3 as unknown as V3Api };
 }

@@ -78,6 +78,15 @@ describe('createTonGateClient', () => {
     expect(calls[0].url).toBe('http://h/api/v3/masterchainInfo');
   });
 
+  it('validates replies against the spec unless validateResponses is false', async () => {
+    const odd = { ok: true, result: 42, '@extra': '1:0:1', vendor_field: 'x' };
+    const { fetchImpl } = fakeFetch(() => ({ status: 200, body: odd }));
+    const strict = createTonGateClient({ baseUrl: 'http://h', fetch: fetchImpl });
+    await expect(strict.v2.getAddressBalance({ address: ADDRESS })).rejects.toThrow();
+    const lenient = createTonGateClient({ baseUrl: 'http://h', fetch: fetchImpl, validateResponses: false });
+    expect(await lenient.v2.getAddressBalance({ address: ADDRESS })).toBe(42);
+  });
+
   it('rejects invalid parameters before sending (generated zod schemas)', async () => {
     const { calls, fetchImpl } = fakeFetch(() => ({ status: 200, body: balanceEnvelope }));
     const ton = createTonGateClient({ baseUrl: 'http://h', fetch: fetchImpl });
