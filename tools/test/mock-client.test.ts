@@ -51,6 +51,12 @@ describe('@tongate/client against the Prism mock', () => {
     expect(typeof body.address_book).toBe('object');
   });
 
+  it('the gateway answers 404 outside /api/v2 and /api/v3', async () => {
+    const res = await fetch(`${mock.url}/api/v4/anything`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: expect.stringContaining('/api/v4/anything') });
+  });
+
   it('throws TonGateApiError with the status and the error text', async () => {
     // Prism answers with the documented example for the status asked for in `Prefer`.
     const failing = createTonGateClient({
