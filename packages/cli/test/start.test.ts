@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const mainTs = path.join(root, 'packages/cli/src/main.ts');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsx, [mainTs, ...args], { env, cwd: root });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => resolve({ code: code ?? -1, out }));
+  });
+}
+
+describe('tongate start (end to end, embedded database, devnets)', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-start-'));
+  let child: ChildProcess;
+  let output = '';
+  let env: NodeJS.ProcessEnv;
+  let mainnetPort: number;
+  let testnetPort: number;
+
+  beforeAll(async () => {
+    mainnetPort = await freePort();
+    testnetPort = await freePort();
+    env = {
+      ...process.env,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      TONGATE_DATA_DIR: dataDir,
+      TONGATE_MAINNET_PORT: String(mainnetPort),
+      TONGATE_TESTNET_PORT: String(testnetPort),
+      TONGATE_KEYLESS_RPS: '1000',
+      TONGATE_LOG_LEVEL: 'warn',
+      TONGATE_DEVNET_BLOCK_INTERVAL_MS: '1000',
+    };
+    child = spawn(tsx, [mainTs, 'start'], { env, cwd: root });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const started = Date.now();
+    while (!output.includes('tongate is running')) {
+      if (child.exitCode !== null) throw new Error(`tongate start exited: ${output}`);
+      if (Date.now() - started > 110_000) throw new Error(`tongate start did not come up: ${output}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints the URLs, faucet and curl examples', () => {
+    expect(output).toContain(`http://mainnet.localhost:${mainnetPort}/api/v2/`);
+    expect(output).toContain(`http://testnet.localhost:${testnetPort}/api/v2/`);
+    expect(output).toMatch(/mainnet faucet [A-Za-z0-9_-]{48}/);
+    expect(output).toMatch(/mnemonic: (\w+ ){23}\w+/);
+    expect(output).toContain('curl ');
+  });
+
+  it('serves both networks by port on 127.0.0.1 with the real v2 handlers', async () => {
+    for (const [port, network] of [
+      [mainnetPort, 'mainnet'],
+      [testnetPort, 'testnet'],
+    ] as const) {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v2/getMasterchainInfo`);
+      expect(res.status, network).toBe(200);
+      expect(res.headers.get('x-api-version')).toMatch(/^2\.2\.\d+$/);
+      const body = (await res.json()) as { ok: boolean; result: { '@type': string } };
+      expect(body.ok).toBe(true);
+      expect(body.result['@type']).toBe('blocks.masterchainInfo');
+    }
+  });
+
+  it('manages keys through the running server and enforces their network', async () => {
+    const created = await runCli(['keys', 'create', '--network', 'testnet', '--rps', '5'], env);
+    expect(created.code, created.out).toBe(0);
+    const key = /(tgk_[A-Za-z0-9_-]+)/.exec(created.out)![1];
+    const onTestnet = await fetch(`http://127.0.0.1:${testnetPort}/api/v2/getMasterchainInfo`, { headers: { 'X-API-Key': key } });
+    expect(onTestnet.status).toBe(200);
+    const onMainnet = await fetch(`http://127.0.0.1:${mainnetPort}/api/v2/getMasterchainInfo?api_key=${key}`);
+    expect(onMainnet.status).toBe(403);
+    expect(await onMainnet.json()).toEqual({ ok: false, error: 'Network not allowed', code: 403 });
+  });
+
+  it('shuts down cleanly on SIGTERM', async () => {
+    expect(existsSync(path.join(dataDir, 'admin.json'))).toBe(true);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(path.join(dataDir, 'admin.json'))).toBe(false);
+  });
+});

@@ -1,0 +1,306 @@
+/**
+ * The judges of v2 wire compatibility: the unchanged @ton/ton TonClient and tonweb HttpProvider, talking to the
+ * whole composed service (devnet → handlers → front door) over real HTTP JSON-RPC, on both networks, with and
+ * without an API key.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  Address,
+  beginCell,
+  Cell,
+  internal,
+  loadTransaction,
+  SendMode,
+  TonClient,
+  toNano,
+  WalletContractV4,
+  WalletContractV5R1,
+  type Transaction,
+} from '@ton/ton';
+import { keyPairFromSeed, mnemonicToPrivateKey, type KeyPair } from '@ton/crypto';
+import { randomBytes } from 'node:crypto';
+import TonWeb from 'tonweb';
+import { DEVNET_FAUCET_MNEMONIC } from '@tongate/devnet';
+import { loadConfig, readAdminFile, type Network } from '@tongate/server';
+import { startGateway, type Gateway } from '../src/start.js';
+
+// Client flows wait for real blocks.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+const bodyComment = (tx: Transaction): string | undefined => {
+  const body = tx.inMessage?.body.beginParse();
+  if (!body || body.remainingBits < 32 || body.loadUint(32) !== 0) return undefined;
+  return body.loadStringTail();
+};
+
+let gateway: Gateway;
+let dataDir: string;
+const ports = {} as Record<Network, number>;
+const keys = {} as Record<Network, string>;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-clients-'));
+  ports.mainnet = await freePort();
+  ports.testnet = await freePort();
+  const config = loadConfig(process.env, {
+    dataDir,
+    logLevel: 'silent',
+    validateResponses: true,
+    // The keyless 1 rps limit has its own exact tests; here it would only slow the client flows down.
+    keylessRps: 10_000,
+    keylessBurst: 10_000,
+    devnetBlockIntervalMs: 200,
+  });
+  config.mainnet.port = ports.mainnet;
+  config.testnet.port = ports.testnet;
+  gateway = await startGateway(config, { seed: false });
+  const admin = readAdminFile(dataDir);
+  if (!admin) throw new Error('admin file missing');
+  for (const network of ['mainnet', 'testnet'] as const) {
+    const res = await fetch(`${admin.url}/admin/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ network, rps: 10_000, burst: 10_000, label: 'client e2e' }),
+    });
+    expect(res.status).toBe(201);
+    keys[network] = ((await res.json()) as { key: string }).key;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe.each([
+  { network: 'mainnet' as const, keyed: true },
+  { network: 'testnet' as const, keyed: true },
+  { network: 'mainnet' as const, keyed: false },
+  { network: 'testnet' as const, keyed: false },
+])('$network, key: $keyed', ({ network, keyed }) => {
+  const globalId = network === 'mainnet' ? -239 : -3;
+  let endpoint: string;
+  let client: TonClient;
+  let tonweb: TonWeb;
+  let faucetKeys: KeyPair;
+  let faucet: WalletContractV4;
+  let v4Keys: KeyPair;
+  let v4: WalletContractV4;
+  let v5Keys: KeyPair;
+  let v5: WalletContractV5R1;
+  let commentTx: Transaction;
+
+  beforeAll(async () => {
+    endpoint = `http://127.0.0.1:${ports[network]}/api/v2/jsonRPC`;
+    const apiKey = keyed ? keys[network] : undefined;
+    client = new TonClient({ endpoint, apiKey });
+    tonweb = new TonWeb(new TonWeb.HttpProvider(endpoint, apiKey ? { apiKey } : {}));
+    faucetKeys = await mnemonicToPrivateKey([...DEVNET_FAUCET_MNEMONIC]);
+    faucet = WalletContractV4.create({ workchain: 0, publicKey: faucetKeys.publicKey });
+    // Fresh wallets each run: keyPairFromSeed is instant, unlike a mnemonic derivation.
+    v4Keys = keyPairFromSeed(randomBytes(32));
+    v5Keys = keyPairFromSeed(randomBytes(32));
+    v4 = WalletContractV4.create({ workchain: 0, publicKey: v4Keys.publicKey });
+    v5 = WalletContractV5R1.create({ workchain: 0, publicKey: v5Keys.publicKey, walletId: { networkGlobalId: globalId } });
+  });
+
+  it('getMasterchainInfo', async () => {
+    const info = await client.getMasterchainInfo();
+    expect(info.workchain).toBe(-1);
+    expect(info.latestSeqno).toBeGreaterThan(0);
+    const tw = await tonweb.provider.getMasterchainInfo();
+    expect(tw.last.seqno).toBeGreaterThanOrEqual(info.latestSeqno);
+  });
+
+  it('getBalance and getContractState of the faucet', async () => {
+    expect(await client.getBalance(faucet.address)).toBeGreaterThan(toNano('1000'));
+    const state = await client.getContractState(faucet.address);
+    expect(state.state).toBe('active');
+    expect(state.code).toBeInstanceOf(Buffer);
+    expect(await client.isContractDeployed(v4.address)).toBe(false);
+    expect(await tonweb.provider.getBalance(faucet.address.toString())).toMatch(/^[1-9][0-9]+$/);
+  });
+
+  it('funds and deploys a fresh v4 and a fresh v5 wallet from the faucet', async () => {
+    const opened = client.open(faucet);
+    const seqno = await opened.getSeqno();
+    await opened.sendTransfer({
+      seqno,
+      secretKey: faucetKeys.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: [
+        internal({ to: v4.address, value: toNano('10'), bounce: false }),
+        internal({ to: v5.address, value: toNano('10'), bounce: false }),
+      ],
+    });
+    await until('faucet seqno to advance', async () => (await opened.getSeqno()) > seqno);
+    await until('v5 funds', async () => (await client.getBalance(v5.address)) > 0n);
+
+    // Deploy both: the first external carries the state init (the provider attaches it while uninitialised).
+    await client.open(v4).sendTransfer({ seqno: 0, secretKey: v4Keys.secretKey, messages: [internal({ to: faucet.address, value: toNano('0.01') })] });
+    await client.open(v5).sendTransfer({ seqno: 0, secretKey: v5Keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: faucet.address, value: toNano('0.01') })] });
+    await until('v4 deployed', () => client.isContractDeployed(v4.address));
+    await until('v5 deployed', () => client.isContractDeployed(v5.address));
+    expect((await client.getContractState(v5.address)).state).toBe('active');
+  });
+
+  it('sends a transfer with a comment and reads it back with getTransactions', async () => {
+    const sender = client.open(v5);
+    const seqno = await sender.getSeqno();
+    await sender.sendTransfer({
+      seqno,
+      secretKey: v5Keys.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: [internal({ to: v4.address, value: toNano('1.5'), body: `hello ${network}` })],
+    });
+    commentTx = await until('comment to arrive', async () => {
+      const txs = await client.getTransactions(v4.address, { limit: 5 });
+      return txs.find((tx) => bodyComment(tx) === `hello ${network}`);
+    });
+    expect(commentTx.inMessage?.info.type).toBe('internal');
+    expect(commentTx.inMessage?.info.src?.toString()).toBe(v5.address.toString());
+  });
+
+  it('pages getTransactions by lt and hash: base64 and hex, inclusive and exclusive', async () => {
+    const all = await client.getTransactions(v4.address, { limit: 10 });
+    expect(all.length).toBeGreaterThanOrEqual(3); // funding, deploy, comment
+    for (let i = 1; i < all.length; i++) expect(all[i - 1].lt).toBeGreaterThan(all[i].lt);
+    const newest = all[0];
+    const hashB64 = newest.hash().toString('base64');
+    // TonClient converts the base64 hash to hex on the wire.
+    const inclusive = await client.getTransactions(v4.address, { limit: 2, lt: newest.lt.toString(), hash: hashB64, inclusive: true });
+    expect(inclusive.map((t) => t.lt)).toEqual([all[0].lt, all[1].lt]);
+    const exclusive = await client.getTransactions(v4.address, { limit: 2, lt: newest.lt.toString(), hash: hashB64 });
+    expect(exclusive.map((t) => t.lt)).toEqual([all[1].lt, all[2].lt]);
+    // tonweb passes the hash through as given: base64 here.
+    const tw = await tonweb.provider.getTransactions(v4.address.toString(), 1, newest.lt.toString(), hashB64);
+    expect(tw).toHaveLength(1);
+    expect(tw[0].transaction_id.hash).toBe(hashB64);
+    const one = await client.getTransaction(v4.address, newest.lt.toString(), hashB64);
+    expect(one?.hash().equals(newest.hash())).toBe(true);
+    // to_lt is an exclusive lower bound.
+    const bounded = await client.getTransactions(v4.address, { limit: 10, to_lt: all[2].lt.toString() });
+    expect(bounded.map((t) => t.lt)).toEqual([all[0].lt, all[1].lt]);
+  });
+
+  it('runMethod seqno and tonweb call2', async () => {
+    const res = await client.runMethod(v5.address, 'seqno');
+    expect(res.stack.readNumber()).toBe(2);
+    const viaTonweb = await tonweb.provider.call2(v4.address.toString(), 'seqno');
+    expect(viaTonweb.toString()).toBe('1');
+    const pk = await tonweb.provider.call2(v4.address.toRawString(), 'get_public_key');
+    expect(BigInt(pk.toString())).toBe(BigInt('0x' + Buffer.from(v4Keys.publicKey).toString('hex')));
+  });
+
+  it('estimateExternalMessageFee', async () => {
+    const body = beginCell().storeUint(0, 32).storeStringTail('fee probe').endCell();
+    const fees = await client.estimateExternalMessageFee(v4.address, { body, initCode: null, initData: null, ignoreSignature: true });
+    expect(fees['@type']).toBe('query.fees');
+    expect(fees.source_fees.in_fwd_fee).toBeGreaterThan(0);
+  });
+
+  it('getWorkchainShards, getShardTransactions, tryLocateResultTx and tryLocateSourceTx', async () => {
+    const info = await client.getMasterchainInfo();
+    const shards = await client.getWorkchainShards(info.latestSeqno);
+    const basechain = shards.find((s) => s.workchain === 0);
+    expect(basechain?.shard).toBe('-9223372036854775808');
+
+    // The comment's transaction sits in one of the recent basechain blocks.
+    const wanted = commentTx.hash().toString('base64');
+    let found = false;
+    for (let seqno = basechain!.seqno; seqno > 0 && seqno > basechain!.seqno - 400 && !found; seqno--) {
+      const txs = await client.getShardTransactions(0, seqno, basechain!.shard);
+      found = txs.some((t) => t.hash === wanted && t.account.toString() === v4.address.toString());
+    }
+    expect(found).toBe(true);
+
+    if (commentTx.inMessage?.info.type !== 'internal') throw new Error('expected internal');
+    const createdLt = commentTx.inMessage.info.createdLt.toString();
+    const result = await client.tryLocateResultTx(v5.address, v4.address, createdLt);
+    expect(result.hash().equals(commentTx.hash())).toBe(true);
+    const source = await client.tryLocateSourceTx(v5.address, v4.address, createdLt);
+    expect(source.outMessages.values().some((m) => m.info.type === 'internal' && m.info.createdLt.toString() === createdLt)).toBe(true);
+  });
+
+  it('tonweb: getWalletInfo, getBlockHeader, getConfigParam, call2 with a cell result', async () => {
+    const wallet = await tonweb.provider.getWalletInfo(v4.address.toString());
+    expect(wallet.wallet).toBe(true);
+    expect(wallet.wallet_type).toBe('wallet v4 r2');
+    expect(wallet.seqno).toBe(1);
+
+    const info = await tonweb.provider.getMasterchainInfo();
+    const header = await tonweb.provider.getBlockHeader(-1, '-9223372036854775808', info.last.seqno);
+    expect(header.id.seqno).toBe(info.last.seqno);
+    expect(typeof header.end_lt).toBe('string');
+    expect(header.prev_blocks.length).toBeGreaterThan(0);
+
+    const config = await tonweb.provider.getConfigParam(19);
+    expect(config['@type']).toBe('configInfo');
+    const param19 = Cell.fromBase64(config.config.bytes).beginParse();
+    expect(param19.loadInt(32)).toBe(globalId);
+
+    // A raw JSON-RPC call with an integer id: the id comes back unchanged in type.
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(keyed ? { 'X-API-Key': keys[network] } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'runGetMethod', params: { address: v4.address.toRawString(), method: 'seqno', stack: [] } }),
+    });
+    const json = (await res.json()) as { ok: boolean; id: number; jsonrpc: string; result: { exit_code: number; stack: [string, string][] } };
+    expect(json).toMatchObject({ ok: true, id: 7, jsonrpc: '2.0' });
+    expect(json.result.stack).toEqual([['num', '0x1']]);
+  });
+
+  it('tonweb call2 decodes a cell result (get_jetton_data of a seeded jetton minter)', async () => {
+    const seededMinter = await seedJettonMinter(network);
+    const data = await tonweb.provider.call2(seededMinter, 'get_jetton_data');
+    expect(Array.isArray(data)).toBe(true);
+    const content = data[3];
+    expect(content).toBeInstanceOf(TonWeb.boc.Cell);
+  });
+
+  it('raw transaction BOCs round-trip and hashes match', async () => {
+    const txs = await tonweb.provider.getTransactions(v4.address.toString(), 3);
+    for (const t of txs) {
+      const cell = Cell.fromBase64(t.data);
+      expect(cell.hash().toString('base64')).toBe(t.transaction_id.hash);
+      expect(loadTransaction(cell.beginParse()).lt.toString()).toBe(t.transaction_id.lt);
+    }
+    expect(Address.parseRaw(txs[0].account ?? v4.address.toRawString()).equals(v4.address)).toBe(true);
+  });
+});
+
+const seeded = new Map<Network, Promise<string>>();
+/** Seeds each network's devnet once and returns its jetton minter (friendly form). */
+function seedJettonMinter(network: Network): Promise<string> {
+  let p = seeded.get(network);
+  if (!p) {
+    p = gateway.devnets[network]!.seed().then((s) => s.jetton.minter.toString());
+    seeded.set(network, p);
+  }
+  return p;
+}
