@@ -1,0 +1,132 @@
+/**
+ * Front-door cost: requests/s and latency of detectAddress through the whole gateway (host routing, auth, rate
+ * limiting, OpenAPI validation, JSON-RPC dispatch, metrics, access log) against a bare express route that answers
+ * constant JSON, in the same run on the same machine. Writes bench/results/gateway.json.
+ *
+ * Keyless limits are raised for the bench through the config (keylessRps/keylessBurst = 1e9), and the bench key
+ * gets a plan of 1e9 rps, so no request is refused: every scenario measures the limiter's bookkeeping, not 429s.
+ * Redis scenarios run when REDIS_URL is set.   Usage: npm run bench:gateway [-- --duration 5 --connections 10]
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import express from 'express';
+import pino from 'pino';
+import { createDevnet } from '@tongate/devnet';
+import { createV2Handlers } from '@tongate/handlers-v2';
+import { createApp, createMemoryLimiter, createMetrics, createRedisLimiter, defaultConfig, listen, type RateLimiter } from '@tongate/server';
+import { KeyLookup, openStore } from '@tongate/store';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } } });
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
+
+interface Scenario {
+  name: string;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  relativeToBare?: number;
+}
+
+async function measure(name: string, port: number, opts: { path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }): Promise<Scenario> {
+  const run = (seconds: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${port}${opts.path}`,
+      method: opts.method ?? 'GET',
+      body: opts.body,
+      headers: { host: 'mainnet.localhost', ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers },
+      connections,
+      duration: seconds,
+    });
+  // One unrecorded second first: JIT, lazily compiled validators and key caches warm up for every scenario alike.
+  await run(1);
+  const result = await run(duration);
+  const scenario = { name, rps: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  console.log(`${name.padEnd(34)} ${String(scenario.rps).padStart(7)} req/s  p50 ${scenario.p50Ms} ms  p99 ${scenario.p99Ms} ms  non2xx ${scenario.non2xx}`);
+  return scenario;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-bench-'));
+  const store = await openStore({ dataDir });
+  await store.migrate();
+  const { key } = await store.keys.create({ network: 'mainnet', rps: 1_000_000_000, burst: 1_000_000_000, label: 'bench' });
+  const keys = new KeyLookup(store.keys);
+  await keys.start();
+  const chain = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
+  const handlers = createV2Handlers({ chain });
+  // Production-like logging: every request is logged as JSON, to /dev/null so the terminal is not the bottleneck.
+  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+
+  const bare = express();
+  bare.get('/bare', (_req, res) => {
+    res.json({ ok: true, result: { constant: true } });
+  });
+  const bareServer = await listen(bare, 0, '127.0.0.1');
+
+  const gateway = async (limiter: RateLimiter) => {
+    const config = { ...defaultConfig(), keylessRps: 1_000_000_000, keylessBurst: 1_000_000_000 };
+    const app = createApp({ config, v2Handlers: { mainnet: handlers, testnet: handlers }, v3Handlers: { mainnet: {}, testnet: {} }, keys, limiter, logger, metrics: createMetrics(false) });
+    return listen(app, 0, '127.0.0.1');
+  };
+  const rest = { path: `/api/v2/detectAddress?address=${ADDRESS}` };
+  const rpcBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'detectAddress', params: { address: ADDRESS } });
+  const rpc = { path: '/api/v2/jsonRPC', method: 'POST' as const, body: rpcBody };
+
+  const scenarios: Scenario[] = [];
+  scenarios.push(await measure('bare express route', bareServer.port, { path: '/bare' }));
+  const backends: [string, () => RateLimiter][] = [['memory', () => createMemoryLimiter()]];
+  if (process.env.REDIS_URL) backends.push(['redis', () => createRedisLimiter(process.env.REDIS_URL!, `tongate-bench:${Date.now()}`)]);
+  for (const [backend, make] of backends) {
+    const limiter = make();
+    const server = await gateway(limiter);
+    scenarios.push(await measure(`REST keyless ${backend}`, server.port, rest));
+    scenarios.push(await measure(`REST keyed ${backend}`, server.port, { ...rest, headers: { 'X-API-Key': key } }));
+    scenarios.push(await measure(`JSON-RPC keyless ${backend}`, server.port, rpc));
+    scenarios.push(await measure(`JSON-RPC keyed ${backend}`, server.port, { ...rpc, headers: { 'X-API-Key': key } }));
+    await server.close(1000);
+    await limiter.close();
+  }
+  const bareRps = scenarios[0].rps;
+  for (const s of scenarios.slice(1)) s.relativeToBare = Math.round((s.rps / bareRps) * 1000) / 1000;
+  const worst = Math.min(...scenarios.slice(1).map((s) => s.relativeToBare!));
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100),
+    logging: 'pino info level, one JSON line per request to /dev/null',
+    limitsRaised: 'keylessRps = keylessBurst = 1e9 via config; bench key plan rps = burst = 1e9',
+    durationSeconds: duration,
+    connections,
+    goal: 'gateway throughput >= 65% of the bare route (front door costs at most 35%)',
+    worstRelativeToBare: worst,
+    goalMet: worst >= 0.65,
+    scenarios,
+  };
+  const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results/gateway.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
+  console.log(`worst gateway/bare ratio ${worst} (goal >= 0.65: ${report.goalMet ? 'met' : 'NOT met'}); written to ${out}`);
+
+  await bareServer.close(1000);
+  keys.stop();
+  await chain.close();
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
