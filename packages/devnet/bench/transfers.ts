@@ -32,12 +32,15 @@ for (let seqno = 0; seqno < count; seqno++) {
 const signMs = performance.now() - signStart;
 
 const start = performance.now();
+const cpuStart = process.cpuUsage();
 for (let i = 0; i < bocs.length; i++) {
   await devnet.sendMessage(bocs[i]);
   if ((i + 1) % BLOCK_EVERY === 0) await devnet.produceBlock();
 }
 const last = await devnet.produceBlock();
 const elapsedMs = performance.now() - start;
+const cpu = process.cpuUsage(cpuStart);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 
 // Every transfer must have landed: the faucet's seqno moved by `count`.
 const seqno = await devnet.runGetMethod(devnet.faucet.address, 'seqno', []);
@@ -55,8 +58,12 @@ const result = {
   elapsedMs: Math.round(elapsedMs),
   transfersPerSecond,
   transactionsPerSecond: transfersPerSecond * 2,
+  // CPU time of this process over the same span: on a shared machine the wall figure drops with the load, this one
+  // estimates what one dedicated core sustains.
+  cpuMs: Math.round(cpuMs),
+  transfersPerCpuSecond: Math.round((count / cpuMs) * 1000),
   signingMsPerTransfer: Number((signMs / count).toFixed(3)),
-  target: { transfersPerSecond: 300, met: transfersPerSecond >= 300 },
+  target: { transfersPerSecond: 300, met: transfersPerSecond >= 300, transactionsPerSecondMet: transfersPerSecond * 2 >= 300 },
   node: process.version,
   cpus: (await import('node:os')).cpus().length,
   loadAverage: (await import('node:os')).loadavg().map((l) => Number(l.toFixed(2))),

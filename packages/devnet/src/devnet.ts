@@ -16,7 +16,7 @@ import {
   type TupleItem,
 } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
-import { Blockchain, EmulationError, TimeError, type BlockchainTransaction } from '@ton/sandbox';
+import { Blockchain, EmulationError, TimeError, type BlockchainTransaction, type BlockId, type PrevBlocksInfo } from '@ton/sandbox';
 import {
   blockSigningPayload,
   ChainError,
@@ -48,6 +48,7 @@ import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
 import { ChainStore, type BlobRef, type Round, type StoredAccount, type StoredBlock, type StoredTx } from './store.js';
 import { runSeed, type SeedSummary } from './seed.js';
 import { installFastSha256 } from './fast-sha256.js';
+import { DevnetExecutor } from './executor.js';
 
 export interface DevnetOptions {
   network: Network;
@@ -129,8 +130,9 @@ export class Devnet implements ChainSource {
     try {
       const recovered = store.recovered;
       const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : genesisConfig(GLOBAL_IDS[opts.network]);
-      const bc = await Blockchain.create({ config });
+      const bc = await Blockchain.create({ config, executor: await DevnetExecutor.create() });
       bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+      shareFrozenPrevBlocks(bc);
       const devnet = new Devnet(bc, store, opts, faucet, opts.logger);
       if (recovered.length > 0) await devnet.restore(recovered);
       else await devnet.genesis(config);
@@ -756,6 +758,22 @@ export class Devnet implements ChainSource {
       };
     });
   }
+}
+
+/**
+ * The sandbox deep-copies PREVBLOCKS on every read (once per transaction). The devnet replaces the value once per
+ * round and never mutates it, so this instance hands out one frozen object instead, which also lets DevnetExecutor
+ * serialize it once per round.
+ */
+function shareFrozenPrevBlocks(bc: Blockchain): void {
+  let current: PrevBlocksInfo | undefined;
+  Object.defineProperty(bc, 'prevBlocks', {
+    configurable: true,
+    get: () => current,
+    set: (value: PrevBlocksInfo | undefined) => {
+      current = value === undefined ? undefined : Object.freeze({ ...value, lastMcBlocks: Object.freeze([...value.lastMcBlocks]) as BlockId[] });
+    },
+  });
 }
 
 function rejectionReason(e: unknown): string {
