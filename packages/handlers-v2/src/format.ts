@@ -1,5 +1,5 @@
 import type { BlockIdExt, TransactionId } from '@tongate/chain';
-import { Address, Cell, type Dictionary } from '@ton/core';
+import type { Address, Cell, Dictionary } from '@ton/core';
 
 /** Wire shapes shared by several v2 results (tonlib JSON: int64 as decimal strings, bytes and hashes as base64). */
 
@@ -11,6 +11,14 @@ export function b64(bytes: Buffer | Uint8Array): string {
 
 export function bocB64(cell: Cell): string {
   return cell.toBoc({ idx: false, crc32: true }).toString('base64');
+}
+
+/** A cell's data bits as bytes, the last byte zero-padded (no completion tag). */
+export function cellDataBytes(cell: Cell): Buffer {
+  const len = cell.bits.length;
+  const bytes = Buffer.alloc(Math.ceil(len / 8));
+  for (let i = 0; i < len; i++) if (cell.bits.at(i)) bytes[i >> 3]! |= 0x80 >> (i & 7);
+  return bytes;
 }
 
 export function optionalBocB64(cell: Cell | null | undefined): string {

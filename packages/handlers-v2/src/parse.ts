@@ -43,12 +43,6 @@ export function tryParseHash(text: string): Buffer | null {
   return null;
 }
 
-export function parseHash(params: Params, name: string): Buffer {
-  const value = optionalHash(params, name);
-  if (!value) throw new ApiError(422, `${name} is required`);
-  return value;
-}
-
 export function optionalHash(params: Params, name: string): Buffer | undefined {
   const value = params[name];
   if (!isPresent(value)) return undefined;

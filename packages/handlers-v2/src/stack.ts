@@ -1,7 +1,7 @@
 import type { v2 } from '@tongate/sdk';
 import { Cell, type TupleItem } from '@ton/core';
 import { ApiError } from './api-error.js';
-import { bocB64 } from './format.js';
+import { bocB64, cellDataBytes } from './format.js';
 
 /**
  * TVM stack codecs of runGetMethod (legacy `[type, value]` pairs) and runGetMethodStd (tonlib `tvm.stackEntry*`).
@@ -139,10 +139,7 @@ export type CellObject = v2.LegacyCellObject;
 
 /** The cell tree as legacy clients expect it next to the BOC: data bits zero-padded to bytes, refs, special flag. */
 export function cellObject(cell: Cell): CellObject {
-  const len = cell.bits.length;
-  const bytes = Buffer.alloc(Math.ceil(len / 8));
-  for (let i = 0; i < len; i++) if (cell.bits.at(i)) bytes[i >> 3]! |= 0x80 >> (i & 7);
-  return { data: { b64: bytes.toString('base64'), len }, refs: cell.refs.map(cellObject), special: cell.isExotic };
+  return { data: { b64: cellDataBytes(cell).toString('base64'), len: cell.bits.length }, refs: cell.refs.map(cellObject), special: cell.isExotic };
 }
 
 function hexNumber(value: bigint): string {

@@ -1,7 +1,7 @@
 import type { ChainSource, GetMethodResult } from '@tongate/chain';
 import { Address, beginCell, type Cell, type TupleItem } from '@ton/core';
 import { ApiError } from './api-error.js';
-import { bocB64 } from './format.js';
+import { bocB64, friendly } from './format.js';
 import { parseTokenContent } from './token-content.js';
 
 /**
@@ -48,7 +48,7 @@ async function run(ctx: TokenContext, target: Address, method: string, stack: Tu
 }
 
 function show(a: Address, ctx: TokenContext): string {
-  return a.toString({ urlSafe: true, bounceable: true, testOnly: ctx.testOnly });
+  return friendly(a, ctx.testOnly);
 }
 
 function content(c: Cell) {

@@ -1,6 +1,6 @@
 import type { ChainTransaction } from '@tongate/chain';
 import { Address, beginCell, Cell, Dictionary, type Message, storeMessage, storeStateInit } from '@ton/core';
-import { b64, bocB64, extraCurrenciesOf, formatExtraCurrencies, rawLower, rawUpper } from './format.js';
+import { b64, bocB64, cellDataBytes, extraCurrenciesOf, formatExtraCurrencies, friendly, rawLower, rawUpper } from './format.js';
 
 /**
  * Transactions and messages in the tonlib JSON shapes: `ext.*` (getTransactions, tryLocate*: plain string
@@ -15,7 +15,7 @@ export interface FormatOptions {
 function accountString(address: Address | null | undefined, opts: FormatOptions): string {
   // External (addr_extern) and absent addresses have no user-friendly form; tonlib answers "".
   if (!address || !Address.isAddress(address)) return '';
-  return address.toString({ urlSafe: true, bounceable: true, testOnly: opts.testOnly });
+  return friendly(address, opts.testOnly);
 }
 
 /** Reads the bytes of a snake-encoded value (data bits of a cell and its first-ref chain). Null if not byte-aligned. */
@@ -47,13 +47,6 @@ export function textCommentBytes(body: Cell): Buffer | null {
   } catch {
     return null;
   }
-}
-
-function cellDataBytes(cell: Cell): Buffer {
-  const len = cell.bits.length;
-  const bytes = Buffer.alloc(Math.ceil(len / 8));
-  for (let i = 0; i < len; i++) if (cell.bits.at(i)) bytes[i >> 3]! |= 0x80 >> (i & 7);
-  return bytes;
 }
 
 function msgData(message: Message) {
