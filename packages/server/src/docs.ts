@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import express, { type Router } from 'express';
 import type { Bundles } from './bundles.js';
 
 const require = createRequire(import.meta.url);
-const swaggerUiDir: string = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+// Resolve the package directory without loading its index (which would pull the whole UI bundle into memory).
+const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 
 function page(title: string, specUrl: string): string {
   return `<!doctype html>
