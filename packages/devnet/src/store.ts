@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BlockIdExt, BlockRef } from '@tongate/chain';
+import { ChainError, type BlockIdExt, type BlockRef } from '@tongate/chain';
 
 /**
  * Durable history of a devnet: blocks, transactions and per-block account snapshots.
@@ -172,7 +172,10 @@ export class ChainStore {
     return this.blobs.append(data);
   }
 
+  private closed = false;
+
   getBlob(ref: BlobRef): Buffer {
+    if (this.closed) throw new ChainError('unavailable', 'devnet is closed');
     return this.blobs.read(ref);
   }
 
@@ -186,6 +189,8 @@ export class ChainStore {
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.blobs.close();
     if (this.journalFd !== null) closeSync(this.journalFd);
   }
