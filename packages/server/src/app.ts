@@ -126,8 +126,9 @@ export function createApp(options: AppOptions): Express {
   app.use(docsRouter(bundles));
 
   const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst } });
-  app.use('/api', auth);
+  // Body first, so that a JSON-RPC call refused by auth still gets its id back.
   app.use('/api', express.json({ limit: '8mb' }));
+  app.use('/api', auth);
 
   // api_key is authentication, not an operation parameter: remove it before validation sees it.
   app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
@@ -182,7 +183,13 @@ export function createApp(options: AppOptions): Express {
     const mapped = mapError(err, requestId);
     if (mapped.unexpected) logger.error({ err, requestId, url: redactUrl(req.originalUrl) }, 'unexpected failure');
     if (mapped.headers) res.set(mapped.headers);
-    res.status(mapped.status).json(errorBody(res.locals.version ?? versionOfPath(req.path), mapped.status, mapped.message));
+    const body = errorBody(res.locals.version ?? versionOfPath(req.path), mapped.status, mapped.message);
+    const call = req.body as { id?: unknown } | undefined;
+    if (req.path === '/api/v2/jsonRPC' && call && typeof call === 'object' && !Array.isArray(call)) {
+      // A JSON-RPC call refused before dispatch (auth, limits) still answers in JSON-RPC form.
+      Object.assign(body, { jsonrpc: '2.0', id: typeof call.id === 'string' || typeof call.id === 'number' ? call.id : null });
+    }
+    res.status(mapped.status).json(body);
   };
   app.use(onError);
   return app;

@@ -51,7 +51,7 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
     expect(v3r.body).toEqual({ error: 'API key does not exist' });
     const rpcr = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc(1), headers: { 'X-API-Key': 'tgk_nope' } });
     expect(rpcr.status).toBe(401);
-    expect(rpcr.body).toMatchObject({ ok: false, error: 'API key does not exist', code: 401 });
+    expect(rpcr.body).toEqual({ ok: false, error: 'API key does not exist', code: 401, jsonrpc: '2.0', id: 1 });
   });
 
   it('answers 403 for a key of the other network', async () => {
@@ -63,7 +63,7 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
     expect(v3r.body).toEqual({ error: 'Network not allowed' });
     const rpcr = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc('a'), headers: { 'X-API-Key': testnetKey } });
     expect(rpcr.status).toBe(403);
-    expect(rpcr.body).toMatchObject({ ok: false, error: 'Network not allowed', code: 403 });
+    expect(rpcr.body).toEqual({ ok: false, error: 'Network not allowed', code: 403, jsonrpc: '2.0', id: 'a' });
     const ok = await request(server.port, { host: 'testnet.localhost', path: REST, headers: { 'X-API-Key': testnetKey } });
     expect(ok.status).toBe(200);
     expect(ok.body.result.network).toBe('testnet');
@@ -81,7 +81,7 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
     expect(v3r.body).toEqual({ error: 'Ratelimit exceeded' });
     const rpcr = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc(7), headers: { 'X-API-Key': key } });
     expect(rpcr.status).toBe(429);
-    expect(rpcr.body).toMatchObject({ ok: false, error: 'Ratelimit exceeded', code: 429 });
+    expect(rpcr.body).toEqual({ ok: false, error: 'Ratelimit exceeded', code: 429, jsonrpc: '2.0', id: 7 });
     expect(rpcr.headers['retry-after']).toBeDefined();
   });
 
