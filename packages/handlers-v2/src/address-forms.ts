@@ -1,6 +1,7 @@
 import type { v2 } from '@tongate/sdk';
 import { Address } from '@ton/core';
 import { ApiError } from './api-error.js';
+import { rawUpper } from './format.js';
 import { tryParseAddress, tryParseHash } from './parse.js';
 
 /** The utils operations' address and hash conversions. */
@@ -42,7 +43,7 @@ export function packAddress(value: unknown, networkTestOnly: boolean): string {
 
 export function unpackAddress(value: unknown): string {
   const { address } = parseAny(value);
-  return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
+  return rawUpper(address);
 }
 
 export function detectHash(value: unknown) {

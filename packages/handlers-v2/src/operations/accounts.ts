@@ -2,7 +2,7 @@ import type { AccountState, ChainSource } from '@tongate/chain';
 import type { v2 } from '@tongate/sdk';
 import { Address } from '@ton/core';
 import { ApiError } from '../api-error.js';
-import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64 } from '../format.js';
+import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64, rawUpper } from '../format.js';
 import { optionalSeqno, parseAddress, type Params } from '../parse.js';
 import { getTokenData } from '../tokens.js';
 import { detectHighload, detectWallet, readHighloadData, readWalletData } from '../wallets.js';
@@ -23,7 +23,7 @@ async function loadState(chain: ChainSource, params: Params): Promise<AccountSta
 export function echoAddress(params: Params, name: string): string {
   const text = String(params[name]).trim();
   const address = parseAddress(params, name);
-  if (text.includes(':')) return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
+  if (text.includes(':')) return rawUpper(address);
   const { isBounceable, isTestOnly } = Address.parseFriendly(text);
   return address.toString({ urlSafe: true, bounceable: isBounceable, testOnly: isTestOnly });
 }
