@@ -14,12 +14,13 @@ const rpc = (id: unknown) => ({ jsonrpc: '2.0', id, method: 'getAddressInformati
 describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db: 'postgres', pg: true }] : [])])('auth and limits ($db)', ({ pg }) => {
   let store: Store;
   let cleanup: () => Promise<void>;
+  let openPeer: (() => Promise<Store>) | undefined;
   let server: TestServer;
   let mainnetKey: string;
   let testnetKey: string;
 
   beforeAll(async () => {
-    ({ store, cleanup } = await openTestStore(pg));
+    ({ store, cleanup, openPeer } = await openTestStore(pg));
     // Keyed clients get a roomy plan here; the limit tests create their own tight keys.
     mainnetKey = (await store.keys.create({ network: 'mainnet', rps: 100, burst: 100 })).key;
     testnetKey = (await store.keys.create({ network: 'testnet', rps: 100, burst: 100 })).key;
@@ -112,7 +113,9 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
   });
 
   it('applies a revocation to a second running instance within a second', async () => {
-    const second = await startServer({ store, v2 });
+    // On PostgreSQL the second instance has its own connection pool, as a second process would.
+    const peerStore = openPeer ? await openPeer() : store;
+    const second = await startServer({ store: peerStore, v2 });
     try {
       const { key, record } = await store.keys.create({ network: 'mainnet', rps: 100, burst: 100 });
       // Warm both caches.
@@ -133,6 +136,7 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
       expect((await request(server.port, { path: REST, headers: { 'X-API-Key': key } })).status).toBe(401);
     } finally {
       await second.close();
+      if (peerStore !== store) await peerStore.close();
     }
   });
 

@@ -56,13 +56,15 @@ export function request(
 }
 
 /** A key store for one test file: PGlite in a temp dir, or a unique schema when DATABASE_URL is set. */
-export async function openTestStore(usePostgres = Boolean(process.env.DATABASE_URL)): Promise<{ store: Store; cleanup(): Promise<void> }> {
+export async function openTestStore(
+  usePostgres = Boolean(process.env.DATABASE_URL),
+): Promise<{ store: Store; cleanup(): Promise<void>; /** PostgreSQL only: a second, independent connection pool to the same schema. */ openPeer?: () => Promise<Store> }> {
   if (usePostgres && process.env.DATABASE_URL) {
     const url = process.env.DATABASE_URL;
     const schema = `srv_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
     const store = await openStore({ databaseUrl: url, schema });
     await store.migrate();
-    return { store, cleanup: async () => (await store.close(), await dropSchema(url, schema)) };
+    return { store, cleanup: async () => (await store.close(), await dropSchema(url, schema)), openPeer: () => openStore({ databaseUrl: url, schema }) };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'tongate-srv-'));
   const store = await openStore({ dataDir: dir });
