@@ -123,7 +123,10 @@ export function createApp(options: AppOptions): Express {
     next();
   });
 
-  app.use(docsRouter(bundles));
+  // The docs router is only consulted for its own paths, so API requests do not walk its layers.
+  const docs = docsRouter(bundles);
+  const DOCS_PATH = /^\/(docs-assets\/|docs-init\.js$|api\/v[23]\/?$|api\/v[23]\/openapi\.json$)/;
+  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD') && DOCS_PATH.test(req.path) ? docs(req, res, next) : next());
 
   const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst } });
   // Body first, so that a JSON-RPC call refused by auth still gets its id back.
