@@ -1,7 +1,8 @@
 /**
  * Devnet throughput: how many pre-signed wallet v4r2 transfers (faucet → a few receivers, each one external +
  * one internal transaction) the devnet applies per second through ChainSource.sendMessage, sealing a block every
- * 100 messages. Signing happens before the clock starts (node:crypto ed25519), as a server only receives BOCs.
+ * 100 messages. Signing happens before the clock starts (node:crypto ed25519), as a server only receives BOCs, and
+ * the first transfers warm the process up untimed.
  *
  *   npx tsx packages/devnet/bench/transfers.ts [count]      (default 600)
  *
@@ -31,9 +32,15 @@ for (let seqno = 0; seqno < count; seqno++) {
 }
 const signMs = performance.now() - signStart;
 
+// Warm-up: the first transfers pay for JIT compilation and the emulator's first allocations, which a running server
+// has long paid; they are applied but not timed.
+const WARMUP = Math.min(100, Math.floor(count / 5));
+for (let i = 0; i < WARMUP; i++) await devnet.sendMessage(bocs[i]);
+await devnet.produceBlock();
+
 const start = performance.now();
 const cpuStart = process.cpuUsage();
-for (let i = 0; i < bocs.length; i++) {
+for (let i = WARMUP; i < bocs.length; i++) {
   await devnet.sendMessage(bocs[i]);
   if ((i + 1) % BLOCK_EVERY === 0) await devnet.produceBlock();
 }
@@ -48,11 +55,14 @@ const applied = Number((seqno.stack[0] as { value: bigint }).value);
 await devnet.close();
 if (applied !== count) throw new Error(`only ${applied} of ${count} transfers were applied`);
 
-const transfersPerSecond = Math.round((count / elapsedMs) * 1000);
+const timed = count - WARMUP;
+const transfersPerSecond = Math.round((timed / elapsedMs) * 1000);
 const result = {
   bench: 'devnet-transfers',
   description: 'pre-signed wallet v4r2 transfers applied by the devnet via sendMessage (2 transactions each), a block sealed every 100',
   transfers: count,
+  warmupTransfers: WARMUP,
+  timedTransfers: timed,
   transactions: count * 2,
   blocks: last.seqno,
   elapsedMs: Math.round(elapsedMs),
@@ -61,7 +71,7 @@ const result = {
   // CPU time of this process over the same span: on a shared machine the wall figure drops with the load, this one
   // estimates what one dedicated core sustains.
   cpuMs: Math.round(cpuMs),
-  transfersPerCpuSecond: Math.round((count / cpuMs) * 1000),
+  transfersPerCpuSecond: Math.round((timed / cpuMs) * 1000),
   signingMsPerTransfer: Number((signMs / count).toFixed(3)),
   target: { transfersPerSecond: 300, met: transfersPerSecond >= 300, transactionsPerSecondMet: transfersPerSecond * 2 >= 300 },
   node: process.version,
