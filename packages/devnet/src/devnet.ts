@@ -397,8 +397,9 @@ export class Devnet implements ChainSource {
   async lookupBlock(query: BlockLookup): Promise<BlockIdExt> {
     const chain = this.chainOf(query.workchain, query.shard);
     if ('seqno' in query) return this.blockAt(query).id;
-    // lt: the block whose [start_lt, end_lt) holds it; utime: the first block generated at or after it.
-    const pick = 'lt' in query ? (b: StoredBlock) => b.endLt > query.lt : (b: StoredBlock) => b.genUtime >= query.utime;
+    // As the node's lt index answers: the first block whose end_lt (by lt) or gen_utime (by utime) is at or past the
+    // target. Every transaction's lt lies in its block's [start_lt, end_lt).
+    const pick = 'lt' in query ? (b: StoredBlock) => b.endLt >= query.lt : (b: StoredBlock) => b.genUtime >= query.utime;
     let lo = 0;
     let hi = chain.length;
     while (lo < hi) {

@@ -113,7 +113,9 @@ describe('lookupBlock', () => {
     const sh2 = (await devnet.getShards(2))[0];
     const tx = (await devnet.listBlockTransactions(sh2, { count: 1 })).transactions[0];
     expect((await devnet.lookupBlock({ workchain: 0, shard: WHOLE_SHARD, lt: tx.lt })).seqno).toBe(2);
-    expect((await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, lt: mc2.startLt })).seqno).toBe(2);
+    expect((await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, lt: mc2.startLt + 1n })).seqno).toBe(2);
+    expect((await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, lt: mc2.endLt })).seqno).toBe(2);
+    expect((await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, lt: mc2.startLt })).seqno).toBe(1);
     const byTime = await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, utime: mc2.genUtime });
     const found = await devnet.getBlockHeader(byTime);
     expect(found.genUtime).toBe(mc2.genUtime);
