@@ -1422,6 +1422,10 @@ export type GetAddressInformationErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -1483,6 +1487,10 @@ export type GetExtendedAddressInformationErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
@@ -1546,6 +1554,10 @@ export type GetWalletInformationErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -1607,6 +1619,10 @@ export type GetAddressBalanceErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
@@ -1670,6 +1686,10 @@ export type GetAddressStateErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -1731,6 +1751,10 @@ export type GetTokenDataErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * The contract is not a jetton or NFT contract, or it failed verification against its master or collection.
      */
@@ -1847,6 +1871,10 @@ export type GetMasterchainBlockSignaturesErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -1916,6 +1944,10 @@ export type GetShardBlockProofErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
@@ -2044,6 +2076,10 @@ export type LookupBlockErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -2102,6 +2138,10 @@ export type GetShardsErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -2159,6 +2199,10 @@ export type ShardsErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
@@ -2233,6 +2277,10 @@ export type GetBlockHeaderErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
@@ -2373,6 +2421,10 @@ export type GetBlockTransactionsErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -2459,6 +2511,10 @@ export type GetBlockTransactionsExtErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -2537,6 +2593,10 @@ export type GetTransactionsErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -2614,6 +2674,10 @@ export type GetTransactionsStdErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
@@ -3037,6 +3101,10 @@ export type RunGetMethodErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -3089,6 +3157,10 @@ export type RunGetMethodStdErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
@@ -3340,6 +3412,10 @@ export type GetConfigParamErrors = {
      */
     403: V2ErrorBody;
     /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
     422: V2ErrorBody;
@@ -3397,6 +3473,10 @@ export type GetConfigAllErrors = {
      * The API key was issued for the other network.
      */
     403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
     /**
      * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
      */
