@@ -1070,7 +1070,7 @@ export type WalletInformation = {
 
 export type EstimateFeeRequest = {
     /**
-     * Destination account, raw or user-friendly.
+     * Destination account, raw or user-friendly (base64 / base64url).
      */
     address: string;
     /**
@@ -1134,7 +1134,7 @@ export type StackEntry = {
 
 export type RunGetMethodRequest = {
     /**
-     * Contract address, raw or user-friendly.
+     * Contract address, raw or user-friendly (base64 / base64url).
      */
     address: string;
     /**
@@ -1940,19 +1940,19 @@ export type GetActionsData = {
          */
         account?: string;
         /**
-         * Actions that contain these transactions. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Actions that contain these transactions. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         tx_hash?: Array<string>;
         /**
-         * Actions that contain these messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Actions that contain these messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         msg_hash?: Array<string>;
         /**
-         * Actions with these ids. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Actions with these ids. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         action_id?: Array<string>;
         /**
-         * Actions of these traces. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Actions of these traces. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         trace_id?: Array<string>;
         /**
@@ -2054,7 +2054,7 @@ export type GetPendingActionsData = {
          */
         account?: string;
         /**
-         * Pending actions started by these external messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Pending actions started by these external messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         ext_msg_hash?: Array<string>;
         /**
@@ -2112,7 +2112,7 @@ export type GetPendingTracesData = {
          */
         account?: string;
         /**
-         * Pending traces started by these external messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Pending traces started by these external messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         ext_msg_hash?: Array<string>;
     };
@@ -2162,15 +2162,15 @@ export type GetTracesData = {
          */
         account?: string;
         /**
-         * Traces with these ids. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Traces with these ids. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         trace_id?: Array<string>;
         /**
-         * Traces that contain these transactions. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Traces that contain these transactions. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         tx_hash?: Array<string>;
         /**
-         * Traces that contain these messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Traces that contain these messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         msg_hash?: Array<string>;
         /**
@@ -2256,7 +2256,7 @@ export type GetAdjacentTransactionsData = {
     path?: never;
     query: {
         /**
-         * Transaction hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded .
+         * Transaction hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`.
          */
         hash: string;
         /**
@@ -2322,11 +2322,11 @@ export type GetBlocksData = {
          */
         seqno?: number;
         /**
-         * Block root hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded .
+         * Block root hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`.
          */
         root_hash?: string;
         /**
-         * Block file hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded .
+         * Block file hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`.
          */
         file_hash?: string;
         /**
@@ -2553,11 +2553,11 @@ export type GetMessagesData = {
     path?: never;
     query?: {
         /**
-         * Messages with these hashes (normalized hashes of external messages match too). Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Messages with these hashes (normalized hashes of external messages match too). Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         msg_hash?: Array<string>;
         /**
-         * Messages with this body hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded .
+         * Messages with this body hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`.
          */
         body_hash?: string;
         /**
@@ -2659,7 +2659,7 @@ export type GetPendingTransactionsData = {
          */
         account?: Array<string>;
         /**
-         * Pending transactions of these traces. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded . Repeat the key or separate values with commas.
+         * Pending transactions of these traces. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
          */
         trace_id?: Array<string>;
     };
@@ -2729,7 +2729,7 @@ export type GetTransactionsData = {
          */
         exclude_account?: Array<string>;
         /**
-         * Transaction hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded .
+         * Transaction hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`.
          */
         hash?: string;
         /**
@@ -2873,11 +2873,11 @@ export type GetTransactionsByMessageData = {
     path?: never;
     query?: {
         /**
-         * Message hash (normalized external hashes match too). Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded .
+         * Message hash (normalized external hashes match too). Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`.
          */
         msg_hash?: string;
         /**
-         * Message body hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded .
+         * Message body hash. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`.
          */
         body_hash?: string;
         /**

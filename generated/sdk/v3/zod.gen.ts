@@ -853,7 +853,7 @@ export const zWalletInformation = z.object({
 });
 
 export const zEstimateFeeRequest = z.object({
-    address: z.string(),
+    address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/-]{48})$/),
     body: z.string(),
     init_code: z.string().optional(),
     init_data: z.string().optional(),
@@ -901,7 +901,7 @@ export const zStackEntry = z.object({
 });
 
 export const zRunGetMethodRequest = z.object({
-    address: z.string(),
+    address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/-]{48})$/),
     method: z.union([
         z.string(),
         z.int()
@@ -1497,7 +1497,7 @@ export const zStartLt = z.string().regex(/^-?[0-9]+$/);
 export const zEndLt = z.string().regex(/^-?[0-9]+$/);
 
 export const zGetAccountStatesQuery = z.object({
-    address: z.array(z.string()).max(1000),
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1000),
     include_boc: z.boolean().optional().default(true)
 });
 
@@ -1507,7 +1507,7 @@ export const zGetAccountStatesQuery = z.object({
 export const zGetAccountStatesResponse = zAccountStatesResponse;
 
 export const zGetAddressBookQuery = z.object({
-    address: z.array(z.string()).max(1024)
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1024)
 });
 
 /**
@@ -1516,7 +1516,7 @@ export const zGetAddressBookQuery = z.object({
 export const zGetAddressBookResponse = zAddressBook;
 
 export const zGetMetadataQuery = z.object({
-    address: z.array(z.string()).max(1024)
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1024)
 });
 
 /**
@@ -1525,7 +1525,7 @@ export const zGetMetadataQuery = z.object({
 export const zGetMetadataResponse = zMetadata;
 
 export const zGetWalletStatesQuery = z.object({
-    address: z.array(z.string()).max(1000)
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1000)
 });
 
 /**
@@ -1534,7 +1534,7 @@ export const zGetWalletStatesQuery = z.object({
 export const zGetWalletStatesResponse = zWalletStatesResponse;
 
 export const zGetActionsQuery = z.object({
-    account: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     tx_hash: z.array(z.string()).optional(),
     msg_hash: z.array(z.string()).optional(),
     action_id: z.array(z.string()).optional(),
@@ -1560,7 +1560,7 @@ export const zGetActionsQuery = z.object({
 export const zGetActionsResponse = zActionsResponse;
 
 export const zGetPendingActionsQuery = z.object({
-    account: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     ext_msg_hash: z.array(z.string()).optional(),
     supported_action_types: z.array(z.string()).optional(),
     include_transactions: z.boolean().optional().default(false)
@@ -1572,7 +1572,7 @@ export const zGetPendingActionsQuery = z.object({
 export const zGetPendingActionsResponse = zActionsResponse;
 
 export const zGetPendingTracesQuery = z.object({
-    account: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     ext_msg_hash: z.array(z.string()).optional()
 });
 
@@ -1582,7 +1582,7 @@ export const zGetPendingTracesQuery = z.object({
 export const zGetPendingTracesResponse = zTracesResponse;
 
 export const zGetTracesQuery = z.object({
-    account: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     trace_id: z.array(z.string()).optional(),
     tx_hash: z.array(z.string()).optional(),
     msg_hash: z.array(z.string()).optional(),
@@ -1662,8 +1662,8 @@ export const zGetMasterchainInfoResponse = zMasterchainInfo;
 export const zGetMessagesQuery = z.object({
     msg_hash: z.array(z.string()).optional(),
     body_hash: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
-    source: z.string().optional(),
-    destination: z.string().optional(),
+    source: z.string().regex(/^(?:null|-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    destination: z.string().regex(/^(?:null|-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     opcode: z.string().regex(/^(?:0x[0-9a-fA-F]{1,8}|[0-9a-fA-F]{1,8}|-?[0-9]{1,10})$/).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -1683,7 +1683,7 @@ export const zGetMessagesQuery = z.object({
 export const zGetMessagesResponse = zMessagesResponse;
 
 export const zGetPendingTransactionsQuery = z.object({
-    account: z.array(z.string()).optional(),
+    account: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     trace_id: z.array(z.string()).optional()
 });
 
@@ -1697,8 +1697,8 @@ export const zGetTransactionsQuery = z.object({
     shard: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{1,16}|-?[0-9]+)$/).optional(),
     seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     mc_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    account: z.array(z.string()).optional(),
-    exclude_account: z.array(z.string()).optional(),
+    account: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    exclude_account: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     hash: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     lt: z.string().regex(/^-?[0-9]+$/).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -1742,9 +1742,9 @@ export const zGetTransactionsByMessageQuery = z.object({
 export const zGetTransactionsByMessageResponse = zTransactionsResponse;
 
 export const zGetJettonBurnsQuery = z.object({
-    address: z.array(z.string()).optional(),
-    jetton_wallet: z.array(z.string()).optional(),
-    jetton_master: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    jetton_wallet: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    jetton_master: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
@@ -1760,8 +1760,8 @@ export const zGetJettonBurnsQuery = z.object({
 export const zGetJettonBurnsResponse = zJettonBurnsResponse;
 
 export const zGetJettonMastersQuery = z.object({
-    address: z.array(z.string()).optional(),
-    admin_address: z.array(z.string()).optional(),
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    admin_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10),
     offset: z.int().gte(0).optional().default(0)
 });
@@ -1772,9 +1772,9 @@ export const zGetJettonMastersQuery = z.object({
 export const zGetJettonMastersResponse = zJettonMastersResponse;
 
 export const zGetJettonTransfersQuery = z.object({
-    owner_address: z.array(z.string()).optional(),
-    jetton_wallet: z.array(z.string()).optional(),
-    jetton_master: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    owner_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    jetton_wallet: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    jetton_master: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     direction: z.enum(['in', 'out']).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -1791,9 +1791,9 @@ export const zGetJettonTransfersQuery = z.object({
 export const zGetJettonTransfersResponse = zJettonTransfersResponse;
 
 export const zGetJettonWalletsQuery = z.object({
-    address: z.array(z.string()).optional(),
-    owner_address: z.array(z.string()).optional(),
-    jetton_address: z.array(z.string()).optional(),
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    owner_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    jetton_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     exclude_zero_balance: z.boolean().optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10),
     offset: z.int().gte(0).optional().default(0),
@@ -1806,8 +1806,8 @@ export const zGetJettonWalletsQuery = z.object({
 export const zGetJettonWalletsResponse = zJettonWalletsResponse;
 
 export const zGetNftCollectionsQuery = z.object({
-    collection_address: z.array(z.string()).optional(),
-    owner_address: z.array(z.string()).optional(),
+    collection_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    owner_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10),
     offset: z.int().gte(0).optional().default(0)
 });
@@ -1818,9 +1818,9 @@ export const zGetNftCollectionsQuery = z.object({
 export const zGetNftCollectionsResponse = zNftCollectionsResponse;
 
 export const zGetNftItemsQuery = z.object({
-    address: z.array(z.string()).optional(),
-    owner_address: z.array(z.string()).optional(),
-    collection_address: z.array(z.string()).optional(),
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    owner_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    collection_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     index: z.array(z.string()).optional(),
     include_on_sale: z.boolean().optional().default(false),
     sort_by_last_transaction_lt: z.boolean().optional(),
@@ -1835,7 +1835,7 @@ export const zGetNftItemsQuery = z.object({
 export const zGetNftItemsResponse = zNftItemsResponse;
 
 export const zGetNftSalesQuery = z.object({
-    address: z.array(z.string()).max(1000)
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1000)
 });
 
 /**
@@ -1844,9 +1844,9 @@ export const zGetNftSalesQuery = z.object({
 export const zGetNftSalesResponse = zNftSalesResponse;
 
 export const zGetNftTransfersQuery = z.object({
-    owner_address: z.array(z.string()).optional(),
-    item_address: z.array(z.string()).optional(),
-    collection_address: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    owner_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    item_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    collection_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     direction: z.enum(['in', 'out']).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -1863,7 +1863,7 @@ export const zGetNftTransfersQuery = z.object({
 export const zGetNftTransfersResponse = zNftTransfersResponse;
 
 export const zGetDnsRecordsQuery = z.object({
-    wallet: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    wallet: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     domain: z.string().optional(),
     limit: z.int().gte(1).lte(1000).optional().default(100),
     offset: z.int().gte(0).optional().default(0)
@@ -1875,7 +1875,7 @@ export const zGetDnsRecordsQuery = z.object({
 export const zGetDnsRecordsResponse = zDnsRecordsResponse;
 
 export const zGetDnsActiveAuctionsQuery = z.object({
-    bidder: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
+    bidder: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     state: z.enum([
         'all',
         'won',
@@ -1891,7 +1891,7 @@ export const zGetDnsActiveAuctionsQuery = z.object({
 export const zGetDnsActiveAuctionsResponse = zDnsAuctionsResponse;
 
 export const zGetNominatorPoolQuery = z.object({
-    pool: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/)
+    pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/)
 });
 
 /**
@@ -1900,7 +1900,7 @@ export const zGetNominatorPoolQuery = z.object({
 export const zGetNominatorPoolResponse = zNominatorPool;
 
 export const zGetNominatorPoolNominatorQuery = z.object({
-    nominator: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/)
+    nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/)
 });
 
 /**
@@ -1909,8 +1909,8 @@ export const zGetNominatorPoolNominatorQuery = z.object({
 export const zGetNominatorPoolNominatorResponse = zNominatorPositionsResponse;
 
 export const zGetNominatorPoolNominatorEventsQuery = z.object({
-    pool: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
-    nominator: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
+    nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
@@ -1921,8 +1921,8 @@ export const zGetNominatorPoolNominatorEventsQuery = z.object({
 export const zGetNominatorPoolNominatorEventsResponse = zNominatorEventsResponse;
 
 export const zGetNominatorPoolNominatorRewardsQuery = z.object({
-    nominator: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
-    pool: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
+    nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
+    pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
@@ -1933,8 +1933,8 @@ export const zGetNominatorPoolNominatorRewardsQuery = z.object({
 export const zGetNominatorPoolNominatorRewardsResponse = zNominatorRewardsResponse;
 
 export const zGetNominatorPoolValidatorEventsQuery = z.object({
-    validator: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    pool: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    validator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     type: z.enum([
         'reward',
         'penalty',
@@ -1951,8 +1951,8 @@ export const zGetNominatorPoolValidatorEventsQuery = z.object({
 export const zGetNominatorPoolValidatorEventsResponse = zPoolValidatorEventsResponse;
 
 export const zGetNominatorPoolValidatorRewardsQuery = z.object({
-    validator: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
-    pool: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
+    validator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
+    pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
@@ -1963,7 +1963,7 @@ export const zGetNominatorPoolValidatorRewardsQuery = z.object({
 export const zGetNominatorPoolValidatorRewardsResponse = zPoolValidatorRewardsResponse;
 
 export const zGetValidatorEventsQuery = z.object({
-    stake_holder_address: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     type: z.enum([
@@ -1982,7 +1982,7 @@ export const zGetValidatorEventsResponse = zValidatorEventsResponse;
 
 export const zGetValidatorElectionsQuery = z.object({
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    stake_holder_address: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     return_participants: z.boolean().optional().default(false),
@@ -1999,7 +1999,7 @@ export const zGetValidatorElectionsResponse = zValidatorElectionsResponse;
 export const zGetValidatorCyclesQuery = z.object({
     cycle_start: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    stake_holder_address: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     return_validators: z.boolean().optional().default(false),
@@ -2015,7 +2015,7 @@ export const zGetValidatorCyclesResponse = zValidatorCyclesResponse;
 export const zGetValidatorComplaintsQuery = z.object({
     cycle_start: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    stake_holder_address: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -2028,8 +2028,8 @@ export const zGetValidatorComplaintsQuery = z.object({
 export const zGetValidatorComplaintsResponse = zValidatorComplaintsResponse;
 
 export const zGetMultisigOrdersQuery = z.object({
-    address: z.array(z.string()).optional(),
-    multisig_address: z.array(z.string()).optional(),
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    multisig_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     parse_actions: z.boolean().optional().default(false),
     limit: z.int().gte(1).lte(1000).optional().default(10),
     offset: z.int().gte(0).optional().default(0),
@@ -2042,8 +2042,8 @@ export const zGetMultisigOrdersQuery = z.object({
 export const zGetMultisigOrdersResponse = zMultisigOrdersResponse;
 
 export const zGetMultisigWalletsQuery = z.object({
-    address: z.array(z.string()).optional(),
-    wallet_address: z.array(z.string()).optional(),
+    address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    wallet_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     include_orders: z.boolean().optional().default(true),
     limit: z.int().gte(1).lte(1000).optional().default(10),
     offset: z.int().gte(0).optional().default(0),
@@ -2056,8 +2056,8 @@ export const zGetMultisigWalletsQuery = z.object({
 export const zGetMultisigWalletsResponse = zMultisigWalletsResponse;
 
 export const zGetVestingContractsQuery = z.object({
-    contract_address: z.array(z.string()).optional(),
-    wallet_address: z.array(z.string()).optional(),
+    contract_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
+    wallet_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     check_whitelist: z.boolean().optional().default(false),
     limit: z.int().gte(1).lte(1000).optional().default(10),
     offset: z.int().gte(0).optional().default(0)
@@ -2096,7 +2096,7 @@ export const zDecodePostBody = zDecodeRequest;
 export const zDecodePostResponse = zDecodeResponse;
 
 export const zGetAddressInformationQuery = z.object({
-    address: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
+    address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     use_v2: z.boolean().optional().default(true)
 });
 
@@ -2127,7 +2127,7 @@ export const zRunGetMethodBody = zRunGetMethodRequest;
 export const zRunGetMethodResponse = zRunGetMethodResult;
 
 export const zGetWalletInformationQuery = z.object({
-    address: z.string().regex(/^(?:-?[0-9]+:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
+    address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     use_v2: z.boolean().optional().default(true)
 });
 
