@@ -49,6 +49,7 @@ import { ChainStore, type BlobRef, type Round, type StoredAccount, type StoredBl
 import { runSeed, type SeedSummary } from './seed.js';
 import { installFastSha256 } from './fast-sha256.js';
 import { DevnetExecutor } from './executor.js';
+import { LruCache } from './lru.js';
 
 export interface DevnetOptions {
   network: Network;
@@ -69,6 +70,12 @@ const ZERO32 = Buffer.alloc(32);
 const GET_METHOD_GAS_LIMIT = 10_000_000n;
 /** Exit code returned for get-methods on an account without code (what tonlib reports for uninitialized accounts). */
 const EXIT_CODE_NO_CODE = -13;
+/**
+ * Decoded account snapshots and transactions kept in memory (least recently used evicted). Reads then skip the BOC
+ * parsing that dominated getAddressInformation and getTransactions; the bounds keep a long-lived devnet's memory flat.
+ */
+const ACCOUNT_CACHE_ENTRIES = 2048;
+const TRANSACTION_CACHE_ENTRIES = 4096;
 
 interface PendingTx {
   workchain: number;
@@ -76,6 +83,15 @@ interface PendingTx {
   lt: bigint;
   hash: Buffer;
   boc: Buffer;
+}
+
+/**
+ * An account snapshot (one ShardAccount blob) decoded once: the parts of AccountState that do not depend on the
+ * block. Shared between callers, who treat AccountState as read-only.
+ */
+interface DecodedAccount {
+  sa: ShardAccount | null;
+  state: Omit<AccountState, 'address' | 'block' | 'syncUtime'>;
 }
 
 interface IndexedTx {
@@ -102,6 +118,10 @@ export class Devnet implements ChainSource {
   private configDict!: Dictionary<number, Cell>;
   private libs: Cell | undefined;
   private libsDict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+
+  /** Keyed by blob offset: a blob is written once and never changes, so an entry never goes stale. */
+  private readonly accountCache = new LruCache<number, DecodedAccount>(ACCOUNT_CACHE_ENTRIES);
+  private readonly txCache = new LruCache<number, ChainTransaction>(TRANSACTION_CACHE_ENTRIES);
 
   private pending: PendingTx[] = [];
   private readonly touched = new Map<string, Address>();
@@ -529,9 +549,12 @@ export class Devnet implements ChainSource {
 
   // ---------------------------------------------------------------- ChainSource: transactions
 
+  /** Cached transactions are shared between callers, who treat ChainTransaction as read-only. */
   private loadTx(t: StoredTx, block: BlockIdExt): ChainTransaction {
-    const cell = Cell.fromBoc(this.store.getBlob(t.blob))[0];
-    return { address: new Address(t.workchain, t.account), lt: t.lt, hash: t.hash, cell, tx: loadTransaction(cell.beginParse()), block };
+    return this.txCache.getOrCreate(t.blob.off, () => {
+      const cell = Cell.fromBoc(this.store.getBlob(t.blob))[0];
+      return { address: new Address(t.workchain, t.account), lt: t.lt, hash: t.hash, cell, tx: loadTransaction(cell.beginParse()), block };
+    });
   }
 
   async getTransaction(address: Address, lt: bigint): Promise<ChainTransaction | null> {
@@ -557,7 +580,7 @@ export class Devnet implements ChainSource {
 
   // ---------------------------------------------------------------- ChainSource: state
 
-  private shardAccountAt(address: Address, mcSeqno: number): ShardAccount | null {
+  private shardAccountAt(address: Address, mcSeqno: number): DecodedAccount | null {
     const history = this.accountHistory.get(accountKey(address.workChain, address.hash));
     if (!history) return null;
     let lo = 0;
@@ -568,31 +591,15 @@ export class Devnet implements ChainSource {
       else hi = mid;
     }
     if (lo === 0) return null;
-    return loadShardAccount(Cell.fromBoc(this.store.getBlob(history[lo - 1].blob))[0].beginParse());
+    const blob = history[lo - 1].blob;
+    return this.accountCache.getOrCreate(blob.off, () => decodeAccount(loadShardAccount(Cell.fromBoc(this.store.getBlob(blob))[0].beginParse())));
   }
 
   async getAccountState(address: Address, atMcSeqno?: number): Promise<AccountState> {
     const mc = this.mcAt(atMcSeqno);
-    const sa = this.shardAccountAt(address, mc.id.seqno);
+    const decoded = this.shardAccountAt(address, mc.id.seqno);
     const base = { address, block: mc.id, syncUtime: mc.genUtime };
-    const acc = sa?.account;
-    const placeholder = acc && acc.storage.state.type === 'uninit' && acc.storage.balance.coins === 0n && sa!.lastTransactionLt === 0n;
-    if (!sa || !acc || placeholder) {
-      return { ...base, status: 'nonexist', balance: 0n, extraCurrencies: [], code: null, data: null, frozenHash: null, lastTransaction: sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null, shardAccount: null };
-    }
-    const state = acc.storage.state;
-    const other = acc.storage.balance.other;
-    return {
-      ...base,
-      status: state.type === 'active' ? 'active' : state.type === 'frozen' ? 'frozen' : 'uninitialized',
-      balance: acc.storage.balance.coins,
-      extraCurrencies: other ? other.keys().map((id) => ({ id, amount: other.get(id)! })) : [],
-      code: state.type === 'active' ? (state.state.code ?? null) : null,
-      data: state.type === 'active' ? (state.state.data ?? null) : null,
-      frozenHash: state.type === 'frozen' ? bigintHash(state.stateHash) : null,
-      lastTransaction: sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null,
-      shardAccount: beginCell().store(storeShardAccount(sa)).endCell(),
-    };
+    return decoded ? { ...base, ...decoded.state } : { ...base, ...decodeAccount(null).state };
   }
 
   async runGetMethod(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
@@ -605,7 +612,7 @@ export class Devnet implements ChainSource {
       methodId = /^-?\d+$/.test(method) ? Number(method) : getMethodId(method);
     }
     const mc = this.mcAt(atMcSeqno);
-    const sa = this.shardAccountAt(address, mc.id.seqno);
+    const sa = this.shardAccountAt(address, mc.id.seqno)?.sa;
     const lastTransaction = sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null;
     const state = sa?.account?.storage.state;
     if (!sa?.account || state?.type !== 'active' || !state.state.code) {
@@ -759,6 +766,31 @@ export class Devnet implements ChainSource {
       };
     });
   }
+}
+
+/** The block-independent part of an account's state; null (no snapshot) and the sandbox's placeholder read as nonexist. */
+function decodeAccount(sa: ShardAccount | null): DecodedAccount {
+  const acc = sa?.account;
+  const lastTransaction = sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null;
+  const placeholder = acc && acc.storage.state.type === 'uninit' && acc.storage.balance.coins === 0n && sa!.lastTransactionLt === 0n;
+  if (!sa || !acc || placeholder) {
+    return { sa, state: { status: 'nonexist', balance: 0n, extraCurrencies: [], code: null, data: null, frozenHash: null, lastTransaction, shardAccount: null } };
+  }
+  const state = acc.storage.state;
+  const other = acc.storage.balance.other;
+  return {
+    sa,
+    state: {
+      status: state.type === 'active' ? 'active' : state.type === 'frozen' ? 'frozen' : 'uninitialized',
+      balance: acc.storage.balance.coins,
+      extraCurrencies: other ? other.keys().map((id) => ({ id, amount: other.get(id)! })) : [],
+      code: state.type === 'active' ? (state.state.code ?? null) : null,
+      data: state.type === 'active' ? (state.state.data ?? null) : null,
+      frozenHash: state.type === 'frozen' ? bigintHash(state.stateHash) : null,
+      lastTransaction,
+      shardAccount: beginCell().store(storeShardAccount(sa)).endCell(),
+    },
+  };
 }
 
 /**

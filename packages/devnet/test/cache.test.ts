@@ -1,0 +1,77 @@
+import { Address, Cell, loadShardAccount, toNano } from '@ton/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDevnet, type Devnet } from '../src/index.js';
+import { LruCache } from '../src/lru.js';
+import { faucetTransfer } from './helpers.js';
+
+describe('LruCache', () => {
+  it('evicts the least recently used entry and refreshes entries on read', () => {
+    const lru = new LruCache<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    expect(lru.get('a')).toBe(1); // 'b' is now the oldest
+    lru.set('c', 3);
+    expect(lru.get('b')).toBeUndefined();
+    expect(lru.get('a')).toBe(1);
+    expect(lru.get('c')).toBe(3);
+    expect(lru.size).toBe(2);
+    let made = 0;
+    expect(lru.getOrCreate('d', () => ++made)).toBe(1);
+    expect(lru.getOrCreate('d', () => ++made)).toBe(1);
+    expect(made).toBe(1);
+  });
+
+  it('rejects a capacity that is not a positive integer', () => {
+    expect(() => new LruCache(0)).toThrow(/positive integer/);
+  });
+});
+
+describe('cached reads', () => {
+  let devnet: Devnet;
+  const receiver = new Address(0, Buffer.alloc(32, 0x57));
+  let firstBlock: number;
+  let secondBlock: number;
+
+  beforeAll(async () => {
+    devnet = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
+    await devnet.sendMessage(await faucetTransfer(devnet, 0, receiver, toNano('1'), 'one'));
+    firstBlock = (await devnet.produceBlock()).seqno;
+    await devnet.sendMessage(await faucetTransfer(devnet, 1, receiver, toNano('2'), 'two'));
+    secondBlock = (await devnet.produceBlock()).seqno;
+  });
+  afterAll(() => devnet.close());
+
+  it('serves each block its own snapshot, however reads interleave', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await devnet.getAccountState(receiver, firstBlock)).balance).toBe(toNano('1'));
+      expect((await devnet.getAccountState(receiver, secondBlock)).balance).toBe(toNano('3'));
+      expect((await devnet.getAccountState(receiver, firstBlock - 1)).status).toBe('nonexist');
+    }
+    const latest = await devnet.getAccountState(receiver);
+    expect(latest.block.seqno).toBe(secondBlock);
+    expect(latest.address).toBe(receiver);
+  });
+
+  it('gives the same account state on a repeated read, with a ShardAccount that decodes to it', async () => {
+    const a = await devnet.getAccountState(devnet.faucet.address);
+    const b = await devnet.getAccountState(devnet.faucet.address);
+    expect(b).toEqual(a);
+    const sa = loadShardAccount(a.shardAccount!.beginParse());
+    expect(sa.account!.storage.balance.coins).toBe(a.balance);
+    expect(sa.lastTransactionLt).toBe(a.lastTransaction!.lt);
+  });
+
+  it('gives transactions whose cell hashes to the indexed hash on every read', async () => {
+    const last = (await devnet.getAccountState(receiver)).lastTransaction!;
+    for (let i = 0; i < 2; i++) {
+      const txs = await devnet.getAccountTransactions(receiver, last, 10);
+      expect(txs.map((t) => t.lt)).toHaveLength(2);
+      for (const t of txs) {
+        expect(t.cell.hash().equals(t.hash)).toBe(true);
+        expect(Cell.fromBoc(t.cell.toBoc())[0].hash().equals(t.hash)).toBe(true);
+      }
+    }
+    const one = await devnet.getTransaction(receiver, last.lt);
+    expect(one!.hash.equals(last.hash)).toBe(true);
+  });
+});
