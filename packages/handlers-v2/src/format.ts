@@ -9,8 +9,19 @@ export function b64(bytes: Buffer | Uint8Array): string {
   return Buffer.from(bytes).toString('base64');
 }
 
+/**
+ * Cells are immutable and backends hand out the same Cell objects for hot accounts and transactions, so each cell's
+ * encoding is computed once and kept as long as the cell itself lives.
+ */
+const bocB64Memo = new WeakMap<Cell, string>();
+
 export function bocB64(cell: Cell): string {
-  return cell.toBoc({ idx: false, crc32: true }).toString('base64');
+  let encoded = bocB64Memo.get(cell);
+  if (encoded === undefined) {
+    encoded = cell.toBoc({ idx: false, crc32: true }).toString('base64');
+    bocB64Memo.set(cell, encoded);
+  }
+  return encoded;
 }
 
 /** A cell's data bits as bytes, the last byte zero-padded (no completion tag). */

@@ -157,8 +157,30 @@ function sortedOutMessages(tx: ChainTransaction): Message[] {
   return [...tx.tx.outMessages.keys()].sort((a, b) => a - b).map((k) => tx.tx.outMessages.get(k)!);
 }
 
+type TransactionShape = 'ext' | 'raw' | 'blockExt';
+
+/**
+ * Formatted transactions by ChainTransaction object, per shape and network flag. A transaction never changes and
+ * backends reuse the same object for hot history, so a repeated read skips re-encoding its cells and messages.
+ * Results are shared: callers serialize them and never modify them.
+ */
+const formattedMemo = new WeakMap<ChainTransaction, Map<string, unknown>>();
+
+function memoized<T>(tx: ChainTransaction, shape: TransactionShape, opts: FormatOptions, format: () => T): T {
+  let byKey = formattedMemo.get(tx);
+  if (!byKey) formattedMemo.set(tx, (byKey = new Map()));
+  const key = `${shape}:${opts.testOnly ? 't' : 'm'}`;
+  let formatted = byKey.get(key) as T | undefined;
+  if (formatted === undefined) byKey.set(key, (formatted = format()));
+  return formatted;
+}
+
 /** `ext.transaction`: getTransactions and tryLocate*. `in_msg` is omitted (never null) when there is none. */
 export function formatExtTransaction(tx: ChainTransaction, opts: FormatOptions) {
+  return memoized(tx, 'ext', opts, () => formatExtTransactionOnce(tx, opts));
+}
+
+function formatExtTransactionOnce(tx: ChainTransaction, opts: FormatOptions) {
   const cells = messageCells(tx.cell);
   const inMsg = tx.tx.inMessage;
   return {
@@ -172,6 +194,10 @@ export function formatExtTransaction(tx: ChainTransaction, opts: FormatOptions) 
 
 /** `raw.transaction`: getTransactionsStd. */
 export function formatRawTransaction(tx: ChainTransaction, opts: FormatOptions) {
+  return memoized(tx, 'raw', opts, () => formatRawTransactionOnce(tx, opts));
+}
+
+function formatRawTransactionOnce(tx: ChainTransaction, opts: FormatOptions) {
   const cells = messageCells(tx.cell);
   const inMsg = tx.tx.inMessage;
   return {
@@ -184,5 +210,9 @@ export function formatRawTransaction(tx: ChainTransaction, opts: FormatOptions) 
 
 /** getBlockTransactionsExt entries: the raw transaction plus its account id as `wc:hex`. */
 export function formatBlockTransactionExt(tx: ChainTransaction, opts: FormatOptions) {
-  return { ...formatRawTransaction(tx, opts), '@type': 'raw.transactionExt' as const, account: rawLower(tx.address.workChain, tx.address.hash) };
+  return memoized(tx, 'blockExt', opts, () => ({
+    ...formatRawTransaction(tx, opts),
+    '@type': 'raw.transactionExt' as const,
+    account: rawLower(tx.address.workChain, tx.address.hash),
+  }));
 }

@@ -8,6 +8,16 @@ describe('transaction formatting on real sandbox transactions', async () => {
   const senderTx = transactions.find((t) => t.address.equals(sender.address))!;
   const receiverTx = transactions.find((t) => t.address.equals(receiver.address))!;
 
+  it('a repeated format of the same transaction equals a fresh one, per shape and network flag', () => {
+    for (const testOnly of [false, true]) {
+      const fresh = { ...receiverTx, cell: Cell.fromBoc(receiverTx.cell.toBoc())[0] };
+      expect(formatExtTransaction(receiverTx, { testOnly })).toEqual(formatExtTransaction(fresh, { testOnly }));
+      expect(formatExtTransaction(receiverTx, { testOnly })).toBe(formatExtTransaction(receiverTx, { testOnly }));
+      expect(formatRawTransaction(receiverTx, { testOnly })).toEqual(formatRawTransaction(fresh, { testOnly }));
+    }
+    expect(formatExtTransaction(receiverTx, { testOnly: true }).in_msg!.source).not.toBe(formatExtTransaction(receiverTx, { testOnly: false }).in_msg!.source);
+  });
+
   it('ext.transaction of the receiving side carries the comment, plain string addresses and int64 strings', () => {
     const tx = formatExtTransaction(receiverTx, { testOnly: false });
     expect(tx['@type']).toBe('ext.transaction');
