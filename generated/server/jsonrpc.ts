@@ -19,7 +19,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         }
       },
@@ -28,10 +28,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -56,9 +56,9 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "additionalProperties": false,
       "$defs": {
         "HashInput": {
-          "description": "A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.",
+          "description": "A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$",
+          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{43}=?)$",
           "examples": [
             "MxEu4U7kacPrUv6QMi7IHdQEoAk9Vlptcc53y8gSTjs="
           ]
@@ -129,7 +129,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         },
         "seqno": {
@@ -144,10 +144,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -162,7 +162,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         },
         "seqno": {
@@ -177,10 +177,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -195,7 +195,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         },
         "seqno": {
@@ -210,10 +210,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -259,9 +259,9 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "additionalProperties": false,
       "$defs": {
         "HashInput": {
-          "description": "A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.",
+          "description": "A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$",
+          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{43}=?)$",
           "examples": [
             "MxEu4U7kacPrUv6QMi7IHdQEoAk9Vlptcc53y8gSTjs="
           ]
@@ -316,7 +316,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
               "$ref": "#/$defs/HashInput"
             },
             {
-              "$ref": "#/$defs/AddressInput"
+              "$ref": "#/$defs/AddressQueryInput"
             }
           ],
           "description": "Paging cursor: account of the last transaction already seen, as an account id hash or any address form. Use with `after_lt`."
@@ -337,18 +337,18 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
         },
         "HashInput": {
-          "description": "A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.",
+          "description": "A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$",
+          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{43}=?)$",
           "examples": [
             "MxEu4U7kacPrUv6QMi7IHdQEoAk9Vlptcc53y8gSTjs="
           ]
@@ -403,7 +403,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
               "$ref": "#/$defs/HashInput"
             },
             {
-              "$ref": "#/$defs/AddressInput"
+              "$ref": "#/$defs/AddressQueryInput"
             }
           ],
           "description": "Paging cursor: account of the last transaction already seen, as an account id hash or any address form. Use with `after_lt`."
@@ -424,18 +424,18 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
         },
         "HashInput": {
-          "description": "A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.",
+          "description": "A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$",
+          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{43}=?)$",
           "examples": [
             "MxEu4U7kacPrUv6QMi7IHdQEoAk9Vlptcc53y8gSTjs="
           ]
@@ -511,7 +511,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         },
         "seqno": {
@@ -526,10 +526,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -558,9 +558,9 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "additionalProperties": false,
       "$defs": {
         "HashInput": {
-          "description": "A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.",
+          "description": "A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$",
+          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{43}=?)$",
           "examples": [
             "MxEu4U7kacPrUv6QMi7IHdQEoAk9Vlptcc53y8gSTjs="
           ]
@@ -677,7 +677,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Address of the jetton master, jetton wallet, NFT collection or NFT item."
         },
         "seqno": {
@@ -692,10 +692,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -710,7 +710,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         },
         "limit": {
@@ -745,18 +745,18 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
         },
         "HashInput": {
-          "description": "A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.",
+          "description": "A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$",
+          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{43}=?)$",
           "examples": [
             "MxEu4U7kacPrUv6QMi7IHdQEoAk9Vlptcc53y8gSTjs="
           ]
@@ -779,7 +779,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         },
         "limit": {
@@ -814,18 +814,18 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
         },
         "HashInput": {
-          "description": "A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.",
+          "description": "A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$",
+          "pattern": "^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{43}=?)$",
           "examples": [
             "MxEu4U7kacPrUv6QMi7IHdQEoAk9Vlptcc53y8gSTjs="
           ]
@@ -848,7 +848,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         },
         "seqno": {
@@ -863,10 +863,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -930,7 +930,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         }
       },
@@ -939,10 +939,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -1728,11 +1728,11 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "source": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Sender of the message."
         },
         "destination": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Receiver of the message."
         },
         "created_lt": {
@@ -1747,10 +1747,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -1773,11 +1773,11 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "source": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Sender of the message."
         },
         "destination": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Receiver of the message."
         },
         "created_lt": {
@@ -1792,10 +1792,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -1818,11 +1818,11 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "source": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Sender of the message."
         },
         "destination": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Receiver of the message."
         },
         "created_lt": {
@@ -1837,10 +1837,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]
@@ -1863,7 +1863,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {
         "address": {
-          "$ref": "#/$defs/AddressInput",
+          "$ref": "#/$defs/AddressQueryInput",
           "description": "Account address, raw (`wc:hex`) or user-friendly."
         }
       },
@@ -1872,10 +1872,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       ],
       "additionalProperties": false,
       "$defs": {
-        "AddressInput": {
-          "description": "An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).",
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
           "type": "string",
-          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{48})$",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
           "examples": [
             "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
           ]

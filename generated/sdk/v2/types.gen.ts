@@ -74,9 +74,9 @@ export type JsonRpcErrorReply = {
 };
 
 /**
- * An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).
+ * An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).
  */
-export type AddressInput = string;
+export type AddressQueryInput = string;
 
 /**
  * A 64-bit signed integer written as decimal digits in a string, so that JavaScript clients lose no precision (logical times, shard ids, balances, fees).
@@ -682,7 +682,7 @@ export type Shards = {
 };
 
 /**
- * A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.
+ * A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).
  */
 export type HashInput = string;
 
@@ -945,6 +945,11 @@ export type ExtMessageInfo = {
     hash: HashBase64;
     hash_norm: HashBase64;
 };
+
+/**
+ * An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).
+ */
+export type AddressInput = string;
 
 /**
  * An external message described by its parts, to estimate the fees of processing it.
@@ -1259,12 +1264,12 @@ export type LibraryResult = {
 /**
  * Account address, raw (`wc:hex`) or user-friendly.
  */
-export type Address = AddressInput;
+export type Address = AddressQueryInput;
 
 /**
  * Address of the jetton master, jetton wallet, NFT collection or NFT item.
  */
-export type TokenAddress = AddressInput;
+export type TokenAddress = AddressQueryInput;
 
 /**
  * Read the state as of this masterchain block seqno instead of the latest one.
@@ -1329,7 +1334,7 @@ export type AfterLt = Int64Input;
 /**
  * Paging cursor: account of the last transaction already seen, as an account id hash or any address form. Use with `after_lt`.
  */
-export type AfterHash = HashInput | AddressInput;
+export type AfterHash = HashInput | AddressQueryInput;
 
 /**
  * Maximum number of transactions to return.
@@ -1364,12 +1369,12 @@ export type Archival = boolean;
 /**
  * Sender of the message.
  */
-export type Source = AddressInput;
+export type Source = AddressQueryInput;
 
 /**
  * Receiver of the message.
  */
-export type Destination = AddressInput;
+export type Destination = AddressQueryInput;
 
 /**
  * Creation logical time of the message (`created_lt`).
@@ -1403,7 +1408,7 @@ export type GetAddressInformationData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
         /**
          * Read the state as of this masterchain block seqno instead of the latest one.
          */
@@ -1469,7 +1474,7 @@ export type GetExtendedAddressInformationData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
         /**
          * Read the state as of this masterchain block seqno instead of the latest one.
          */
@@ -1535,7 +1540,7 @@ export type GetWalletInformationData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
         /**
          * Read the state as of this masterchain block seqno instead of the latest one.
          */
@@ -1601,7 +1606,7 @@ export type GetAddressBalanceData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
         /**
          * Read the state as of this masterchain block seqno instead of the latest one.
          */
@@ -1667,7 +1672,7 @@ export type GetAddressStateData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
         /**
          * Read the state as of this masterchain block seqno instead of the latest one.
          */
@@ -1733,7 +1738,7 @@ export type GetTokenDataData = {
         /**
          * Address of the jetton master, jetton wallet, NFT collection or NFT item.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
         /**
          * Read the state as of this masterchain block seqno instead of the latest one.
          */
@@ -2402,7 +2407,7 @@ export type GetBlockTransactionsData = {
         /**
          * Paging cursor: account of the last transaction already seen, as an account id hash or any address form. Use with `after_lt`.
          */
-        after_hash?: HashInput | AddressInput;
+        after_hash?: HashInput | AddressQueryInput;
         /**
          * Maximum number of transactions to return.
          */
@@ -2492,7 +2497,7 @@ export type GetBlockTransactionsExtData = {
         /**
          * Paging cursor: account of the last transaction already seen, as an account id hash or any address form. Use with `after_lt`.
          */
-        after_hash?: HashInput | AddressInput;
+        after_hash?: HashInput | AddressQueryInput;
         /**
          * Maximum number of transactions to return.
          */
@@ -2558,7 +2563,7 @@ export type GetTransactionsData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
         /**
          * Maximum number of transactions to return.
          */
@@ -2640,7 +2645,7 @@ export type GetTransactionsStdData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
         /**
          * Maximum number of transactions to return.
          */
@@ -2722,11 +2727,11 @@ export type TryLocateTxData = {
         /**
          * Sender of the message.
          */
-        source: AddressInput;
+        source: AddressQueryInput;
         /**
          * Receiver of the message.
          */
-        destination: AddressInput;
+        destination: AddressQueryInput;
         /**
          * Creation logical time of the message (`created_lt`).
          */
@@ -2792,11 +2797,11 @@ export type TryLocateResultTxData = {
         /**
          * Sender of the message.
          */
-        source: AddressInput;
+        source: AddressQueryInput;
         /**
          * Receiver of the message.
          */
-        destination: AddressInput;
+        destination: AddressQueryInput;
         /**
          * Creation logical time of the message (`created_lt`).
          */
@@ -2862,11 +2867,11 @@ export type TryLocateSourceTxData = {
         /**
          * Sender of the message.
          */
-        source: AddressInput;
+        source: AddressQueryInput;
         /**
          * Receiver of the message.
          */
-        destination: AddressInput;
+        destination: AddressQueryInput;
         /**
          * Creation logical time of the message (`created_lt`).
          */
@@ -3205,7 +3210,7 @@ export type DetectAddressData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
     };
     url: '/detectAddress';
 };
@@ -3297,7 +3302,7 @@ export type PackAddressData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
     };
     url: '/packAddress';
 };
@@ -3343,7 +3348,7 @@ export type UnpackAddressData = {
         /**
          * Account address, raw (`wc:hex`) or user-friendly.
          */
-        address: AddressInput;
+        address: AddressQueryInput;
     };
     url: '/unpackAddress';
 };

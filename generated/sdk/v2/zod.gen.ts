@@ -16,9 +16,9 @@ export const zJsonRpcRequest = z.object({
 });
 
 /**
- * An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).
+ * An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).
  */
-export const zAddressInput = z.string().regex(/^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+\/_-]{48})$/);
+export const zAddressQueryInput = z.string().regex(/^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+\/_ -]{48})$/);
 
 /**
  * A 64-bit signed integer written as decimal digits in a string, so that JavaScript clients lose no precision (logical times, shard ids, balances, fees).
@@ -575,9 +575,9 @@ export const zShards = z.object({
 });
 
 /**
- * A 256-bit hash as 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not.
+ * A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).
  */
-export const zHashInput = z.string().regex(/^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+\/_-]{43}=?)$/);
+export const zHashInput = z.string().regex(/^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+\/_ -]{43}=?)$/);
 
 /**
  * Header of a block (tonlib `blocks.header`).
@@ -801,6 +801,11 @@ export const zExtMessageInfo = z.object({
     hash: zHashBase64,
     hash_norm: zHashBase64
 });
+
+/**
+ * An account address: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server).
+ */
+export const zAddressInput = z.string().regex(/^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+\/_-]{48})$/);
 
 /**
  * An external message described by its parts, to estimate the fees of processing it.
@@ -1131,12 +1136,12 @@ export const zRunGetMethodStdResult = z.object({
 /**
  * Account address, raw (`wc:hex`) or user-friendly.
  */
-export const zAddress = zAddressInput;
+export const zAddress = zAddressQueryInput;
 
 /**
  * Address of the jetton master, jetton wallet, NFT collection or NFT item.
  */
-export const zTokenAddress = zAddressInput;
+export const zTokenAddress = zAddressQueryInput;
 
 /**
  * Read the state as of this masterchain block seqno instead of the latest one.
@@ -1203,7 +1208,7 @@ export const zAfterLt = zInt64Input;
  */
 export const zAfterHash = z.union([
     zHashInput,
-    zAddressInput
+    zAddressQueryInput
 ]);
 
 /**
@@ -1239,12 +1244,12 @@ export const zArchival = z.boolean().default(false);
 /**
  * Sender of the message.
  */
-export const zSource = zAddressInput;
+export const zSource = zAddressQueryInput;
 
 /**
  * Receiver of the message.
  */
-export const zDestination = zAddressInput;
+export const zDestination = zAddressQueryInput;
 
 /**
  * Creation logical time of the message (`created_lt`).
@@ -1272,7 +1277,7 @@ export const zConfigId = z.int().gte(0).max(2147483647, { error: 'Invalid value:
 export const zLibraries = z.array(zHashInput).min(1);
 
 export const zGetAddressInformationQuery = z.object({
-    address: zAddressInput,
+    address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
@@ -1286,7 +1291,7 @@ export const zGetAddressInformationResponse = z.object({
 });
 
 export const zGetExtendedAddressInformationQuery = z.object({
-    address: zAddressInput,
+    address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
@@ -1300,7 +1305,7 @@ export const zGetExtendedAddressInformationResponse = z.object({
 });
 
 export const zGetWalletInformationQuery = z.object({
-    address: zAddressInput,
+    address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
@@ -1314,7 +1319,7 @@ export const zGetWalletInformationResponse = z.object({
 });
 
 export const zGetAddressBalanceQuery = z.object({
-    address: zAddressInput,
+    address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
@@ -1328,7 +1333,7 @@ export const zGetAddressBalanceResponse = z.object({
 });
 
 export const zGetAddressStateQuery = z.object({
-    address: zAddressInput,
+    address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
@@ -1342,7 +1347,7 @@ export const zGetAddressStateResponse = z.object({
 });
 
 export const zGetTokenDataQuery = z.object({
-    address: zAddressInput,
+    address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
@@ -1480,7 +1485,7 @@ export const zGetBlockTransactionsQuery = z.object({
     after_lt: zInt64Input.optional(),
     after_hash: z.union([
         zHashInput,
-        zAddressInput
+        zAddressQueryInput
     ]).optional(),
     count: z.int().gte(1).lte(10000).optional().default(40)
 });
@@ -1503,7 +1508,7 @@ export const zGetBlockTransactionsExtQuery = z.object({
     after_lt: zInt64Input.optional(),
     after_hash: z.union([
         zHashInput,
-        zAddressInput
+        zAddressQueryInput
     ]).optional(),
     count: z.int().gte(1).lte(10000).optional().default(40)
 });
@@ -1518,7 +1523,7 @@ export const zGetBlockTransactionsExtResponse = z.object({
 });
 
 export const zGetTransactionsQuery = z.object({
-    address: zAddressInput,
+    address: zAddressQueryInput,
     limit: z.int().gte(1).lte(1000).optional().default(10),
     lt: zInt64Input.optional(),
     hash: zHashInput.optional(),
@@ -1536,7 +1541,7 @@ export const zGetTransactionsResponse = z.object({
 });
 
 export const zGetTransactionsStdQuery = z.object({
-    address: zAddressInput,
+    address: zAddressQueryInput,
     limit: z.int().gte(1).lte(1000).optional().default(10),
     lt: zInt64Input.optional(),
     hash: zHashInput.optional(),
@@ -1554,8 +1559,8 @@ export const zGetTransactionsStdResponse = z.object({
 });
 
 export const zTryLocateTxQuery = z.object({
-    source: zAddressInput,
-    destination: zAddressInput,
+    source: zAddressQueryInput,
+    destination: zAddressQueryInput,
     created_lt: zInt64Input
 });
 
@@ -1569,8 +1574,8 @@ export const zTryLocateTxResponse = z.object({
 });
 
 export const zTryLocateResultTxQuery = z.object({
-    source: zAddressInput,
-    destination: zAddressInput,
+    source: zAddressQueryInput,
+    destination: zAddressQueryInput,
     created_lt: zInt64Input
 });
 
@@ -1584,8 +1589,8 @@ export const zTryLocateResultTxResponse = z.object({
 });
 
 export const zTryLocateSourceTxQuery = z.object({
-    source: zAddressInput,
-    destination: zAddressInput,
+    source: zAddressQueryInput,
+    destination: zAddressQueryInput,
     created_lt: zInt64Input
 });
 
@@ -1632,7 +1637,7 @@ export const zEstimateFeeResponse = z.object({
 });
 
 export const zDetectAddressQuery = z.object({
-    address: zAddressInput
+    address: zAddressQueryInput
 });
 
 /**
@@ -1658,7 +1663,7 @@ export const zDetectHashResponse = z.object({
 });
 
 export const zPackAddressQuery = z.object({
-    address: zAddressInput
+    address: zAddressQueryInput
 });
 
 /**
@@ -1671,7 +1676,7 @@ export const zPackAddressResponse = z.object({
 });
 
 export const zUnpackAddressQuery = z.object({
-    address: zAddressInput
+    address: zAddressQueryInput
 });
 
 /**

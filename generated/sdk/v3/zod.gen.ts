@@ -1535,10 +1535,10 @@ export const zGetWalletStatesResponse = zWalletStatesResponse;
 
 export const zGetActionsQuery = z.object({
     account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    tx_hash: z.array(z.string()).optional(),
-    msg_hash: z.array(z.string()).optional(),
-    action_id: z.array(z.string()).optional(),
-    trace_id: z.array(z.string()).optional(),
+    tx_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
+    msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
+    action_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
+    trace_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     mc_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -1561,7 +1561,7 @@ export const zGetActionsResponse = zActionsResponse;
 
 export const zGetPendingActionsQuery = z.object({
     account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    ext_msg_hash: z.array(z.string()).optional(),
+    ext_msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     supported_action_types: z.array(z.string()).optional(),
     include_transactions: z.boolean().optional().default(false)
 });
@@ -1573,7 +1573,7 @@ export const zGetPendingActionsResponse = zActionsResponse;
 
 export const zGetPendingTracesQuery = z.object({
     account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    ext_msg_hash: z.array(z.string()).optional()
+    ext_msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional()
 });
 
 /**
@@ -1583,9 +1583,9 @@ export const zGetPendingTracesResponse = zTracesResponse;
 
 export const zGetTracesQuery = z.object({
     account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    trace_id: z.array(z.string()).optional(),
-    tx_hash: z.array(z.string()).optional(),
-    msg_hash: z.array(z.string()).optional(),
+    trace_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
+    tx_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
+    msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     mc_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -1660,7 +1660,7 @@ export const zGetMasterchainBlockShardsResponse = zBlocksResponse;
 export const zGetMasterchainInfoResponse = zMasterchainInfo;
 
 export const zGetMessagesQuery = z.object({
-    msg_hash: z.array(z.string()).optional(),
+    msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     body_hash: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     source: z.string().regex(/^(?:null|-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     destination: z.string().regex(/^(?:null|-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
@@ -1684,7 +1684,7 @@ export const zGetMessagesResponse = zMessagesResponse;
 
 export const zGetPendingTransactionsQuery = z.object({
     account: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
-    trace_id: z.array(z.string()).optional()
+    trace_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional()
 });
 
 /**
