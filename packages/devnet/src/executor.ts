@@ -22,6 +22,19 @@ import {
 interface ExecutorInternals {
   runCommon(args: unknown[]): ExecutorEmulationResult;
   getEmulatorPointer(config: string, verbosity: number): number;
+  /** Calls an emulator export; string arguments are copied into wasm memory, numbers pass as they are (pointers). */
+  invoke(method: string, args: (string | number)[]): number;
+  /** Reads and frees a C string the emulator returned. */
+  extractString(ptr: number): string;
+  module: { _malloc(size: number): number; _free(ptr: number): void; lengthBytesUTF8(s: string): number; stringToUTF8(s: string, ptr: number, max: number): void };
+}
+
+/** The same split of the VM log the sandbox applies (debug lines apart). */
+function splitVmLog(log: string): { vmLog: string; debugLog: string } {
+  const vm: string[] = [];
+  const debug: string[] = [];
+  for (const line of log.split('\n')) (line.startsWith('#DEBUG#') ? debug : vm).push(line);
+  return { vmLog: vm.join('\n'), debugLog: debug.join('\n') };
 }
 
 const VERBOSITY: Record<ExecutorVerbosity, number> = {
@@ -59,6 +72,13 @@ export function serializePrevBlocks(info: PrevBlocksInfo): string {
 export class DevnetExecutor implements IExecutor {
   private readonly prevBlocksCache = new WeakMap<PrevBlocksInfo, string>();
   private readonly libsCache = new WeakMap<Cell, string>();
+  /** Code and data of hot accounts come back as the same Cell objects (the devnet's account cache). */
+  private readonly bocCache = new WeakMap<Cell, string>();
+  /**
+   * The config (150 KB of base64) as a C string in wasm memory, written once: the stock path copies it into the
+   * heap on every get-method, which cost about as much as the rest of the JS side of the call.
+   */
+  private configString: { config: string; ptr: number } | undefined;
 
   private constructor(readonly inner: Executor) {}
 
@@ -66,8 +86,52 @@ export class DevnetExecutor implements IExecutor {
     return new DevnetExecutor(await Executor.create());
   }
 
-  runGetMethod(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
-    return this.inner.runGetMethod(args);
+  /**
+   * The stock runGetMethod with its per-call serializations cached (code, data, libraries, PREVBLOCKS, by object
+   * identity) and the config string kept in wasm memory: the same parameters reach the same emulator entry point.
+   */
+  async runGetMethod(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
+    const internals = this.inner as unknown as Partial<ExecutorInternals>;
+    if (typeof internals.invoke !== 'function' || typeof internals.extractString !== 'function' || typeof internals.module?._malloc !== 'function') {
+      return this.inner.runGetMethod(args);
+    }
+    const boc = (c: Cell) => c.toBoc().toString('base64');
+    const params: Record<string, unknown> = {
+      code: this.cached(this.bocCache, args.code, boc),
+      data: this.cached(this.bocCache, args.data, boc),
+      verbosity: VERBOSITY[args.verbosity],
+      libs: args.libs ? this.cached(this.libsCache, args.libs, boc) : '',
+      address: args.address.toString(),
+      unixtime: args.unixTime,
+      balance: args.balance.toString(),
+      rand_seed: args.randomSeed.toString('hex'),
+      gas_limit: args.gasLimit.toString(),
+      method_id: args.methodId,
+      debug_enabled: args.debugEnabled,
+    };
+    if (args.extraCurrency !== undefined) {
+      const extra: Record<string, string> = {};
+      for (const [id, amount] of Object.entries(args.extraCurrency)) extra[id] = amount.toString();
+      params.extra_currencies = extra;
+    }
+    if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
+    const stack = serializeTuple(args.stack).toBoc().toString('base64');
+    const raw = internals.invoke.call(this.inner, '_run_get_method', [JSON.stringify(params), stack, this.configPointer(internals.module, args.config)]);
+    const resp = JSON.parse(internals.extractString.call(this.inner, raw));
+    if (resp.fail) throw new Error(`get-method emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
+    const { vmLog, debugLog } = splitVmLog('vm_log' in resp.output ? resp.output.vm_log : '');
+    return { output: 'vm_log' in resp.output ? { ...resp.output, vm_log: vmLog } : resp.output, logs: resp.logs, debugLogs: debugLog };
+  }
+
+  private configPointer(module: ExecutorInternals['module'], config: string): number {
+    if (this.configString?.config !== config) {
+      if (this.configString) module._free(this.configString.ptr);
+      const size = module.lengthBytesUTF8(config) + 1;
+      const ptr = module._malloc(size);
+      module.stringToUTF8(config, ptr, size);
+      this.configString = { config, ptr };
+    }
+    return this.configString.ptr;
   }
 
   runTickTock(args: ExecutorRunTickTockArgs): Promise<ExecutorEmulationResult> {

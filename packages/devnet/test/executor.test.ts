@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, Dictionary, toNano } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, toNano, type TupleItem } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { WHOLE_SHARD } from '@tongate/chain';
 import { createDevnet } from '../src/index.js';
@@ -47,6 +47,65 @@ describe('DevnetExecutor', () => {
       expect(fast.result.success).toBe(true);
       expect(fast.result).toEqual(stock.result);
       expect(again.result).toEqual(stock.result);
+    } finally {
+      await devnet.close();
+    }
+  });
+
+  it('runs get-methods with the stock path\'s parameters and results, the config kept in wasm memory', async () => {
+    const devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
+    try {
+      await devnet.produceBlock();
+      const state = await devnet.getAccountState(devnet.faucet.address);
+      const headers = await Promise.all([1, 0].map((seqno) => devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno })));
+      const lib = Cell.fromBase64(jettonWalletCodeBoc);
+      const libs = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(lib.hash(), lib)).endCell();
+      const executor = await DevnetExecutor.create();
+      const inner = executor.inner as unknown as { invoke(method: string, a: unknown[]): unknown };
+      const original = inner.invoke;
+      const seen: unknown[][] = [];
+      inner.invoke = function (this: unknown, method: string, a: unknown[]) {
+        if (method === '_run_get_method') seen.push(a);
+        return original.call(this, method, a);
+      };
+      const run = (config: string, methodId: number, stack: TupleItem[]) => ({
+        code: state.code!,
+        data: state.data!,
+        methodId,
+        stack,
+        config,
+        verbosity: 'short' as const,
+        libs,
+        address: devnet.faucet.address,
+        unixTime: 1_700_000_000,
+        balance: state.balance,
+        randomSeed: Buffer.alloc(32, 7),
+        gasLimit: 10_000_000n,
+        debugEnabled: false,
+        prevBlocksInfo: { lastMcBlocks: headers.map((h) => h.id), prevKeyBlock: headers[1].id },
+      });
+      const config = (await devnet.getConfigAll()).toBoc().toString('base64');
+      const seqno = run(config, 85143, []);
+      const publicKey = run(config, 78748, []);
+      const stock = [await executor.inner.runGetMethod(seqno), await executor.inner.runGetMethod(publicKey)];
+      const fast = [await executor.runGetMethod(seqno), await executor.runGetMethod(publicKey), await executor.runGetMethod(seqno)];
+      // The emulator's log lines carry wall-clock timestamps; everything else must match exactly.
+      const comparable = (r: Awaited<ReturnType<typeof executor.runGetMethod>>) => ({ ...r, logs: r.logs.replace(/\[\d{4}-[\d:. -]+\]/g, '[time]') });
+      expect(comparable(fast[0])).toEqual(comparable(stock[0]));
+      expect(comparable(fast[1])).toEqual(comparable(stock[1]));
+      expect(comparable(fast[2])).toEqual(comparable(stock[0]));
+      expect(fast[0].output.success && fast[0].output.vm_exit_code).toBe(0);
+      // Same params JSON and stack; the config goes as the same pointer every time.
+      expect(seen).toHaveLength(5);
+      expect(seen[2].slice(0, 2)).toEqual(seen[0].slice(0, 2));
+      expect(seen[3].slice(0, 2)).toEqual(seen[1].slice(0, 2));
+      expect(typeof seen[2][2]).toBe('number');
+      expect(seen[4][2]).toBe(seen[2][2]);
+      // A new config (another network) replaces the string in wasm memory.
+      const otherConfig = (await devnet.getConfigAll()).toBoc({ idx: true }).toString('base64');
+      const other = await executor.runGetMethod(run(otherConfig, 85143, []));
+      expect(comparable(other)).toEqual(comparable(stock[0]));
+      expect(typeof seen[5][2]).toBe('number');
     } finally {
       await devnet.close();
     }
