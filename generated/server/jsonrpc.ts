@@ -311,7 +311,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
           "description": "Paging cursor: logical time of the last transaction already seen (exclusive). Use with `after_hash`."
         },
         "after_hash": {
-          "oneOf": [
+          "anyOf": [
             {
               "$ref": "#/$defs/HashInput"
             },
@@ -398,7 +398,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
           "description": "Paging cursor: logical time of the last transaction already seen (exclusive). Use with `after_hash`."
         },
         "after_hash": {
-          "oneOf": [
+          "anyOf": [
             {
               "$ref": "#/$defs/HashInput"
             },
@@ -1171,7 +1171,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
         },
         "MethodId": {
           "description": "Get-method name, or its numeric id (a string of digits is also taken as an id).",
-          "oneOf": [
+          "anyOf": [
             {
               "type": "string",
               "minLength": 1,
@@ -1433,7 +1433,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
         },
         "MethodId": {
           "description": "Get-method name, or its numeric id (a string of digits is also taken as an id).",
-          "oneOf": [
+          "anyOf": [
             {
               "type": "string",
               "minLength": 1,

@@ -3,10 +3,6 @@
  * whole composed service (devnet → handlers → front door) over real HTTP JSON-RPC, on both networks, with and
  * without an API key.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   Address,
@@ -25,25 +21,14 @@ import { keyPairFromSeed, mnemonicToPrivateKey, type KeyPair } from '@ton/crypto
 import { randomBytes } from 'node:crypto';
 import TonWebModule from 'tonweb';
 import { DEVNET_FAUCET_MNEMONIC } from '@tongate/devnet';
-import { loadConfig, readAdminFile, type Network } from '@tongate/server';
-import { startGateway, type Gateway } from '../src/start.js';
+import type { Network } from '@tongate/server';
+import { startTestGateway, type TestGateway } from './gateway-fixture.js';
 
 // tonweb is CommonJS typed as an ES default export: under NodeNext the runtime default is the class itself.
 const TonWeb = TonWebModule as unknown as typeof TonWebModule.default;
 
 // Client flows wait for real blocks.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -61,44 +46,17 @@ const bodyComment = (tx: Transaction): string | undefined => {
   return body.loadStringTail();
 };
 
-let gateway: Gateway;
-let dataDir: string;
-const ports = {} as Record<Network, number>;
+let service: TestGateway;
 const keys = {} as Record<Network, string>;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-clients-'));
-  ports.mainnet = await freePort();
-  ports.testnet = await freePort();
-  const config = loadConfig(process.env, {
-    dataDir,
-    logLevel: 'silent',
-    validateResponses: true,
-    // The keyless 1 rps limit has its own exact tests; here it would only slow the client flows down.
-    keylessRps: 10_000,
-    keylessBurst: 10_000,
-    devnetBlockIntervalMs: 200,
-  });
-  config.mainnet.port = ports.mainnet;
-  config.testnet.port = ports.testnet;
-  gateway = await startGateway(config, { seed: false });
-  const admin = readAdminFile(dataDir);
-  if (!admin) throw new Error('admin file missing');
-  for (const network of ['mainnet', 'testnet'] as const) {
-    const res = await fetch(`${admin.url}/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ network, rps: 10_000, burst: 10_000, label: 'client e2e' }),
-    });
-    expect(res.status).toBe(201);
-    keys[network] = ((await res.json()) as { key: string }).key;
-  }
+  // The keyless 1 rps limit has its own exact tests; here it would only slow the client flows down.
+  service = await startTestGateway({ keylessRps: 10_000, keylessBurst: 10_000, devnetBlockIntervalMs: 200 });
+  keys.mainnet = await service.createKey('mainnet');
+  keys.testnet = await service.createKey('testnet');
 }, 120_000);
 
-afterAll(async () => {
-  await gateway?.close();
-  rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => service?.close(), 60_000);
 
 describe.each([
   { network: 'mainnet' as const, keyed: true },
@@ -119,7 +77,7 @@ describe.each([
   let commentTx: Transaction;
 
   beforeAll(async () => {
-    endpoint = `http://127.0.0.1:${ports[network]}/api/v2/jsonRPC`;
+    endpoint = `http://127.0.0.1:${service.ports[network]}/api/v2/jsonRPC`;
     const apiKey = keyed ? keys[network] : undefined;
     client = new TonClient({ endpoint, apiKey });
     tonweb = new TonWeb(new TonWeb.HttpProvider(endpoint, apiKey ? { apiKey } : {}));
@@ -307,7 +265,7 @@ const seeded = new Map<Network, Promise<string>>();
 function seedJettonMinter(network: Network): Promise<string> {
   let p = seeded.get(network);
   if (!p) {
-    p = gateway.devnets[network]!.seed().then((s) => s.jetton.minter.toString());
+    p = service.gateway.devnets[network]!.seed().then((s) => s.jetton.minter.toString());
     seeded.set(network, p);
   }
   return p;

@@ -1,0 +1,55 @@
+/** A whole tongate (store, devnets, handlers, front door) on free loopback ports in a temp data dir, for e2e tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, readAdminFile, type Config, type Network } from '@tongate/server';
+import { startGateway, type Gateway } from '../src/start.js';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestGateway {
+  gateway: Gateway;
+  ports: Record<Network, number>;
+  /** Issues an API key through the running server's admin endpoint. */
+  createKey(network: Network, rps?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts the composed service with response validation on, silent logs, and env-provided DATABASE_URL / REDIS_URL. */
+export async function startTestGateway(overrides: Partial<Config> = {}): Promise<TestGateway> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-e2e-'));
+  const config = loadConfig(process.env, { dataDir, logLevel: 'silent', validateResponses: true, ...overrides });
+  const ports = { mainnet: await freePort(), testnet: await freePort() };
+  config.mainnet.port = ports.mainnet;
+  config.testnet.port = ports.testnet;
+  const gateway = await startGateway(config);
+  const admin = readAdminFile(dataDir);
+  if (!admin) throw new Error('the server wrote no admin file');
+  return {
+    gateway,
+    ports,
+    async createKey(network, rps = 10_000) {
+      const res = await fetch(`${admin.url}/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ network, rps, burst: rps, label: 'e2e' }),
+      });
+      if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { key: string }).key;
+    },
+    async close() {
+      await gateway.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
