@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
-import { jsonRpcMethods as generatedJsonRpcMethods, mountV2, mountV3, type JsonRpcMethod, type RequestContext, type V2Handlers, type V3Handlers } from '@tongate/stubs';
+import { jsonRpcMethods as generatedJsonRpcMethods, type JsonRpcMethod, type RequestContext, type V2Handlers, type V3Handlers } from '@tongate/stubs';
 import { authMiddleware, type KeyResolver } from './auth.js';
 import { loadBundles, type Bundles, type OpenApiDocument } from './bundles.js';
-import { NETWORKS, type Config, type Network } from './config.js';
+import type { Config, Network } from './config.js';
 import { docsRouter } from './docs.js';
 import { errorBody, HttpError, mapError, versionOfPath } from './errors.js';
 import { createJsonRpcHandler } from './jsonrpc.js';
@@ -13,6 +12,8 @@ import type { RateLimiter } from './limiter.js';
 import { redactUrl, type Logger } from './logging.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createNetworkResolver } from './network.js';
+import { createOperationTable } from './operations.js';
+import { createValidator } from './validator.js';
 
 export interface AppOptions {
   config: Config;
@@ -29,37 +30,22 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-function validatorFor(version: 'v2' | 'v3', spec: OpenApiDocument, validateResponses: boolean, ignorePaths?: RegExp) {
-  // The validator annotates the document it is given; keep the served bundle pristine. Its servers carry host
-  // templates for the docs; routing by host is ours, so the validator only needs the path prefix.
-  const apiSpec = { ...structuredClone(spec), servers: [{ url: `/api/${version}` }] };
-  return OpenApiValidator.middleware({
-    apiSpec: apiSpec as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
-    validateResponses: validateResponses ? { removeAdditional: false } : false,
-    validateSecurity: false,
-    validateApiSpec: false,
-    ...(ignorePaths ? { ignorePaths } : {}),
-  });
-}
-
 /** Runs a list of middlewares as one. */
 function chain(handlers: unknown[]): express.RequestHandler {
   const list = (handlers as unknown[]).flat(Infinity) as express.RequestHandler[];
-  return (req, res, next) => {
-    let index = 0;
-    const step = (err?: unknown) => {
-      if (err) return next(err);
-      const handler = list[index++];
-      if (!handler) return next();
-      try {
-        void handler(req, res, step);
-      } catch (e) {
-        next(e);
-      }
-    };
-    step();
-  };
+  return (req, res, next) => runFrom(list, 0, req, res, next);
+}
+
+// A plain recursive function rather than a named per-request closure: tsx (esbuild keepNames) would wrap every
+// named closure in a defineProperty call, on every request.
+function runFrom(list: readonly express.RequestHandler[], index: number, req: Request, res: Response, next: NextFunction): void {
+  const handler = list[index];
+  if (!handler) return next();
+  try {
+    void handler(req, res, (err?: unknown) => (err ? next(err) : runFrom(list, index + 1, req, res, next)));
+  } catch (e) {
+    next(e);
+  }
 }
 
 export function createApp(options: AppOptions): Express {
@@ -75,29 +61,35 @@ export function createApp(options: AppOptions): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
+  // Metrics and the access log of one reply. One function for all replies (`this` is the response), so a request
+  // does not allocate a listener closure.
+  function recordReply(this: Response): void {
+    const res = this;
+    const req = res.req;
+    const network = (res.locals.ctx as RequestContext | undefined)?.network ?? 'none';
+    const operation =
+      (res.locals.operationId as string | undefined) ??
+      ((req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId) ??
+      'unmatched';
+    const seconds = (performance.now() - (res.locals.arrivedAt as number)) / 1000;
+    metrics.countRequest(operation, res.statusCode, network);
+    metrics.observeLatency(operation, network, seconds);
+    logger.info(
+      { requestId: res.locals.requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, network, operation },
+      'request',
+    );
+  }
+
   // Request id, version header, metrics and the access log: first, so every reply gets them.
   app.use((req: Request, res: Response, next: NextFunction) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const startedAt = performance.now();
+    res.locals.arrivedAt = performance.now();
     res.locals.requestId = requestId;
     res.locals.version = versionOfPath(req.path);
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-API-Version', versionHeader[res.locals.version as 'v2' | 'v3']);
-    res.on('finish', () => {
-      const network = (res.locals.ctx as RequestContext | undefined)?.network ?? 'none';
-      const operation =
-        (res.locals.operationId as string | undefined) ??
-        ((req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId) ??
-        'unmatched';
-      const seconds = (performance.now() - startedAt) / 1000;
-      metrics.requests.inc({ operation, status: String(res.statusCode), network });
-      metrics.latency.observe({ operation, network }, seconds);
-      logger.info(
-        { requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, network, operation },
-        'request',
-      );
-    });
+    res.on('finish', recordReply);
     next();
   });
 
@@ -118,7 +110,7 @@ export function createApp(options: AppOptions): Express {
       const host = req.headers.host ?? '(none)';
       return next(new HttpError(421, `unknown host '${host}': this server answers ${networks.knownHosts.join(', ')}`));
     }
-    const ctx: RequestContext = { network, requestId: res.locals.requestId, startedAt: performance.now() };
+    const ctx: RequestContext = { network, requestId: res.locals.requestId, startedAt: res.locals.arrivedAt as number };
     res.locals.ctx = ctx;
     next();
   });
@@ -129,52 +121,51 @@ export function createApp(options: AppOptions): Express {
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD') && DOCS_PATH.test(req.path) ? docs(req, res, next) : next());
 
   const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst } });
-  // Body first, so that a JSON-RPC call refused by auth still gets its id back.
-  app.use('/api', express.json({ limit: '8mb' }));
-  app.use('/api', auth);
+  const parseJson = express.json({ limit: '8mb' });
 
-  // api_key is authentication, not an operation parameter: remove it before validation sees it.
-  app.use('/api', (req: Request, _res: Response, next: NextFunction) => {
-    const query = { ...(req.query as Record<string, unknown>) };
-    if ('api_key' in query) {
-      delete query.api_key;
-      Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
-    }
+  // api_key is authentication, not an operation parameter: remove it before validation sees it. The query is
+  // parsed once here and kept as a plain property: express 5 re-parses req.query on every read otherwise.
+  const fixQuery = (req: Request, _res: Response, next: NextFunction) => {
+    const query = req.query as Record<string, unknown>;
+    if ('api_key' in query) delete query.api_key;
+    Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
     next();
-  });
+  };
 
   const jsonRpc = createJsonRpcHandler({
     methods,
     handlers: options.v2Handlers,
     logger,
-    onCall: (operation, status, network) => metrics.requests.inc({ operation: `jsonRPC:${operation}`, status: String(status), network }),
+    onCall: (operation, status, network) => metrics.countRequest(`jsonRPC:${operation}`, status, network),
   });
-  app.post('/api/v2/jsonRPC', (req, res, next) => {
-    res.locals.operationId = 'jsonRPC';
-    jsonRpc(req, res, next);
-  });
+  const JSON_RPC_PATH = /^\/api\/v2\/jsonrpc\/?$/i;
 
   // Two validator instances must not see each other's requests (the second would act on the first's
   // req.openapi), so each runs only for its own prefix.
-  const v2Validator = chain(validatorFor('v2', bundles.v2, config.validateResponses, /^\/api\/v2\/jsonRPC$/));
-  const v3Validator = chain(validatorFor('v3', bundles.v3, config.validateResponses));
-  app.use('/api', (req: Request, res: Response, next: NextFunction) => {
-    if (req.originalUrl.startsWith('/api/v2/')) return v2Validator(req, res, next);
-    if (req.originalUrl.startsWith('/api/v3/')) return v3Validator(req, res, next);
-    next();
-  });
+  const v2Validator = chain(createValidator('v2', bundles.v2, config.validateResponses, /^\/api\/v2\/jsonRPC$/));
+  const v3Validator = chain(createValidator('v3', bundles.v3, config.validateResponses));
+  const operations = createOperationTable(options.v2Handlers, options.v3Handlers);
 
-  // One router per network and version, so each network runs on its own handlers (and chain).
-  const v2Routers = {} as Record<Network, express.Router>;
-  const v3Routers = {} as Record<Network, express.Router>;
-  for (const network of NETWORKS) {
-    v2Routers[network] = express.Router();
-    mountV2(v2Routers[network], options.v2Handlers[network]);
-    v3Routers[network] = express.Router();
-    mountV3(v3Routers[network], options.v3Handlers[network]);
-  }
-  app.use('/api/v2', (req, res, next) => v2Routers[(res.locals.ctx as RequestContext).network](req, res, next));
-  app.use('/api/v3', (req, res, next) => v3Routers[(res.locals.ctx as RequestContext).network](req, res, next));
+  // The API pipeline is one layer: body, auth, query, then JSON-RPC or validation and the operation the validator
+  // matched. Express would otherwise walk (and re-match, and re-prefix) a layer per step for every request.
+  const api = chain([
+    parseJson,
+    auth,
+    fixQuery,
+    (req: Request, res: Response, next: NextFunction) => {
+      if (req.method === 'POST' && JSON_RPC_PATH.test(req.path)) {
+        res.locals.operationId = 'jsonRPC';
+        return jsonRpc(req, res, next);
+      }
+      const validator = req.path.startsWith('/api/v2/') ? v2Validator : req.path.startsWith('/api/v3/') ? v3Validator : undefined;
+      if (!validator) return next();
+      validator(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        operations.dispatch(req, res, next);
+      });
+    },
+  ]);
+  app.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith('/api/') ? api(req, res, next) : next()));
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new HttpError(404, `not found: ${req.method} ${req.path}`));

@@ -70,8 +70,9 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
     if (c.params !== undefined && (typeof c.params !== 'object' || c.params === null || Array.isArray(c.params))) {
       return fail(422, 'params: must be an object');
     }
-    // A copy: coercion and defaults write into it. api_key is auth, never an operation parameter.
-    const params: Record<string, unknown> = structuredClone((c.params as Record<string, unknown>) ?? {});
+    // Coercion and defaults write into params: a shallow copy keeps the caller's call object as sent (nested values
+    // are this request's own freshly parsed JSON, so no deep copy is needed). api_key is auth, never a parameter.
+    const params: Record<string, unknown> = { ...((c.params as Record<string, unknown>) ?? {}) };
     delete params.api_key;
     if (!validate(params)) {
       return fail(422, [...new Set((validate.errors ?? []).map(describe))].join('; '));
@@ -116,7 +117,9 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
       }
       const r = await runCall(req.body, ctx);
       record(req.body, r.status);
-      res.locals.operationId = (req.body as Call | undefined)?.method;
+      // Only known method names become the metrics label: a client-chosen name would grow the label set unboundedly.
+      const method = (req.body as Call | undefined)?.method;
+      res.locals.operationId = typeof method === 'string' && Object.hasOwn(options.methods, method) ? method : 'jsonRPC';
       res.status(r.status).json(r.reply);
     } catch (err) {
       next(err);
