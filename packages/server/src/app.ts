@@ -112,13 +112,12 @@ export function createApp(options: AppOptions): Express {
     }
     const ctx: RequestContext = { network, requestId: res.locals.requestId, startedAt: res.locals.arrivedAt as number };
     res.locals.ctx = ctx;
-    next();
+    routeByPath(req, res, next);
   });
 
   // The docs router is only consulted for its own paths, so API requests do not walk its layers.
   const docs = docsRouter(bundles);
   const DOCS_PATH = /^\/(docs-assets\/|docs-init\.js$|api\/v[23]\/?$|api\/v[23]\/openapi\.json$)/;
-  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' || req.method === 'HEAD') && DOCS_PATH.test(req.path) ? docs(req, res, next) : next());
 
   const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst } });
   const parseJson = express.json({ limit: '8mb' });
@@ -165,7 +164,17 @@ export function createApp(options: AppOptions): Express {
       });
     },
   ]);
-  app.use((req: Request, res: Response, next: NextFunction) => (req.path.startsWith('/api/') ? api(req, res, next) : next()));
+  // Docs or API, chosen in the same layer as the network (one express layer instead of three per request).
+  function routeByPath(req: Request, res: Response, next: NextFunction): void {
+    const path = req.path;
+    const toApi = path.startsWith('/api/');
+    if ((req.method === 'GET' || req.method === 'HEAD') && DOCS_PATH.test(path)) {
+      void docs(req, res, (err?: unknown) => (err ? next(err) : toApi ? api(req, res, next) : next()));
+      return;
+    }
+    if (toApi) api(req, res, next);
+    else next();
+  }
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
     next(new HttpError(404, `not found: ${req.method} ${req.path}`));
