@@ -2,13 +2,13 @@ import type { v2 } from '@tongate/sdk';
 import { Address } from '@ton/core';
 import { ApiError } from './api-error.js';
 import { rawUpper } from './format.js';
-import { tryParseAddress, tryParseHash } from './parse.js';
+import { queryToken, tryParseAddress, tryParseHash } from './parse.js';
 
 /** The utils operations' address and hash conversions. */
 
 function parseAny(value: unknown): { address: Address; friendly: { bounceable: boolean; testOnly: boolean } | null } {
   if (typeof value !== 'string' || value.trim() === '') throw new ApiError(422, 'address is required');
-  const text = value.trim();
+  const text = queryToken(value);
   const address = tryParseAddress(text);
   if (!address) throw new ApiError(422, `invalid address: '${text}' is not a raw (wc:hex) or user-friendly TON address`);
   if (text.includes(':')) return { address, friendly: null };
@@ -48,7 +48,7 @@ export function unpackAddress(value: unknown): string {
 
 export function detectHash(value: unknown) {
   if (typeof value !== 'string' || value.trim() === '') throw new ApiError(422, 'hash is required');
-  const hash = tryParseHash(value.trim());
+  const hash = tryParseHash(queryToken(value));
   if (!hash) throw new ApiError(422, `invalid hash: '${value}' is not a 32-byte hash in hex or base64`);
   return {
     '@type': 'ext.utils.detectedHash' as const,

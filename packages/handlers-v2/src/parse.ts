@@ -4,6 +4,14 @@ import { ApiError } from './api-error.js';
 /** Raw parameters of one request: GET query and POST body merged (the front door already validated their types). */
 export type Params = Record<string, unknown>;
 
+/**
+ * Query values arrive URL-decoded, and an unencoded `+` (common in standard base64) decodes to a space. Neither
+ * addresses nor hashes contain spaces, so map them back before trimming (a trailing `+` would otherwise be lost).
+ */
+export function queryToken(text: string): string {
+  return text.replace(/ /g, '+').trim();
+}
+
 function isPresent(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '';
 }
@@ -17,7 +25,7 @@ export function parseAddress(params: Params, name: string): Address {
   const value = params[name];
   if (!isPresent(value)) throw new ApiError(422, `${name} is required`);
   if (typeof value !== 'string') throw invalid(name, 'a string is expected');
-  const address = tryParseAddress(value.trim());
+  const address = tryParseAddress(queryToken(value));
   if (!address) throw new ApiError(422, `invalid ${name}: '${value}' is not a raw (wc:hex) or user-friendly TON address`);
   return address;
 }
@@ -46,7 +54,7 @@ export function tryParseHash(text: string): Buffer | null {
 export function optionalHash(params: Params, name: string): Buffer | undefined {
   const value = params[name];
   if (!isPresent(value)) return undefined;
-  const hash = typeof value === 'string' ? tryParseHash(value.trim()) : null;
+  const hash = typeof value === 'string' ? tryParseHash(queryToken(value)) : null;
   if (!hash) throw new ApiError(422, `invalid ${name}: '${String(value)}' is not a 32-byte hash in hex or base64`);
   return hash;
 }

@@ -72,3 +72,17 @@ describe('integer parameters', () => {
     rejects(() => parseBoc('boc', ''), 422, /boc is required/);
   });
 });
+
+describe('unencoded + in query strings', () => {
+  it('reads a space as + in addresses and hashes (a trailing + included)', async () => {
+    const { queryToken, tryParseHash, parseAddress } = await import('../src/parse.js');
+    const hash = Buffer.from('fbfb5f87e4fe0de77c32cc33d7a14fe26da28e0bd83f8a4d7e12fc8cc3d2c6fb', 'hex');
+    const b64 = hash.toString('base64'); // contains '+' and ends in '='
+    expect(b64).toContain('+');
+    expect(tryParseHash(queryToken(b64.replace(/\+/g, ' ')))).toEqual(hash);
+    const unpadded = b64.replace(/=$/, '');
+    expect(tryParseHash(queryToken(unpadded.replace(/\+/g, ' ')))).toEqual(hash);
+    const friendly = 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
+    expect(parseAddress({ address: `${friendly}\n` }, 'address').toString()).toBe(friendly);
+  });
+});

@@ -3,7 +3,7 @@ import type { v2 } from '@tongate/sdk';
 import { Address } from '@ton/core';
 import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64, rawUpper } from '../format.js';
-import { optionalSeqno, parseAddress, type Params } from '../parse.js';
+import { optionalSeqno, parseAddress, type Params, queryToken } from '../parse.js';
 import { getTokenData } from '../tokens.js';
 import { detectHighload, detectWallet, readHighloadData, readWalletData } from '../wallets.js';
 import { type Deps, isTestnet, operation } from './common.js';
@@ -21,7 +21,7 @@ async function loadState(chain: ChainSource, params: Params): Promise<AccountSta
 
 /** The address echoed back in results: raw input as `wc:HEX`, friendly input re-serialized url-safe with its flags. */
 export function echoAddress(params: Params, name: string): string {
-  const text = String(params[name]).trim();
+  const text = queryToken(String(params[name]));
   const address = parseAddress(params, name);
   if (text.includes(':')) return rawUpper(address);
   const { isBounceable, isTestOnly } = Address.parseFriendly(text);

@@ -1,7 +1,7 @@
 import { ChainError } from '@tongate/chain';
 import { ApiError } from '../api-error.js';
 import { b64, bocB64, tvmCell } from '../format.js';
-import { optionalInt32, optionalSeqno, type Params, tryParseHash } from '../parse.js';
+import { optionalInt32, optionalSeqno, type Params, queryToken, tryParseHash } from '../parse.js';
 import { type Deps, operation } from './common.js';
 
 /** `libraries`: a JSON array, a repeated query key, or a comma-separated list of hashes. */
@@ -10,7 +10,7 @@ function libraryHashes(params: Params): Buffer[] {
   if (value === undefined || value === null || value === '') return [];
   const items = Array.isArray(value) ? value : String(value).split(',');
   return items.map((item) => {
-    const hash = typeof item === 'string' ? tryParseHash(item.trim()) : null;
+    const hash = typeof item === 'string' ? tryParseHash(queryToken(item)) : null;
     if (!hash) throw new ApiError(422, `invalid libraries: '${String(item)}' is not a 32-byte hash in hex or base64`);
     return hash;
   });

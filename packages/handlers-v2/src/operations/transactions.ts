@@ -2,7 +2,7 @@ import type { BlockTransactionCursor, ChainSource, ChainTransaction, Transaction
 import type { Address } from '@ton/core';
 import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt, formatTransactionId, rawLower } from '../format.js';
-import { nonNegative, optionalBool, optionalHash, optionalInt32, optionalInt64, parseAddress, type Params, requiredInt64, tryParseAddress, tryParseHash } from '../parse.js';
+import { nonNegative, optionalBool, optionalHash, optionalInt32, optionalInt64, parseAddress, type Params, queryToken, requiredInt64, tryParseAddress, tryParseHash } from '../parse.js';
 import { formatBlockTransactionExt, formatExtTransaction, formatRawTransaction } from '../transactions-format.js';
 import { resolveBlock } from './blocks.js';
 import { type Deps, isTestnet, operation } from './common.js';
@@ -25,7 +25,7 @@ function parseCount(params: Params, name: string, fallback: number, max: number)
 function parseAccountId(params: Params, name: string): Buffer | undefined {
   const value = params[name];
   if (value === undefined || value === null || value === '') return undefined;
-  const text = String(value).trim();
+  const text = queryToken(String(value));
   const id = tryParseHash(text) ?? tryParseAddress(text)?.hash ?? null;
   if (!id) throw new ApiError(422, `invalid ${name}: '${text}' is neither an account id (hex/base64) nor an address`);
   return id;
