@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface Plan {
   rps: number;
@@ -17,6 +17,12 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
+/** Window length and requests allowed in it for a plan: whole seconds, rounded up so the average never exceeds rps. */
+function windowOf(plan: Plan): { seconds: number; points: number } {
+  const seconds = Math.max(1, Math.ceil(plan.burst / plan.rps));
+  return { seconds, points: Math.max(plan.burst, plan.rps * seconds) };
+}
+
 type Factory = (opts: { points: number; duration: number; keyPrefix: string }) => RateLimiterAbstract;
 
 class PlanLimiter implements RateLimiter {
@@ -31,10 +37,8 @@ class PlanLimiter implements RateLimiter {
     const id = `${plan.rps}:${plan.burst}`;
     let limiter = this.byPlan.get(id);
     if (!limiter) {
-      // rate-limiter-flexible durations are whole seconds; round the window up so the average never exceeds rps.
-      const duration = Math.max(1, Math.ceil(plan.burst / plan.rps));
-      const points = Math.max(plan.burst, plan.rps * duration);
-      limiter = this.factory({ points, duration, keyPrefix: `${this.prefix}:${id}` });
+      const { seconds, points } = windowOf(plan);
+      limiter = this.factory({ points, duration: seconds, keyPrefix: `${this.prefix}:${id}` });
       this.byPlan.set(id, limiter);
     }
     return limiter;
@@ -57,8 +61,43 @@ class PlanLimiter implements RateLimiter {
   }
 }
 
-export function createMemoryLimiter(prefix = 'rl'): RateLimiter {
-  return new PlanLimiter((o) => new RateLimiterMemory(o), prefix, async () => {});
+/**
+ * One process's limits: a fixed window per subject and plan in a Map, the same semantics as the Redis limiter at a
+ * fraction of the per-request cost (no promise chain or per-key timer). Expired windows are swept when the map has
+ * grown, so idle subjects do not accumulate.
+ */
+class MemoryLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { endsAt: number; used: number }>();
+  private sweepAt = 10_000;
+
+  async consume(subject: string, plan: Plan): Promise<LimitResult> {
+    const now = Date.now();
+    const id = `${plan.rps}:${plan.burst}:${subject}`;
+    let window = this.windows.get(id);
+    if (!window || window.endsAt <= now) {
+      if (this.windows.size >= this.sweepAt) this.sweep(now);
+      window = { endsAt: now + windowOf(plan).seconds * 1000, used: 0 };
+      this.windows.set(id, window);
+    }
+    if (window.used >= windowOf(plan).points) {
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
+    }
+    window.used++;
+    return { allowed: true };
+  }
+
+  private sweep(now: number): void {
+    for (const [id, window] of this.windows) if (window.endsAt <= now) this.windows.delete(id);
+    this.sweepAt = Math.max(10_000, this.windows.size * 2);
+  }
+
+  async close(): Promise<void> {
+    this.windows.clear();
+  }
+}
+
+export function createMemoryLimiter(): RateLimiter {
+  return new MemoryLimiter();
 }
 
 /**
