@@ -27,6 +27,8 @@ export interface Store {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** Arbitrary key of the advisory lock that serializes tongate migrations within one database. */
+const MIGRATION_LOCK_ID = 0x746f6e67; // 'tong'
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   let db: Kysely<Database>;
@@ -40,7 +42,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       const client = new pg.Client({ connectionString: options.databaseUrl });
       await client.connect();
       try {
-        await client.query(`create schema if not exists "${schema}"`);
+        await client.query(`create schema if not exists "${schema}"`).catch((err: { code?: string }) => {
+          // "if not exists" is not atomic: a concurrent creator may win between the check and the insert.
+          if (err.code !== '23505' && err.code !== '42P06') throw err;
+        });
       } finally {
         await client.end();
       }
@@ -63,12 +68,28 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     db,
     keys: new KeyRepository(db),
     async migrate() {
-      const migrator = new Migrator({ db, provider: migrationProvider });
-      const { error, results } = await migrator.migrateToLatest();
-      if (error) {
-        const failed = results?.find((r) => r.status === 'Error');
-        throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`, { cause: error });
-      }
+      // Name the schema of Kysely's own migration tables: unnamed, the Migrator looks for them in every schema
+      // and is fooled by another schema's copy (parallel test runs, several deployments in one database).
+      const migrationTableSchema = options.schema ?? 'public';
+      const run = async (target: Kysely<Database>) => {
+        const migrator = new Migrator({ db: target, provider: migrationProvider, migrationTableSchema });
+        const { error, results } = await migrator.migrateToLatest();
+        if (error) {
+          const failed = results?.find((r) => r.status === 'Error');
+          throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`, { cause: error });
+        }
+      };
+      if (kind === 'pglite') return run(db);
+      // API processes that start together on one PostgreSQL would race to create the same tables: a session-level
+      // advisory lock on one connection lets one migrate while the others wait, then find nothing left to do.
+      await db.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(${MIGRATION_LOCK_ID})`.execute(conn);
+        try {
+          await run(conn);
+        } finally {
+          await sql`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.execute(conn);
+        }
+      });
     },
     async close() {
       await db.destroy();
