@@ -48,17 +48,21 @@ export function readWalletData(kind: WalletKind, data: Cell | null): WalletData 
       case 'seqno+wallet_id':
         return { seqno: s.loadUint(32), walletId: s.loadUint(32) };
       case 'v5':
-        // v5 beta keeps a 33-bit seqno followed by an 80-bit structured wallet id (not a plain int32).
-        if (kind.revision === 0) return { seqno: Number(s.loadUintBig(33)) };
-        return { isSignatureAllowed: s.loadBit(), seqno: s.loadUint(32), walletId: s.loadInt(32) };
+        // toncenter reads v5 beta with the v5r1 layout (bit, int32, int32). Beta's data is really int33 seqno then an
+        // 80-bit wallet id, so this yields the seqno's sign bit as is_signature_allowed (false for any live wallet),
+        // the seqno itself, and the wallet id's leading int32, the network global id (-239 mainnet, -3 testnet).
+        // Reported as toncenter does, since clients compare against it.
+        return { isSignatureAllowed: s.loadBit(), seqno: s.loadInt(32), walletId: s.loadInt(32) };
     }
   } catch {
     return null;
   }
 }
 
-/** Highload wallets (tonlib's highload-wallet r1/r2 and v2 r1/r2). Not in the walletInformation names, only in
- * getExtendedAddressInformation's account_state variants. */
+/** Highload wallets as tonlib knows them (highload-wallet r1/r2 and highload-wallet-v2 r1/r2 of SmartContractCode):
+ * getExtendedAddressInformation shows them as wallet.highload.v1/v2 account states with the revision, while
+ * getWalletInformation answers `wallet: false` for them (toncenter's wallet table has only v1–v5), as does any
+ * highload v3 (unknown to tonlib too, so a raw account state). */
 export interface HighloadKind {
   version: 1 | 2;
   revision: number;
