@@ -2,6 +2,7 @@ import type { ChainSource, GetMethodResult } from '@tongate/chain';
 import { Address, beginCell, type Cell, type TupleItem } from '@ton/core';
 import { ApiError } from './api-error.js';
 import { bocB64, friendly } from './format.js';
+import { parseDnsRecords } from './dns-content.js';
 import { parseTokenContent } from './token-content.js';
 
 /**
@@ -116,6 +117,36 @@ async function nftCollection(ctx: TokenContext) {
   };
 }
 
+/** `\0` as a one-byte slice: dnsresolve's name for the item's own domain. */
+const SELF = beginCell().storeUint(0, 8).endCell();
+
+/**
+ * A TON DNS item (TEP-81) answers dnsresolve("\0", 0) with (bits, records dictionary); then, as toncenter does, its
+ * content is the domain (get_domain + ".ton") with the records instead of the TEP-64 metadata. Null when the item
+ * does not resolve or has no records.
+ */
+async function dnsContent(ctx: TokenContext) {
+  const resolved = await ctx.chain.runGetMethod(ctx.address, 'dnsresolve', [{ type: 'slice', cell: SELF }, { type: 'int', value: 0n }], ctx.seqno);
+  if (resolved.exitCode !== 0 || resolved.stack.length !== 2) return null;
+  const records = resolved.stack[1]!;
+  if (records.type !== 'cell') return null;
+  let data;
+  try {
+    data = parseDnsRecords(records.cell);
+  } catch {
+    return null;
+  }
+  // A domain that cannot be read leaves it empty rather than dropping the records (toncenter does the same).
+  let domain = '';
+  const named = await ctx.chain.runGetMethod(ctx.address, 'get_domain', [], ctx.seqno);
+  const item = named.stack[0];
+  if (named.exitCode === 0 && (item?.type === 'cell' || item?.type === 'slice')) {
+    const s = item.cell.beginParse();
+    if (s.remainingBits % 8 === 0) domain = `${s.loadBuffer(s.remainingBits / 8).toString('utf8')}.ton`;
+  }
+  return { domain, data };
+}
+
 async function nftItem(ctx: TokenContext) {
   const r = await run(ctx, ctx.address, 'get_nft_data', [], 5);
   if (!r) return null;
@@ -133,6 +164,7 @@ async function nftItem(ctx: TokenContext) {
     const full = await ctx.chain.runGetMethod(collection, 'get_nft_content', [{ type: 'int', value: index }, { type: 'cell', cell: cell(individual) }], ctx.seqno);
     if (full.exitCode !== 0 || full.stack.length < 1) throw new ApiError(409, `get_nft_content on the collection failed with exit code ${full.exitCode}`);
     itemContent = content(cell(full.stack[0]));
+    itemContent = (await dnsContent(ctx)) ?? itemContent;
   }
   return {
     '@type': 'ext.tokens.nftItemData' as const,
