@@ -2,6 +2,7 @@ import type { v2 } from '@tongate/sdk';
 import { Address } from '@ton/core';
 import { ApiError } from './api-error.js';
 import { rawUpper } from './format.js';
+import { friendlyForms, parseFriendly } from './friendly-address.js';
 import { queryToken, tryParseAddress, tryParseHash } from './parse.js';
 
 /** The utils operations' address and hash conversions. */
@@ -9,27 +10,24 @@ import { queryToken, tryParseAddress, tryParseHash } from './parse.js';
 function parseAny(value: unknown): { address: Address; friendly: { bounceable: boolean; testOnly: boolean } | null } {
   if (typeof value !== 'string' || value.trim() === '') throw new ApiError(422, 'address is required');
   const text = queryToken(value);
+  if (!text.includes(':')) {
+    const parsed = parseFriendly(text);
+    if (parsed) return { address: new Address(parsed.workchain, parsed.hash), friendly: { bounceable: parsed.bounceable, testOnly: parsed.testOnly } };
+  }
   const address = tryParseAddress(text);
-  if (!address) throw new ApiError(422, `invalid address: '${text}' is not a raw (wc:hex) or user-friendly TON address`);
-  if (text.includes(':')) return { address, friendly: null };
-  const parsed = Address.parseFriendly(text);
-  return { address, friendly: { bounceable: parsed.isBounceable, testOnly: parsed.isTestOnly } };
+  if (!address || !text.includes(':')) throw new ApiError(422, `invalid address: '${text}' is not a raw (wc:hex) or user-friendly TON address`);
+  return { address, friendly: null };
 }
 
 export function detectAddress(value: unknown, networkTestOnly: boolean): v2.DetectedAddress {
   const { address, friendly } = parseAny(value);
   // Friendly input keeps its own testnet flag; raw input takes the serving network's.
   const testOnly = friendly ? friendly.testOnly : networkTestOnly;
-  const variant = (bounceable: boolean) => ({
-    '@type': 'ext.utils.detectedAddressVariant' as const,
-    b64: address.toString({ urlSafe: false, bounceable, testOnly }),
-    b64url: address.toString({ urlSafe: true, bounceable, testOnly }),
-  });
   return {
     '@type': 'ext.utils.detectedAddress' as const,
     raw_form: address.toRawString(),
-    bounceable: variant(true),
-    non_bounceable: variant(false),
+    bounceable: { '@type': 'ext.utils.detectedAddressVariant' as const, ...friendlyForms(address.workChain, address.hash, true, testOnly) },
+    non_bounceable: { '@type': 'ext.utils.detectedAddressVariant' as const, ...friendlyForms(address.workChain, address.hash, false, testOnly) },
     given_type: !friendly ? 'raw_form' : friendly.bounceable ? 'friendly_bounceable' : 'friendly_non_bounceable',
     test_only: testOnly,
   };

@@ -1,4 +1,5 @@
 import { Address, Cell } from '@ton/core';
+import { parseFriendly } from './friendly-address.js';
 import { ApiError } from './api-error.js';
 
 /** Raw parameters of one request: GET query and POST body merged (the front door already validated their types). */
@@ -33,7 +34,8 @@ export function parseAddress(params: Params, name: string): Address {
 export function tryParseAddress(text: string): Address | null {
   try {
     if (/^-?\d+:[0-9a-fA-F]{64}$/.test(text)) return Address.parseRaw(text.toLowerCase());
-    if (/^[A-Za-z0-9+/_-]{48}$/.test(text)) return Address.parseFriendly(text).address;
+    const friendly = parseFriendly(text);
+    if (friendly) return new Address(friendly.workchain, friendly.hash);
   } catch {
     return null;
   }

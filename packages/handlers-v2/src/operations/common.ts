@@ -24,8 +24,13 @@ export interface Deps {
 
 /** Merges query and body so an operation reads its parameters the same way for GET and POST. */
 export function paramsOf(input: OperationInput): Params {
-  const asObject = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Params) : {});
-  return { ...asObject(input.query), ...asObject(input.body) };
+  const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const query = isObject(input.query) ? input.query : undefined;
+  const body = isObject(input.body) ? input.body : undefined;
+  // Operations only read their parameters, so one side alone is used as it is (no copy per request).
+  if (!body) return query ?? {};
+  if (!query) return body;
+  return { ...query, ...body };
 }
 
 /**
