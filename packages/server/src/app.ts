@@ -13,6 +13,8 @@ import { redactUrl, type Logger } from './logging.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createNetworkResolver } from './network.js';
 import { createOperationTable } from './operations.js';
+import { jsonBodyReader } from './json-body.js';
+import { leanJson } from './reply.js';
 import { createValidator } from './validator.js';
 
 export interface AppOptions {
@@ -80,47 +82,52 @@ export function createApp(options: AppOptions): Express {
     );
   }
 
-  // Request id, version header, metrics and the access log: first, so every reply gets them.
+  const healthcheck = (res: Response) => res.json({ ok: true });
+  const metricsReply = (res: Response, next: NextFunction) =>
+    metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
+  // The same tolerance as an express route: any case, one optional trailing slash.
+  const OPERATIONS_PATH = /^\/(healthcheck|metrics)\/?$/i;
+
+  // The whole front door is one express layer: express parses the URL and matches every layer of its router per
+  // request, so request id, version header, access log, /healthcheck, /metrics, the network and the choice between
+  // docs and API are decided here, with the path read once.
   app.use((req: Request, res: Response, next: NextFunction) => {
+    const path = req.path;
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const version = versionOfPath(path);
     res.locals.arrivedAt = performance.now();
     res.locals.requestId = requestId;
-    res.locals.version = versionOfPath(req.path);
+    res.locals.version = version;
+    res.locals.path = path;
     res.setHeader('X-Request-Id', requestId);
-    res.setHeader('X-API-Version', versionHeader[res.locals.version as 'v2' | 'v3']);
+    res.setHeader('X-API-Version', versionHeader[version]);
+    res.json = leanJson;
     res.on('finish', recordReply);
-    next();
-  });
 
-  app.get('/healthcheck', (_req, res) => {
-    res.json({ ok: true });
-  });
-  app.get('/metrics', async (_req, res, next) => {
-    try {
-      res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-    } catch (err) {
-      next(err);
-    }
-  });
+    // Service endpoints answer on every host.
+    const service = (req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/') ? OPERATIONS_PATH.exec(path) : null;
+    if (service) return service[1]!.toLowerCase() === 'healthcheck' ? void healthcheck(res) : void metricsReply(res, next);
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
     const network = networks.resolve(req.headers.host, req.socket.localPort);
     if (!network) {
       const host = req.headers.host ?? '(none)';
       return next(new HttpError(421, `unknown host '${host}': this server answers ${networks.knownHosts.join(', ')}`));
     }
-    const ctx: RequestContext = { network, requestId: res.locals.requestId, startedAt: res.locals.arrivedAt as number };
+    const ctx: RequestContext = { network, requestId, startedAt: res.locals.arrivedAt as number };
     res.locals.ctx = ctx;
-    routeByPath(req, res, next);
+    routeByPath(req, res, next, path);
   });
 
   // The docs router is only consulted for its own paths, so API requests do not walk its layers.
   const docs = docsRouter(bundles);
   const DOCS_PATH = /^\/(docs-assets\/|docs-init\.js$|api\/v[23]\/?$|api\/v[23]\/openapi\.json$)/;
 
-  const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst } });
-  const parseJson = express.json({ limit: '8mb' });
+  const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst },
+    trustProxy: config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '',
+  });
+  const BODY_LIMIT = 8 * 1024 * 1024;
+  const parseJson = jsonBodyReader({ limit: BODY_LIMIT, fallback: express.json({ limit: BODY_LIMIT }) });
 
   // api_key is authentication, not an operation parameter: remove it before validation sees it. The query is
   // parsed once here and kept as a plain property: express 5 re-parses req.query on every read otherwise.
@@ -141,32 +148,33 @@ export function createApp(options: AppOptions): Express {
 
   // Two validator instances must not see each other's requests (the second would act on the first's
   // req.openapi), so each runs only for its own prefix.
-  const v2Validator = chain(createValidator('v2', bundles.v2, config.validateResponses, /^\/api\/v2\/jsonRPC$/));
-  const v3Validator = chain(createValidator('v3', bundles.v3, config.validateResponses));
+  const v2Validator = createValidator('v2', bundles.v2, config.validateResponses, /^\/api\/v2\/jsonRPC$/);
+  const v3Validator = createValidator('v3', bundles.v3, config.validateResponses);
   const operations = createOperationTable(options.v2Handlers, options.v3Handlers);
 
   // The API pipeline is one layer: body, auth, query, then JSON-RPC or validation and the operation the validator
   // matched. Express would otherwise walk (and re-match, and re-prefix) a layer per step for every request.
   const api = chain([
-    parseJson,
+    // Only POST operations carry a body; a GET need not pass through the body parser's checks.
+    (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' ? parseJson(req, res, next) : next()),
     auth,
     fixQuery,
     (req: Request, res: Response, next: NextFunction) => {
-      if (req.method === 'POST' && JSON_RPC_PATH.test(req.path)) {
+      const path = res.locals.path as string;
+      if (req.method === 'POST' && JSON_RPC_PATH.test(path)) {
         res.locals.operationId = 'jsonRPC';
         return jsonRpc(req, res, next);
       }
-      const validator = req.path.startsWith('/api/v2/') ? v2Validator : req.path.startsWith('/api/v3/') ? v3Validator : undefined;
+      const validator = path.startsWith('/api/v2/') ? v2Validator : path.startsWith('/api/v3/') ? v3Validator : undefined;
       if (!validator) return next();
-      validator(req, res, (err?: unknown) => {
+      validator.handle(req, res, (err?: unknown) => {
         if (err) return next(err);
         operations.dispatch(req, res, next);
       });
     },
   ]);
   // Docs or API, chosen in the same layer as the network (one express layer instead of three per request).
-  function routeByPath(req: Request, res: Response, next: NextFunction): void {
-    const path = req.path;
+  function routeByPath(req: Request, res: Response, next: NextFunction, path: string): void {
     const toApi = path.startsWith('/api/');
     if ((req.method === 'GET' || req.method === 'HEAD') && DOCS_PATH.test(path)) {
       void docs(req, res, (err?: unknown) => (err ? next(err) : toApi ? api(req, res, next) : next()));

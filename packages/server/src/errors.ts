@@ -98,7 +98,10 @@ export function mapError(err: unknown, requestId: string): MappedError {
   // express-openapi-validator
   if (e && Array.isArray(e.errors) && typeof e.status === 'number') {
     if (e.status === 404) return { status: 404, message: 'not found', unexpected: false };
-    if (e.status === 405) return { status: 405, message: e.message ?? 'method not allowed', unexpected: false };
+    if (e.status === 405) {
+      const allow = (e as { headers?: Record<string, string> }).headers?.Allow;
+      return { status: 405, message: e.message ?? 'method not allowed', ...(allow ? { headers: { Allow: allow } } : {}), unexpected: false };
+    }
     if (e.status === 415) return { status: 415, message: e.message ?? 'unsupported media type', unexpected: false };
     if (e.status >= 500) {
       // Response validation: the handler broke the contract.

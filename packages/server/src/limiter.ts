@@ -14,6 +14,8 @@ export type LimitResult = { allowed: true } | { allowed: false; retryAfterSecond
  */
 export interface RateLimiter {
   consume(subject: string, plan: Plan): Promise<LimitResult>;
+  /** Present when the limiter can answer without I/O (in-memory): the front door then needs no promise. */
+  consumeSync?(subject: string, plan: Plan): LimitResult;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,10 @@ class MemoryLimiter implements RateLimiter {
   private sweepAt = 10_000;
 
   async consume(subject: string, plan: Plan): Promise<LimitResult> {
+    return this.consumeSync(subject, plan);
+  }
+
+  consumeSync(subject: string, plan: Plan): LimitResult {
     const now = Date.now();
     const id = `${plan.rps}:${plan.burst}:${subject}`;
     let window = this.windows.get(id);

@@ -71,6 +71,18 @@ export class KeyLookup {
     }
   }
 
+  /**
+   * The verdict from the cache alone, or undefined when the store must be asked: lets the front door answer a
+   * known key without a promise per request.
+   */
+  resolveCached(key: string): KeyVerdict | undefined {
+    const hashHex = hashKey(key);
+    const now = Date.now();
+    const entry = this.cache.get(hashHex);
+    if (!entry || now - entry.cachedAt > this.cacheTtlMs) return undefined;
+    return this.verdict(entry, Buffer.from(hashHex, 'hex'), now);
+  }
+
   async resolve(key: string): Promise<KeyVerdict> {
     const hashHex = hashKey(key);
     const hash = Buffer.from(hashHex, 'hex');
@@ -87,6 +99,10 @@ export class KeyLookup {
       if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(hashHex, entry);
     }
+    return this.verdict(entry, hash, now);
+  }
+
+  private verdict(entry: CacheEntry, hash: Buffer, now: number): KeyVerdict {
     // Map lookup by hash already selects the entry; compare in constant time before trusting it.
     if (!entry.record || !timingSafeEqual(entry.hash, hash)) return { status: 'unknown' };
     if (!isKeyActive(entry.record, new Date(now))) return { status: 'unknown' };

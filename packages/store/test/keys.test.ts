@@ -57,13 +57,19 @@ describe.each(backends)('key store on $name', (backend) => {
     await lookup.start();
     try {
       const { key, record } = await store.keys.create({ network: 'testnet', rps: 1, burst: 1 });
+      // The synchronous answer exists only once the store has been asked, and agrees with it.
+      expect(lookup.resolveCached(key)).toBeUndefined();
       expect((await lookup.resolve(key)).status).toBe('valid');
+      expect(lookup.resolveCached(key)?.status).toBe('valid');
       expect((await lookup.resolve(key + 'x')).status).toBe('unknown');
+      expect(lookup.resolveCached(key + 'x')?.status).toBe('unknown');
       const before = await store.keys.version();
       const revoked = await store.keys.revoke(record.id);
       expect(revoked?.revoked_at).toBeInstanceOf(Date);
       expect(await store.keys.version()).toBeGreaterThan(before);
       await new Promise((r) => setTimeout(r, 200));
+      // The version change dropped the cache: the revoked key is not answered from memory.
+      expect(lookup.resolveCached(key)).toBeUndefined();
       expect((await lookup.resolve(key)).status).toBe('unknown');
       expect(await store.keys.revoke(999_999)).toBeUndefined();
     } finally {
