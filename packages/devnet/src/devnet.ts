@@ -50,6 +50,7 @@ import { runSeed, type SeedSummary } from './seed.js';
 import { installFastSha256 } from './fast-sha256.js';
 import { DevnetExecutor } from './executor.js';
 import { LruCache } from './lru.js';
+import { MessageRunner, type AppliedTransaction, type RunResult } from './runner.js';
 
 export interface DevnetOptions {
   network: Network;
@@ -58,6 +59,11 @@ export interface DevnetOptions {
   /** Interval between rounds of blocks in ms (default 1000); 0 = blocks only on produceBlock(). */
   blockIntervalMs?: number;
   logger?: { info(obj: object, msg?: string): void };
+  /**
+   * Run messages through the sandbox's own queue (Blockchain.sendMessage) instead of the devnet's direct runner.
+   * Slower; kept to compare the two paths.
+   */
+  sandboxQueue?: boolean;
 }
 
 /** Logical time the devnet skips at every round, so that a block's lt range is never empty. */
@@ -123,6 +129,8 @@ export class Devnet implements ChainSource {
   private readonly accountCache = new LruCache<number, DecodedAccount>(ACCOUNT_CACHE_ENTRIES);
   private readonly txCache = new LruCache<number, ChainTransaction>(TRANSACTION_CACHE_ENTRIES);
 
+  /** The direct message runner (see runner.ts); null when the sandbox queue is used. */
+  private runner: MessageRunner | null = null;
   private pending: PendingTx[] = [];
   private readonly touched = new Map<string, Address>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -150,12 +158,14 @@ export class Devnet implements ChainSource {
     try {
       const recovered = store.recovered;
       const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : genesisConfig(GLOBAL_IDS[opts.network]);
-      const bc = await Blockchain.create({ config, executor: await DevnetExecutor.create() });
+      const executor = await DevnetExecutor.create();
+      const bc = await Blockchain.create({ config, executor });
       bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
       shareFrozenPrevBlocks(bc);
       const devnet = new Devnet(bc, store, opts, faucet, opts.logger);
       if (recovered.length > 0) await devnet.restore(recovered);
       else await devnet.genesis(config);
+      if (!opts.sandboxQueue) devnet.runner = await MessageRunner.create(bc, executor, faucet.address);
       devnet.startTimer(opts.blockIntervalMs ?? 1000);
       opts.logger?.info(
         { network: devnet.network, mcSeqno: devnet.lastMc.id.seqno, faucet: faucet.address.toString({ testOnly: opts.network === 'testnet' }) },
@@ -695,18 +705,29 @@ export class Devnet implements ChainSource {
     const { cell, msg } = this.parseExternal(boc);
     return this.serial(async () => {
       if (this.pending.length >= EXT_MSG_QUEUE_SIZE_LIMIT) throw new ChainError('refused', 'external message queue is full, retry after the next block');
-      let failure: unknown;
-      try {
-        await this.bc.sendMessage(msg);
-      } catch (e) {
-        failure = e;
-      }
-      const txs = this.takeSandboxTransactions();
-      if (txs.length === 0) throw new ChainError('refused', rejectionReason(failure));
+      const dest = msg.info.dest as Address;
+      const { transactions, failure } = this.runner?.applicable ? await this.runner.run(cell, dest) : await this.runInSandboxQueue(msg);
+      if (transactions.length === 0) throw new ChainError('refused', rejectionReason(failure));
       if (failure) this.logger?.info({ err: String(failure) }, 'devnet: message chain stopped early');
-      for (const tx of txs) this.addPending(tx);
+      for (const tx of transactions) this.addPending(tx);
       return { hash: cell.hash() };
     });
+  }
+
+  private async runInSandboxQueue(msg: Message): Promise<RunResult> {
+    let failure: unknown;
+    try {
+      await this.bc.sendMessage(msg);
+    } catch (e) {
+      failure = e;
+    }
+    const transactions = this.takeSandboxTransactions().map((tx): AppliedTransaction => {
+      const account = Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex');
+      // Only tick-tock transactions come without an inbound message, and those run in the masterchain.
+      const address = tx.inMessage?.info.dest instanceof Address ? tx.inMessage.info.dest : new Address(-1, account);
+      return { address, lt: tx.lt, hash: tx.hash(), boc: tx.raw.toBoc() };
+    });
+    return { transactions, failure };
   }
 
   /** Takes the transactions the sandbox just ran and empties its list, which would otherwise grow forever. */
@@ -717,13 +738,10 @@ export class Devnet implements ChainSource {
     return txs;
   }
 
-  private addPending(tx: BlockchainTransaction): void {
-    const address = tx.inMessage?.info.dest instanceof Address ? tx.inMessage.info.dest : undefined;
-    const account = Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex');
-    // Only tick-tock transactions come without an inbound message, and those run in the masterchain.
-    const addr = address ?? new Address(-1, account);
-    this.pending.push({ workchain: addr.workChain, account, lt: tx.lt, hash: tx.hash(), boc: tx.raw.toBoc() });
-    this.touched.set(accountKey(addr.workChain, account), addr);
+  private addPending(tx: AppliedTransaction): void {
+    const { address } = tx;
+    this.pending.push({ workchain: address.workChain, account: address.hash, lt: tx.lt, hash: tx.hash, boc: tx.boc });
+    this.touched.set(accountKey(address.workChain, address.hash), address);
   }
 
   async emulateExternalMessage(message: Cell, opts: { ignoreChksig: boolean }): Promise<EmulationResult> {

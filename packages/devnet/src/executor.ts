@@ -139,8 +139,23 @@ export class DevnetExecutor implements IExecutor {
   }
 
   async runTransaction(args: ExecutorRunTransactionArgs): Promise<ExecutorEmulationResult> {
+    if (!this.canRunDirect) return this.inner.runTransaction(args);
+    return this.runTransactionBoc({ ...args, message: args.message.toBoc().toString('base64') });
+  }
+
+  /** Whether the sandbox internals the direct paths call are there (they are in @ton/sandbox 0.41.0). */
+  get canRunDirect(): boolean {
     const internals = this.inner as unknown as Partial<ExecutorInternals>;
-    if (typeof internals.runCommon !== 'function' || typeof internals.getEmulatorPointer !== 'function') return this.inner.runTransaction(args);
+    return typeof internals.runCommon === 'function' && typeof internals.getEmulatorPointer === 'function';
+  }
+
+  /**
+   * runTransaction with the message already serialized (base64 BOC): the devnet's message runner hands over the
+   * message cells exactly as the emulator produced them (out_msgs) or the client sent them, without a Cell → BOC
+   * round trip. Only call when canRunDirect.
+   */
+  runTransactionBoc(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string }): ExecutorEmulationResult {
+    const internals = this.inner as unknown as ExecutorInternals;
     const params: Record<string, unknown> = {
       utime: args.now,
       lt: args.lt.toString(),
@@ -153,7 +168,7 @@ export class DevnetExecutor implements IExecutor {
       internals.getEmulatorPointer.call(this.inner, args.config, VERBOSITY[args.verbosity]),
       args.libs ? this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64')) : 0,
       args.shardAccount,
-      args.message.toBoc().toString('base64'),
+      args.message,
       JSON.stringify(params),
     ]);
   }
