@@ -1,0 +1,158 @@
+import { Address, beginCell, Cell, comment, Dictionary, internal, loadMessage, storeMessage, toNano, type MessageRelaxed } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
+import { Blockchain, EmulationError, TimeError, type BlockchainTransaction } from '@ton/sandbox';
+import { WHOLE_SHARD } from '@tongate/chain';
+import { describe, expect, it } from 'vitest';
+import { createDevnet, devnetFaucet, DEVNET_FAUCET_BALANCE, genesisConfig, GLOBAL_IDS, signerFromSeed, walletTransferBoc } from '../src/index.js';
+import { DevnetExecutor } from '../src/executor.js';
+import { MessageRunner } from '../src/runner.js';
+import { jettonWalletCodeBoc } from '../src/contracts/codes.js';
+
+const NOW = 1_750_000_000;
+
+/** A sandbox set up as the devnet sets up its own: same config, libraries, verbosity, clock, seed and PREVBLOCKS. */
+async function chain(): Promise<Blockchain> {
+  const faucet = await devnetFaucet();
+  const bc = await Blockchain.create({ config: genesisConfig(GLOBAL_IDS.mainnet), executor: await DevnetExecutor.create() });
+  bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
+  const lib = Cell.fromBase64(jettonWalletCodeBoc);
+  bc.libs = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(lib.hash(), lib)).endCell();
+  bc.now = NOW;
+  bc.random = Buffer.alloc(32, 3);
+  const id = (seqno: number) => ({ workchain: -1, shard: WHOLE_SHARD, seqno, rootHash: Buffer.alloc(32, seqno + 1), fileHash: Buffer.alloc(32, seqno + 2) });
+  bc.prevBlocks = { lastMcBlocks: [id(2), id(1), id(0)], prevKeyBlock: id(0) };
+  const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
+  await bc.setShardAccount(faucet.address, {
+    account: {
+      addr: faucet.address,
+      storage: { lastTransLt: 0n, balance: { coins: DEVNET_FAUCET_BALANCE }, state: { type: 'active', state: { code: wallet.init.code, data: wallet.init.data } } },
+      storageStats: { used: { cells: 0n, bits: 0n }, lastPaid: NOW - 100, duePayment: null, storageExtra: null },
+    },
+    lastTransactionLt: 0n,
+    lastTransactionHash: 0n,
+  });
+  return bc;
+}
+
+type Outcome = { txs: { hash: string; lt: bigint; boc: string }[]; failure?: string };
+
+async function viaSandbox(bc: Blockchain, boc: Buffer): Promise<Outcome> {
+  let failure: unknown;
+  try {
+    await bc.sendMessage(loadMessage(Cell.fromBoc(boc)[0].beginParse()));
+  } catch (e) {
+    failure = e;
+  }
+  const holder = bc as unknown as { transactions: BlockchainTransaction[] };
+  const txs = holder.transactions.map((t) => ({ hash: t.hash().toString('hex'), lt: t.lt, boc: t.raw.toBoc().toString('base64') }));
+  holder.transactions = [];
+  return { txs, failure: describeFailure(failure) };
+}
+
+async function viaRunner(runner: MessageRunner, boc: Buffer): Promise<Outcome> {
+  const cell = Cell.fromBoc(boc)[0];
+  const res = await runner.run(cell, loadMessage(cell.beginParse()).info.dest as Address);
+  // The runner keeps the emulator's bytes; re-serialize like the stock path to compare BOCs byte for byte.
+  const txs = res.transactions.map((t) => ({ hash: t.hash.toString('hex'), lt: t.lt, boc: Cell.fromBoc(t.boc)[0].toBoc().toString('base64') }));
+  return { txs, failure: describeFailure(res.failure) };
+}
+
+function describeFailure(e: unknown): string | undefined {
+  if (e === undefined) return undefined;
+  if (e instanceof EmulationError) return `EmulationError ${e.error} ${e.exitCode}`;
+  if (e instanceof TimeError) return `TimeError ${e.address.toRawString()} ${e.previousTxTime} ${e.currentTime}`;
+  return `other ${String(e)}`;
+}
+
+async function accountOf(bc: Blockchain, address: Address): Promise<string> {
+  return ((await bc.getContract(address)) as unknown as { _account: string })._account;
+}
+
+describe('MessageRunner', () => {
+  it('produces the same transactions, account states and failures as the sandbox queue', async () => {
+    const faucet = await devnetFaucet();
+    const faucetWallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
+    const faucetSigner = signerFromSeed(faucet.secretKey);
+    const otherSigner = signerFromSeed(Buffer.alloc(32, 9));
+    const other = WalletContractV4.create({ workchain: 0, publicKey: otherSigner.publicKey });
+    const plain = new Address(0, Buffer.alloc(32, 0x11));
+    const missing = new Address(0, Buffer.alloc(32, 0x22));
+    const fromFaucet = (seqno: number, messages: MessageRelaxed[]) => walletTransferBoc(faucetWallet, faucetSigner, seqno, messages);
+
+    const steps: { boc: Buffer; now?: number }[] = [
+      // Three out messages: a comment, funds for a wallet not deployed yet, and a bounceable one to an empty
+      // account that bounces back to the faucet (five transactions).
+      {
+        boc: await fromFaucet(0, [
+          internal({ to: plain, value: toNano('0.5'), bounce: false, body: comment('hello') }),
+          internal({ to: other.address, value: toNano('5'), bounce: false }),
+          internal({ to: missing, value: toNano('1'), bounce: true, body: comment('bounce me') }),
+        ]),
+      },
+      // The new wallet deploys itself with its first external and answers with a comment too long to sit inline.
+      { boc: await walletTransferBoc(other, otherSigner, 0, [internal({ to: faucet.address, value: toNano('1'), bounce: true, body: comment('x'.repeat(400)) })]) },
+      // Rejected: wrong seqno.
+      { boc: await fromFaucet(7, [internal({ to: plain, value: toNano('1'), bounce: false })]) },
+      // Rejected: the clock is behind the account's last transaction.
+      { boc: await fromFaucet(1, [internal({ to: plain, value: toNano('1'), bounce: false })]), now: NOW - 1000 },
+      { boc: await fromFaucet(1, [internal({ to: plain, value: toNano('0.01'), bounce: false, body: comment('again') })]), now: NOW + 5 },
+    ];
+
+    const stock = await chain();
+    const fast = await chain();
+    const runner = await MessageRunner.create(fast, fast.executor as DevnetExecutor, faucet.address);
+    expect(runner).not.toBeNull();
+    expect(runner!.applicable).toBe(true);
+
+    const counts: number[] = [];
+    for (const step of steps) {
+      if (step.now !== undefined) stock.now = fast.now = step.now;
+      const a = await viaSandbox(stock, step.boc);
+      const b = await viaRunner(runner!, step.boc);
+      expect(b).toEqual(a);
+      expect(fast.lt).toBe(stock.lt);
+      for (const address of [faucet.address, other.address, plain, missing]) expect(await accountOf(fast, address)).toBe(await accountOf(stock, address));
+      counts.push(a.txs.length);
+    }
+    // The scenario really exercised what it claims to.
+    expect(counts).toEqual([5, 2, 0, 0, 2]);
+  });
+
+  it('delivers a message as the cell that was sent, so the transaction\'s in_msg hash is the hash sendMessage returned', async () => {
+    // The sandbox queue re-encodes messages with @ton/core's storeMessage, which inlines a body that fits; a client
+    // may keep it in a ref (valid TL-B), and then the executed message would not be the one the client tracks.
+    const check = async (sandboxQueue: boolean) => {
+      const devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0, sandboxQueue });
+      try {
+        const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+        const to = new Address(0, Buffer.alloc(32, 0x33));
+        const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), 0, [internal({ to, value: toNano('1'), bounce: false, body: comment('short') })]);
+        const inline = Cell.fromBoc(boc)[0];
+        const withRefs = beginCell().store(storeMessage(loadMessage(inline.beginParse()), { forceRef: true })).endCell();
+        expect(withRefs.hash()).not.toEqual(inline.hash());
+        const { hash } = await devnet.sendMessage(withRefs.toBoc());
+        expect(hash).toEqual(withRefs.hash());
+        await devnet.produceBlock();
+        const state = await devnet.getAccountState(devnet.faucet.address);
+        const tx = (await devnet.getTransaction(devnet.faucet.address, state.lastTransaction!.lt))!;
+        const inMsg = tx.cell.refs[0].beginParse().loadMaybeRef()!;
+        // The recipient's in_msg is the cell the faucet's transaction lists as its out message 0.
+        const msgs = tx.cell.refs[0].beginParse();
+        msgs.loadMaybeRef();
+        const out = msgs.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell()).get(0)!;
+        const rstate = await devnet.getAccountState(to);
+        const rtx = (await devnet.getTransaction(to, rstate.lastTransaction!.lt))!;
+        expect(rtx.cell.refs[0].beginParse().loadMaybeRef()!.hash()).toEqual(out.hash());
+        return { executed: inMsg.hash(), sent: hash, inline: inline.hash() };
+      } finally {
+        await devnet.close();
+      }
+    };
+    const direct = await check(false);
+    expect(direct.executed).toEqual(direct.sent);
+    // The stock queue ran the re-encoded (inline) message instead, which this test would catch.
+    const stock = await check(true);
+    expect(stock.executed).toEqual(stock.inline);
+    expect(stock.executed).not.toEqual(stock.sent);
+  });
+});
