@@ -11,6 +11,7 @@ import {
   type IExecutor,
   type PrevBlocksInfo,
 } from '@ton/sandbox';
+import { createEmulatorExecutor } from './emulator.js';
 
 /**
  * The sandbox executor re-serializes c7's PREVBLOCKS tuple (16 block ids, dozens of cells) and the global library
@@ -80,10 +81,16 @@ export class DevnetExecutor implements IExecutor {
    */
   private configString: { config: string; ptr: number } | undefined;
 
-  private constructor(readonly inner: Executor) {}
+  private constructor(
+    readonly inner: Executor,
+    /** Which emscripten glue the emulator runs with (see emulator.ts). */
+    readonly glue: 'memoized' | 'stock',
+  ) {}
 
-  static async create(): Promise<DevnetExecutor> {
-    return new DevnetExecutor(await Executor.create());
+  /** With the emulator's faster exception glue (see emulator.ts) unless `stockGlue`, or when that cannot be built. */
+  static async create(opts: { stockGlue?: boolean } = {}): Promise<DevnetExecutor> {
+    const fast = opts.stockGlue ? null : await createEmulatorExecutor();
+    return fast ? new DevnetExecutor(fast, 'memoized') : new DevnetExecutor(await Executor.create(), 'stock');
   }
 
   /**

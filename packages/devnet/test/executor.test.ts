@@ -1,9 +1,10 @@
-import { Address, beginCell, Cell, Dictionary, toNano, type TupleItem } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, external, storeMessage, toNano, type TupleItem } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { WHOLE_SHARD } from '@tongate/chain';
 import { createDevnet } from '../src/index.js';
 import { jettonWalletCodeBoc } from '../src/contracts/codes.js';
 import { DevnetExecutor } from '../src/executor.js';
+import { createEmulatorExecutor } from '../src/emulator.js';
 import { faucetTransfer } from './helpers.js';
 
 describe('DevnetExecutor', () => {
@@ -106,6 +107,50 @@ describe('DevnetExecutor', () => {
       const other = await executor.runGetMethod(run(otherConfig, 85143, []));
       expect(comparable(other)).toEqual(comparable(stock[0]));
       expect(typeof seen[5][2]).toBe('number');
+    } finally {
+      await devnet.close();
+    }
+  });
+
+  it('gives the same results with the memoized emscripten glue as with the stock one, C++ exceptions included', async () => {
+    const devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
+    try {
+      const state = await devnet.getAccountState(devnet.faucet.address);
+      const to = new Address(0, Buffer.alloc(32, 5));
+      const config = (await devnet.getConfigAll()).toBoc().toString('base64');
+      const args = (message: Cell) => ({
+        config,
+        libs: null,
+        verbosity: 'short' as const,
+        shardAccount: state.shardAccount!.toBoc().toString('base64'),
+        message,
+        now: Math.floor(Date.now() / 1000) + 10,
+        lt: 5_000_000n,
+        randomSeed: Buffer.alloc(32, 1),
+        ignoreChksig: false,
+        debugEnabled: false,
+      });
+      expect(await createEmulatorExecutor()).not.toBeNull();
+      const fast = await DevnetExecutor.create();
+      const stock = await DevnetExecutor.create({ stockGlue: true });
+      expect([fast.glue, stock.glue]).toEqual(['memoized', 'stock']);
+      const transfer = async (seqno: number) => Cell.fromBoc(await faucetTransfer(devnet, seqno, to, toNano('1')))[0];
+      const cases: [Cell, number | null][] = [
+        [await transfer(0), null],
+        // Wrong seqno: the wallet throws 33 (a TVM-level throw).
+        [await transfer(3), 33],
+        // Empty body: cell underflow (9), raised as a C++ exception inside the emulator and caught through the
+        // invoke_* wrappers, the path the memoized glue rewrites.
+        [beginCell().store(storeMessage(external({ to: devnet.faucet.address, body: beginCell().endCell() }))).endCell(), 9],
+        [await transfer(0), null],
+      ];
+      for (const [message, exitCode] of cases) {
+        const a = args(message);
+        const [s, f] = [await stock.runTransaction(a), await fast.runTransaction(a)];
+        expect(f.result).toEqual(s.result);
+        expect(f.result.success).toBe(exitCode === null);
+        if (!f.result.success) expect(f.result.vmResults?.vmExitCode).toBe(exitCode);
+      }
     } finally {
       await devnet.close();
     }
