@@ -73,7 +73,9 @@ export function mountRoutes(router: Router, routes: readonly RouteInfo[], handle
           throw new Error('res.locals.ctx is not set: the front door must set the request context before the routes run');
         }
         const reply = await handler.call(handlers, { query: req.query, body: req.body, path: req.params, ctx });
-        res.status(reply.status).json(reply.body);
+        // A reply starts as 200; res.status (a validating setter) is only needed for other statuses.
+        if (reply.status !== 200) res.status(reply.status);
+        res.json(reply.body);
       } catch (err) {
         next(err);
       }

@@ -12,13 +12,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function leanJson(this: Response, body: unknown): Response {
   const json = JSON.stringify(body) as string | undefined;
   if (!this.hasHeader('Content-Type')) this.setHeader('Content-Type', JSON_TYPE);
-  if (json === undefined) {
-    this.setHeader('Content-Length', 0);
-    this.end();
-    return this;
-  }
-  this.setHeader('Content-Length', Buffer.byteLength(json));
-  // Node's http layer drops the body of a HEAD reply by itself.
-  this.end(json);
+  // end() with the whole body and no headers sent yet: Node writes Content-Length itself. A HEAD reply carries no
+  // body, so its length (that of the GET reply) is stated explicitly.
+  if (this.req.method === 'HEAD') this.setHeader('Content-Length', Buffer.byteLength(json ?? ''));
+  this.end(json ?? '');
   return this;
 }

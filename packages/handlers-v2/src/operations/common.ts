@@ -23,8 +23,11 @@ export interface Deps {
 }
 
 /** Merges query and body so an operation reads its parameters the same way for GET and POST. */
+function isObject(v: unknown): v is Params {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 export function paramsOf(input: OperationInput): Params {
-  const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
   const query = isObject(input.query) ? input.query : undefined;
   const body = isObject(input.body) ? input.body : undefined;
   // Operations only read their parameters, so one side alone is used as it is (no copy per request).
