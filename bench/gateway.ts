@@ -2,7 +2,8 @@
  * Front-door cost: requests/s and latency of detectAddress through the whole gateway (host routing, auth, rate
  * limiting, OpenAPI validation, JSON-RPC dispatch, metrics, access log) against a bare express route that answers
  * constant JSON, in the same run on the same machine; each scenario is compared with a bare-route run measured just
- * before it, because load on a shared machine drifts within a run. Writes bench/results/gateway.json.
+ * before it, because load on a shared machine drifts within a run. autocannon runs in a worker thread. Writes
+ * bench/results/gateway.json.
  *
  * Keyless limits are raised for the bench through the config (keylessRps/keylessBurst = 1e9), and the bench key
  * gets a plan of 1e9 rps, so no request is refused: every scenario measures the limiter's bookkeeping, not 429s.
@@ -13,18 +14,35 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { createRequire } from 'node:module';
 import express from 'express';
-import pino from 'pino';
 import { createDevnet } from '@tongate/devnet';
 import { createV2Handlers } from '@tongate/handlers-v2';
-import { createApp, createMemoryLimiter, createMetrics, createRedisLimiter, defaultConfig, listen, type RateLimiter } from '@tongate/server';
+import { createApp, createLogger, createMemoryLimiter, createMetrics, createRedisLimiter, defaultConfig, listen, logDestination, type RateLimiter } from '@tongate/server';
 import { KeyLookup, openStore } from '@tongate/store';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } } });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+interface AutocannonOptions {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  headers: Record<string, string>;
+  connections: number;
+  duration: number;
+  workers?: number;
+}
+// autocannon ships no type declarations.
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
 
 interface Scenario {
   name: string;
@@ -47,6 +65,8 @@ async function measure(name: string, port: number, opts: { path: string; method?
       headers: { host: 'mainnet.localhost', ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers },
       connections,
       duration: seconds,
+      // Load generation in its own thread (as in bench:v2): the servers keep this thread's event loop to themselves.
+      workers: 1,
     });
   // One unrecorded second first: JIT, lazily compiled validators and key caches warm up for every scenario alike.
   await run(1);
@@ -65,8 +85,9 @@ async function main() {
   await keys.start();
   const chain = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
   const handlers = createV2Handlers({ chain });
-  // Production-like logging: every request is logged as JSON, to /dev/null so the terminal is not the bottleneck.
-  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  // Production logging (the server's own logger and batching destination, info level: one JSON line per request),
+  // sent to /dev/null so the terminal is not the bottleneck.
+  const logger = createLogger('info', logDestination('/dev/null'));
 
   const bare = express();
   bare.get('/bare', (_req, res) => {
@@ -114,10 +135,11 @@ async function main() {
     node: process.version,
     cpus: cpus().length,
     loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100),
-    logging: 'pino info level, one JSON line per request to /dev/null',
+    logging: 'the server logger (pino, info level, batched asynchronous destination), one JSON line per request, to /dev/null',
     limitsRaised: 'keylessRps = keylessBurst = 1e9 via config; bench key plan rps = burst = 1e9',
     bareRpsRange: bareRange,
     ratioMethod: 'each scenario against a bare-route run measured immediately before it',
+    loadGenerator: 'autocannon 8, 1 worker thread (the servers run on the main thread)',
     durationSeconds: duration,
     connections,
     goal: 'gateway throughput >= 65% of the bare route (front door costs at most 35%)',

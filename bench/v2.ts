@@ -23,7 +23,7 @@ import { WalletContractV4 } from '@ton/ton';
 import express from 'express';
 import { startGateway, type Gateway } from '@tongate/cli';
 import { DEVNET_FAUCET_MNEMONIC, signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
-import { loadConfig } from '@tongate/server';
+import { createLogger, loadConfig, logDestination } from '@tongate/server';
 
 // ------------------------------------------------------------------ parameters
 
@@ -411,7 +411,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, {
     listenHost: '127.0.0.1',
     dataDir,
-    logLevel: 'silent',
+    logLevel: 'info',
     validateResponses: false,
     keylessRps: KEYLESS_LIMIT_FOR_BENCH,
     keylessBurst: KEYLESS_LIMIT_FOR_BENCH,
@@ -425,7 +425,8 @@ async function main(): Promise<void> {
   let gateway: Gateway | undefined;
   let bare: Server | undefined;
   try {
-    gateway = await startGateway(config, {});
+    // Production logging (info: one JSON line per request, the server's batching destination), to /dev/null.
+    gateway = await startGateway(config, { logger: createLogger('info', logDestination('/dev/null')) });
     const devnet = gateway.devnets.mainnet;
     if (!devnet) throw new Error('the gateway has no mainnet devnet');
     const seedStart = performance.now();
