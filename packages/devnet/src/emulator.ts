@@ -73,6 +73,7 @@ export async function createEmulatorExecutor(): Promise<Executor | null> {
 const wasmApi = (globalThis as unknown as { WebAssembly: { instantiate(binary: Uint8Array, imports: object): Promise<{ instance: { exports: object }; module: unknown }> } }).WebAssembly;
 
 interface WasmTable {
+  readonly length: number;
   get(index: number): unknown;
 }
 
@@ -97,12 +98,15 @@ function recompileInvokes(fns: Fn[]): GlueScope {
     return src;
   });
   const code = `
-    let stackSave, stackRestore, _setThrew, table;
-    const mirror = [];
+    let stackSave, stackRestore, _setThrew, table, mirror = [];
     const getWasmTableEntry = (i) => mirror[i] ?? (mirror[i] = table.get(i));
     return {
       fns: [${sources.join(',\n')}],
-      bind(a, b, c, t) { stackSave = a; stackRestore = b; _setThrew = c; table = t; },
+      bind(a, b, c, t) {
+        stackSave = a; stackRestore = b; _setThrew = c; table = t;
+        // Filled up front: a dense array stays a fast array (filled on demand, sparse indexes make it a dictionary).
+        mirror = Array.from({ length: t.length }, (_, i) => t.get(i));
+      },
     };`;
   return new Function(code)() as GlueScope;
 }
