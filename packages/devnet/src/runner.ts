@@ -101,12 +101,11 @@ export class MessageRunner {
           throw new EmulationError(r.error, r.vmResults?.vmLog, r.vmResults?.vmExitCode, res.logs.length === 0 ? undefined : res.logs, res.debugLogs.length === 0 ? undefined : res.debugLogs);
         }
         const boc = Buffer.from(res.result.transaction, 'base64');
-        const cell = Cell.fromBoc(boc)[0];
-        const tx = readTransaction(cell);
+        const tx = transactionSummary(boc, res.result.shardAccount);
         sc._account = res.result.shardAccount;
         sc.parsedAccount = undefined;
         sc.lastTxTime = tx.now;
-        transactions.push({ address: item.dest, lt: tx.lt, hash: cell.hash(), boc });
+        transactions.push({ address: item.dest, lt: tx.lt, hash: tx.hash, boc });
         for (const out of tx.outMessages) {
           const to = internalDestination(out);
           if (to) queue.push({ boc: out.toBoc({ idx: false, crc32: false }).toString('base64'), dest: to });
@@ -119,6 +118,78 @@ export class MessageRunner {
     }
     return { transactions };
   }
+}
+
+/**
+ * Hash, lt, time and out messages of the transaction the emulator returned. A transaction without out messages (a
+ * wallet receiving funds, say) is not decoded at all: its hash is the last_trans_hash of the ShardAccount the
+ * emulator returned with it, and lt/now sit in the root cell of its BOC; decoding (and hashing every cell of) the
+ * transaction was the largest JS cost left per transaction. Falls back to decoding when anything looks unusual.
+ */
+export function transactionSummary(boc: Buffer, shardAccount: string): { hash: Buffer; lt: bigint; now: number; outMessages: Cell[] } {
+  const root = bocRoot(boc);
+  const account = bocRoot(Buffer.from(shardAccount, 'base64'));
+  // transaction$0111 account_addr:bits256 lt:uint64 prev_trans_hash:bits256 prev_trans_lt:uint64 now:uint32 outmsg_cnt:uint15
+  // account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64
+  if (root && root.bits >= 691 && readUint(root.data, 0, 4) === 0b0111 && readUint(root.data, 676, 15) === 0 && account && account.bits === 320) {
+    const lt = readUint64(root.data, 260);
+    if (readUint64(account.data, 256) === lt) return { hash: Buffer.from(account.data.subarray(0, 32)), lt, now: readUint(root.data, 644, 32), outMessages: [] };
+  }
+  const cell = Cell.fromBoc(boc)[0];
+  return { hash: cell.hash(), ...readTransaction(cell) };
+}
+
+/** The root cell's data of a standard BOC (first root), read in place; null for anything but a plain serialization. */
+export function bocRoot(boc: Buffer): { data: Buffer; bits: number } | null {
+  if (boc.length < 6 || boc.readUInt32BE(0) !== 0xb5ee9c72) return null;
+  const flags = boc[4];
+  const size = flags & 7;
+  const offBytes = boc[5];
+  let p = 6;
+  const read = (n: number) => {
+    let v = 0;
+    for (let i = 0; i < n; i++) v = v * 256 + boc[p++];
+    return v;
+  };
+  const cells = read(size);
+  const roots = read(size);
+  read(size); // absent
+  read(offBytes); // total cell bytes
+  if (roots < 1 || size < 1) return null;
+  const rootIndex = read(size);
+  p += (roots - 1) * size;
+  if (flags & 0x80) p += cells * offBytes; // index
+  for (let i = 0; i < cells && p + 2 <= boc.length; i++) {
+    const d1 = boc[p];
+    const d2 = boc[p + 1];
+    p += 2;
+    // Stored hashes (bit 4) or exotic cells (bit 3): not what the emulator writes; let the full parser deal with it.
+    if (d1 & 0x18) return null;
+    const len = (d2 + 1) >> 1;
+    if (i === rootIndex) return p + len <= boc.length ? { data: boc.subarray(p, p + len), bits: d2 & 1 ? dataBits(boc.subarray(p, p + len)) : d2 * 4 } : null;
+    p += len + (d1 & 7) * size;
+  }
+  return null;
+}
+
+/** Bit length of a cell's data whose last byte carries the completion tag (a 1 followed by zeros). */
+function dataBits(data: Buffer): number {
+  const last = data[data.length - 1];
+  if (last === 0) return -1;
+  let bits = data.length * 8;
+  for (let b = last; (b & 1) === 0; b >>= 1) bits--;
+  return bits - 1;
+}
+
+/** `n` ≤ 32 bits of `data` from bit `offset`, big-endian. */
+function readUint(data: Buffer, offset: number, n: number): number {
+  let v = 0;
+  for (let i = offset; i < offset + n; i++) v = v * 2 + ((data[i >> 3] >> (7 - (i & 7))) & 1);
+  return v;
+}
+
+function readUint64(data: Buffer, offset: number): bigint {
+  return (BigInt(readUint(data, offset, 32)) << 32n) | BigInt(readUint(data, offset + 32, 32));
 }
 
 /**

@@ -1,11 +1,11 @@
-import { Address, beginCell, Cell, comment, Dictionary, internal, loadMessage, storeMessage, toNano, type MessageRelaxed } from '@ton/core';
+import { Address, beginCell, Cell, comment, Dictionary, internal, loadMessage, loadTransaction, storeMessage, storeShardAccount, toNano, type MessageRelaxed } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
-import { Blockchain, EmulationError, TimeError, type BlockchainTransaction } from '@ton/sandbox';
+import { Blockchain, createEmptyShardAccount, EmulationError, TimeError, type BlockchainTransaction } from '@ton/sandbox';
 import { WHOLE_SHARD } from '@tongate/chain';
 import { describe, expect, it } from 'vitest';
 import { createDevnet, devnetFaucet, DEVNET_FAUCET_BALANCE, genesisConfig, GLOBAL_IDS, signerFromSeed, walletTransferBoc } from '../src/index.js';
 import { DevnetExecutor } from '../src/executor.js';
-import { MessageRunner } from '../src/runner.js';
+import { bocRoot, MessageRunner, readTransaction, transactionSummary } from '../src/runner.js';
 import { jettonWalletCodeBoc } from '../src/contracts/codes.js';
 
 const NOW = 1_750_000_000;
@@ -154,5 +154,51 @@ describe('MessageRunner', () => {
     const stock = await check(true);
     expect(stock.executed).toEqual(stock.inline);
     expect(stock.executed).not.toEqual(stock.sent);
+  });
+
+  it('reads a BOC\'s root cell in place as @ton/core decodes it', () => {
+    const child = beginCell().storeUint(7, 3).endCell();
+    for (const bits of [0, 1, 7, 8, 320, 691, 1023]) {
+      const b = beginCell();
+      for (let i = 0; i < bits; i++) b.storeBit((i * 7) % 3 === 0);
+      const cell = b.storeRef(child).storeRef(child).endCell();
+      for (const opts of [{}, { idx: true }, { crc32: false }, { idx: true, crc32: true }]) {
+        const root = bocRoot(cell.toBoc(opts));
+        expect(root?.bits).toBe(bits);
+        expect(root!.data.subarray(0, bits >> 3)).toEqual(cell.bits.subbuffer(0, bits - (bits % 8)));
+      }
+    }
+    expect(bocRoot(Buffer.from('not a boc'))).toBeNull();
+  });
+
+  it('summarizes a transaction without out messages from the BOCs alone, and checks the account belongs to it', async () => {
+    const bc = await chain();
+    const faucet = await devnetFaucet();
+    const executor = bc.executor as DevnetExecutor;
+    const to = new Address(0, Buffer.alloc(32, 0x44));
+    const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
+    const ext = await walletTransferBoc(wallet, signerFromSeed(faucet.secretKey), 0, [internal({ to, value: toNano('1'), bounce: false, body: comment('hi') })]);
+    const run = (shardAccount: string, message: Cell, lt: bigint) =>
+      executor.runTransactionBoc({ config: bc.configBase64, libs: null, verbosity: 'short', shardAccount, message: message.toBoc().toString('base64'), now: NOW, lt, randomSeed: Buffer.alloc(32), ignoreChksig: false, debugEnabled: false });
+    const first = run(await accountOf(bc, faucet.address), Cell.fromBoc(ext)[0], 2_000_000n);
+    if (!first.result.success) throw new Error(first.result.error);
+    const out = readTransaction(Cell.fromBase64(first.result.transaction)).outMessages;
+    expect(out).toHaveLength(1);
+    const empty = beginCell().store(storeShardAccount(createEmptyShardAccount(to))).endCell().toBoc().toString('base64');
+    const second = run(empty, out[0], 3_000_000n);
+    if (!second.result.success) throw new Error(second.result.error);
+    const full = (b64: string) => {
+      const cell = Cell.fromBase64(b64);
+      const tx = loadTransaction(cell.beginParse());
+      return { hash: cell.hash(), lt: tx.lt, now: tx.now, outMessages: tx.outMessagesCount };
+    };
+    const summary = (tx: string, account: string) => {
+      const s = transactionSummary(Buffer.from(tx, 'base64'), account);
+      return { ...s, outMessages: s.outMessages.length };
+    };
+    expect(summary(second.result.transaction, second.result.shardAccount)).toEqual(full(second.result.transaction));
+    expect(summary(first.result.transaction, first.result.shardAccount)).toEqual(full(first.result.transaction));
+    // With an account state from another transaction, the lt check sends it to the full decoder: still right.
+    expect(summary(second.result.transaction, first.result.shardAccount)).toEqual(full(second.result.transaction));
   });
 });
