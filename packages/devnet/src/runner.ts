@@ -1,6 +1,5 @@
 import { Address, Cell, Dictionary } from '@ton/core';
-import { EmulationError, TimeError, type Blockchain, type LogsVerbosity } from '@ton/sandbox';
-import type { ExecutorVerbosity } from '@ton/sandbox';
+import { EmulationError, TimeError, type Blockchain, type ExecutorVerbosity, type LogsVerbosity } from '@ton/sandbox';
 import type { DevnetExecutor } from './executor.js';
 
 /** A transaction the runner applied, as the devnet journals it. */
