@@ -62,6 +62,9 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
+  // Every reply of this app goes through the lean JSON writer (express's documented extension point; no per-request
+  // assignment). Wrappers of res.json (the response validator in tests) still see every reply.
+  app.response.json = leanJson;
 
   // Metrics and the access log of one reply. One function for all replies (`this` is the response), so a request
   // does not allocate a listener closure.
@@ -102,7 +105,6 @@ export function createApp(options: AppOptions): Express {
     res.locals.path = path;
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-API-Version', versionHeader[version]);
-    res.json = leanJson;
     res.on('finish', recordReply);
 
     // Service endpoints answer on every host.

@@ -17,40 +17,61 @@ export function jsonBodyReader(options: { limit: number; fallback: RequestHandle
       req.resume();
       return next(bodyError(413, 'request entity too large', 'entity.too.large'));
     }
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let settled = false;
-    const fail = (err: Error) => {
-      if (settled) return;
-      settled = true;
-      next(err);
-    };
-    req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > length) {
-        // Node's parser never delivers more than Content-Length; kept for safety with other transports.
-        fail(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
-        req.pause();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('aborted', () => fail(bodyError(400, 'request aborted', 'request.aborted')));
-    req.on('error', (err) => fail(Object.assign(err, { status: 400, type: 'request.error' })));
-    req.on('end', () => {
-      if (settled) return;
-      if (received !== length) return fail(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
-      settled = true;
-      let text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, received).toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      try {
-        req.body = parseStrict(text);
-      } catch (err) {
-        return next(Object.assign(err as Error, { status: 400, type: 'entity.parse.failed' }));
-      }
-      next();
-    });
+    new BodyRead(req, length, next);
   };
+}
+
+/**
+ * One body being read. A class rather than closures: under tsx every named closure is renamed at runtime, a cost
+ * paid per request.
+ */
+class BodyRead {
+  private readonly chunks: Buffer[] = [];
+  private received = 0;
+  private settled = false;
+
+  constructor(
+    private readonly req: Request,
+    private readonly length: number,
+    private readonly next: NextFunction,
+  ) {
+    req.on('data', (chunk: Buffer) => this.onData(chunk));
+    req.on('end', () => this.onEnd());
+    // A client that goes away mid-body makes the request emit an 'aborted' error.
+    req.on('error', (err: Error) => this.fail(Object.assign(err, { status: 400, type: 'request.aborted' })));
+  }
+
+  private onData(chunk: Buffer): void {
+    this.received += chunk.length;
+    if (this.received > this.length) {
+      // Node's parser never delivers more than Content-Length; kept for safety with other transports.
+      this.fail(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
+      this.req.pause();
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  private onEnd(): void {
+    if (this.settled) return;
+    if (this.received !== this.length) return this.fail(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
+    this.settled = true;
+    const { chunks } = this;
+    let text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, this.received).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    try {
+      this.req.body = parseStrict(text);
+    } catch (err) {
+      return this.next(Object.assign(err as Error, { status: 400, type: 'entity.parse.failed' }));
+    }
+    this.next();
+  }
+
+  private fail(err: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.next(err);
+  }
 }
 
 const PLAIN_JSON = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
@@ -69,9 +90,13 @@ function plainJsonLength(req: Request): number | undefined {
 
 function parseStrict(text: string): unknown {
   if (text.length === 0) return {};
-  const first = /\S/.exec(text)?.[0];
-  if (first !== '{' && first !== '[') {
-    throw new SyntaxError(`Unexpected token ${first === undefined ? 'end of input' : `'${first}'`}: a JSON body must be an object or an array`);
+  const first = text.charCodeAt(0);
+  // `{` or `[` first is the usual case; otherwise the first non-whitespace character decides.
+  if (first !== 0x7b && first !== 0x5b) {
+    const firstChar = /\S/.exec(text)?.[0];
+    if (firstChar !== '{' && firstChar !== '[') {
+      throw new SyntaxError(`Unexpected token ${firstChar === undefined ? 'end of input' : `'${firstChar}'`}: a JSON body must be an object or an array`);
+    }
   }
   return JSON.parse(text);
 }

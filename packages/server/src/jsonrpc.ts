@@ -27,6 +27,10 @@ export interface JsonRpcOptions {
   onCall?: (operationId: string, status: number, network: Network) => void;
 }
 
+function failure(id: JsonRpcId, status: number, message: string): { status: number; reply: Record<string, unknown> } {
+  return { status, reply: { ok: false, error: message, code: status, jsonrpc: '2.0', id } };
+}
+
 /** Ajv message for one error, naming the parameter as REST validation does. */
 function describe(error: ErrorObject): string {
   const name = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -55,31 +59,27 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
   async function runCall(call: unknown, ctx: RequestContext): Promise<{ status: number; reply: Record<string, unknown> }> {
     const c = (typeof call === 'object' && call !== null && !Array.isArray(call) ? call : {}) as Call;
     const id: JsonRpcId = typeof c.id === 'string' || typeof c.id === 'number' ? c.id : null;
-    const fail = (status: number, message: string) => ({
-      status,
-      reply: { ok: false, error: message, code: status, jsonrpc: '2.0', id },
-    });
-    if (typeof call !== 'object' || call === null || Array.isArray(call)) return fail(422, 'a JSON-RPC call must be an object');
+    if (typeof call !== 'object' || call === null || Array.isArray(call)) return failure(id, 422, 'a JSON-RPC call must be an object');
     if (c.id !== undefined && c.id !== null && typeof c.id !== 'string' && typeof c.id !== 'number') {
-      return fail(422, 'id: must be a string or an integer');
+      return failure(id, 422, 'id: must be a string or an integer');
     }
-    if (typeof c.method !== 'string') return fail(422, 'method: must be a string');
+    if (typeof c.method !== 'string') return failure(id, 422, 'method: must be a string');
     const method = Object.hasOwn(options.methods, c.method) ? options.methods[c.method] : undefined;
     const validate = validators.get(c.method);
-    if (!method || !validate) return fail(422, `Unknown method: ${c.method}`);
+    if (!method || !validate) return failure(id, 422, `Unknown method: ${c.method}`);
     if (c.params !== undefined && (typeof c.params !== 'object' || c.params === null || Array.isArray(c.params))) {
-      return fail(422, 'params: must be an object');
+      return failure(id, 422, 'params: must be an object');
     }
-    // Coercion and defaults write into params: a shallow copy keeps the caller's call object as sent (nested values
-    // are this request's own freshly parsed JSON, so no deep copy is needed). api_key is auth, never a parameter.
-    const params: Record<string, unknown> = { ...((c.params as Record<string, unknown>) ?? {}) };
-    delete params.api_key;
+    // Coercion and defaults write into params, which are this request's own freshly parsed JSON: validated in
+    // place. api_key is auth, never a parameter.
+    const params = (c.params as Record<string, unknown> | undefined) ?? {};
+    if ('api_key' in params) delete params.api_key;
     if (!validate(params)) {
-      return fail(422, [...new Set((validate.errors ?? []).map(describe))].join('; '));
+      return failure(id, 422, [...new Set((validate.errors ?? []).map(describe))].join('; '));
     }
     const handler = (options.handlers[ctx.network] as Record<string, AnyHandler | undefined>)[method.operationId as string];
     try {
-      if (typeof handler !== 'function') return fail(501, `not implemented yet: ${String(method.operationId)}`);
+      if (typeof handler !== 'function') return failure(id, 501, `not implemented yet: ${String(method.operationId)}`);
       const input = method.in === 'query' ? { query: params, ctx } : { body: params, ctx };
       const result = await handler.call(options.handlers[ctx.network], input);
       const body = (typeof result.body === 'object' && result.body !== null ? result.body : { result: result.body }) as Record<string, unknown>;
@@ -87,20 +87,21 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
     } catch (err) {
       const mapped = mapError(err, ctx.requestId);
       if (mapped.unexpected) options.logger.error({ err, requestId: ctx.requestId, method: c.method }, 'JSON-RPC call failed');
-      return { ...fail(mapped.status, mapped.message) };
-    } finally {
-      // metrics are recorded by the caller with the final status
+      return failure(id, mapped.status, mapped.message);
     }
+  }
+
+  // Metrics per call. A declared function, not a per-request closure (tsx would name every closure at runtime).
+  function record(call: unknown, status: number, ctx: RequestContext): void {
+    const m = (call as Call | null)?.method;
+    const name = typeof m === 'string' && Object.hasOwn(options.methods, m) ? String(options.methods[m].operationId) : 'jsonRPC';
+    options.onCall?.(name, status, ctx.network);
   }
 
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const ctx = res.locals.ctx as RequestContext;
-      const record = (call: unknown, status: number) => {
-        const m = (call as Call | null)?.method;
-        const name = typeof m === 'string' && Object.hasOwn(options.methods, m) ? String(options.methods[m].operationId) : 'jsonRPC';
-        options.onCall?.(name, status, ctx.network);
-      };
+
       if (Array.isArray(req.body)) {
         if (req.body.length === 0) {
           res.status(422).json({ ok: false, error: 'empty JSON-RPC batch', code: 422, jsonrpc: '2.0', id: null });
@@ -109,14 +110,14 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
         const results = [];
         for (const call of req.body) {
           const r = await runCall(call, ctx);
-          record(call, r.status);
+          record(call, r.status, ctx);
           results.push(r.reply);
         }
         res.status(200).json(results);
         return;
       }
       const r = await runCall(req.body, ctx);
-      record(req.body, r.status);
+      record(req.body, r.status, ctx);
       // Only known method names become the metrics label: a client-chosen name would grow the label set unboundedly.
       const method = (req.body as Call | undefined)?.method;
       res.locals.operationId = typeof method === 'string' && Object.hasOwn(options.methods, method) ? method : 'jsonRPC';

@@ -6,8 +6,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * res.json for API replies. Express's own res.json → res.send parses and re-formats the Content-Type (mime lookup,
  * charset) and checks request freshness on every reply, which cost about a tenth of a whole detectAddress
  * request; our replies are always fresh UTF-8 JSON (ETags are off), so those steps have nothing to decide.
- * Installed per response as `res.json`, so anything that wraps res.json (the response validator in tests) still
- * sees every reply.
+ * Installed as the app's `res.json` (app.response), so anything that wraps res.json (the response validator in
+ * tests) still sees every reply.
  */
 export function leanJson(this: Response, body: unknown): Response {
   const json = JSON.stringify(body) as string | undefined;
