@@ -139,6 +139,21 @@ describe('front door', () => {
     expect(metrics.headers['content-type']).toMatch(/text\/plain/);
     expect(metrics.text).toMatch(/tongate_requests_total\{operation="getAddressInformation",status="200",network="mainnet"\} \d+/);
     expect(metrics.text).toContain('tongate_request_duration_seconds_bucket');
+    // The exposition is exact: a fresh operation seen three times counts 3, and its histogram holds 3 observations
+    // in cumulative buckets ending at +Inf, with a positive sum.
+    for (let i = 0; i < 3; i++) expect((await get(`/api/v2/detectAddress?address=${ADDRESS}`)).status).toBe(501);
+    const after = (await get('/metrics')).text;
+    expect(after).toContain('# TYPE tongate_requests_total counter');
+    expect(after).toContain('# TYPE tongate_request_duration_seconds histogram');
+    expect(after).toMatch(/^tongate_requests_total\{operation="detectAddress",status="501",network="mainnet"\} 3$/m);
+    const buckets = [...after.matchAll(/^tongate_request_duration_seconds_bucket\{operation="detectAddress",network="mainnet",le="([^"]+)"\} (\d+)$/gm)];
+    expect(buckets.length).toBe(14);
+    expect(buckets.at(-1)![1]).toBe('+Inf');
+    expect(Number(buckets.at(-1)![2])).toBe(3);
+    const counts = buckets.map((b) => Number(b[2]));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(after).toMatch(/^tongate_request_duration_seconds_count\{operation="detectAddress",network="mainnet"\} 3$/m);
+    expect(Number(/^tongate_request_duration_seconds_sum\{operation="detectAddress",network="mainnet"\} (\S+)$/m.exec(after)![1])).toBeGreaterThan(0);
     for (const version of ['v2', 'v3']) {
       const page = await get(`/api/${version}/`);
       expect(page.status).toBe(200);
