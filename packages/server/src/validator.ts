@@ -116,8 +116,10 @@ export function createValidator(version: 'v2' | 'v3', spec: OpenApiDocument, val
     if (!ready) return next(failed ?? new Error('validator not loaded'));
     const state = ready;
     // Raw path as the library reads it (originalUrl, undecoded); its matching ignores case and one trailing slash.
-    const rawPath = req.originalUrl.split('?', 1)[0]!;
-    if (ignorePaths?.test(req.path)) return next();
+    const url = req.originalUrl;
+    const queryAt = url.indexOf('?');
+    const rawPath = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (ignorePaths?.test(rawPath)) return next();
     let key = rawPath.toLowerCase();
     if (key.length > 1 && key.endsWith('/')) key = key.slice(0, -1);
     const byMethod = state.routes.get(key);
@@ -127,9 +129,15 @@ export function createValidator(version: 'v2' | 'v3', spec: OpenApiDocument, val
       return next(new lib.MethodNotAllowed({ path: req.path, message: `${req.method} method not allowed`, headers: { Allow: [...byMethod.keys()].join(', ') } }));
     }
     // What the library's metadata stage leaves on a matched request.
-    const openapi: Record<string, unknown> = { expressRoute: route.expressRoute, openApiRoute: route.openApiRoute, pathParams: {}, schema: route.schema, serial: state.serial };
-    if (state.response) openapi._responseSchema = route.responseSchema;
-    (req as unknown as { openapi: unknown }).openapi = openapi;
+    // (One shape for every request; _responseSchema is only read when response validation is on.)
+    (req as unknown as { openapi: unknown }).openapi = {
+      expressRoute: route.expressRoute,
+      openApiRoute: route.openApiRoute,
+      pathParams: {},
+      schema: route.schema,
+      serial: state.serial,
+      _responseSchema: state.response ? route.responseSchema : undefined,
+    };
     req.params = {};
     try {
       state.request(req, res, (err?: unknown) => {
