@@ -6,7 +6,8 @@ import type { Address, Cell, Dictionary } from '@ton/core';
 export const ZERO_HASH = Buffer.alloc(32);
 
 export function b64(bytes: Buffer | Uint8Array): string {
-  return Buffer.from(bytes).toString('base64');
+  // A view, not a copy (Buffer.from(buffer) would copy the bytes first).
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('base64');
 }
 
 /**
