@@ -55,30 +55,28 @@ interface Scenario {
 
 const WARM_UP_SECONDS = 3;
 
-async function warm(port: number, opts: { path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }): Promise<void> {
-  await autocannon({
+type Target = { path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> };
+
+/** Load on one target for `seconds`. */
+function fire(port: number, opts: Target, seconds: number): Promise<AutocannonResult> {
+  return autocannon({
     url: `http://127.0.0.1:${port}${opts.path}`,
     method: opts.method ?? 'GET',
     body: opts.body,
     headers: { host: 'mainnet.localhost', ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers },
     connections,
-    duration: WARM_UP_SECONDS,
+    duration: seconds,
+    // Load generation in its own thread (as in bench:v2): the servers keep this thread's event loop to themselves.
     workers: 1,
   });
 }
 
-async function measure(name: string, port: number, opts: { path: string; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }): Promise<Scenario> {
-  const run = (seconds: number) =>
-    autocannon({
-      url: `http://127.0.0.1:${port}${opts.path}`,
-      method: opts.method ?? 'GET',
-      body: opts.body,
-      headers: { host: 'mainnet.localhost', ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers },
-      connections,
-      duration: seconds,
-      // Load generation in its own thread (as in bench:v2): the servers keep this thread's event loop to themselves.
-      workers: 1,
-    });
+async function warm(port: number, opts: Target): Promise<void> {
+  await fire(port, opts, WARM_UP_SECONDS);
+}
+
+async function measure(name: string, port: number, opts: Target): Promise<Scenario> {
+  const run = (seconds: number) => fire(port, opts, seconds);
   // One unrecorded second first: JIT, lazily compiled validators and key caches warm up for every scenario alike.
   await run(1);
   const result = await run(duration);
