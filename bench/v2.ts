@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Address, comment, internal, toNano } from '@ton/core';
+import { comment, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import express from 'express';
 import { startGateway, type Gateway } from '@tongate/cli';

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import { jsonRpcMethods as generatedJsonRpcMethods, type JsonRpcMethod, type RequestContext, type V2Handlers, type V3Handlers } from '@tongate/stubs';
 import { authMiddleware, type KeyResolver } from './auth.js';
-import { loadBundles, type Bundles, type OpenApiDocument } from './bundles.js';
+import { loadBundles, type Bundles } from './bundles.js';
 import type { Config, Network } from './config.js';
 import { docsRouter } from './docs.js';
 import { errorBody, HttpError, mapError, versionOfPath } from './errors.js';
