@@ -1,6 +1,7 @@
 import { Address, Cell, Dictionary } from '@ton/core';
 import { EmulationError, TimeError, type Blockchain, type ExecutorVerbosity, type LogsVerbosity } from '@ton/sandbox';
 import type { DevnetExecutor } from './executor.js';
+import { BitCursor, dataBits, RawBoc } from './raw-boc.js';
 
 /** A transaction the runner applied, as the devnet journals it. */
 export interface AppliedTransaction {
@@ -100,15 +101,12 @@ export class MessageRunner {
           throw new EmulationError(r.error, r.vmResults?.vmLog, r.vmResults?.vmExitCode, res.logs.length === 0 ? undefined : res.logs, res.debugLogs.length === 0 ? undefined : res.debugLogs);
         }
         const boc = Buffer.from(res.result.transaction, 'base64');
-        const tx = transactionSummary(boc, res.result.shardAccount);
+        const tx = summarize(boc, res.result.shardAccount);
         sc._account = res.result.shardAccount;
         sc.parsedAccount = undefined;
         sc.lastTxTime = tx.now;
         transactions.push({ address: item.dest, lt: tx.lt, hash: tx.hash, boc });
-        for (const out of tx.outMessages) {
-          const to = internalDestination(out);
-          if (to) queue.push({ boc: out.toBoc({ idx: false, crc32: false }).toString('base64'), dest: to });
-        }
+        for (const out of tx.internals) queue.push({ boc: out.boc, dest: new Address(out.workchain, Buffer.from(out.account)) });
       }
     } catch (failure) {
       // Like the stock path, the chain stops here; unlike it, the undelivered messages are dropped rather than
@@ -119,11 +117,139 @@ export class MessageRunner {
   }
 }
 
+/** An internal message a transaction sent: its BOC (base64) and its destination. */
+interface OutInternal {
+  boc: string;
+  workchain: number;
+  account: Uint8Array;
+}
+
+/** What the runner needs of a transaction the emulator returned: in place when it can, else with @ton/core. */
+function summarize(boc: Buffer, shardAccount: string): { hash: Buffer; lt: bigint; now: number; internals: OutInternal[] } {
+  const raw = rawTransactionSummary(boc, shardAccount);
+  if (raw) return raw;
+  const tx = transactionSummary(boc, shardAccount);
+  const internals: OutInternal[] = [];
+  for (const out of tx.outMessages) {
+    const to = internalDestination(out);
+    if (to) internals.push({ boc: out.toBoc({ idx: false, crc32: false }).toString('base64'), workchain: to.workChain, account: to.hash });
+  }
+  return { hash: tx.hash, lt: tx.lt, now: tx.now, internals };
+}
+
 /**
- * Hash, lt, time and out messages of the transaction the emulator returned. A transaction without out messages (a
- * wallet receiving funds, say) is not decoded at all: its hash is the last_trans_hash of the ShardAccount the
- * emulator returned with it, and lt/now sit in the root cell of its BOC; decoding (and hashing every cell of) the
- * transaction was the largest JS cost left per transaction. Falls back to decoding when anything looks unusual.
+ * Hash, lt, time and internal out messages of a transaction, read with RawBoc (no @ton/core Cells): the hash is
+ * the last_trans_hash of the ShardAccount the emulator returned with it, each message is its own sub-tree
+ * re-serialized. Null when anything is unusual (exotic cells, an anycast or variable-length destination...), and
+ * the caller decodes the transaction with @ton/core instead.
+ */
+export function rawTransactionSummary(boc: Uint8Array, shardAccount: string): { hash: Buffer; lt: bigint; now: number; internals: OutInternal[] } | null {
+  const bag = RawBoc.parse(boc);
+  if (!bag) return null;
+  try {
+    const r = bag.root;
+    // transaction$0111 account_addr:bits256 lt:uint64 prev_trans_hash:bits256 prev_trans_lt:uint64 now:uint32 outmsg_cnt:uint15 ...
+    const c = new BitCursor(bag.data[r], bag.bits[r]);
+    if (c.uint(4) !== 0b0111) return null;
+    c.skip(256);
+    const lt = (BigInt(c.uint(32)) << 32n) | BigInt(c.uint(32));
+    c.skip(256 + 64);
+    const now = c.uint(32);
+    const count = c.uint(15);
+    // account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64
+    const account = bocRoot(Buffer.from(shardAccount, 'base64'));
+    const hash = account && account.bits === 320 && readUint64(account.data, 256) === lt ? Buffer.from(account.data.subarray(0, 32)) : bag.hash(r);
+    const internals: OutInternal[] = [];
+    if (count > 0) {
+      // ^[ in_msg:(Maybe ^Message) out_msgs:(HashmapE 15 ^Message) ]
+      const io = bag.refs[r][0];
+      if (io === undefined) return null;
+      const m = new BitCursor(bag.data[io], bag.bits[io]);
+      const dictRef = m.bit() ? 1 : 0;
+      if (!m.bit()) return null;
+      const leaves: { key: number; cell: number }[] = [];
+      if (!hashmapLeaves(bag, bag.refs[io][dictRef], 15, 0, leaves) || leaves.length !== count) return null;
+      leaves.sort((a, b) => a.key - b.key);
+      for (let i = 0; i < count; i++) {
+        if (leaves[i].key !== i) return null;
+        const dest = rawInternalDestination(bag, leaves[i].cell);
+        if (dest === undefined) return null;
+        if (dest) internals.push({ boc: bag.toBoc(leaves[i].cell).toString('base64'), ...dest });
+      }
+    }
+    return { hash, lt, now, internals };
+  } catch (e) {
+    if (e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+/**
+ * Collects the (key, value cell) pairs of a Hashmap n ^X (hm_edge: a label, then a leaf whose first reference is
+ * the value, or a fork of two sub-maps); false when the structure is not one.
+ */
+export function hashmapLeaves(bag: RawBoc, cell: number | undefined, n: number, prefix: number, out: { key: number; cell: number }[]): boolean {
+  if (cell === undefined) return false;
+  const c = new BitCursor(bag.data[cell], bag.bits[cell]);
+  const lenBits = Math.ceil(Math.log2(n + 1));
+  let len: number;
+  let label: number;
+  if (!c.bit()) {
+    // hml_short$0 len:(Unary ~n) s:(n * Bit)
+    len = 0;
+    while (c.bit()) len++;
+    if (len > n) return false;
+    label = c.uint(len);
+  } else if (!c.bit()) {
+    // hml_long$10 n:(#<= m) s:(n * Bit)
+    len = c.uint(lenBits);
+    if (len > n) return false;
+    label = c.uint(len);
+  } else {
+    // hml_same$11 v:Bit n:(#<= m)
+    const v = c.uint(1);
+    len = c.uint(lenBits);
+    if (len > n) return false;
+    label = v ? 2 ** len - 1 : 0;
+  }
+  const key = prefix * 2 ** len + label;
+  const rest = n - len;
+  const refs = bag.refs[cell];
+  if (rest === 0) {
+    if (refs.length < 1) return false;
+    out.push({ key, cell: refs[0] });
+    return true;
+  }
+  return refs.length === 2 && hashmapLeaves(bag, refs[0], rest - 1, key * 2, out) && hashmapLeaves(bag, refs[1], rest - 1, key * 2 + 1, out);
+}
+
+/**
+ * The destination of an internal message (int_msg_info$0 ihr_disabled bounce bounced src dest ...) read in place:
+ * null for an external-out message, undefined for an address this reader leaves to @ton/core (anycast, addr_var).
+ */
+function rawInternalDestination(bag: RawBoc, cell: number): { workchain: number; account: Buffer } | null | undefined {
+  const c = new BitCursor(bag.data[cell], bag.bits[cell]);
+  if (c.bit()) return null;
+  c.skip(3);
+  const src = rawAddress(c);
+  if (src === undefined) return undefined;
+  const dest = rawAddress(c);
+  return dest ?? undefined;
+}
+
+/** MsgAddressInt as addr_none (null) or a plain addr_std; undefined for anything else. */
+function rawAddress(c: BitCursor): { workchain: number; account: Buffer } | null | undefined {
+  const tag = c.uint(2);
+  if (tag === 0) return null;
+  if (tag !== 2 || c.bit()) return undefined;
+  const wc = c.uint(8);
+  return { workchain: wc >= 128 ? wc - 256 : wc, account: c.bytes(256) };
+}
+
+/**
+ * Hash, lt, time and out messages of a transaction with @ton/core: the fallback for what rawTransactionSummary
+ * declines. A transaction without out messages is still not decoded: its hash is the last_trans_hash of the
+ * ShardAccount the emulator returned with it, and lt/now sit in the root cell of its BOC.
  */
 export function transactionSummary(boc: Buffer, shardAccount: string): { hash: Buffer; lt: bigint; now: number; outMessages: Cell[] } {
   const root = bocRoot(boc);
@@ -169,15 +295,6 @@ export function bocRoot(boc: Buffer): { data: Buffer; bits: number } | null {
     p += len + (d1 & 7) * size;
   }
   return null;
-}
-
-/** Bit length of a cell's data whose last byte carries the completion tag (a 1 followed by zeros). */
-function dataBits(data: Buffer): number {
-  const last = data[data.length - 1];
-  if (last === 0) return -1;
-  let bits = data.length * 8;
-  for (let b = last; (b & 1) === 0; b >>= 1) bits--;
-  return bits - 1;
 }
 
 /** `n` ≤ 32 bits of `data` from bit `offset`, big-endian. */

@@ -5,7 +5,7 @@ import { WHOLE_SHARD } from '@tongate/chain';
 import { describe, expect, it } from 'vitest';
 import { createDevnet, devnetFaucet, DEVNET_FAUCET_BALANCE, genesisConfig, GLOBAL_IDS, signerFromSeed, walletTransferBoc } from '../src/index.js';
 import { DevnetExecutor } from '../src/executor.js';
-import { bocRoot, MessageRunner, readTransaction, transactionSummary } from '../src/runner.js';
+import { bocRoot, MessageRunner, rawTransactionSummary, readTransaction, transactionSummary } from '../src/runner.js';
 import { jettonWalletCodeBoc } from '../src/contracts/codes.js';
 
 const NOW = 1_750_000_000;
@@ -200,5 +200,18 @@ describe('MessageRunner', () => {
     expect(summary(first.result.transaction, first.result.shardAccount)).toEqual(full(first.result.transaction));
     // With an account state from another transaction, the lt check sends it to the full decoder: still right.
     expect(summary(second.result.transaction, first.result.shardAccount)).toEqual(full(second.result.transaction));
+
+    // The in-place reader agrees, out messages included (each re-serialized to the same cell, with its destination).
+    const raw = (tx: string, account: string) => {
+      const s = rawTransactionSummary(Buffer.from(tx, 'base64'), account);
+      expect(s).not.toBeNull();
+      return { hash: s!.hash, lt: s!.lt, now: s!.now, outMessages: s!.internals.length };
+    };
+    expect(raw(second.result.transaction, second.result.shardAccount)).toEqual(full(second.result.transaction));
+    expect(raw(first.result.transaction, first.result.shardAccount)).toEqual(full(first.result.transaction));
+    expect(raw(second.result.transaction, first.result.shardAccount)).toEqual(full(second.result.transaction));
+    const [message] = rawTransactionSummary(Buffer.from(first.result.transaction, 'base64'), first.result.shardAccount)!.internals;
+    expect(Cell.fromBase64(message.boc).hash()).toEqual(out[0].hash());
+    expect(new Address(message.workchain, Buffer.from(message.account)).equals(to)).toBe(true);
   });
 });
