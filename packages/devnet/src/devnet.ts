@@ -50,7 +50,7 @@ import { runSeed, type SeedSummary } from './seed.js';
 import { installFastSha256 } from './fast-sha256.js';
 import { DevnetExecutor } from './executor.js';
 import { LruCache } from './lru.js';
-import { MessageRunner, type AppliedTransaction, type RunResult } from './runner.js';
+import { MessageRunner, rawExternalMessage, type AppliedTransaction, type RunResult } from './runner.js';
 
 export interface DevnetOptions {
   network: Network;
@@ -702,15 +702,26 @@ export class Devnet implements ChainSource {
   }
 
   async sendMessage(boc: Buffer): Promise<{ hash: Buffer }> {
-    const { cell, msg } = this.parseExternal(boc);
+    // The usual message (a plain BOC, an ext_in header to a devnet workchain) is read in place and reaches the
+    // emulator as the client sent it; anything else gets @ton/core's full decoding first, which names what is wrong.
+    const raw = this.runner ? rawExternalMessage(boc) : null;
+    const parsed = raw ? null : this.parseExternal(boc);
     return this.serial(async () => {
       if (this.pending.length >= EXT_MSG_QUEUE_SIZE_LIMIT) throw new ChainError('refused', 'external message queue is full, retry after the next block');
-      const dest = msg.info.dest as Address;
-      const { transactions, failure } = this.runner?.applicable ? await this.runner.run(cell, dest) : await this.runInSandboxQueue(msg);
+      let result: RunResult;
+      if (this.runner?.applicable) {
+        const dest = raw ? raw.dest : (parsed!.msg.info.dest as Address);
+        result = await this.runner.run(raw ? boc.toString('base64') : parsed!.cell.toBoc().toString('base64'), dest);
+        // A refused message read in place may be malformed further in: then that is the answer (400, not 422).
+        if (result.transactions.length === 0 && raw) this.parseExternal(boc);
+      } else {
+        result = await this.runInSandboxQueue((parsed ?? this.parseExternal(boc)).msg);
+      }
+      const { transactions, failure } = result;
       if (transactions.length === 0) throw new ChainError('refused', rejectionReason(failure));
       if (failure) this.logger?.info({ err: String(failure) }, 'devnet: message chain stopped early');
       for (const tx of transactions) this.addPending(tx);
-      return { hash: cell.hash() };
+      return { hash: raw ? raw.hash : parsed!.cell.hash() };
     });
   }
 

@@ -27,7 +27,56 @@ interface ExecutorInternals {
   invoke(method: string, args: (string | number)[]): number;
   /** Reads and frees a C string the emulator returned. */
   extractString(ptr: number): string;
-  module: { _malloc(size: number): number; _free(ptr: number): void; lengthBytesUTF8(s: string): number; stringToUTF8(s: string, ptr: number, max: number): void };
+  module: EmulatorModule;
+}
+
+/** The emscripten module's exports the devnet calls directly. */
+interface EmulatorModule {
+  _malloc(size: number): number;
+  _free(ptr: number): void;
+  lengthBytesUTF8(s: string): number;
+  stringToUTF8(s: string, ptr: number, max: number): void;
+  _emulate_with_emulator(emulator: number, libs: number, shardAccount: number, message: number, params: number): number;
+}
+
+/** A string kept as a C string in wasm memory while it stays the same (the config, the libraries). */
+class PinnedString {
+  private current: { value: string; ptr: number } | undefined;
+
+  get(module: EmulatorModule, value: string): number {
+    if (this.current?.value !== value) {
+      if (this.current) module._free(this.current.ptr);
+      const size = module.lengthBytesUTF8(value) + 1;
+      const ptr = module._malloc(size);
+      module.stringToUTF8(value, ptr, size);
+      this.current = { value, ptr };
+    }
+    return this.current.ptr;
+  }
+}
+
+/** One wasm buffer, grown as needed, that per-call strings are written into back to back. */
+class ScratchStrings {
+  private ptr = 0;
+  private size = 0;
+
+  write(module: EmulatorModule, values: string[]): number[] {
+    const lengths = values.map((v) => module.lengthBytesUTF8(v) + 1);
+    const total = lengths.reduce((a, b) => a + b, 0);
+    if (total > this.size) {
+      if (this.ptr) module._free(this.ptr);
+      this.size = Math.max(total, this.size * 2, 64 * 1024);
+      this.ptr = module._malloc(this.size);
+    }
+    const out: number[] = [];
+    let at = this.ptr;
+    values.forEach((v, i) => {
+      module.stringToUTF8(v, at, lengths[i]);
+      out.push(at);
+      at += lengths[i];
+    });
+    return out;
+  }
 }
 
 /** The same split of the VM log the sandbox applies (debug lines apart). */
@@ -79,7 +128,10 @@ export class DevnetExecutor implements IExecutor {
    * The config (150 KB of base64) as a C string in wasm memory, written once: the stock path copies it into the
    * heap on every get-method, which cost about as much as the rest of the JS side of the call.
    */
-  private configString: { config: string; ptr: number } | undefined;
+  private readonly configString = new PinnedString();
+  /** The global libraries likewise: they change only when a round publishes one. */
+  private readonly libsPointer = new PinnedString();
+  private readonly scratch = new ScratchStrings();
 
   private constructor(
     readonly inner: Executor,
@@ -123,22 +175,11 @@ export class DevnetExecutor implements IExecutor {
     }
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
     const stack = serializeTuple(args.stack).toBoc().toString('base64');
-    const raw = internals.invoke.call(this.inner, '_run_get_method', [JSON.stringify(params), stack, this.configPointer(internals.module, args.config)]);
+    const raw = internals.invoke.call(this.inner, '_run_get_method', [JSON.stringify(params), stack, this.configString.get(internals.module, args.config)]);
     const resp = JSON.parse(internals.extractString.call(this.inner, raw));
     if (resp.fail) throw new Error(`get-method emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
     const { vmLog, debugLog } = splitVmLog('vm_log' in resp.output ? resp.output.vm_log : '');
     return { output: 'vm_log' in resp.output ? { ...resp.output, vm_log: vmLog } : resp.output, logs: resp.logs, debugLogs: debugLog };
-  }
-
-  private configPointer(module: ExecutorInternals['module'], config: string): number {
-    if (this.configString?.config !== config) {
-      if (this.configString) module._free(this.configString.ptr);
-      const size = module.lengthBytesUTF8(config) + 1;
-      const ptr = module._malloc(size);
-      module.stringToUTF8(config, ptr, size);
-      this.configString = { config, ptr };
-    }
-    return this.configString.ptr;
   }
 
   runTickTock(args: ExecutorRunTickTockArgs): Promise<ExecutorEmulationResult> {
@@ -153,7 +194,12 @@ export class DevnetExecutor implements IExecutor {
   /** Whether the sandbox internals the direct paths call are there (they are in @ton/sandbox 0.41.0). */
   get canRunDirect(): boolean {
     const internals = this.inner as unknown as Partial<ExecutorInternals>;
-    return typeof internals.runCommon === 'function' && typeof internals.getEmulatorPointer === 'function';
+    return (
+      typeof internals.getEmulatorPointer === 'function' &&
+      typeof internals.extractString === 'function' &&
+      typeof internals.module?._emulate_with_emulator === 'function' &&
+      typeof internals.module._malloc === 'function'
+    );
   }
 
   /**
@@ -163,6 +209,7 @@ export class DevnetExecutor implements IExecutor {
    */
   runTransactionBoc(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string }): ExecutorEmulationResult {
     const internals = this.inner as unknown as ExecutorInternals;
+    const module = internals.module;
     const params: Record<string, unknown> = {
       utime: args.now,
       lt: args.lt.toString(),
@@ -171,13 +218,24 @@ export class DevnetExecutor implements IExecutor {
       debug_enabled: args.debugEnabled,
     };
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
-    return internals.runCommon.call(this.inner, [
-      internals.getEmulatorPointer.call(this.inner, args.config, VERBOSITY[args.verbosity]),
-      args.libs ? this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64')) : 0,
-      args.shardAccount,
-      args.message,
-      JSON.stringify(params),
-    ]);
+    const emulator = internals.getEmulatorPointer.call(this.inner, args.config, VERBOSITY[args.verbosity]);
+    // The same arguments as the sandbox's runCommon, written into wasm memory here: the libraries once per change
+    // (like the config), the rest into one reused buffer. The sandbox's string heap sorted and searched its
+    // buffers on every call, a few percent of a wallet transfer.
+    const libs = args.libs ? this.libsPointer.get(module, this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64'))) : 0;
+    const [account, message, json] = this.scratch.write(module, [args.shardAccount, args.message, JSON.stringify(params)]);
+    const resp = JSON.parse(internals.extractString.call(this.inner, module._emulate_with_emulator(emulator, libs, account, message, json)));
+    if (resp.fail) throw new Error(`transaction emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
+    // Shaped exactly as the sandbox's runCommon shapes it.
+    const result = resp.output;
+    const { vmLog, debugLog } = splitVmLog('vm_log' in result ? result.vm_log : '');
+    return {
+      result: result.success
+        ? { success: true, transaction: result.transaction, shardAccount: result.shard_account, vmLog, actions: result.actions }
+        : { success: false, error: result.error, vmResults: 'vm_log' in result ? { vmLog, vmExitCode: result.vm_exit_code } : undefined },
+      logs: resp.logs,
+      debugLogs: debugLog,
+    };
   }
 
   private cached<K extends object>(cache: WeakMap<K, string>, key: K, make: (k: K) => string): string {

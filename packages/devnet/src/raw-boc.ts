@@ -48,6 +48,8 @@ export class RawBoc {
     if (flags & 0x80) p += count * offBytes;
     const end = p + total;
     if (root >= count || end + (flags & 0x40 ? 4 : 0) > b.length) return null;
+    // The checksum covers everything before it; a BOC that fails it is not read (nor would @ton/core read it).
+    if (flags & 0x40 && crc32c(b.subarray(0, end)) !== b.readUInt32LE(end)) return null;
     const data: Buffer[] = new Array(count);
     const bits: number[] = new Array(count);
     const refs: number[][] = new Array(count);
@@ -150,6 +152,23 @@ export class RawBoc {
     }
     return out;
   }
+}
+
+const CRC32C_TABLE = (() => {
+  const table = new Int32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
+    table[n] = c;
+  }
+  return table;
+})();
+
+/** CRC-32C (Castagnoli), as BOC checksums use it. */
+export function crc32c(data: Uint8Array): number {
+  let crc = -1;
+  for (let i = 0; i < data.length; i++) crc = CRC32C_TABLE[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
+  return (crc ^ -1) >>> 0;
 }
 
 /** Bytes needed to write `n` (at least one). */

@@ -69,13 +69,14 @@ export class MessageRunner {
     return !this.bc.autoDeployLibraries && !this.bc.debug;
   }
 
-  async run(message: Cell, dest: Address): Promise<RunResult> {
+  /** Runs a message (a base64 BOC, delivered to the emulator as it is) and everything it causes. */
+  async run(message: string, dest: Address): Promise<RunResult> {
     const bc = this.bc;
     const transactions: AppliedTransaction[] = [];
     // Both stay the same during a run; the sandbox would deep-copy the seed for every transaction.
     const randomSeed = bc.random ?? Buffer.alloc(32);
     const prevBlocksInfo = bc.prevBlocks;
-    const queue: { boc: string; dest: Address }[] = [{ boc: message.toBoc().toString('base64'), dest }];
+    const queue: { boc: string; dest: Address }[] = [{ boc: message, dest }];
     try {
       for (let item = queue.shift(); item; item = queue.shift()) {
         (bc as unknown as { increaseLt(): void }).increaseLt();
@@ -235,6 +236,31 @@ function rawInternalDestination(bag: RawBoc, cell: number): { workchain: number;
   if (src === undefined) return undefined;
   const dest = rawAddress(c);
   return dest ?? undefined;
+}
+
+/**
+ * The hash and destination of an external message read in place: ext_in_msg_info$10 src:MsgAddressExt
+ * dest:MsgAddressInt import_fee:Grams, addressed to a plain address in workchain 0 or -1. Null for anything else
+ * (the caller then decodes it with @ton/core, which names what is wrong). The rest of the message is the emulator's
+ * to read.
+ */
+export function rawExternalMessage(boc: Uint8Array): { hash: Buffer; dest: Address } | null {
+  const bag = RawBoc.parse(boc);
+  if (!bag) return null;
+  try {
+    const c = new BitCursor(bag.data[bag.root], bag.bits[bag.root]);
+    if (c.uint(2) !== 0b10) return null;
+    const src = c.uint(2);
+    if (src === 0b01) c.skip(c.uint(9));
+    else if (src !== 0b00) return null;
+    const dest = rawAddress(c);
+    if (!dest || (dest.workchain !== 0 && dest.workchain !== -1)) return null;
+    c.skip(c.uint(4) * 8);
+    return { hash: bag.hash(bag.root), dest: new Address(dest.workchain, dest.account) };
+  } catch (e) {
+    if (e instanceof RangeError) return null;
+    throw e;
+  }
 }
 
 /** MsgAddressInt as addr_none (null) or a plain addr_std; undefined for anything else. */

@@ -31,12 +31,13 @@ describe('DevnetExecutor', () => {
         prevBlocksInfo: { lastMcBlocks: headers.map((h) => h.id), prevKeyBlock: headers[1].id },
       };
       const executor = await DevnetExecutor.create();
-      const inner = executor.inner as unknown as { runCommon(a: unknown[]): unknown };
-      const original = inner.runCommon;
+      // What reaches the emulator's entry point, read back from wasm memory (the emulator pointer apart).
+      const module = (executor.inner as unknown as { module: { _emulate_with_emulator(...a: number[]): number; UTF8ToString(p: number): string } }).module;
+      const original = module._emulate_with_emulator;
       const seen: unknown[][] = [];
-      inner.runCommon = function (this: unknown, a: unknown[]) {
-        seen.push(a.slice(1)); // [0] is the emulator pointer
-        return original.call(this, a);
+      module._emulate_with_emulator = (emulator: number, ...strings: number[]) => {
+        seen.push(strings.map((p) => (p === 0 ? 0 : module.UTF8ToString(p))));
+        return original(emulator, ...strings);
       };
       const stock = await executor.inner.runTransaction(args);
       const fast = await executor.runTransaction(args);

@@ -1,11 +1,11 @@
-import { Address, beginCell, Cell, comment, Dictionary, internal, loadMessage, loadTransaction, storeMessage, storeShardAccount, toNano, type MessageRelaxed } from '@ton/core';
+import { Address, beginCell, Cell, comment, Dictionary, ExternalAddress, internal, loadMessage, loadTransaction, storeMessage, storeShardAccount, toNano, type MessageRelaxed } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { Blockchain, createEmptyShardAccount, EmulationError, TimeError, type BlockchainTransaction } from '@ton/sandbox';
 import { WHOLE_SHARD } from '@tongate/chain';
 import { describe, expect, it } from 'vitest';
 import { createDevnet, devnetFaucet, DEVNET_FAUCET_BALANCE, genesisConfig, GLOBAL_IDS, signerFromSeed, walletTransferBoc } from '../src/index.js';
 import { DevnetExecutor } from '../src/executor.js';
-import { bocRoot, MessageRunner, rawTransactionSummary, readTransaction, transactionSummary } from '../src/runner.js';
+import { bocRoot, MessageRunner, rawExternalMessage, rawTransactionSummary, readTransaction, transactionSummary } from '../src/runner.js';
 import { jettonWalletCodeBoc } from '../src/contracts/codes.js';
 
 const NOW = 1_750_000_000;
@@ -51,7 +51,7 @@ async function viaSandbox(bc: Blockchain, boc: Buffer): Promise<Outcome> {
 
 async function viaRunner(runner: MessageRunner, boc: Buffer): Promise<Outcome> {
   const cell = Cell.fromBoc(boc)[0];
-  const res = await runner.run(cell, loadMessage(cell.beginParse()).info.dest as Address);
+  const res = await runner.run(boc.toString('base64'), loadMessage(cell.beginParse()).info.dest as Address);
   // The runner keeps the emulator's bytes; re-serialize like the stock path to compare BOCs byte for byte.
   const txs = res.transactions.map((t) => ({ hash: t.hash.toString('hex'), lt: t.lt, boc: Cell.fromBoc(t.boc)[0].toBoc().toString('base64') }));
   return { txs, failure: describeFailure(res.failure) };
@@ -154,6 +154,33 @@ describe('MessageRunner', () => {
     const stock = await check(true);
     expect(stock.executed).toEqual(stock.inline);
     expect(stock.executed).not.toEqual(stock.sent);
+  });
+
+  it('reads an external message\'s hash and destination in place as @ton/core does, and leaves the rest to it', async () => {
+    const faucet = await devnetFaucet();
+    const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
+    const signer = signerFromSeed(faucet.secretKey);
+    const fresh = WalletContractV4.create({ workchain: -1, publicKey: signerFromSeed(Buffer.alloc(32, 5)).publicKey });
+    const transfer = Cell.fromBoc(await walletTransferBoc(wallet, signer, 3, [internal({ to: new Address(0, Buffer.alloc(32, 1)), value: 1n, body: comment('x') })]))[0];
+    const withInit = beginCell().store(storeMessage({ info: { type: 'external-in', dest: fresh.address, importFee: 123456789n, src: new ExternalAddress(77n, 12) }, init: fresh.init, body: beginCell().storeUint(9, 32).endCell() })).endCell();
+    for (const cell of [transfer, withInit]) {
+      const msg = loadMessage(cell.beginParse());
+      for (const opts of [{ idx: false, crc32: false }, { idx: true, crc32: true }, { idx: false, crc32: true }]) {
+        const raw = rawExternalMessage(cell.toBoc(opts));
+        expect(raw).not.toBeNull();
+        expect(raw!.hash).toEqual(cell.hash());
+        expect(raw!.dest.equals(msg.info.dest as Address)).toBe(true);
+      }
+    }
+    // Not ext_in, another workchain, not a BOC, a bad checksum: left to @ton/core.
+    const internalMsg = beginCell().store(storeMessage({ info: { type: 'internal', ihrDisabled: true, bounce: false, bounced: false, src: faucet.address, dest: faucet.address, value: { coins: 1n }, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 }, body: Cell.EMPTY })).endCell();
+    const elsewhere = beginCell().store(storeMessage({ info: { type: 'external-in', dest: new Address(7, Buffer.alloc(32)), importFee: 0n }, body: Cell.EMPTY })).endCell();
+    expect(rawExternalMessage(internalMsg.toBoc())).toBeNull();
+    expect(rawExternalMessage(elsewhere.toBoc())).toBeNull();
+    expect(rawExternalMessage(Buffer.from('nope'))).toBeNull();
+    const corrupt = transfer.toBoc({ crc32: true });
+    corrupt[corrupt.length - 2] ^= 0x40;
+    expect(rawExternalMessage(corrupt)).toBeNull();
   });
 
   it('reads a BOC\'s root cell in place as @ton/core decodes it', () => {

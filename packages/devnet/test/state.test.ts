@@ -75,6 +75,18 @@ describe('sendMessage', () => {
       .endCell();
     expect(loadMessage(internalMsg.beginParse()).info.type).toBe('internal');
     expect((await chainErrorOf(devnet.sendMessage(internalMsg.toBoc()))).kind).toBe('invalid');
+    // A well-formed ext_in header followed by a broken StateInit: the header is read in place, the emulator refuses
+    // the message, and the answer still names it malformed rather than refused.
+    const brokenInit = beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(devnet.faucet.address).storeCoins(0).storeBit(true).storeBit(false).storeBit(true).endCell();
+    expect(() => loadMessage(brokenInit.beginParse())).toThrow();
+    const err = await chainErrorOf(devnet.sendMessage(brokenInit.toBoc()));
+    expect(err.kind).toBe('invalid');
+    expect(err.message).toMatch(/not a Message/);
+    // A BOC whose checksum does not match is not a BOC.
+    const good = await faucetTransfer(devnet, await faucetSeqno(devnet), receiver, toNano('1'));
+    const corrupt = Buffer.from(good);
+    corrupt[corrupt.length - 1] ^= 1;
+    expect((await chainErrorOf(devnet.sendMessage(corrupt))).kind).toBe('invalid');
   });
 });
 
