@@ -29,13 +29,13 @@ import { createLogger, loadConfig, logDestination } from '@tongate/server';
 
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
-const CASE_SECONDS = 5;
+const CASE_SECONDS = 3;
 /** Every case runs this many times, interleaved with the others; the best round counts (medians are reported too:
  * on this shared machine runs a few seconds apart differ by tens of percent). */
-const ROUNDS = 3;
-/** Transfers for the devnet measurement (timed, after an untimed warm-up); they all go to one receiver, which so
- * gets one transaction each. */
-const TRANSFERS = 1500;
+const ROUNDS = 5;
+/** Timed transfers per round of the devnet measurement (after an untimed warm-up before the first); they all go to
+ * one receiver, which so gets one transaction each. */
+const TRANSFERS = 1000;
 const TRANSFER_WARMUP = 300;
 const BLOCK_EVERY = 100;
 const TRANSACTIONS_LIMIT = 100;
@@ -136,16 +136,25 @@ async function faucetSeqno(devnet: Devnet): Promise<number> {
 
 // ------------------------------------------------------------------ devnet transfers
 
+interface TransferRound {
+  transfersPerSecond: number;
+  /** Transfers per second of this process's CPU time over the same span: on a shared machine the wall figure drops
+   * with the load, this one estimates what one dedicated core sustains. */
+  transfersPerCpuSecond: number;
+  elapsedMs: number;
+}
+
 interface TransfersResult {
+  /** Timed transfers per round. */
   transfers: number;
   transactions: number;
   blocksSealed: number;
-  elapsedMs: number;
+  /** The best round's figures (the goal compares them), as for the HTTP cases. */
   transfersPerSecond: number;
-  /** Transfers per second of this process's CPU time over the same span: on a shared machine the wall figure drops
-   * with the load, this one estimates what one dedicated core sustains (the gateway's other work in the process,
-   * such as indexing the new blocks, counts too). */
   transfersPerCpuSecond: number;
+  elapsedMs: number;
+  medianTransfersPerSecond: number;
+  rounds: TransferRound[];
   signingMsPerTransfer: number;
   receiver: string;
 }
@@ -153,59 +162,76 @@ interface TransfersResult {
 /**
  * Same measurement as packages/devnet/bench/transfers.ts (which runs as a script and exports nothing): pre-signed
  * wallet v4r2 transfers from the faucet through sendMessage, a block sealed every BLOCK_EVERY messages. Here it runs
- * on the gateway's own devnet (durable journal in the data dir, as served) and every transfer goes to one receiver,
- * which then has TRANSFERS transactions for the getTransactions case.
+ * on the gateway's own devnet (durable journal in the data dir, as served), one round of TRANSFERS before each
+ * round of HTTP cases, and every transfer goes to one receiver, whose transactions the getTransactions case reads.
  */
-async function measureTransfers(devnet: Devnet): Promise<TransfersResult> {
-  const faucetWallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
-  const faucetSigner = signerFromSeed(devnet.faucet.secretKey);
-  const receiverKey = signerFromSeed(createHash('sha256').update('tongate bench v2 receiver').digest());
-  const receiver = WalletContractV4.create({ workchain: 0, publicKey: receiverKey.publicKey }).address;
-  const firstSeqno = await faucetSeqno(devnet);
+class TransferBench {
+  private readonly rounds: TransferRound[] = [];
+  private next = 0;
+  private blocksSealed = 0;
 
-  const signStart = performance.now();
-  const bocs: Buffer[] = [];
-  for (let i = 0; i < TRANSFER_WARMUP + TRANSFERS; i++) {
-    const message = internal({ to: receiver, value: toNano('0.01'), bounce: false, body: comment(`bench v2 ${i}`) });
-    bocs.push(await walletTransferBoc(faucetWallet, faucetSigner, firstSeqno + i, [message], { validForSeconds: 600 }));
-  }
-  const signMs = performance.now() - signStart;
+  private constructor(
+    private readonly devnet: Devnet,
+    private readonly bocs: Buffer[],
+    private readonly firstSeqno: number,
+    private readonly signMs: number,
+    readonly receiver: string,
+  ) {}
 
-  // Warm-up, applied but not timed: JIT and V8's background optimisation of the 5 MB emulator wasm, which a
-  // running server has long finished, otherwise compete with the timed run (as in packages/devnet/bench).
-  for (let i = 0; i < TRANSFER_WARMUP; i++) await devnet.sendMessage(bocs[i]!);
-  await devnet.produceBlock();
-
-  let blocksSealed = 0;
-  const start = performance.now();
-  const cpuStart = process.cpuUsage();
-  for (let i = TRANSFER_WARMUP; i < bocs.length; i++) {
-    await devnet.sendMessage(bocs[i]);
-    if ((i + 1 - TRANSFER_WARMUP) % BLOCK_EVERY === 0) {
-      await devnet.produceBlock();
-      blocksSealed++;
+  /** Signs every transfer up front (a server only receives BOCs) and applies the untimed warm-up. */
+  static async prepare(devnet: Devnet): Promise<TransferBench> {
+    const faucetWallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+    const faucetSigner = signerFromSeed(devnet.faucet.secretKey);
+    const receiverKey = signerFromSeed(createHash('sha256').update('tongate bench v2 receiver').digest());
+    const receiver = WalletContractV4.create({ workchain: 0, publicKey: receiverKey.publicKey }).address;
+    const firstSeqno = await faucetSeqno(devnet);
+    const signStart = performance.now();
+    const bocs: Buffer[] = [];
+    for (let i = 0; i < TRANSFER_WARMUP + TRANSFERS * ROUNDS; i++) {
+      const message = internal({ to: receiver, value: toNano('0.01'), bounce: false, body: comment(`bench v2 ${i}`) });
+      bocs.push(await walletTransferBoc(faucetWallet, faucetSigner, firstSeqno + i, [message], { validForSeconds: 1200 }));
     }
-  }
-  if (TRANSFERS % BLOCK_EVERY !== 0) {
+    const bench = new TransferBench(devnet, bocs, firstSeqno, performance.now() - signStart, receiver.toString({ urlSafe: true, bounceable: false }));
+    // Warm-up, applied but not timed: JIT and V8's background optimisation of the 5 MB emulator wasm, which a
+    // running server has long finished, otherwise compete with the timed run (as in packages/devnet/bench).
+    for (; bench.next < TRANSFER_WARMUP; bench.next++) await devnet.sendMessage(bocs[bench.next]!);
     await devnet.produceBlock();
-    blocksSealed++;
+    return bench;
   }
-  const elapsedMs = performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  const cpuMs = (cpu.user + cpu.system) / 1000;
 
-  const applied = (await faucetSeqno(devnet)) - firstSeqno;
-  if (applied !== TRANSFER_WARMUP + TRANSFERS) throw new Error(`only ${applied} of ${TRANSFER_WARMUP + TRANSFERS} transfers were applied`);
-  return {
-    transfers: TRANSFERS,
-    transactions: TRANSFERS * 2,
-    blocksSealed,
-    elapsedMs: Math.round(elapsedMs),
-    transfersPerSecond: round((TRANSFERS / elapsedMs) * 1000),
-    transfersPerCpuSecond: round((TRANSFERS / cpuMs) * 1000),
-    signingMsPerTransfer: round(signMs / (TRANSFER_WARMUP + TRANSFERS), 3),
-    receiver: receiver.toString({ urlSafe: true, bounceable: false }),
-  };
+  /** Applies the next TRANSFERS transfers, timed. */
+  async round(): Promise<TransferRound> {
+    const start = performance.now();
+    const cpuStart = process.cpuUsage();
+    for (let i = 1; i <= TRANSFERS; i++) {
+      await this.devnet.sendMessage(this.bocs[this.next++]!);
+      if (i % BLOCK_EVERY === 0 || i === TRANSFERS) {
+        await this.devnet.produceBlock();
+        this.blocksSealed++;
+      }
+    }
+    const elapsedMs = performance.now() - start;
+    const cpu = process.cpuUsage(cpuStart);
+    const r = { transfersPerSecond: round((TRANSFERS / elapsedMs) * 1000), transfersPerCpuSecond: round((TRANSFERS / ((cpu.user + cpu.system) / 1000)) * 1000), elapsedMs: Math.round(elapsedMs) };
+    this.rounds.push(r);
+    return r;
+  }
+
+  async result(): Promise<TransfersResult> {
+    const applied = (await faucetSeqno(this.devnet)) - this.firstSeqno;
+    if (applied !== this.next) throw new Error(`only ${applied} of ${this.next} transfers were applied`);
+    const best = this.rounds.reduce((a, b) => (b.transfersPerSecond > a.transfersPerSecond ? b : a));
+    return {
+      transfers: TRANSFERS,
+      transactions: TRANSFERS * 2,
+      blocksSealed: this.blocksSealed,
+      ...best,
+      medianTransfersPerSecond: round(median(this.rounds.map((r) => r.transfersPerSecond))),
+      rounds: this.rounds,
+      signingMsPerTransfer: round(this.signMs / this.bocs.length, 3),
+      receiver: this.receiver,
+    };
+  }
 }
 
 // ------------------------------------------------------------------ HTTP cases
@@ -369,16 +395,17 @@ async function runCase(c: HttpCase): Promise<CaseResult> {
 
 interface Goal {
   goal: string;
+  /** What the goal is judged on: for a ratio, the median over rounds of the ratio within each round; for the transfer rate, the best round. */
   measured: number;
   target: number;
   pass: boolean;
   /** How far below the target a missed goal is, in percent of the target. */
   missedByPercent?: number;
-  /** The same ratio from each side's median round (throughput goals only). */
-  medianMeasured?: number;
+  /** For reference: the best round against the best round (ratios), or the best round (the transfer rate, judged on it). */
+  bestRounds: number;
 }
 
-function goal(description: string, measured: number, target: number, medianMeasured?: number): Goal {
+function goal(description: string, measured: number, target: number, bestRounds: number): Goal {
   const pass = measured >= target;
   return {
     goal: description,
@@ -386,8 +413,14 @@ function goal(description: string, measured: number, target: number, medianMeasu
     target,
     pass,
     ...(pass ? {} : { missedByPercent: round(((target - measured) / target) * 100) }),
-    ...(medianMeasured === undefined ? {} : { medianMeasured: round(medianMeasured, 3) }),
+    bestRounds: round(bestRounds, 3),
   };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function printTable(cases: CaseResult[], transfers: TransfersResult, goals: Goal[]): void {
@@ -407,10 +440,10 @@ function printTable(cases: CaseResult[], transfers: TransfersResult, goals: Goal
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
   console.log('');
-  console.log(`devnet: ${transfers.transfersPerSecond} transfers/s, ${transfers.transfersPerCpuSecond} per CPU second (${transfers.transfers} wallet v4r2 transfers, ${transfers.transactions} transactions, ${transfers.elapsedMs} ms)`);
+  console.log(`devnet: ${transfers.transfersPerSecond} transfers/s, ${transfers.transfersPerCpuSecond} per CPU second in the best round (median ${transfers.medianTransfersPerSecond}; ${transfers.transfers} wallet v4r2 transfers, ${transfers.transactions} transactions per round; rounds ${transfers.rounds.map((r) => r.transfersPerSecond).join(' / ')})`);
   console.log('');
   for (const g of goals) {
-    console.log(`${g.pass ? 'PASS' : 'FAIL'}  ${g.goal}: measured ${g.measured}${g.medianMeasured === undefined ? '' : ` (medians: ${g.medianMeasured})`}, target >= ${g.target}${g.pass ? '' : ` (missed by ${g.missedByPercent}%)`}`);
+    console.log(`${g.pass ? 'PASS' : 'FAIL'}  ${g.goal}: measured ${g.measured} (best rounds: ${g.bestRounds}), target >= ${g.target}${g.pass ? '' : ` (missed by ${g.missedByPercent}%)`}`);
   }
 }
 
@@ -450,9 +483,8 @@ async function main(): Promise<void> {
     await devnet.seed();
     log(`gateway on 127.0.0.1:${mainnetPort} (mainnet devnet seeded in ${Math.round(performance.now() - seedStart)} ms)`);
 
-    log(`devnet: applying ${TRANSFERS} pre-signed transfers`);
-    const transfers = PROFILED.has('devnet-transfers') ? await withCpuProfile('devnet-transfers', () => measureTransfers(devnet)) : await measureTransfers(devnet);
-    log(`devnet: ${transfers.transfersPerSecond} transfers/s`);
+    log(`devnet: signing ${TRANSFER_WARMUP + TRANSFERS * ROUNDS} transfers, applying ${TRANSFER_WARMUP} untimed`);
+    const transferBench = await TransferBench.prepare(devnet);
 
     const bareServer = await startBareExpress();
     bare = bareServer.server;
@@ -465,13 +497,16 @@ async function main(): Promise<void> {
         url: bareServer.url,
         check: okResult((r) => r === 'pong', 'pong'),
       },
-      ...v2Cases(`http://127.0.0.1:${mainnetPort}/api/v2`, devnet.faucet.address.toString({ urlSafe: true }), transfers.receiver),
+      ...v2Cases(`http://127.0.0.1:${mainnetPort}/api/v2`, devnet.faucet.address.toString({ urlSafe: true }), transferBench.receiver),
     ];
 
     // Rounds run every case in turn, so a burst of load from elsewhere on the machine hits one sample of a case, not
     // all of them; each case reports its best round (and keeps every round's figures).
     const runs = new Map<string, CaseResult[]>(cases.map((c) => [c.id, []]));
     for (let round = 1; round <= ROUNDS; round++) {
+      log(`round ${round}/${ROUNDS} devnet-transfers: ${TRANSFERS} pre-signed transfers`);
+      const t = round === 1 && PROFILED.has('devnet-transfers') ? await withCpuProfile('devnet-transfers', () => transferBench.round()) : await transferBench.round();
+      log(`round ${round}/${ROUNDS} devnet-transfers: ${t.transfersPerSecond} transfers/s, ${t.transfersPerCpuSecond} per CPU second`);
       for (const c of cases) {
         log(`round ${round}/${ROUNDS} ${c.id}: ${WARMUP_SECONDS} s warm-up + ${CASE_SECONDS} s at ${CONNECTIONS} connections`);
         const r = round === 1 && PROFILED.has(c.id) ? await withCpuProfile(c.id, () => runCase(c)) : await runCase(c);
@@ -480,22 +515,26 @@ async function main(): Promise<void> {
       }
     }
     const results: CaseResult[] = cases.map((c) => bestRound(runs.get(c.id)!));
+    const transfers = await transferBench.result();
 
+    // A ratio is judged within each round, where both cases ran seconds apart: this machine's speed drifts by tens of
+    // percent within a minute, so the best (or median) round of one case and of the other may come from different
+    // speeds. The goal takes the median of the per-round ratios; the best-round ratio is kept for reference.
     const rps = (id: string) => results.find((r) => r.id === id)!.requestsPerSecond;
-    const medianRps = (id: string) => {
-      const sorted = runs.get(id)!.map((r) => r.requestsPerSecond).sort((a, b) => a - b);
-      const mid = Math.floor(sorted.length / 2);
-      return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    const ratio = (a: string, b: string): [number, number] => {
+      const perRound = runs.get(a)!.map((r, i) => r.requestsPerSecond / runs.get(b)![i]!.requestsPerSecond);
+      return [median(perRound), rps(a) / rps(b)];
     };
-    const ratios = (a: string, b: string): [number, number] => [rps(a) / rps(b), medianRps(a) / medianRps(b)];
-    const [infoBest, infoMedian] = ratios('getAddressInformation/rest', 'bare-express');
+    const [infoPerRound, infoBest] = ratio('getAddressInformation/rest', 'bare-express');
     const goals: Goal[] = [
-      goal('getAddressInformation REST throughput / bare express throughput', infoBest, GOALS.addressInformationRestVsBare, infoMedian),
+      goal('getAddressInformation REST throughput / bare express throughput', infoPerRound, GOALS.addressInformationRestVsBare, infoBest),
       ...(['getAddressInformation', 'runGetMethod-seqno', `getTransactions-limit${TRANSACTIONS_LIMIT}`] as const).map((op) => {
-        const [best, median] = ratios(`${op}/jsonrpc`, `${op}/rest`);
-        return goal(`${op} JSON-RPC throughput / REST throughput (JSON-RPC at most 10% slower)`, best, GOALS.jsonRpcVsRest, median);
+        const [perRound, best] = ratio(`${op}/jsonrpc`, `${op}/rest`);
+        return goal(`${op} JSON-RPC throughput / REST throughput (JSON-RPC at most 10% slower)`, perRound, GOALS.jsonRpcVsRest, best);
       }),
-      goal('devnet applied wallet transfers per second', transfers.transfersPerSecond, GOALS.devnetTransfersPerSecond),
+      // An absolute rate, judged like bench:gateway's figures on the best round: what the devnet sustains when the
+      // machine's other tenants leave it the CPU. The median round is kept beside it (medianTransfersPerSecond).
+      goal('devnet applied wallet transfers per second (best round)', transfers.transfersPerSecond, GOALS.devnetTransfersPerSecond, transfers.transfersPerSecond),
     ];
     printTable(results, transfers, goals);
 
@@ -508,7 +547,7 @@ async function main(): Promise<void> {
         connections: CONNECTIONS,
         warmupSeconds: WARMUP_SECONDS,
         caseSeconds: CASE_SECONDS,
-        rounds: `${ROUNDS}, interleaved; each case reports its best round; goals compare best rounds, medianMeasured compares median rounds`,
+        rounds: `${ROUNDS}, interleaved; each case reports its best round and keeps all; ratio goals take the median of the per-round ratios, the transfer goal its best round (devnet.medianTransfersPerSecond beside it); bestRounds compares best rounds`,
         loadGenerator: 'autocannon 8, 1 worker thread',
         keylessRateLimit: `${KEYLESS_LIMIT_FOR_BENCH} req/s (raised for the bench; the limiter still runs)`,
         database: config.databaseUrl ? 'DATABASE_URL' : 'embedded PGlite',
@@ -520,7 +559,7 @@ async function main(): Promise<void> {
       },
       cases: results,
       devnet: {
-        description: `pre-signed wallet v4r2 transfers faucet → one receiver via sendMessage (2 transactions each), ${TRANSFER_WARMUP} untimed then ${TRANSFERS} timed, a block sealed every ${BLOCK_EVERY}, on the gateway's durable devnet`,
+        description: `pre-signed wallet v4r2 transfers faucet → one receiver via sendMessage (2 transactions each), ${TRANSFER_WARMUP} untimed, then ${TRANSFERS} timed before each of the ${ROUNDS} rounds of HTTP cases, a block sealed every ${BLOCK_EVERY}, on the gateway's durable devnet; the best round is reported (medianTransfersPerSecond beside it)`,
         ...transfers,
       },
       goals,
