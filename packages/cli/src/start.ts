@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createDevnet, type Devnet } from '@tongate/devnet';
 import { createV2Handlers } from '@tongate/handlers-v2';
+import { createV3Handlers } from '@tongate/handlers-v3';
 import {
   createAdminApp,
   createApp,
@@ -45,6 +46,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
 
     const devnets: Partial<Record<Network, Devnet>> = {};
     const v2Handlers = {} as Record<Network, ReturnType<typeof createV2Handlers>>;
+    const v3Handlers = {} as Record<Network, ReturnType<typeof createV3Handlers>>;
     for (const network of NETWORKS) {
       const settings = config[network];
       if (settings.backend !== 'devnet') {
@@ -59,13 +61,14 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
       cleanups.push(() => devnet.close());
       devnets[network] = devnet;
       v2Handlers[network] = createV2Handlers({ chain: devnet });
+      v3Handlers[network] = createV3Handlers({ chain: devnet, v2: v2Handlers[network] });
       if (options.seed) {
         const summary = await devnet.seed();
         logger.info({ network, lastBlock: summary.lastBlock.seqno }, 'devnet seeded');
       }
     }
 
-    const app = createApp({ config, v2Handlers, v3Handlers: { mainnet: {}, testnet: {} }, keys, limiter, logger });
+    const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger });
     const ports = [...new Set(NETWORKS.map((n) => config[n].port).filter((p) => p > 0))];
     const servers: Gateway['servers'] = [];
     const running: RunningServer[] = [];

@@ -8,9 +8,10 @@ import { bocB64, cellDataBytes } from './format.js';
  * TVM lists are nested pairs `(head, tail)` ending in null; @ton/core has no list type, so lists come in only.
  */
 
-const MAX_DEPTH = 256;
+/** Deepest tuple/list nesting a stack may have. */
+export const MAX_DEPTH = 256;
 
-function stackError(message: string): ApiError {
+export function stackError(message: string): ApiError {
   return new ApiError(422, `invalid stack: ${message}`);
 }
 
@@ -24,7 +25,8 @@ function parseBigInt(text: string): bigint | null {
   return negative ? -value : value;
 }
 
-function parseNumber(value: unknown): bigint {
+/** A TVM integer given as a JSON number or a decimal / 0x-hex string (257-bit range). */
+export function parseNumber(value: unknown): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
   if (typeof value === 'string') {
     const n = parseBigInt(value);
@@ -33,7 +35,8 @@ function parseNumber(value: unknown): bigint {
   throw stackError(`invalid number: ${JSON.stringify(value)}`);
 }
 
-function cellFromB64(kind: string, value: unknown): Cell {
+/** A one-root base64 BOC of a stack entry of kind `kind`. */
+export function cellFromB64(kind: string, value: unknown): Cell {
   if (typeof value !== 'string' || value === '') throw stackError(`${kind} expects a non-empty base64 BOC`);
   try {
     const roots = Cell.fromBoc(Buffer.from(value, 'base64'));
@@ -44,7 +47,7 @@ function cellFromB64(kind: string, value: unknown): Cell {
   }
 }
 
-function listToNestedPairs(items: TupleItem[]): TupleItem {
+export function listToNestedPairs(items: TupleItem[]): TupleItem {
   let list: TupleItem = { type: 'null' };
   for (let i = items.length - 1; i >= 0; i--) list = { type: 'tuple', items: [items[i]!, list] };
   return list;
@@ -142,7 +145,7 @@ export function cellObject(cell: Cell): CellObject {
   return { data: { b64: cellDataBytes(cell).toString('base64'), len: cell.bits.length }, refs: cell.refs.map(cellObject), special: cell.isExotic };
 }
 
-function hexNumber(value: bigint): string {
+export function hexNumber(value: bigint): string {
   return value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`;
 }
 

@@ -16,7 +16,8 @@ export function parseMethod(value: unknown): string | number {
   throw new ApiError(422, 'method is required: a get-method name or numeric id');
 }
 
-async function runMethod(chain: ChainSource, params: Params, parseStack: (stack: unknown) => TupleItem[]) {
+/** Runs params.method of params.address with params.stack read by `parseStack` (at params.seqno when given). */
+export async function runMethod(chain: ChainSource, params: Params, parseStack: (stack: unknown) => TupleItem[]) {
   const address = parseAddress(params, 'address');
   const method = parseMethod(params.method);
   const stack = parseStack(params.stack);
