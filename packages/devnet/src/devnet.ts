@@ -10,6 +10,7 @@ import {
   loadShardAccount,
   loadTransaction,
   parseTuple,
+  serializeTuple,
   storeShardAccount,
   type Message,
   type ShardAccount,
@@ -82,6 +83,7 @@ const EXIT_CODE_NO_CODE = -13;
  */
 const ACCOUNT_CACHE_ENTRIES = 2048;
 const TRANSACTION_CACHE_ENTRIES = 4096;
+const GET_METHOD_CACHE_ENTRIES = 4096;
 
 interface PendingTx {
   workchain: number;
@@ -128,6 +130,8 @@ export class Devnet implements ChainSource {
   /** Keyed by blob offset: a blob is written once and never changes, so an entry never goes stale. */
   private readonly accountCache = new LruCache<number, DecodedAccount>(ACCOUNT_CACHE_ENTRIES);
   private readonly txCache = new LruCache<number, ChainTransaction>(TRANSACTION_CACHE_ENTRIES);
+  /** Get-method results by block, account snapshot, method and arguments (see runGetMethod); shared, read-only. */
+  private readonly getMethodCache = new LruCache<string, GetMethodResult>(GET_METHOD_CACHE_ENTRIES);
 
   /** The direct message runner (see runner.ts); null when the sandbox queue is used. */
   private runner: MessageRunner | null = null;
@@ -590,7 +594,8 @@ export class Devnet implements ChainSource {
 
   // ---------------------------------------------------------------- ChainSource: state
 
-  private shardAccountAt(address: Address, mcSeqno: number): DecodedAccount | null {
+  /** Where the account's state as of masterchain block `mcSeqno` is stored; null if it did not exist then. */
+  private snapshotAt(address: Address, mcSeqno: number): BlobRef | null {
     const history = this.accountHistory.get(accountKey(address.workChain, address.hash));
     if (!history) return null;
     let lo = 0;
@@ -600,9 +605,16 @@ export class Devnet implements ChainSource {
       if (history[mid].seqno <= mcSeqno) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === 0) return null;
-    const blob = history[lo - 1].blob;
+    return lo === 0 ? null : history[lo - 1].blob;
+  }
+
+  private decodedSnapshot(blob: BlobRef): DecodedAccount {
     return this.accountCache.getOrCreate(blob.off, () => decodeAccount(loadShardAccount(Cell.fromBoc(this.store.getBlob(blob))[0].beginParse())));
+  }
+
+  private shardAccountAt(address: Address, mcSeqno: number): DecodedAccount | null {
+    const blob = this.snapshotAt(address, mcSeqno);
+    return blob ? this.decodedSnapshot(blob) : null;
   }
 
   async getAccountState(address: Address, atMcSeqno?: number): Promise<AccountState> {
@@ -622,12 +634,19 @@ export class Devnet implements ChainSource {
       methodId = /^-?\d+$/.test(method) ? Number(method) : getMethodId(method);
     }
     const mc = this.mcAt(atMcSeqno);
-    const sa = this.shardAccountAt(address, mc.id.seqno)?.sa;
+    const blob = this.snapshotAt(address, mc.id.seqno);
+    const sa = blob ? this.decodedSnapshot(blob).sa : undefined;
     const lastTransaction = sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null;
     const state = sa?.account?.storage.state;
-    if (!sa?.account || state?.type !== 'active' || !state.state.code) {
+    if (!blob || !sa?.account || state?.type !== 'active' || !state.state.code) {
       return { exitCode: EXIT_CODE_NO_CODE, gasUsed: 0n, stack: [], block: mc.id, lastTransaction };
     }
+    // Everything the emulator sees is fixed by the masterchain block and the account's state in it (code, data,
+    // balance; time and seed from the block), so a result is reused for the same method and arguments: wallets poll
+    // seqno and balances many times per block, and each run costs milliseconds.
+    const key = `${mc.id.seqno}:${blob.off}:${methodId}:${stack.length === 0 ? '' : serializeTuple(stack).hash().toString('base64')}`;
+    const known = this.getMethodCache.get(key);
+    if (known) return known;
     const res = await this.bc.executor.runGetMethod({
       code: state.state.code,
       data: state.state.data ?? beginCell().endCell(),
@@ -645,13 +664,15 @@ export class Devnet implements ChainSource {
       prevBlocksInfo: this.bc.prevBlocks,
     });
     if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
-    return {
+    const result: GetMethodResult = {
       exitCode: res.output.vm_exit_code,
       gasUsed: BigInt(res.output.gas_used),
       stack: parseTuple(Cell.fromBase64(res.output.stack)),
       block: mc.id,
       lastTransaction,
     };
+    this.getMethodCache.set(key, result);
+    return result;
   }
 
   async getConfigParam(id: number, atMcSeqno?: number): Promise<Cell | null> {

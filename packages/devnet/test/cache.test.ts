@@ -74,4 +74,40 @@ describe('cached reads', () => {
     const one = await devnet.getTransaction(receiver, last.lt);
     expect(one!.hash.equals(last.hash)).toBe(true);
   });
+
+  it('runs a get-method once per block, account state, method and arguments', async () => {
+    const executor = (devnet as unknown as { bc: { executor: { runGetMethod: (...a: unknown[]) => Promise<unknown> } } }).bc.executor;
+    const original = executor.runGetMethod;
+    let runs = 0;
+    executor.runGetMethod = function (this: unknown, ...a: unknown[]) {
+      runs++;
+      return original.apply(this, a);
+    };
+    try {
+      const seqnoAt = async (block?: number) => {
+        const r = await devnet.runGetMethod(devnet.faucet.address, 'seqno', [], block);
+        return (r.stack[0] as { value: bigint }).value;
+      };
+      expect(await seqnoAt(firstBlock)).toBe(1n);
+      expect(await seqnoAt(firstBlock)).toBe(1n);
+      expect(await seqnoAt(secondBlock)).toBe(2n);
+      expect(await seqnoAt()).toBe(2n); // the latest block is secondBlock: same key
+      expect(runs).toBe(2);
+      // Other arguments are another run; the same ones again are not.
+      const plugin = (hash: bigint) => devnet.runGetMethod(devnet.faucet.address, 'is_plugin_installed', [{ type: 'int', value: 0n }, { type: 'int', value: hash }]);
+      await plugin(1n);
+      await plugin(2n);
+      await plugin(1n);
+      expect(runs).toBe(4);
+      // A new block with a new faucet state: the latest seqno is computed afresh.
+      await devnet.sendMessage(await faucetTransfer(devnet, 2, receiver, toNano('1'), 'three'));
+      const third = (await devnet.produceBlock()).seqno;
+      expect(await seqnoAt()).toBe(3n);
+      expect(await seqnoAt(third)).toBe(3n);
+      expect(await seqnoAt(firstBlock)).toBe(1n);
+      expect(runs).toBe(5);
+    } finally {
+      executor.runGetMethod = original;
+    }
+  });
 });
