@@ -21,7 +21,6 @@ import { createEmulatorExecutor } from './emulator.js';
  * internals ever differ, it falls back to the stock path.
  */
 interface ExecutorInternals {
-  runCommon(args: unknown[]): ExecutorEmulationResult;
   getEmulatorPointer(config: string, verbosity: number): number;
   /** Calls an emulator export; string arguments are copied into wasm memory, numbers pass as they are (pointers). */
   invoke(method: string, args: (string | number)[]): number;
