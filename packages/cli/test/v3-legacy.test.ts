@@ -73,6 +73,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
     const r = await get('walletInformation', { address: devnet.faucet.address.toRawString() });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ wallet_type: 'wallet v4 r2', seqno: await faucetSeqno(), wallet_id: 698983191, status: 'active' });
+    const noAddress = await get('walletInformation', {});
+    expect(noAddress.status).toBe(422);
+    expect(noAddress.body.error).toMatch(/address/);
     const nobody = await get('walletInformation', { address: new Address(0, Buffer.alloc(32, 0x5b)).toRawString() });
     expect(nobody.status).toBe(409);
     expect(nobody.body).toEqual({ error: 'not a wallet' });
@@ -95,6 +98,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
     expect(again.body.error).toMatch(/not accepted/);
     const garbage = await post('message', { boc: 'AAAA' });
     expect(garbage.status).toBe(422);
+    const missing = await post('message', {});
+    expect(missing.status).toBe(422);
+    expect(missing.body.error).toMatch(/boc/);
+    const mistyped = await post('message', { boc: 42 });
+    expect(mistyped.status).toBe(422);
+    expect(mistyped.body.error).toMatch(/boc/);
   });
 
   it('estimateFee: the fees of a transfer body, signature check skipped', async () => {
@@ -107,6 +116,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
     expect(r.body.destination_fees).toEqual([]);
     const missing = await post('estimateFee', { address: devnet.faucet.address.toString() });
     expect(missing.status).toBe(422);
+    expect(missing.body.error).toMatch(/body/);
+    const badAddress = await post('estimateFee', { address: 'nope', body: body.toBoc().toString('base64') });
+    expect(badAddress.status).toBe(422);
+    expect(badAddress.body.error).toMatch(/address/);
   });
 
   it('runGetMethod: v3 stack entries in and out, exit codes, bad stacks', async () => {
@@ -133,6 +146,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
     const bad = await post('runGetMethod', { address, method: 'seqno', stack: [{ type: 'num', value: 'twelve' }] });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toMatch(/stack/);
+    const noMethod = await post('runGetMethod', { address });
+    expect(noMethod.status).toBe(422);
+    expect(noMethod.body.error).toMatch(/method/);
+    const badStackType = await post('runGetMethod', { address, method: 'seqno', stack: 'x' });
+    expect(badStackType.status).toBe(422);
+    expect(badStackType.body.error).toMatch(/stack/);
   });
 });
 

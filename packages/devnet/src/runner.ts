@@ -1,7 +1,7 @@
 import { Address, Cell, Dictionary } from '@ton/core';
 import { EmulationError, TimeError, type Blockchain, type ExecutorVerbosity, type LogsVerbosity } from '@ton/sandbox';
 import type { DevnetExecutor } from './executor.js';
-import { BitCursor, dataBits, RawBoc } from './raw-boc.js';
+import { BitCursor, RawBoc } from './raw-boc.js';
 
 /** A transaction the runner applied, as the devnet journals it. */
 export interface AppliedTransaction {
@@ -290,37 +290,10 @@ export function transactionSummary(boc: Buffer, shardAccount: string): { hash: B
   return { hash: cell.hash(), ...readTransaction(cell) };
 }
 
-/** The root cell's data of a standard BOC (first root), read in place; null for anything but a plain serialization. */
+/** The root cell's data of a BOC read with RawBoc; null for anything RawBoc declines. */
 export function bocRoot(boc: Buffer): { data: Buffer; bits: number } | null {
-  if (boc.length < 6 || boc.readUInt32BE(0) !== 0xb5ee9c72) return null;
-  const flags = boc[4];
-  const size = flags & 7;
-  const offBytes = boc[5];
-  let p = 6;
-  const read = (n: number) => {
-    let v = 0;
-    for (let i = 0; i < n; i++) v = v * 256 + boc[p++];
-    return v;
-  };
-  const cells = read(size);
-  const roots = read(size);
-  read(size); // absent
-  read(offBytes); // total cell bytes
-  if (roots < 1 || size < 1) return null;
-  const rootIndex = read(size);
-  p += (roots - 1) * size;
-  if (flags & 0x80) p += cells * offBytes; // index
-  for (let i = 0; i < cells && p + 2 <= boc.length; i++) {
-    const d1 = boc[p];
-    const d2 = boc[p + 1];
-    p += 2;
-    // Stored hashes (bit 4) or exotic cells (bit 3): not what the emulator writes; let the full parser deal with it.
-    if (d1 & 0x18) return null;
-    const len = (d2 + 1) >> 1;
-    if (i === rootIndex) return p + len <= boc.length ? { data: boc.subarray(p, p + len), bits: d2 & 1 ? dataBits(boc.subarray(p, p + len)) : d2 * 4 } : null;
-    p += len + (d1 & 7) * size;
-  }
-  return null;
+  const bag = RawBoc.parse(boc);
+  return bag ? { data: bag.data[bag.root], bits: bag.bits[bag.root] } : null;
 }
 
 /** `n` ≤ 32 bits of `data` from bit `offset`, big-endian. */

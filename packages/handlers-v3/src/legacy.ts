@@ -13,7 +13,7 @@ export interface LegacyDeps {
 }
 
 /** v2 account states as v3 names them; an account that never existed reads as uninit (the v3 spec's rule). */
-const STATUS: Record<string, v3.AccountStatus> = { active: 'active', frozen: 'frozen', uninitialized: 'uninit', uninit: 'uninit', nonexist: 'uninit' };
+const STATUS: Record<string, v3.AccountStatus> = { active: 'active', frozen: 'frozen', uninitialized: 'uninit' };
 
 function status(v2State: string): v3.AccountStatus {
   const s = STATUS[v2State];
