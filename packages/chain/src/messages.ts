@@ -1,4 +1,4 @@
-import { beginCell, Cell, loadMessage, type Message } from '@ton/core';
+import { beginCell, Cell, Dictionary, loadMessage, type Message } from '@ton/core';
 
 /**
  * TEP-467 normalized hash of an external-in message: the hash of the same message rebuilt with src = addr_none,
@@ -18,4 +18,50 @@ export function normalizedExternalMessageHash(message: Message | Cell): Buffer {
     .storeRef(msg.body)
     .endCell();
   return normalized.hash();
+}
+
+/** The message cells of a transaction, in the order of its in_msg and out_msgs (for exact message hashes). */
+export function transactionMessageCells(txCell: Cell): { inMsg?: Cell; outMsgs: Cell[] } {
+  // Transaction: ... ^[ in_msg:(Maybe ^Message) out_msgs:(HashmapE 15 ^Message) ] ...
+  const s = txCell.beginParse();
+  const refs = s.loadRef().beginParse();
+  const inMsg = refs.loadBit() ? refs.loadRef() : undefined;
+  const outMsgs: Cell[] = [];
+  const dict = refs.loadMaybeRef();
+  if (dict) {
+    const parsed = Dictionary.loadDirect(Dictionary.Keys.Uint(15), Dictionary.Values.Cell(), dict);
+    for (const key of [...parsed.keys()].sort((a, b) => a - b)) outMsgs.push(parsed.get(key)!);
+  }
+  return { inMsg, outMsgs };
+}
+
+/** Reads the bytes of a snake-encoded value (data bits of a cell and its first-ref chain). Null if not byte-aligned. */
+function readSnakeBytes(cell: Cell, skipBits: number): Buffer | null {
+  const parts: Buffer[] = [];
+  let current: Cell | null = cell;
+  let skip = skipBits;
+  while (current) {
+    const s = current.beginParse();
+    s.skip(skip);
+    skip = 0;
+    if (s.remainingBits % 8 !== 0) return null;
+    parts.push(s.loadBuffer(s.remainingBits / 8));
+    if (s.remainingRefs > 1) return null;
+    current = s.remainingRefs === 1 ? s.loadRef() : null;
+  }
+  return Buffer.concat(parts);
+}
+
+/** A text comment: op 0 followed by UTF-8 bytes. Returns the text bytes, or null when the body is not one. */
+export function textCommentBytes(body: Cell): Buffer | null {
+  if (body.bits.length < 32 || body.isExotic) return null;
+  if (body.beginParse().preloadUint(32) !== 0) return null;
+  const bytes = readSnakeBytes(body, 32);
+  if (!bytes) return null;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return bytes;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
-import type { ChainTransaction } from '@tongate/chain';
-import { Address, beginCell, Cell, Dictionary, type Message, storeMessage, storeStateInit } from '@ton/core';
+import { textCommentBytes, transactionMessageCells, type ChainTransaction } from '@tongate/chain';
+import { Address, beginCell, Cell, type Message, storeMessage, storeStateInit } from '@ton/core';
 import { b64, bocB64, cellDataBytes, extraCurrenciesOf, formatExtraCurrencies, friendly, rawLower, rawUpper } from './format.js';
 
 /**
@@ -16,37 +16,6 @@ function accountString(address: Address | null | undefined, opts: FormatOptions)
   // External (addr_extern) and absent addresses have no user-friendly form; tonlib answers "".
   if (!address || !Address.isAddress(address)) return '';
   return friendly(address, opts.testOnly);
-}
-
-/** Reads the bytes of a snake-encoded value (data bits of a cell and its first-ref chain). Null if not byte-aligned. */
-function readSnakeBytes(cell: Cell, skipBits: number): Buffer | null {
-  const parts: Buffer[] = [];
-  let current: Cell | null = cell;
-  let skip = skipBits;
-  while (current) {
-    const s = current.beginParse();
-    s.skip(skip);
-    skip = 0;
-    if (s.remainingBits % 8 !== 0) return null;
-    parts.push(s.loadBuffer(s.remainingBits / 8));
-    if (s.remainingRefs > 1) return null;
-    current = s.remainingRefs === 1 ? s.loadRef() : null;
-  }
-  return Buffer.concat(parts);
-}
-
-/** A text comment: op 0 followed by UTF-8 bytes. Returns the text bytes, or null when the body is not one. */
-export function textCommentBytes(body: Cell): Buffer | null {
-  if (body.bits.length < 32 || body.isExotic) return null;
-  if (body.beginParse().preloadUint(32) !== 0) return null;
-  const bytes = readSnakeBytes(body, 32);
-  if (!bytes) return null;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return bytes;
-  } catch {
-    return null;
-  }
 }
 
 function msgData(message: Message) {
@@ -121,21 +90,6 @@ export function formatRawMessage(message: Message, cell: Cell | undefined, opts:
   };
 }
 
-/** The message cells of a transaction, in the order of its in_msg and out_msgs (for exact message hashes). */
-function messageCells(txCell: Cell): { inMsg?: Cell; outMsgs: Cell[] } {
-  // Transaction: ... ^[ in_msg:(Maybe ^Message) out_msgs:(HashmapE 15 ^Message) ] ...
-  const s = txCell.beginParse();
-  const refs = s.loadRef().beginParse();
-  const inMsg = refs.loadBit() ? refs.loadRef() : undefined;
-  const outMsgs: Cell[] = [];
-  const dict = refs.loadMaybeRef();
-  if (dict) {
-    const parsed = Dictionary.loadDirect(Dictionary.Keys.Uint(15), Dictionary.Values.Cell(), dict);
-    for (const key of [...parsed.keys()].sort((a, b) => a - b)) outMsgs.push(parsed.get(key)!);
-  }
-  return { inMsg, outMsgs };
-}
-
 function fees(tx: ChainTransaction) {
   const total = tx.tx.totalFees.coins;
   const d = tx.tx.description;
@@ -181,7 +135,7 @@ export function formatExtTransaction(tx: ChainTransaction, opts: FormatOptions) 
 }
 
 function formatExtTransactionOnce(tx: ChainTransaction, opts: FormatOptions) {
-  const cells = messageCells(tx.cell);
+  const cells = transactionMessageCells(tx.cell);
   const inMsg = tx.tx.inMessage;
   return {
     '@type': 'ext.transaction' as const,
@@ -198,7 +152,7 @@ export function formatRawTransaction(tx: ChainTransaction, opts: FormatOptions) 
 }
 
 function formatRawTransactionOnce(tx: ChainTransaction, opts: FormatOptions) {
-  const cells = messageCells(tx.cell);
+  const cells = transactionMessageCells(tx.cell);
   const inMsg = tx.tx.inMessage;
   return {
     '@type': 'raw.transaction' as const,

@@ -1,6 +1,7 @@
 import { Address, beginCell, Cell, loadTransaction } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { formatExtTransaction, formatRawTransaction, textCommentBytes } from '../src/transactions-format.js';
+import { textCommentBytes } from '@tongate/chain';
+import { formatExtTransaction, formatRawTransaction } from '../src/transactions-format.js';
 import { commentTransfer } from './sandbox-data.js';
 
 describe('transaction formatting on real sandbox transactions', async () => {

@@ -47,7 +47,7 @@ await faucetDeploy([v5beta.init]);
 
 describe('highload wallets', () => {
   it('have the code hashes of the wallet table', async () => {
-    const { detectHighload } = await import('../src/wallets.js');
+    const { detectHighload } = await import('@tongate/contracts');
     expect(detectHighload(HIGHLOAD_CODES.v1r1)).toEqual({ version: 1, revision: 1 });
     expect(detectHighload(HIGHLOAD_CODES.v1r2)).toEqual({ version: 1, revision: 2 });
     expect(detectHighload(HIGHLOAD_CODES.v2r1)).toEqual({ version: 2, revision: 1 });

@@ -3,3 +3,4 @@ export * from './keys.js';
 export * from './key-lookup.js';
 export { PGliteDialect } from './pglite-dialect.js';
 export type { Database, NetworkName } from './schema.js';
+export type * from './chain-schema.js';

@@ -4,8 +4,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { chainMigrationProvider } from './chain-migrations.js';
+import type { ChainDatabase } from './chain-schema.js';
 import { migrationProvider } from './migrations.js';
-import type { Database } from './schema.js';
+import type { Database, NetworkName } from './schema.js';
 import { KeyRepository } from './keys.js';
 
 export interface StoreOptions {
@@ -21,10 +23,30 @@ export interface Store {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Kysely<Database>;
   readonly keys: KeyRepository;
-  /** Applies all pending migrations; throws on the first failure. */
+  /** Applies all pending migrations (the chain tables of both networks included); throws on the first failure. */
   migrate(): Promise<void>;
+  /** A network's indexed chain data: the same connection pool, pinned to that network's schema. */
+  chain(network: NetworkName): Kysely<ChainDatabase>;
+  /** Name of the schema that holds a network's chain tables. */
+  chainSchema(network: NetworkName): string;
+  /**
+   * Takes the single-writer lock of a network's chain tables: PostgreSQL session advisory lock on a dedicated
+   * connection, held until release (or until the process dies). Null when another process holds it.
+   * PGlite is a single process's database, so there the lock is always granted.
+   */
+  tryLockChainWriter(network: NetworkName): Promise<{ release(): Promise<void> } | null>;
   close(): Promise<void>;
 }
+
+const NETWORK_NAMES: readonly NetworkName[] = ['mainnet', 'testnet'];
+
+/** Chain schemas sit beside the store's schema: `mainnet` and `testnet`, or `<schema>_mainnet` for a named schema. */
+function chainSchemaName(network: NetworkName, baseSchema: string | undefined): string {
+  return baseSchema ? `${baseSchema}_${network}` : network;
+}
+
+/** Advisory lock keys of the chain writers, one per network ('idxm', 'idxt'). */
+const CHAIN_WRITER_LOCK_IDS: Record<NetworkName, number> = { mainnet: 0x6964786d, testnet: 0x69647874 };
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 /** Arbitrary key of the advisory lock that serializes tongate migrations within one database. */
@@ -60,23 +82,52 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     kind = 'pglite';
     const dir = path.resolve(options.dataDir ?? './data', 'pglite');
     mkdirSync(dir, { recursive: true });
-    const pglite = await PGlite.create(dir);
+    // int8 as text, as node-postgres returns it: lts and shards exceed 2^53.
+    const pglite = await PGlite.create(dir, { parsers: { 20: (text: string) => text } });
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   }
+  const chainDbs = new Map<NetworkName, Kysely<ChainDatabase>>();
+  const chainSchema = (network: NetworkName) => chainSchemaName(network, options.schema);
   return {
     kind,
     db,
     keys: new KeyRepository(db),
+    chainSchema,
+    chain(network) {
+      let chainDb = chainDbs.get(network);
+      if (!chainDb) chainDbs.set(network, (chainDb = (db as unknown as Kysely<ChainDatabase>).withSchema(chainSchema(network))));
+      return chainDb;
+    },
+    async tryLockChainWriter(network) {
+      if (kind === 'pglite' || !options.databaseUrl) return { release: async () => {} };
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1, $2) as locked', [CHAIN_WRITER_LOCK_IDS[network], schemaLockKey(options.schema)]);
+      if (!rows[0]?.locked) {
+        await client.end();
+        return null;
+      }
+      // Ending the session releases the lock; so does the death of the process.
+      return { release: () => client.end() };
+    },
     async migrate() {
       // Name the schema of Kysely's own migration tables: unnamed, the Migrator looks for them in every schema
       // and is fooled by another schema's copy (parallel test runs, several deployments in one database).
       const migrationTableSchema = options.schema ?? 'public';
-      const run = async (target: Kysely<Database>) => {
-        const migrator = new Migrator({ db: target, provider: migrationProvider, migrationTableSchema });
+      const migrateOne = async (migrator: Migrator) => {
         const { error, results } = await migrator.migrateToLatest();
         if (error) {
           const failed = results?.find((r) => r.status === 'Error');
           throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`, { cause: error });
+        }
+      };
+      const run = async (target: Kysely<Database>) => {
+        await migrateOne(new Migrator({ db: target, provider: migrationProvider, migrationTableSchema }));
+        // Each network's chain tables live in their own schema, with their own migration history.
+        for (const network of NETWORK_NAMES) {
+          const schema = chainSchema(network);
+          await sql.raw(`create schema if not exists "${schema}"`).execute(target);
+          await migrateOne(new Migrator({ db: target, provider: chainMigrationProvider(schema), migrationTableSchema: schema }));
         }
       };
       if (kind === 'pglite') return run(db);
@@ -97,13 +148,20 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   };
 }
 
-/** Drops a schema created for a test run (PostgreSQL only). */
+/** A second advisory-lock key, so that deployments in different schemas of one database do not exclude each other. */
+function schemaLockKey(schema: string | undefined): number {
+  let h = 0;
+  for (const ch of schema ?? '') h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return h;
+}
+
+/** Drops a schema created for a test run, and its networks' chain schemas (PostgreSQL only). */
 export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name: ${schema}`);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`drop schema if exists "${schema}" cascade`);
+    for (const name of [schema, ...NETWORK_NAMES.map((n) => chainSchemaName(n, schema))]) await client.query(`drop schema if exists "${name}" cascade`);
   } finally {
     await client.end();
   }

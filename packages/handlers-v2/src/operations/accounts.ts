@@ -5,7 +5,7 @@ import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64, rawUpper } from '../format.js';
 import { optionalSeqno, parseAddress, type Params, queryToken } from '../parse.js';
 import { getTokenData } from '../tokens.js';
-import { detectHighload, detectWallet, readHighloadData, readWalletData } from '../wallets.js';
+import { detectHighload, detectWallet, readHighloadData, readWalletData } from '@tongate/contracts';
 import { type Deps, isTestnet, operation } from './common.js';
 
 /** The v2 account state names: a missing account reads as uninitialized (clients reject `nonexist`). */

@@ -5,7 +5,7 @@ import {
 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
 import { beginCell, Cell } from '@ton/core';
-import { detectHighload, detectWallet, readHighloadData, readWalletData } from '../src/wallets.js';
+import { detectHighload, detectWallet, readHighloadData, readWalletData } from '../src/index.js';
 
 describe('wallet detection by code hash', async () => {
   const { publicKey } = await mnemonicToPrivateKey(await mnemonicNew());

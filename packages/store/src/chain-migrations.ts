@@ -1,0 +1,87 @@
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/**
+ * Migrations of one network's chain tables (see chain-schema.ts), applied inside that network's schema. Indexes are
+ * chosen for the v3 queries: each list endpoint's filter + total order has an index that yields rows in that order.
+ */
+function chainMigrations(schema: string): Record<string, Migration> {
+  const run = (db: Kysely<unknown>, statements: string[]) =>
+    statements.reduce<Promise<unknown>>((prev, ddl) => prev.then(() => sql.raw(ddl.replaceAll('$S', `"${schema}"`)).execute(db)), Promise.resolve());
+  return {
+    '0001_chain_tables': {
+      async up(db) {
+        await run(db, [
+          `create table $S.blocks (
+            workchain integer not null, shard bigint not null, seqno integer not null,
+            root_hash text not null, file_hash text not null, mc_block_seqno integer not null,
+            global_id integer not null, version integer not null,
+            after_merge boolean not null, before_split boolean not null, after_split boolean not null,
+            want_merge boolean not null, want_split boolean not null, key_block boolean not null,
+            vert_seqno_incr boolean not null, flags integer not null, gen_utime integer not null,
+            start_lt bigint not null, end_lt bigint not null, validator_list_hash_short integer not null,
+            gen_catchain_seqno integer not null, min_ref_mc_seqno integer not null, prev_key_block_seqno integer not null,
+            vert_seqno integer not null, master_ref_seqno integer, tx_count integer not null, prev_blocks jsonb not null,
+            primary key (workchain, shard, seqno))`,
+          `create index blocks_gen_utime on $S.blocks (gen_utime, workchain, shard, seqno)`,
+          `create index blocks_mc_block_seqno on $S.blocks (mc_block_seqno)`,
+          `create index blocks_start_lt on $S.blocks (start_lt)`,
+          `create index blocks_root_hash on $S.blocks (root_hash)`,
+          `create index blocks_file_hash on $S.blocks (file_hash)`,
+          `create table $S.shard_state (
+            mc_seqno integer not null, workchain integer not null, shard bigint not null, seqno integer not null,
+            primary key (mc_seqno, workchain, shard, seqno))`,
+          `create table $S.transactions (
+            account text not null, hash text not null, lt bigint not null, now integer not null,
+            block_workchain integer not null, block_shard bigint not null, block_seqno integer not null,
+            mc_block_seqno integer not null, prev_trans_hash text not null, prev_trans_lt bigint not null,
+            orig_status text not null, end_status text not null, total_fees numeric not null,
+            total_fees_extra_currencies jsonb not null, account_state_hash_before text not null,
+            account_state_hash_after text not null, descr text not null, aborted boolean not null,
+            description jsonb not null, in_msg_hash text,
+            primary key (account, lt))`,
+          `create unique index transactions_hash on $S.transactions (hash)`,
+          `create index transactions_lt on $S.transactions (lt, account)`,
+          `create index transactions_now on $S.transactions (now, lt, account)`,
+          `create index transactions_account_now on $S.transactions (account, now, lt)`,
+          `create index transactions_mc_block on $S.transactions (mc_block_seqno, lt, account)`,
+          `create index transactions_block on $S.transactions (block_workchain, block_shard, block_seqno, lt, account)`,
+          `create table $S.messages (
+            tx_hash text not null, tx_lt bigint not null, tx_account text not null, direction text not null,
+            out_index integer not null, mc_seqno integer not null, msg_hash text not null, msg_hash_norm text,
+            source text, destination text, value numeric, value_extra_currencies jsonb, fwd_fee numeric,
+            ihr_fee numeric, extra_flags numeric, import_fee numeric, created_lt bigint, created_at bigint,
+            order_lt bigint not null, order_utime bigint not null, opcode integer, ihr_disabled boolean,
+            bounce boolean, bounced boolean, body_hash text not null, init_state_hash text,
+            primary key (tx_hash, direction, msg_hash))`,
+          `create index messages_msg_hash on $S.messages (msg_hash)`,
+          `create index messages_msg_hash_norm on $S.messages (msg_hash_norm) where msg_hash_norm is not null`,
+          `create index messages_order on $S.messages (order_lt, msg_hash)`,
+          `create index messages_order_utime on $S.messages (order_utime, msg_hash)`,
+          `create index messages_source on $S.messages (source, order_lt, msg_hash)`,
+          `create index messages_destination on $S.messages (destination, order_lt, msg_hash)`,
+          `create index messages_opcode on $S.messages (opcode, order_lt, msg_hash)`,
+          `create index messages_body_hash on $S.messages (body_hash)`,
+          `create table $S.message_contents (hash text primary key, body text not null)`,
+          `create table $S.account_states (
+            hash text primary key, account text not null, balance numeric not null, extra_currencies jsonb not null,
+            account_status text not null, frozen_hash text, data_hash text, code_hash text)`,
+          `create table $S.latest_account_states (
+            account text primary key, hash text not null, balance numeric not null, extra_currencies jsonb not null,
+            account_status text not null, frozen_hash text, data_hash text, code_hash text, data_boc text,
+            code_boc text, last_trans_hash text, last_trans_lt bigint, timestamp integer not null,
+            mc_seqno integer not null)`,
+          `create index latest_account_states_balance on $S.latest_account_states (balance desc, account)`,
+          `create table $S.indexer_cursor (id integer primary key check (id = 1), mc_seqno integer not null, gen_utime integer not null)`,
+        ]);
+      },
+    },
+  };
+}
+
+export function chainMigrationProvider(schema: string): MigrationProvider {
+  return {
+    async getMigrations() {
+      return chainMigrations(schema);
+    },
+  };
+}
