@@ -1,0 +1,190 @@
+import { isChainError, type BlockRef, type ChainSource } from '@tongate/chain';
+import type { ChainDatabase } from '@tongate/store';
+import type { Kysely } from 'kysely';
+import { collectMcBlock, type McBlockBatch } from './collect.js';
+import { readCursor, readShardTops, writeMcBlock } from './writer.js';
+
+export interface IndexerLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface IndexerOptions {
+  chain: ChainSource;
+  db: Kysely<ChainDatabase>;
+  /** First masterchain seqno to index when the tables are empty (default: the chain's first block). */
+  startSeqno?: number;
+  /** How often to ask the chain for a new block once caught up. */
+  pollMs?: number;
+  /** Delay before retrying a block that failed for another reason than "not there yet"; doubles up to 30 s. */
+  retryMs?: number;
+  logger?: IndexerLogger;
+}
+
+export interface IndexerStatus {
+  /** Last masterchain block written, or null before the first one. */
+  indexedSeqno: number | null;
+  indexedUtime: number | null;
+  /** Last masterchain block the chain reported. */
+  chainSeqno: number | null;
+  chainUtime: number | null;
+  lagBlocks: number | null;
+  lagSeconds: number | null;
+  /** Transactions written since start. */
+  transactions: number;
+  lastError: string | null;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/**
+ * Follows one network's chain: backfills from the cursor (or the start seqno) up to the head, then each new
+ * masterchain block as it appears. A block is read whole from the ChainSource, then written with the cursor in one
+ * database transaction; any failure retries the same block, so none is skipped or written twice.
+ */
+export class Indexer {
+  private readonly chain: ChainSource;
+  private readonly db: Kysely<ChainDatabase>;
+  private readonly options: IndexerOptions;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private readonly listeners = new Set<(seqno: number) => void>();
+  private state: IndexerStatus = {
+    indexedSeqno: null,
+    indexedUtime: null,
+    chainSeqno: null,
+    chainUtime: null,
+    lagBlocks: null,
+    lagSeconds: null,
+    transactions: 0,
+    lastError: null,
+  };
+
+  constructor(options: IndexerOptions) {
+    this.chain = options.chain;
+    this.db = options.db;
+    this.options = options;
+  }
+
+  status(): IndexerStatus {
+    return { ...this.state };
+  }
+
+  /** Starts following in the background; resolves once the cursor is read. */
+  async start(): Promise<void> {
+    const cursor = await readCursor(this.db);
+    if (cursor) Object.assign(this.state, { indexedSeqno: cursor.mcSeqno, indexedUtime: cursor.genUtime });
+    this.loop = this.run();
+  }
+
+  /** Stops after the block in progress (its transaction either commits or rolls back). */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+  }
+
+  /** Resolves once the masterchain block `seqno` is written (tests and tools waiting for the index to catch up). */
+  waitFor(seqno: number, timeoutMs = 30_000): Promise<void> {
+    if (this.state.indexedSeqno !== null && this.state.indexedSeqno >= seqno) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => (this.listeners.delete(listener), reject(new Error(`masterchain block ${seqno} not indexed within ${timeoutMs} ms (${this.state.lastError ?? 'no error'})`))), timeoutMs);
+      const listener = (indexed: number) => {
+        if (indexed < seqno) return;
+        clearTimeout(timer);
+        this.listeners.delete(listener);
+        resolve();
+      };
+      this.listeners.add(listener);
+    });
+  }
+
+  private async run(): Promise<void> {
+    const { pollMs = 100, retryMs = 500, logger } = this.options;
+    const signal = this.abort.signal;
+    let previousTops: BlockRef[] | null = null;
+    let failures = 0;
+    let prefetch: { seqno: number; batch: Promise<McBlockBatch> } | null = null;
+    while (!signal.aborted) {
+      try {
+        const head = await this.chain.getMasterchainInfo();
+        this.noteHead(head.last.seqno, head.lastUtime);
+        const next = this.state.indexedSeqno === null ? (this.options.startSeqno ?? head.init.seqno) : this.state.indexedSeqno + 1;
+        if (next > head.last.seqno) {
+          await sleep(pollMs, signal);
+          continue;
+        }
+        previousTops ??= await this.previousTops(next);
+        const batch: McBlockBatch = prefetch?.seqno === next ? await prefetch.batch : await collectMcBlock(this.chain, next, previousTops);
+        prefetch = null;
+        const tops: BlockRef[] = batch.shardState.map((s) => ({ workchain: s.workchain, shard: BigInt(s.shard), seqno: s.seqno }));
+        // Read the next block while this one is written: the chain and the database work at the same time.
+        if (next + 1 <= head.last.seqno) {
+          const p = collectMcBlock(this.chain, next + 1, tops);
+          p.catch(() => {}); // a failure is met again when the block is read for real
+          prefetch = { seqno: next + 1, batch: p };
+        }
+        await writeMcBlock(this.db, batch);
+        previousTops = tops;
+        failures = 0;
+        this.state.transactions += batch.transactions.length;
+        this.state.lastError = null;
+        this.noteIndexed(batch.mcSeqno, batch.genUtime);
+      } catch (err) {
+        prefetch = null;
+        previousTops = null; // re-read from the database: the failed write may have been the one that committed
+        const notYet = isChainError(err) && err.kind === 'not_found';
+        this.state.lastError = (err as Error).message ?? String(err);
+        if (!notYet) {
+          failures++;
+          logger?.warn({ err, network: this.chain.network, seqno: (this.state.indexedSeqno ?? -1) + 1 }, 'indexer: block failed, retrying');
+        }
+        if (!signal.aborted) {
+          await sleep(notYet ? this.options.pollMs ?? 100 : Math.min(30_000, retryMs * 2 ** Math.min(failures, 6)), signal);
+          const cursor = await readCursor(this.db).catch(() => null);
+          if (cursor) this.state.indexedSeqno = cursor.mcSeqno;
+        }
+      }
+    }
+  }
+
+  /** Shard tops of the block before `seqno`: from the index, or from the chain when starting fresh. */
+  private async previousTops(seqno: number): Promise<BlockRef[]> {
+    if (seqno === 0) return [];
+    const stored = await readShardTops(this.db, seqno - 1);
+    if (stored) return stored;
+    try {
+      return await this.chain.getShards(seqno - 1);
+    } catch (err) {
+      // The chain's first block has no predecessor: everything before its tops belongs to it.
+      if (isChainError(err) && err.kind === 'not_found') return [];
+      throw err;
+    }
+  }
+
+  private noteHead(seqno: number, utime: number): void {
+    this.state.chainSeqno = seqno;
+    this.state.chainUtime = utime;
+    this.updateLag();
+  }
+
+  private noteIndexed(seqno: number, utime: number): void {
+    this.state.indexedSeqno = seqno;
+    this.state.indexedUtime = utime;
+    if (this.state.chainSeqno === null || seqno > this.state.chainSeqno) this.noteHead(seqno, utime);
+    this.updateLag();
+    if (seqno % 1000 === 0) this.options.logger?.info({ network: this.chain.network, seqno, lagBlocks: this.state.lagBlocks }, 'indexer progress');
+    for (const listener of [...this.listeners]) listener(seqno);
+  }
+
+  private updateLag(): void {
+    const s = this.state;
+    if (s.chainSeqno === null) return;
+    s.lagBlocks = s.indexedSeqno === null ? null : Math.max(0, s.chainSeqno - s.indexedSeqno);
+    s.lagSeconds = s.indexedUtime === null || s.chainUtime === null ? null : Math.max(0, s.chainUtime - s.indexedUtime);
+  }
+}
