@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readAdminFile, settingsTableMarkdown, type Config, type Network } from '@tongate/server';
 import { openKeyAdmin, RemoteKeyAdmin } from './key-admin.js';
 import { keysTable } from './format.js';
+import { startIndexProcess } from './index-command.js';
 import { startGateway } from './start.js';
 
 const USAGE = `tongate — TON Center API v2/v3 gateway
@@ -13,6 +14,7 @@ const USAGE = `tongate — TON Center API v2/v3 gateway
   tongate keys revoke <id>
   tongate keys rotate <id> [--grace SECONDS]     old key stays valid for the grace period (default 86400)
   tongate devnet seed [--network mainnet|testnet] seeds the running server's devnet
+  tongate index --network <mainnet|testnet>      run a network's indexer as its own process (one per network)
   tongate config                                 prints every setting with its default`;
 
 class UsageError extends Error {}
@@ -141,6 +143,23 @@ async function startCommand(config: Config, args: string[], out: (s: string) => 
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+async function indexCommand(config: Config, args: string[], out: (s: string) => void): Promise<void> {
+  const { values } = parseArgs({ args, options: { network: { type: 'string' } } });
+  const running = await startIndexProcess(config, network(values.network));
+  out(`tongate indexer for ${values.network} is running`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
 export async function main(argv: string[], out: (s: string) => void = console.log): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -156,6 +175,7 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
     if (command === 'start') await startCommand(config, rest, out);
     else if (command === 'keys') await keysCommand(config, rest, out);
     else if (command === 'devnet') await devnetCommand(config, rest, out);
+    else if (command === 'index') await indexCommand(config, rest, out);
     else throw new UsageError(`unknown command '${command}'`);
     return 0;
   } catch (err) {

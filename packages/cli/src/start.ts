@@ -2,11 +2,13 @@ import path from 'node:path';
 import { createDevnet, type Devnet } from '@tongate/devnet';
 import { createV2Handlers } from '@tongate/handlers-v2';
 import { createV3Handlers } from '@tongate/handlers-v3';
+import { Indexer } from '@tongate/indexer';
 import {
   createAdminApp,
   createApp,
   createLogger,
   createMemoryLimiter,
+  createMetrics,
   createRedisLimiter,
   listen,
   newAdminToken,
@@ -23,6 +25,8 @@ import { KeyLookup, openStore } from '@tongate/store';
 export interface Gateway {
   servers: { network: Network | 'all'; port: number }[];
   devnets: Partial<Record<Network, Devnet>>;
+  /** The embedded indexers (config.indexer = embedded). */
+  indexers: Partial<Record<Network, Indexer>>;
   adminUrl: string;
   close(): Promise<void>;
 }
@@ -45,6 +49,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     cleanups.push(() => limiter.close());
 
     const devnets: Partial<Record<Network, Devnet>> = {};
+    const indexers: Partial<Record<Network, Indexer>> = {};
     const v2Handlers = {} as Record<Network, ReturnType<typeof createV2Handlers>>;
     const v3Handlers = {} as Record<Network, ReturnType<typeof createV3Handlers>>;
     for (const network of NETWORKS) {
@@ -61,14 +66,39 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
       cleanups.push(() => devnet.close());
       devnets[network] = devnet;
       v2Handlers[network] = createV2Handlers({ chain: devnet });
-      v3Handlers[network] = createV3Handlers({ chain: devnet, v2: v2Handlers[network] });
+      v3Handlers[network] = createV3Handlers({ chain: devnet, v2: v2Handlers[network], index: store.chain(network) });
+      if (config.indexer === 'embedded') {
+        const lock = await store.tryLockChainWriter(network);
+        if (!lock) throw new Error(`${network}: another process indexes this database; set TONGATE_INDEXER=external to only serve it`);
+        cleanups.push(() => lock.release());
+        const indexer = new Indexer({ chain: devnet, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, logger });
+        await indexer.start();
+        cleanups.push(() => indexer.stop());
+        indexers[network] = indexer;
+      }
       if (options.seed) {
         const summary = await devnet.seed();
         logger.info({ network, lastBlock: summary.lastBlock.seqno }, 'devnet seeded');
       }
     }
 
-    const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger });
+    const metrics = createMetrics();
+    const lag = (pick: 'lagBlocks' | 'lagSeconds') => () =>
+      Object.entries(indexers).flatMap(([network, indexer]) => {
+        const value = indexer!.status()[pick];
+        return value === null ? [] : [{ labels: { network }, value }];
+      });
+    metrics.addGauge('tongate_indexer_lag_blocks', 'Masterchain blocks between the chain head and the last indexed block', lag('lagBlocks'));
+    metrics.addGauge('tongate_indexer_lag_seconds', 'Seconds between the chain head and the last indexed block (gen_utime)', lag('lagSeconds'));
+    const health = () => ({
+      indexer: Object.fromEntries(
+        Object.entries(indexers).map(([network, indexer]) => {
+          const s = indexer!.status();
+          return [network, { indexed_seqno: s.indexedSeqno, chain_seqno: s.chainSeqno, lag_blocks: s.lagBlocks, lag_seconds: s.lagSeconds, last_error: s.lastError }];
+        }),
+      ),
+    });
+    const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger, metrics, health });
     const ports = [...new Set(NETWORKS.map((n) => config[n].port).filter((p) => p > 0))];
     const servers: Gateway['servers'] = [];
     const running: RunningServer[] = [];
@@ -88,7 +118,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
       removeAdminFile(config.dataDir, adminFile.token);
       await admin.close(1000);
     });
-    return { servers, devnets, adminUrl, close };
+    return { servers, devnets, indexers, adminUrl, close };
   } catch (err) {
     await close();
     throw err;

@@ -36,3 +36,6 @@ export type { Operation, OperationInput } from './operations/common.js';
 export { runMethod } from './operations/run.js';
 export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError } from './stack.js';
 export { b64, bocB64 } from './format.js';
+// Shared with the v3 package's indexed operations (address and hash parameters, user-friendly forms).
+export { queryToken, tryParseAddress, tryParseHash } from './parse.js';
+export { friendlyForms } from './friendly-address.js';

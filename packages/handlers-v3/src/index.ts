@@ -1,12 +1,22 @@
 import type { V3Handlers } from '@tongate/stubs';
+import { indexedOperations, type IndexedDeps } from './indexed/index.js';
 import { legacyOperations, type LegacyDeps } from './legacy.js';
 
+export interface V3Deps extends LegacyDeps {
+  /** The network's indexed chain tables; without them the indexed operations are left out (501). */
+  index?: IndexedDeps['db'];
+}
+
 /**
- * The API v3 operations built so far: the v2-style ones, over the chain backend. The indexed operations (blocks,
- * transactions, traces, jettons, …) need the indexer and are left out, so the front door answers them 501.
+ * The API v3 operations built so far: the v2-style ones over the chain backend, and the blockchain-data ones
+ * (blocks, transactions, messages, account and wallet states, address book, top accounts) over the index.
+ * Traces, actions, jettons, NFTs, DNS and the rest are not built yet, so the front door answers them 501.
  */
-export function createV3Handlers(deps: LegacyDeps): Partial<V3Handlers> {
-  return { ...legacyOperations(deps) };
+export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
+  return {
+    ...legacyOperations(deps),
+    ...(deps.index ? indexedOperations({ db: deps.index, network: deps.chain.network }) : {}),
+  };
 }
 
 export { formatV3Entry, parseV3Stack } from './stack.js';

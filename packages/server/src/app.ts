@@ -26,6 +26,8 @@ export interface AppOptions {
   limiter: RateLimiter;
   logger: Logger;
   metrics?: Metrics;
+  /** Extra fields of the /healthcheck body (e.g. the indexer's lag per network). */
+  health?: () => Record<string, unknown>;
   bundles?: Bundles;
   jsonRpcMethods?: Readonly<Record<string, JsonRpcMethod>>;
 }
@@ -85,7 +87,8 @@ export function createApp(options: AppOptions): Express {
     );
   }
 
-  const healthcheck = (res: Response) => res.json({ ok: true });
+  const health = options.health;
+  const healthcheck = (res: Response) => res.json(health ? { ok: true, ...health() } : { ok: true });
   const metricsReply = (res: Response, next: NextFunction) =>
     metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
   // The same tolerance as an express route: any case, one optional trailing slash.

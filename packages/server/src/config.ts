@@ -12,6 +12,8 @@ export interface NetworkSettings {
   backend: 'devnet' | 'liteserver';
   /** Path to a TON global config JSON for the liteserver backend. */
   liteserverConfig: string;
+  /** Masterchain seqno the indexer starts from on an empty database; null = the chain's first block. */
+  indexFrom: number | null;
 }
 
 export interface Config {
@@ -35,6 +37,8 @@ export interface Config {
   validateResponses: boolean;
   /** Release counter `c` in the v2 version header `2.2.c`. */
   v2Release: number;
+  /** `embedded`: each API process indexes its networks itself; `external`: a separate `tongate index` process does. */
+  indexer: 'embedded' | 'external';
 }
 
 interface SettingDoc {
@@ -55,6 +59,9 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'testnet.backend', env: 'TONGATE_TESTNET_BACKEND', default: 'devnet', description: 'Chain backend of testnet: devnet | liteserver.' },
   { key: 'mainnet.liteserverConfig', env: 'TONGATE_MAINNET_LITESERVER_CONFIG', default: '(empty)', description: 'Global config path for the mainnet liteserver backend.' },
   { key: 'testnet.liteserverConfig', env: 'TONGATE_TESTNET_LITESERVER_CONFIG', default: '(empty)', description: 'Global config path for the testnet liteserver backend.' },
+  { key: 'mainnet.indexFrom', env: 'TONGATE_MAINNET_INDEX_FROM', default: '(empty: first block)', description: 'Masterchain seqno the mainnet indexer starts from on an empty database.' },
+  { key: 'testnet.indexFrom', env: 'TONGATE_TESTNET_INDEX_FROM', default: '(empty: first block)', description: 'Masterchain seqno the testnet indexer starts from on an empty database.' },
+  { key: 'indexer', env: 'TONGATE_INDEXER', default: 'embedded', description: 'embedded: the server indexes its networks itself; external: `tongate index --network N` processes do (production).' },
   { key: 'databaseUrl', env: 'DATABASE_URL', default: '(empty: embedded PGlite)', description: 'PostgreSQL connection string.' },
   { key: 'redisUrl', env: 'REDIS_URL', default: '(empty: in-memory limiter)', description: 'Redis for rate limits shared between processes.' },
   { key: 'dataDir', env: 'TONGATE_DATA_DIR', default: './data', description: 'Embedded database, devnet state, admin token.' },
@@ -78,8 +85,8 @@ export function settingsTableMarkdown(): string {
 export function defaultConfig(): Config {
   return {
     listenHost: '127.0.0.1',
-    mainnet: { hosts: ['mainnet.localhost'], port: 8080, backend: 'devnet', liteserverConfig: '' },
-    testnet: { hosts: ['testnet.localhost'], port: 8081, backend: 'devnet', liteserverConfig: '' },
+    mainnet: { hosts: ['mainnet.localhost'], port: 8080, backend: 'devnet', liteserverConfig: '', indexFrom: null },
+    testnet: { hosts: ['testnet.localhost'], port: 8081, backend: 'devnet', liteserverConfig: '', indexFrom: null },
     databaseUrl: '',
     redisUrl: '',
     dataDir: './data',
@@ -93,6 +100,7 @@ export function defaultConfig(): Config {
     logLevel: 'info',
     validateResponses: false,
     v2Release: 0,
+    indexer: 'embedded',
   };
 }
 
@@ -165,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if ((v = e(`TONGATE_${N}_PORT`))) config[net].port = parseInteger(`TONGATE_${N}_PORT`, v, 0);
     if ((v = e(`TONGATE_${N}_BACKEND`))) config[net].backend = parseBackend(`TONGATE_${N}_BACKEND`, v);
     if ((v = e(`TONGATE_${N}_LITESERVER_CONFIG`))) config[net].liteserverConfig = v;
+    if ((v = e(`TONGATE_${N}_INDEX_FROM`))) config[net].indexFrom = parseInteger(`TONGATE_${N}_INDEX_FROM`, v, 0);
   }
   if ((v = e('DATABASE_URL'))) config.databaseUrl = v;
   if ((v = e('REDIS_URL'))) config.redisUrl = v;
@@ -181,6 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
   if ((v = e('TONGATE_VALIDATE_RESPONSES'))) config.validateResponses = parseBoolean('TONGATE_VALIDATE_RESPONSES', v);
   if ((v = e('TONGATE_V2_RELEASE'))) config.v2Release = parseInteger('TONGATE_V2_RELEASE', v, 0);
+  if ((v = e('TONGATE_INDEXER'))) {
+    if (v !== 'embedded' && v !== 'external') throw new ConfigError(`TONGATE_INDEXER must be embedded or external, got '${v}'`);
+    config.indexer = v;
+  }
   config = { ...config, ...overrides };
   if (config.keysPollMs > 500) throw new ConfigError('keysPollMs must be <= 500 so that revocations apply within a second');
   return config;

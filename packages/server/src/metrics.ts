@@ -6,6 +6,8 @@ export interface Metrics {
   countRequest(operation: string, status: number, network: string): void;
   /** tongate_request_duration_seconds{operation,network}: one observation. */
   observeLatency(operation: string, network: string, seconds: number): void;
+  /** A gauge read when /metrics is scraped (e.g. the indexer's lag per network). */
+  addGauge(name: string, help: string, read: () => { labels: Record<string, string>; value: number }[]): void;
 }
 
 /** Label sets seen so far are few (operations × statuses × networks); past this many, new ones are not recorded. */
@@ -113,6 +115,10 @@ export function createMetrics(withDefaults = true): Metrics {
     },
     observeLatency(operation, network, seconds) {
       latency.observe(`${operation}\u0000${network}`, () => ({ operation, network }), seconds);
+    },
+    addGauge(name, help, read) {
+      const gauge = { name, help, type: 'gauge', aggregator: 'sum', get: async () => ({ name, help, type: 'gauge', aggregator: 'sum', values: read() }), reset() {} };
+      registry.registerMetric(gauge as never);
     },
   };
 }

@@ -1,0 +1,48 @@
+import { detectWalletByCodeHash } from '@tongate/contracts';
+import { friendlyForms } from '@tongate/handlers-v2';
+import type { v3 } from '@tongate/sdk';
+import type { ChainDatabase } from '@tongate/store';
+import type { Kysely } from 'kysely';
+
+/**
+ * address_book: every address of a reply → its user-friendly form, domain and interfaces (WIRE.md). The friendly
+ * form is non-bounceable for wallets and for accounts without code (uninitialised or unknown), bounceable
+ * otherwise, with the testnet flag on testnet. Interfaces come from the code hash (wallets so far).
+ */
+
+export interface AccountFacts {
+  code_hash: string | null;
+}
+
+export function interfacesOf(codeHash: string | null): string[] {
+  const wallet = codeHash ? detectWalletByCodeHash(Buffer.from(codeHash, 'base64')) : null;
+  return wallet ? [wallet.interfaceName] : [];
+}
+
+export function bookEntry(raw: string, facts: AccountFacts | undefined, testnet: boolean): v3.AddressBookEntry {
+  const colon = raw.indexOf(':');
+  const workchain = Number(raw.slice(0, colon));
+  const hash = Buffer.from(raw.slice(colon + 1), 'hex');
+  const codeHash = facts?.code_hash ?? null;
+  const interfaces = interfacesOf(codeHash);
+  const bounceable = codeHash !== null && !interfaces.some((i) => i.startsWith('wallet_'));
+  return { user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url, domain: null, interfaces };
+}
+
+/** What the address book needs of each account, read in one query. */
+export async function accountFacts(db: Kysely<ChainDatabase>, addresses: readonly string[]): Promise<Map<string, AccountFacts>> {
+  const facts = new Map<string, AccountFacts>();
+  if (addresses.length === 0) return facts;
+  const rows = await db.selectFrom('latest_account_states').select(['account', 'code_hash']).where('account', 'in', addresses).execute();
+  for (const row of rows) facts.set(row.account, { code_hash: row.code_hash });
+  return facts;
+}
+
+/** The address book of every address in `addresses` (raw forms; nulls skipped). */
+export async function addressBook(db: Kysely<ChainDatabase>, addresses: Iterable<string | null | undefined>, testnet: boolean): Promise<v3.AddressBook> {
+  const unique = [...new Set([...addresses].filter((a): a is string => typeof a === 'string'))];
+  const facts = await accountFacts(db, unique);
+  const book: v3.AddressBook = {};
+  for (const raw of unique) book[raw] = bookEntry(raw, facts.get(raw), testnet);
+  return book;
+}

@@ -1,0 +1,26 @@
+import type { Network } from '@tongate/chain';
+import type { ChainDatabase } from '@tongate/store';
+import type { Kysely } from 'kysely';
+import { accountOperations, type AccountOperations } from './accounts.js';
+import { blockOperations, type BlockOperations } from './blocks.js';
+import { messageOperations, type MessageOperations } from './messages.js';
+import { transactionOperations, type TransactionOperations } from './transactions.js';
+
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations;
+
+export interface IndexedDeps {
+  /** The network's chain tables, as the indexer fills them. */
+  db: Kysely<ChainDatabase>;
+  network: Network;
+}
+
+/** The v3 operations over indexed chain data: one query module per domain (request → SQL → wire shape). */
+export function indexedOperations({ db, network }: IndexedDeps): IndexedOperations {
+  const testnet = network === 'testnet';
+  return {
+    ...blockOperations(db),
+    ...transactionOperations(db, testnet),
+    ...messageOperations(db, testnet),
+    ...accountOperations(db, testnet),
+  };
+}

@@ -1,0 +1,174 @@
+import type { v3 } from '@tongate/sdk';
+import type { ChainDatabase, TransactionsTable } from '@tongate/store';
+import { ApiError, type V3Handlers } from '@tongate/stubs';
+import type { Kysely, SelectQueryBuilder, Selectable } from 'kysely';
+import { addressBook } from './address-book.js';
+import { requireMcBlock } from './blocks.js';
+import { formatMessage, messagesWithContents, type MessageRow } from './messages.js';
+import { addressList, hashParam, int64Param, opcodeParam, page, shardParam } from './params.js';
+import { shardToHex } from '@tongate/chain';
+
+export type TransactionOperations = Pick<
+  V3Handlers,
+  'getTransactions' | 'getTransactionsByMasterchainBlock' | 'getTransactionsByMessage' | 'getAdjacentTransactions'
+>;
+
+type TxRow = Selectable<TransactionsTable>;
+type TxQuery = SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>;
+
+function accountState(hash: string, states: Map<string, Selectable<ChainDatabase['account_states']>>): v3.AccountState {
+  const s = states.get(hash);
+  if (!s) return { hash, balance: null, extra_currencies: null, account_status: null, frozen_hash: null, data_hash: null, code_hash: null };
+  return {
+    hash,
+    balance: s.balance,
+    extra_currencies: s.extra_currencies,
+    account_status: s.account_status as v3.AccountStatus,
+    frozen_hash: s.frozen_hash,
+    data_hash: s.data_hash,
+    code_hash: s.code_hash,
+  };
+}
+
+/** Transaction rows → the wire shape with messages, account states and the address book of everything in it. */
+export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[], testnet: boolean): Promise<v3.TransactionsResponse> {
+  if (rows.length === 0) return { transactions: [], address_book: {} };
+  const txHashes = rows.map((r) => r.hash);
+  const stateHashes = [...new Set(rows.flatMap((r) => [r.account_state_hash_before, r.account_state_hash_after]))];
+  const [messageRows, stateRows] = await Promise.all([
+    messagesWithContents(db).where('m.tx_hash', 'in', txHashes).execute(),
+    db.selectFrom('account_states').selectAll().where('hash', 'in', stateHashes).execute(),
+  ]);
+  const states = new Map(stateRows.map((s) => [s.hash, s]));
+  const inMsg = new Map<string, MessageRow>();
+  const outMsgs = new Map<string, MessageRow[]>();
+  for (const m of messageRows) {
+    if (m.direction === 'in') inMsg.set(m.tx_hash, m);
+    else {
+      const list = outMsgs.get(m.tx_hash) ?? [];
+      list.push(m);
+      outMsgs.set(m.tx_hash, list);
+    }
+  }
+  const transactions: v3.Transaction[] = rows.map((r) => {
+    const incoming = inMsg.get(r.hash);
+    const outgoing = (outMsgs.get(r.hash) ?? []).sort((a, b) => a.out_index - b.out_index);
+    return {
+      account: r.account,
+      hash: r.hash,
+      lt: r.lt,
+      now: r.now,
+      mc_block_seqno: r.mc_block_seqno,
+      trace_id: null,
+      prev_trans_hash: r.prev_trans_hash,
+      prev_trans_lt: r.prev_trans_lt,
+      orig_status: r.orig_status as v3.AccountStatus,
+      end_status: r.end_status as v3.AccountStatus,
+      total_fees: r.total_fees,
+      total_fees_extra_currencies: r.total_fees_extra_currencies,
+      description: r.description as unknown as v3.TransactionDescription,
+      block_ref: { workchain: r.block_workchain, shard: shardToHex(BigInt(r.block_shard)).toUpperCase(), seqno: r.block_seqno },
+      in_msg: incoming ? formatMessage(incoming) : null,
+      out_msgs: outgoing.map(formatMessage),
+      account_state_before: accountState(r.account_state_hash_before, states),
+      account_state_after: accountState(r.account_state_hash_after, states),
+      emulated: false,
+      finality: 'finalized',
+    };
+  });
+  const book = await addressBook(
+    db,
+    transactions.flatMap((t) => [t.account, t.in_msg?.source, t.in_msg?.destination, ...t.out_msgs.flatMap((m) => [m.source, m.destination])]),
+    testnet,
+  );
+  return { transactions, address_book: book };
+}
+
+/** Total order of transaction lists (WIRE.md): (lt, account), or (now, lt, account) with a time bound. */
+function ordered(q: TxQuery, sort: 'asc' | 'desc', byTime: boolean): TxQuery {
+  if (byTime) q = q.orderBy('now', sort);
+  return q.orderBy('lt', sort).orderBy('account', sort);
+}
+
+export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolean): TransactionOperations {
+  const reply = async (rows: TxRow[]) => ({ status: 200 as const, body: await transactionsReply(db, rows, testnet) });
+
+  return {
+    async getTransactions({ query }) {
+      const { limit, offset, sort } = page(query);
+      const accounts = addressList('account', query.account);
+      const excluded = addressList('exclude_account', query.exclude_account);
+      const hash = hashParam('hash', query.hash);
+      const shard = shardParam('shard', query.shard);
+      const lt = int64Param('lt', query.lt);
+      const startLt = int64Param('start_lt', query.start_lt);
+      const endLt = int64Param('end_lt', query.end_lt);
+      if (query.mc_seqno !== undefined) await requireMcBlock(db, query.mc_seqno);
+      let q: TxQuery = db.selectFrom('transactions').selectAll();
+      if (query.workchain !== undefined) q = q.where('block_workchain', '=', query.workchain);
+      if (shard !== undefined) q = q.where('block_shard', '=', shard);
+      if (query.seqno !== undefined) q = q.where('block_seqno', '=', query.seqno);
+      if (query.mc_seqno !== undefined) q = q.where('mc_block_seqno', '=', query.mc_seqno);
+      if (accounts.length > 0) q = q.where('account', 'in', accounts);
+      if (excluded.length > 0) q = q.where('account', 'not in', excluded);
+      if (hash) q = q.where('hash', '=', hash);
+      if (lt !== undefined) q = q.where('lt', '=', lt);
+      if (query.start_utime !== undefined) q = q.where('now', '>=', query.start_utime);
+      if (query.end_utime !== undefined) q = q.where('now', '<=', query.end_utime);
+      if (startLt !== undefined) q = q.where('lt', '>=', startLt);
+      if (endLt !== undefined) q = q.where('lt', '<=', endLt);
+      const byTime = query.start_utime !== undefined || query.end_utime !== undefined;
+      return reply(await ordered(q, sort, byTime).limit(limit).offset(offset).execute());
+    },
+
+    async getTransactionsByMasterchainBlock({ query }) {
+      const { limit, offset, sort } = page(query);
+      await requireMcBlock(db, query.seqno);
+      const q = db.selectFrom('transactions').selectAll().where('mc_block_seqno', '=', query.seqno);
+      return reply(await ordered(q, sort, false).limit(limit).offset(offset).execute());
+    },
+
+    async getTransactionsByMessage({ query }) {
+      const { limit, offset } = page(query);
+      const msgHash = hashParam('msg_hash', query.msg_hash);
+      const bodyHash = hashParam('body_hash', query.body_hash);
+      const opcode = opcodeParam('opcode', query.opcode);
+      if (!msgHash && !bodyHash && opcode === undefined) throw new ApiError(422, 'at least one of msg_hash, body_hash, opcode must be given');
+      if (opcode !== undefined && query.direction === 'out') throw new ApiError(422, 'opcode selects receiving transactions: direction must be in or omitted');
+      const direction = opcode !== undefined ? 'in' : query.direction;
+      const q = db
+        .selectFrom('transactions')
+        .selectAll()
+        .where('hash', 'in', (eb) => {
+          let m = eb.selectFrom('messages').select('tx_hash');
+          if (msgHash) m = m.where((w) => w.or([w('msg_hash', '=', msgHash), w('msg_hash_norm', '=', msgHash)]));
+          if (bodyHash) m = m.where('body_hash', '=', bodyHash);
+          if (opcode !== undefined) m = m.where('opcode', '=', opcode);
+          if (direction) m = m.where('direction', '=', direction);
+          return m;
+        });
+      return reply(await ordered(q, 'desc', false).limit(limit).offset(offset).execute());
+    },
+
+    async getAdjacentTransactions({ query }) {
+      const hash = hashParam('hash', query.hash)!;
+      const tx = await db.selectFrom('transactions').select(['hash']).where('hash', '=', hash).executeTakeFirst();
+      if (!tx) throw new ApiError(404, 'transaction not found');
+      // in: the sender of this transaction's inbound message; out: the receivers of its outbound messages.
+      const linked = (direction: 'in' | 'out') =>
+        db
+          .selectFrom('messages as mine')
+          .innerJoin('messages as other', (j) =>
+            j.onRef('other.msg_hash', '=', 'mine.msg_hash').on('other.direction', '=', direction === 'in' ? 'out' : 'in'),
+          )
+          .select('other.tx_hash')
+          .where('mine.tx_hash', '=', hash)
+          .where('mine.direction', '=', direction);
+      const directions: ('in' | 'out')[] = query.direction ? [query.direction] : ['in', 'out'];
+      const hashes = (await Promise.all(directions.map((d) => linked(d).execute()))).flat().map((r) => r.tx_hash);
+      if (hashes.length === 0) return reply([]);
+      const rows = await db.selectFrom('transactions').selectAll().where('hash', 'in', hashes).orderBy('lt', 'asc').orderBy('account', 'asc').execute();
+      return reply(rows);
+    },
+  };
+}
