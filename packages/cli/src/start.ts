@@ -32,14 +32,14 @@ export interface Gateway {
 }
 
 /** The composition root: config → store → chain backends → handlers → app → listeners. */
-export async function startGateway(config: Config, options: { seed?: boolean; logger?: Logger } = {}): Promise<Gateway> {
+export async function startGateway(config: Config, options: { seed?: boolean; logger?: Logger; /** PostgreSQL schema (tests: one per run). */ schema?: string } = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
   };
   try {
-    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir });
+    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema : undefined });
     cleanups.push(() => store.close());
     await store.migrate();
     const keys = new KeyLookup(store.keys, { pollIntervalMs: config.keysPollMs, onError: (err) => logger.warn({ err }, 'key version poll failed') });

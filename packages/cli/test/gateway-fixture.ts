@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, readAdminFile, type Config, type Network } from '@tongate/server';
+import { dropSchema } from '@tongate/store';
 import { startGateway, type Gateway } from '../src/start.js';
 
 export function freePort(): Promise<number> {
@@ -32,7 +33,9 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
   const ports = { mainnet: await freePort(), testnet: await freePort() };
   config.mainnet.port = ports.mainnet;
   config.testnet.port = ports.testnet;
-  const gateway = await startGateway(config);
+  // On PostgreSQL each run gets its own schemas (keys and chain tables), dropped at close.
+  const schema = config.databaseUrl ? `e2e_${process.pid}_${Date.now().toString(36)}` : undefined;
+  const gateway = await startGateway(config, { schema });
   const admin = readAdminFile(dataDir);
   if (!admin) throw new Error('the server wrote no admin file');
   return {
@@ -49,6 +52,7 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
     },
     async close() {
       await gateway.close();
+      if (schema) await dropSchema(config.databaseUrl, schema);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
