@@ -10,17 +10,15 @@
  * limiter still runs on every request, only its allowance is lifted.
  */
 import { createHash } from 'node:crypto';
+import { autocannon, freePort, round, startBareExpress, type AutocannonResult } from './lib.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { comment, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
-import express from 'express';
 import { startGateway, type Gateway } from '@tongate/cli';
 import { DEVNET_FAUCET_MNEMONIC, signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
 import { createLogger, loadConfig, logDestination } from '@tongate/server';
@@ -57,38 +55,6 @@ const GOALS = {
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const resultFile = join(repoRoot, 'bench', 'results', 'v2.json');
 
-// autocannon ships no type declarations; this is the part of its API the bench uses.
-interface Histogram {
-  average: number;
-  stddev: number;
-  min: number;
-  max: number;
-  p50: number;
-  p90: number;
-  p99: number;
-}
-interface AutocannonResult {
-  requests: Histogram & { total: number };
-  latency: Histogram;
-  throughput: Histogram;
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodeStats?: Record<string, { count: number }>;
-}
-interface AutocannonOptions {
-  url: string;
-  method?: 'GET' | 'POST';
-  headers?: Record<string, string>;
-  body?: string;
-  connections: number;
-  duration: number;
-  workers?: number;
-  warmup?: { connections: number; duration: number };
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
-
 // ------------------------------------------------------------------ helpers
 
 const hardStop = setTimeout(() => {
@@ -99,32 +65,6 @@ hardStop.unref();
 
 function log(message: string): void {
   console.log(`[v2 bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-async function startBareExpress(): Promise<{ url: string; server: Server }> {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  const constant = { ok: true, result: 'pong' };
-  app.get('/bare', (_req, res) => {
-    res.json(constant);
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bare`, server };
-}
-
-function round(n: number, digits = 1): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
 }
 
 async function faucetSeqno(devnet: Devnet): Promise<number> {

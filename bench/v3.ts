@@ -1,0 +1,331 @@
+/**
+ * API v3 / indexer benchmark.
+ *
+ *   npm run bench:v3        (tsx bench/v3.ts; a few minutes; writes bench/results/v3.json)
+ *
+ * 1. Corpus: a devnet (in memory) seeded, then blocks of wallet transfers; the indexer follows it into PGlite (its
+ *    whole path: read from the ChainSource, write), with the process RSS sampled while it follows the head.
+ * 2. Ingest: the corpus (every masterchain block as the indexer collected it) written again through the indexer's
+ *    write path (writeMcBlock, one database transaction per block) into fresh PostgreSQL schemas and a fresh PGlite:
+ *    transactions per second. Needs DATABASE_URL for the PostgreSQL figures.
+ * 3. Volume: the PostgreSQL chain tables are filled to TARGET_TRANSACTIONS transactions (with one message each) by
+ *    generate_series inside PostgreSQL (bounded in time: no round trip per row), then the API answers
+ *    `transactions?account=…&limit=100` and `messages?msg_hash=…` one request at a time (latency p50/p99) and
+ *    under 10 connections beside a bare express route in the same process (throughput).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Address, internal } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
+import { startGateway } from '@tongate/cli';
+import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
+import { collectMcBlock, Indexer, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
+import { loadConfig } from '@tongate/server';
+import { dropSchema, openStore, sql, type Store } from '@tongate/store';
+import { autocannon, freePort, round, startBareExpress } from './lib.js';
+
+const CORPUS_BLOCKS = 40;
+/** Faucet messages per block; each carries 4 transfers, so a block holds ~5 × this many transactions. */
+const EXTERNALS_PER_BLOCK = 25;
+const INGEST_ROUNDS = 3;
+const TARGET_TRANSACTIONS = Number(process.env.BENCH_V3_TRANSACTIONS ?? 1_000_000);
+/** Accounts the synthetic history is spread over (so an account has TARGET / ACCOUNTS transactions). */
+const SYNTHETIC_ACCOUNTS = 10_000;
+const LATENCY_REQUESTS = 500;
+const THROUGHPUT_SECONDS = 5;
+const HARD_STOP_MS = 1_500_000;
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const resultFile = join(repoRoot, 'bench', 'results', 'v3.json');
+const databaseUrl = process.env.DATABASE_URL;
+
+const hardStop = setTimeout(() => {
+  console.error(`bench/v3: still running after ${HARD_STOP_MS / 1000} s, giving up`);
+  process.exit(2);
+}, HARD_STOP_MS);
+hardStop.unref();
+
+function log(message: string): void {
+  console.log(`[v3 bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const mb = (bytes: number) => round(bytes / 2 ** 20);
+
+// ------------------------------------------------------------------ 1. corpus, following the head
+
+async function buildCorpus(dataDir: string) {
+  const devnet = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
+  const store = await openStore({ dataDir: join(dataDir, 'follow') });
+  await store.migrate();
+  const indexer = new Indexer({ chain: devnet, db: store.chain('testnet'), pollMs: 20 });
+  await indexer.start();
+  const rss: number[] = [];
+  const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 250);
+  try {
+    await devnet.seed();
+    const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+    const signer = signerFromSeed(devnet.faucet.secretKey);
+    let seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
+    const started = performance.now();
+    for (let block = 0; block < CORPUS_BLOCKS; block++) {
+      for (let e = 0; e < EXTERNALS_PER_BLOCK; e++) {
+        const n = (block * EXTERNALS_PER_BLOCK + e) * 4;
+        const messages = [0, 1, 2, 3].map((i) => internal({ to: new Address(0, Buffer.from((n + i + 1).toString(16).padStart(64, '0'), 'hex')), value: 1_000_000n, bounce: false, body: `bench v3 ${n + i}` }));
+        await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, messages, { validForSeconds: 3600 }));
+      }
+      await devnet.produceBlock();
+    }
+    const head = (await devnet.getMasterchainInfo()).last.seqno;
+    await indexer.waitFor(head, 300_000);
+    const followSeconds = (performance.now() - started) / 1000;
+    const status = indexer.status();
+    // The corpus: every masterchain block as the indexer collects it, for the write-path measurement.
+    const batches: McBlockBatch[] = [];
+    let tops: { workchain: number; shard: bigint; seqno: number }[] = [];
+    for (let mc = 0; mc <= head; mc++) {
+      const batch = await collectMcBlock(devnet, mc, tops);
+      tops = batch.shardState.map((s) => ({ workchain: s.workchain, shard: BigInt(s.shard), seqno: s.seqno }));
+      batches.push(batch);
+    }
+    const sorted = [...rss].sort((a, b) => a - b);
+    return {
+      batches,
+      follow: {
+        description: 'devnet producing blocks of transfers while the indexer follows it into PGlite (read from ChainSource + write), same process',
+        masterchainBlocks: head + 1,
+        transactions: status.transactions,
+        wallSeconds: round(followSeconds, 2),
+        lagBlocksAtEnd: status.lagBlocks,
+        rssMb: { min: mb(sorted[0] ?? 0), p50: mb(percentile(sorted, 50)), max: mb(sorted.at(-1) ?? 0), samples: sorted.length },
+      },
+    };
+  } finally {
+    clearInterval(sampler);
+    await indexer.stop();
+    await store.close();
+    await devnet.close();
+  }
+}
+
+// ------------------------------------------------------------------ 2. ingest through the write path
+
+async function ingestRound(store: Store, batches: McBlockBatch[]): Promise<number> {
+  const db = store.chain('testnet');
+  const transactions = batches.reduce((n, b) => n + b.transactions.length, 0);
+  const started = performance.now();
+  for (const batch of batches) await writeMcBlock(db, batch);
+  return transactions / ((performance.now() - started) / 1000);
+}
+
+async function ingest(batches: McBlockBatch[], dataDir: string) {
+  const rounds: { backend: string; transactionsPerSecond: number }[] = [];
+  for (let r = 0; r < INGEST_ROUNDS; r++) {
+    const pglite = await openStore({ dataDir: join(dataDir, `ingest-${r}`) });
+    await pglite.migrate();
+    rounds.push({ backend: 'pglite', transactionsPerSecond: round(await ingestRound(pglite, batches)) });
+    await pglite.close();
+    if (databaseUrl) {
+      const schema = `bench_v3_ingest_${process.pid}_${r}`;
+      const pg = await openStore({ databaseUrl, schema });
+      await pg.migrate();
+      try {
+        rounds.push({ backend: 'postgres', transactionsPerSecond: round(await ingestRound(pg, batches)) });
+      } finally {
+        await pg.close();
+        await dropSchema(databaseUrl, schema);
+      }
+    }
+    log(`ingest round ${r + 1}: ${rounds.slice(-2).map((x) => `${x.backend} ${x.transactionsPerSecond} tx/s`).join(', ')}`);
+  }
+  const best = (backend: string) => Math.max(0, ...rounds.filter((x) => x.backend === backend).map((x) => x.transactionsPerSecond));
+  return { rounds, bestPglite: best('pglite'), bestPostgres: databaseUrl ? best('postgres') : null };
+}
+
+// ------------------------------------------------------------------ 3. volume and the API
+
+/** Fills the chain tables to `target` transactions inside PostgreSQL: history spread over synthetic accounts. */
+async function fillVolume(store: Store, target: number): Promise<void> {
+  const db = store.chain('testnet');
+  const schema = sql.id(store.chainSchema('testnet'));
+  const template = await db.selectFrom('transactions').select('description').limit(1).executeTakeFirstOrThrow();
+  const description = JSON.stringify(template.description);
+  const { rows } = await sql<{ n: string }>`select count(*) as n from ${schema}.transactions`.execute(db);
+  const step = 100_000;
+  for (let from = Number(rows[0]!.n); from < target; from += step) {
+    const to = Math.min(target, from + step) - 1;
+    const started = performance.now();
+    await sql`
+      insert into ${schema}.transactions
+        (account, hash, lt, now, block_workchain, block_shard, block_seqno, mc_block_seqno, prev_trans_hash, prev_trans_lt,
+         orig_status, end_status, total_fees, total_fees_extra_currencies, account_state_hash_before, account_state_hash_after,
+         descr, aborted, description, in_msg_hash)
+      select '0:' || upper(lpad(to_hex(i % ${SYNTHETIC_ACCOUNTS}), 64, '0')),
+             encode(sha256(('tx' || i)::bytea), 'base64'), 1000000000000 + i * 10, 1700000000 + i / 100,
+             0, -9223372036854775808, 1000000 + i / 100, 1000000 + i / 100,
+             encode(sha256(('tx' || (i - ${SYNTHETIC_ACCOUNTS}))::bytea), 'base64'), 1000000000000 + (i - ${SYNTHETIC_ACCOUNTS}) * 10,
+             'active', 'active', 1000000, '{}', encode(sha256(('s' || i)::bytea), 'base64'), encode(sha256(('s' || (i + 1))::bytea), 'base64'),
+             'ord', false, ${description}::jsonb, encode(sha256(('m' || i)::bytea), 'base64')
+      from generate_series(${from}::bigint, ${to}::bigint) as i`.execute(db);
+    await sql`
+      insert into ${schema}.messages
+        (tx_hash, tx_lt, tx_account, direction, out_index, mc_seqno, msg_hash, source, destination, value, value_extra_currencies,
+         fwd_fee, ihr_fee, created_lt, created_at, order_lt, order_utime, opcode, ihr_disabled, bounce, bounced, body_hash)
+      select encode(sha256(('tx' || i)::bytea), 'base64'), 1000000000000 + i * 10, '0:' || upper(lpad(to_hex(i % ${SYNTHETIC_ACCOUNTS}), 64, '0')),
+             'in', 0, 1000000 + i / 100, encode(sha256(('m' || i)::bytea), 'base64'),
+             '0:' || upper(lpad(to_hex((i + 1) % ${SYNTHETIC_ACCOUNTS}), 64, '0')), '0:' || upper(lpad(to_hex(i % ${SYNTHETIC_ACCOUNTS}), 64, '0')),
+             1000000, '{}', 1000, 0, 1000000000000 + i * 10 - 1, 1700000000 + i / 100, 1000000000000 + i * 10 - 1, 1700000000 + i / 100,
+             0, true, false, false, encode(sha256(('b' || (i % 1000))::bytea), 'base64')
+      from generate_series(${from}::bigint, ${to}::bigint) as i`.execute(db);
+    log(`volume: ${to + 1} transactions (${round((performance.now() - started) / 1000, 1)} s for this step)`);
+  }
+  await sql`analyze ${schema}.transactions`.execute(db);
+  await sql`analyze ${schema}.messages`.execute(db);
+}
+
+async function explain(store: Store, query: string): Promise<string[]> {
+  const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(query)}`.execute(store.chain('testnet'));
+  return rows.map((r) => r['QUERY PLAN']);
+}
+
+async function sequentialLatency(url: string): Promise<{ p50: number; p99: number; max: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < LATENCY_REQUESTS + 20; i++) {
+    const started = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+    if (i >= 20) times.push(performance.now() - started); // the first requests warm up the caches and the JIT
+  }
+  times.sort((a, b) => a - b);
+  return { p50: round(percentile(times, 50), 2), p99: round(percentile(times, 99), 2), max: round(times.at(-1)!, 2) };
+}
+
+async function throughput(url: string): Promise<{ requestsPerSecond: number; p50: number; p99: number }> {
+  const result = await autocannon({ url, connections: 10, duration: THROUGHPUT_SECONDS, warmup: { connections: 10, duration: 1 }, workers: 1 });
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  return { requestsPerSecond: round(result.requests.total / result.duration), p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
+  if (!databaseUrl) return null;
+  const schema = `bench_v3_volume_${process.pid}`;
+  const store = await openStore({ databaseUrl, schema });
+  await store.migrate();
+  const [mainnetPort, testnetPort] = [await freePort(), await freePort()];
+  const fromEnv = loadConfig(process.env);
+  const config = loadConfig(process.env, {
+    dataDir: join(dataDir, 'gateway'),
+    logLevel: 'warn',
+    keylessRps: 10_000_000,
+    keylessBurst: 10_000_000,
+    devnetBlockIntervalMs: 0,
+    // The bench fills the chain tables itself: the gateway only reads them.
+    indexer: 'external',
+    mainnet: { ...fromEnv.mainnet, port: mainnetPort },
+    testnet: { ...fromEnv.testnet, port: testnetPort },
+  });
+  const bare = await startBareExpress();
+  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+  try {
+    for (const batch of batches) await writeMcBlock(store.chain('testnet'), batch);
+    const started = performance.now();
+    await fillVolume(store, TARGET_TRANSACTIONS);
+    const fillSeconds = round((performance.now() - started) / 1000, 1);
+    gateway = await startGateway(config, { schema });
+    const base = `http://127.0.0.1:${testnetPort}/api/v3`;
+    const account = `0:${(4242).toString(16).padStart(64, '0').toUpperCase()}`;
+    const msgHash = Buffer.from(
+      await (await import('node:crypto')).createHash('sha256').update(`m${TARGET_TRANSACTIONS - 7}`).digest(),
+    ).toString('hex');
+    const txUrl = `${base}/transactions?account=${encodeURIComponent(account)}&limit=100`;
+    const msgUrl = `${base}/messages?msg_hash=${msgHash}`;
+    const probe = (await (await fetch(txUrl)).json()) as { transactions: unknown[] };
+    const probeMsg = (await (await fetch(msgUrl)).json()) as { messages: unknown[] };
+    if (probe.transactions.length !== 100 || probeMsg.messages.length !== 1) throw new Error('volume probes did not find the synthetic rows');
+    const latency = { transactionsByAccount: await sequentialLatency(txUrl), messagesByHash: await sequentialLatency(msgUrl) };
+    log(`latency at ${TARGET_TRANSACTIONS} tx: account history p99 ${latency.transactionsByAccount.p99} ms, message by hash p99 ${latency.messagesByHash.p99} ms`);
+    const bareRun = await throughput(bare.url);
+    const txRun = await throughput(txUrl);
+    log(`throughput: bare ${bareRun.requestsPerSecond} req/s, v3 transactions limit 100 ${txRun.requestsPerSecond} req/s`);
+    const chainSchema = store.chainSchema('testnet');
+    return {
+      transactions: TARGET_TRANSACTIONS,
+      accounts: SYNTHETIC_ACCOUNTS,
+      fillSeconds,
+      latencyMs: latency,
+      throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
+      plans: {
+        transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
+        messagesByHash: await explain(store, `select distinct msg_hash, order_lt from "${chainSchema}".messages where msg_hash = '${Buffer.from(msgHash, 'hex').toString('base64')}' or msg_hash_norm = '${Buffer.from(msgHash, 'hex').toString('base64')}' order by order_lt desc, msg_hash desc limit 10`),
+      },
+    };
+  } finally {
+    if (gateway) await gateway.close();
+    bare.server.closeAllConnections();
+    await new Promise<void>((resolve) => bare.server.close(() => resolve()));
+    await store.close();
+    await dropSchema(databaseUrl, schema);
+  }
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+  const dataDir = mkdtempSync(join(os.tmpdir(), 'tongate-bench-v3-'));
+  try {
+    log('building the corpus: devnet blocks of transfers, followed by the indexer');
+    const corpus = await buildCorpus(dataDir);
+    const corpusTx = corpus.batches.reduce((n, b) => n + b.transactions.length, 0);
+    log(`corpus: ${corpus.batches.length} masterchain blocks, ${corpusTx} transactions; followed at RSS max ${corpus.follow.rssMb.max} MB`);
+    const ingested = await ingest(corpus.batches, dataDir);
+    const volume = await volumeAndApi(corpus.batches, dataDir);
+    const goals = [
+      { goal: 'ingest into PostgreSQL ≥ 5000 transactions/s (best round)', measured: ingested.bestPostgres, target: 5000, pass: ingested.bestPostgres !== null && ingested.bestPostgres >= 5000 },
+      {
+        goal: `account history (transactions?account=…&limit=100) p99 ≤ 10 ms at ${TARGET_TRANSACTIONS} transactions (the issue sets it at 10M)`,
+        measured: volume?.latencyMs.transactionsByAccount.p99 ?? null,
+        target: 10,
+        pass: volume !== null && volume.latencyMs.transactionsByAccount.p99 <= 10,
+      },
+    ];
+    const report = {
+      bench: 'v3',
+      description: 'Indexer ingest (PGlite, PostgreSQL), indexer following a devnet (RSS), API v3 latency and throughput over a PostgreSQL index',
+      corpus: { masterchainBlocks: corpus.batches.length, transactions: corpusTx, blocksOfTransfers: CORPUS_BLOCKS, externalsPerBlock: EXTERNALS_PER_BLOCK },
+      follow: corpus.follow,
+      ingest: {
+        description: `the corpus written through writeMcBlock (one database transaction per masterchain block with the cursor), ${INGEST_ROUNDS} rounds, each into fresh tables`,
+        ...ingested,
+      },
+      volume: volume ?? 'skipped: DATABASE_URL not set',
+      goals,
+      machine: {
+        node: process.version,
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model ?? 'unknown',
+        loadAverageBefore: loadBefore.map((l) => round(l, 2)),
+        loadAverageAfter: os.loadavg().map((l) => round(l, 2)),
+      },
+      date: startedAt.toISOString(),
+      durationSeconds: round((Date.now() - startedAt.getTime()) / 1000),
+    };
+    mkdirSync(dirname(resultFile), { recursive: true });
+    writeFileSync(resultFile, JSON.stringify(report, null, 2) + '\n');
+    log(`wrote ${resultFile}`);
+    for (const g of goals) log(`${g.pass ? 'PASS' : 'MISS'} ${g.goal}: ${g.measured}`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const exitSoon = () => setTimeout(() => process.exit(), 5000).unref();
+main().then(exitSoon, (err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+  exitSoon();
+});
