@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, readAdminFile, type Config, type Network } from '@tongate/server';
 import { dropSchema } from '@tongate/store';
+import { afterAll, beforeAll } from 'vitest';
 import { startGateway, type Gateway } from '../src/start.js';
 
 export function freePort(): Promise<number> {
@@ -56,4 +57,21 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A gateway for one test file with an API key per network: started before the file's tests, closed after them.
+ * `suite.service` and `suite.keys` are filled once the file's beforeAll has run.
+ */
+export function gatewayWithKeys(overrides: Partial<Config> = {}): { service: TestGateway; keys: Record<Network, string> } {
+  const suite = { service: undefined as unknown as TestGateway, keys: {} as Record<Network, string> };
+  beforeAll(async () => {
+    suite.service = await startTestGateway(overrides);
+    suite.keys.mainnet = await suite.service.createKey('mainnet');
+    suite.keys.testnet = await suite.service.createKey('testnet');
+  });
+  afterAll(async () => {
+    await suite.service?.close();
+  });
+  return suite;
 }

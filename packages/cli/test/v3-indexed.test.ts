@@ -4,27 +4,15 @@
  * PGlite, and on PostgreSQL when DATABASE_URL is set. What the chain holds is read from the devnet and from the v2
  * API of the same service, and compared with what v3 answers.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, internal, WalletContractV4 } from '@ton/ton';
 import { signerFromSeed, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
-import type { Network } from '@tongate/server';
-import { startTestGateway, type TestGateway } from './gateway-fixture.js';
+import { gatewayWithKeys } from './gateway-fixture.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
 
-let service: TestGateway;
-const keys = {} as Record<Network, string>;
-
-beforeAll(async () => {
-  service = await startTestGateway({ devnetBlockIntervalMs: 0 });
-  keys.mainnet = await service.createKey('mainnet');
-  keys.testnet = await service.createKey('testnet');
-});
-
-afterAll(async () => {
-  await service?.close();
-});
+const suite = gatewayWithKeys({ devnetBlockIntervalMs: 0 });
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const hex = (b64: string) => Buffer.from(b64, 'base64').toString('hex');
@@ -40,7 +28,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
   const get = async (path: string, params: Record<string, string | string[]> = {}) => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) for (const item of Array.isArray(v) ? v : [v]) qs.append(k, item);
-    const res = await fetch(`${base}/api/${path}?${qs}`, { headers: { 'X-API-Key': keys[network] } });
+    const res = await fetch(`${base}/api/${path}?${qs}`, { headers: { 'X-API-Key': suite.keys[network] } });
     return { status: res.status, body: (await res.json()) as any };
   };
   const v3 = (path: string, params?: Record<string, string | string[]>) => get(`v3/${path}`, params);
@@ -52,9 +40,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
   const friendly = (a: Address) => a.toString({ testOnly: network === 'testnet' });
 
   beforeAll(async () => {
-    devnet = service.gateway.devnets[network]!;
-    indexer = service.gateway.indexers[network]!;
-    base = `http://127.0.0.1:${service.ports[network]}`;
+    devnet = suite.service.gateway.devnets[network]!;
+    indexer = suite.service.gateway.indexers[network]!;
+    base = `http://127.0.0.1:${suite.service.ports[network]}`;
     seed = await devnet.seed();
     await indexer.waitFor(seed.lastBlock.seqno);
 

@@ -151,6 +151,24 @@ function coins(value: CurrencyCollection) {
   return { value: value.coins.toString(), value_extra_currencies: JSON.stringify(extraCurrencies(value.other)) };
 }
 
+/** The columns a kind of message may not have (external messages carry no value, fees or bounce flags). */
+const ABSENT = {
+  msg_hash_norm: null,
+  source: null,
+  destination: null,
+  value: null,
+  value_extra_currencies: null,
+  fwd_fee: null,
+  ihr_fee: null,
+  extra_flags: null,
+  import_fee: null,
+  created_lt: null,
+  created_at: null,
+  ihr_disabled: null,
+  bounce: null,
+  bounced: null,
+} as const;
+
 interface MessageContext {
   tx: ChainTransaction;
   account: string;
@@ -184,14 +202,12 @@ function messageRow(message: Message, cell: Cell, direction: 'in' | 'out', outIn
   if (info.type === 'internal') {
     return {
       ...base,
-      msg_hash_norm: null,
+      ...ABSENT,
       source: rawAddress(info.src.workChain, info.src.hash),
       destination: rawAddress(info.dest.workChain, info.dest.hash),
       ...coins(info.value),
       fwd_fee: info.forwardFee,
       ihr_fee: info.ihrFee,
-      extra_flags: null,
-      import_fee: null,
       created_lt: info.createdLt,
       created_at: info.createdAt,
       order_lt: info.createdLt,
@@ -204,43 +220,23 @@ function messageRow(message: Message, cell: Cell, direction: 'in' | 'out', outIn
   if (info.type === 'external-in') {
     return {
       ...base,
+      ...ABSENT,
       msg_hash_norm: b64(normalizedExternalMessageHash(message)),
-      source: null,
       destination: rawAddress(info.dest.workChain, info.dest.hash),
-      value: null,
-      value_extra_currencies: null,
-      fwd_fee: null,
-      ihr_fee: null,
-      extra_flags: null,
       import_fee: info.importFee,
-      created_lt: null,
-      created_at: null,
       // An external-in message has no creation lt or time: it is ordered by the transaction that received it.
       order_lt: ctx.tx.lt,
       order_utime: ctx.tx.tx.now,
-      ihr_disabled: null,
-      bounce: null,
-      bounced: null,
     };
   }
   return {
     ...base,
-    msg_hash_norm: null,
+    ...ABSENT,
     source: rawAddress(info.src.workChain, info.src.hash),
-    destination: null,
-    value: null,
-    value_extra_currencies: null,
-    fwd_fee: null,
-    ihr_fee: null,
-    extra_flags: null,
-    import_fee: null,
     created_lt: info.createdLt,
     created_at: info.createdAt,
     order_lt: info.createdLt,
     order_utime: info.createdAt,
-    ihr_disabled: null,
-    bounce: null,
-    bounced: null,
   };
 }
 

@@ -3,24 +3,61 @@ import type { ChainDatabase } from '@tongate/store';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { McBlockBatch } from './collect.js';
 
-/** Rows per INSERT: well under PostgreSQL's 65535 bind parameters for the widest table (~30 columns). */
-const CHUNK = 1000;
+/** PostgreSQL type of every column the indexer writes, per table (the unnest arrays are cast to these). */
+const COLUMN_TYPES = {
+  blocks: {
+    workchain: 'int', shard: 'bigint', seqno: 'int', root_hash: 'text', file_hash: 'text', mc_block_seqno: 'int', global_id: 'int',
+    version: 'int', after_merge: 'bool', before_split: 'bool', after_split: 'bool', want_merge: 'bool', want_split: 'bool',
+    key_block: 'bool', vert_seqno_incr: 'bool', flags: 'int', gen_utime: 'int', start_lt: 'bigint', end_lt: 'bigint',
+    validator_list_hash_short: 'int', gen_catchain_seqno: 'int', min_ref_mc_seqno: 'int', prev_key_block_seqno: 'int',
+    vert_seqno: 'int', master_ref_seqno: 'int', tx_count: 'int', prev_blocks: 'jsonb',
+  },
+  shard_state: { mc_seqno: 'int', workchain: 'int', shard: 'bigint', seqno: 'int' },
+  transactions: {
+    account: 'text', hash: 'text', lt: 'bigint', now: 'int', block_workchain: 'int', block_shard: 'bigint', block_seqno: 'int',
+    mc_block_seqno: 'int', prev_trans_hash: 'text', prev_trans_lt: 'bigint', orig_status: 'text', end_status: 'text',
+    total_fees: 'numeric', total_fees_extra_currencies: 'jsonb', account_state_hash_before: 'text', account_state_hash_after: 'text',
+    descr: 'text', aborted: 'bool', description: 'jsonb', in_msg_hash: 'text',
+  },
+  messages: {
+    tx_hash: 'text', tx_lt: 'bigint', tx_account: 'text', direction: 'text', out_index: 'int', mc_seqno: 'int', msg_hash: 'text',
+    msg_hash_norm: 'text', source: 'text', destination: 'text', value: 'numeric', value_extra_currencies: 'jsonb', fwd_fee: 'numeric',
+    ihr_fee: 'numeric', extra_flags: 'numeric', import_fee: 'numeric', created_lt: 'bigint', created_at: 'bigint', order_lt: 'bigint',
+    order_utime: 'bigint', opcode: 'int', ihr_disabled: 'bool', bounce: 'bool', bounced: 'bool', body_hash: 'text', init_state_hash: 'text',
+  },
+  message_contents: { hash: 'text', body: 'text' },
+  account_states: {
+    hash: 'text', account: 'text', balance: 'numeric', extra_currencies: 'jsonb', account_status: 'text', frozen_hash: 'text',
+    data_hash: 'text', code_hash: 'text',
+  },
+  latest_account_states: {
+    account: 'text', hash: 'text', balance: 'numeric', extra_currencies: 'jsonb', account_status: 'text', frozen_hash: 'text',
+    data_hash: 'text', code_hash: 'text', data_boc: 'text', code_boc: 'text', last_trans_hash: 'text', last_trans_lt: 'bigint',
+    timestamp: 'int', mc_seqno: 'int',
+  },
+} as const satisfies { [T in keyof ChainDatabase]?: { [C in keyof ChainDatabase[T]]?: string } };
 
-async function insertChunks<T extends keyof ChainDatabase & string>(
-  trx: Transaction<ChainDatabase>,
-  table: T,
-  rows: readonly object[],
-  onConflict: 'nothing' | 'fail',
-  columns = 1,
-): Promise<void> {
-  const size = Math.max(1, Math.floor(Math.min(CHUNK, 60_000 / columns)));
-  for (let i = 0; i < rows.length; i += size) {
-    const query = trx.insertInto(table).values(rows.slice(i, i + size) as never);
-    await (onConflict === 'nothing' ? query.onConflict((oc) => oc.doNothing()) : query).execute();
-  }
+type WrittenTable = keyof typeof COLUMN_TYPES;
+
+/**
+ * One INSERT per table whatever the row count: each column travels as one array parameter and `unnest` turns the
+ * arrays back into rows, so the statement has a dozen parameters instead of rows × columns, and PostgreSQL parses
+ * and plans it once.
+ */
+function insertRows<T extends WrittenTable>(trx: Transaction<ChainDatabase>, table: T, rows: readonly object[]) {
+  const columns = Object.entries(COLUMN_TYPES[table]) as [string, string][];
+  const arrays = columns.map(([name, type]) => {
+    const values = rows.map((row) => {
+      const v = (row as Record<string, unknown>)[name];
+      return v === null || v === undefined ? null : typeof v === 'string' ? v : String(v);
+    });
+    return sql`cast(${values} as ${sql.raw(type)}[])`;
+  });
+  return trx
+    .insertInto(table)
+    .columns(columns.map(([name]) => name) as never)
+    .expression(sql`select * from unnest(${sql.join(arrays)})` as never);
 }
-
-const width = (rows: readonly object[]) => (rows[0] ? Object.keys(rows[0]).length : 1);
 
 /**
  * Writes one masterchain block's rows and moves the cursor, in one database transaction: after a crash the
@@ -36,16 +73,14 @@ export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatc
     if (cursor && cursor.mc_seqno !== batch.mcSeqno - 1) {
       throw new Error(`indexer cursor is at ${cursor.mc_seqno}, cannot write masterchain block ${batch.mcSeqno}`);
     }
-    await insertChunks(trx, 'blocks', batch.blocks, 'fail', width(batch.blocks));
-    await insertChunks(trx, 'shard_state', batch.shardState, 'fail', 4);
-    await insertChunks(trx, 'transactions', batch.transactions, 'fail', width(batch.transactions));
-    await insertChunks(trx, 'messages', batch.messages, 'fail', width(batch.messages));
-    await insertChunks(trx, 'message_contents', batch.contents, 'nothing', 2);
-    await insertChunks(trx, 'account_states', batch.accountStates, 'nothing', width(batch.accountStates));
-    for (let i = 0; i < batch.latestAccountStates.length; i += CHUNK / 2) {
-      await trx
-        .insertInto('latest_account_states')
-        .values(batch.latestAccountStates.slice(i, i + CHUNK / 2))
+    if (batch.blocks.length > 0) await insertRows(trx, 'blocks', batch.blocks).execute();
+    if (batch.shardState.length > 0) await insertRows(trx, 'shard_state', batch.shardState).execute();
+    if (batch.transactions.length > 0) await insertRows(trx, 'transactions', batch.transactions).execute();
+    if (batch.messages.length > 0) await insertRows(trx, 'messages', batch.messages).execute();
+    if (batch.contents.length > 0) await insertRows(trx, 'message_contents', batch.contents).onConflict((oc) => oc.doNothing()).execute();
+    if (batch.accountStates.length > 0) await insertRows(trx, 'account_states', batch.accountStates).onConflict((oc) => oc.doNothing()).execute();
+    if (batch.latestAccountStates.length > 0) {
+      await insertRows(trx, 'latest_account_states', batch.latestAccountStates)
         .onConflict((oc) =>
           oc.column('account').doUpdateSet((eb) => ({
             hash: eb.ref('excluded.hash'),

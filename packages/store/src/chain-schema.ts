@@ -120,6 +120,7 @@ export interface MessageContentsTable {
   body: string;
 }
 
+/** An account state, keyed by its hash (the state hash transactions name before and after them). */
 export interface AccountStatesTable {
   hash: string;
   account: string;
@@ -131,15 +132,8 @@ export interface AccountStatesTable {
   code_hash: string | null;
 }
 
-export interface LatestAccountStatesTable {
-  account: string;
-  hash: string;
-  balance: Int64;
-  extra_currencies: Json<Record<string, string>>;
-  account_status: string;
-  frozen_hash: string | null;
-  data_hash: string | null;
-  code_hash: string | null;
+/** The newest state of each account, with its code and data. */
+export interface LatestAccountStatesTable extends AccountStatesTable {
   data_boc: string | null;
   code_boc: string | null;
   last_trans_hash: string | null;

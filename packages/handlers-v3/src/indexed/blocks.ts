@@ -3,7 +3,7 @@ import type { v3 } from '@tongate/sdk';
 import type { BlocksTable, ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { hashParam, int64Param, page, shardParam } from './params.js';
+import { hashParam, page, shardParam, window } from './params.js';
 
 export type BlockOperations = Pick<V3Handlers, 'getMasterchainInfo' | 'getBlocks' | 'getMasterchainBlockShards' | 'getMasterchainBlockShardState'>;
 
@@ -69,11 +69,10 @@ export function blockOperations(db: Kysely<ChainDatabase>): BlockOperations {
       const fileHash = hashParam('file_hash', query.file_hash);
       if (fileHash) q = q.where('file_hash', '=', fileHash);
       if (query.mc_seqno !== undefined) q = q.where('mc_block_seqno', '=', query.mc_seqno);
-      if (query.start_utime !== undefined) q = q.where('gen_utime', '>=', query.start_utime);
-      if (query.end_utime !== undefined) q = q.where('gen_utime', '<=', query.end_utime);
-      const startLt = int64Param('start_lt', query.start_lt);
+      const { startLt, endLt, startUtime, endUtime } = window(query);
+      if (startUtime !== undefined) q = q.where('gen_utime', '>=', startUtime);
+      if (endUtime !== undefined) q = q.where('gen_utime', '<=', endUtime);
       if (startLt !== undefined) q = q.where('start_lt', '>=', startLt);
-      const endLt = int64Param('end_lt', query.end_lt);
       if (endLt !== undefined) q = q.where('start_lt', '<=', endLt);
       // Total order (WIRE.md): gen_utime, workchain, shard, seqno.
       const rows = await q.orderBy('gen_utime', sort).orderBy('workchain', sort).orderBy('shard', sort).orderBy('seqno', sort).limit(limit).offset(offset).execute();

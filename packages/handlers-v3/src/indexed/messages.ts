@@ -5,7 +5,7 @@ import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { Cell } from '@ton/core';
 import type { Kysely, Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
-import { endpointParam, hashList, hashParam, int64Param, opcodeParam, page } from './params.js';
+import { endpointParam, hashList, hashParam, opcodeParam, page, window } from './params.js';
 
 export type MessageOperations = Pick<V3Handlers, 'getMessages'>;
 
@@ -68,9 +68,7 @@ export function messageOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
       const source = endpointParam('source', query.source);
       const destination = endpointParam('destination', query.destination);
       const opcode = opcodeParam('opcode', query.opcode);
-      const startLt = int64Param('start_lt', query.start_lt);
-      const endLt = int64Param('end_lt', query.end_lt);
-      const byTime = query.start_utime !== undefined || query.end_utime !== undefined;
+      const { startLt, endLt, startUtime, endUtime, byTime } = window(query);
       const orderKey = byTime ? 'order_utime' : 'order_lt';
 
       // One entry per message (an internal message has an out row and an in row): distinct on the order key.
@@ -83,8 +81,8 @@ export function messageOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
       if (query.direction) q = q.where('direction', '=', query.direction);
       if (query.exclude_externals) q = q.where('source', 'is not', null).where('destination', 'is not', null);
       if (query.only_externals) q = q.where((eb) => eb.or([eb('source', 'is', null), eb('destination', 'is', null)]));
-      if (query.start_utime !== undefined) q = q.where('order_utime', '>=', String(query.start_utime));
-      if (query.end_utime !== undefined) q = q.where('order_utime', '<=', String(query.end_utime));
+      if (startUtime !== undefined) q = q.where('order_utime', '>=', String(startUtime));
+      if (endUtime !== undefined) q = q.where('order_utime', '<=', String(endUtime));
       if (startLt !== undefined) q = q.where('order_lt', '>=', startLt);
       if (endLt !== undefined) q = q.where('order_lt', '<=', endLt);
       const picked = await q.orderBy(orderKey, sort).orderBy('msg_hash', sort).limit(limit).offset(offset).execute();

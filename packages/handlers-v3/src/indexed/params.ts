@@ -97,3 +97,14 @@ export function page(query: { limit?: number; offset?: number; sort?: 'asc' | 'd
   }
   return { limit: query.limit, offset: query.offset, sort: query.sort ?? 'desc' };
 }
+
+/** The inclusive lt and utime bounds of a list; `byTime` when a utime bound orders the list by time first. */
+export function window(query: { start_lt?: string; end_lt?: string; start_utime?: number; end_utime?: number }) {
+  return {
+    startLt: int64Param('start_lt', query.start_lt),
+    endLt: int64Param('end_lt', query.end_lt),
+    startUtime: query.start_utime,
+    endUtime: query.end_utime,
+    byTime: query.start_utime !== undefined || query.end_utime !== undefined,
+  };
+}

@@ -5,7 +5,7 @@ import type { Kysely, SelectQueryBuilder, Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
 import { requireMcBlock } from './blocks.js';
 import { formatMessage, messagesWithContents, type MessageRow } from './messages.js';
-import { addressList, hashParam, int64Param, opcodeParam, page, shardParam } from './params.js';
+import { addressList, hashParam, int64Param, opcodeParam, page, shardParam, window } from './params.js';
 import { shardToHex } from '@tongate/chain';
 
 export type TransactionOperations = Pick<
@@ -101,8 +101,7 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
       const hash = hashParam('hash', query.hash);
       const shard = shardParam('shard', query.shard);
       const lt = int64Param('lt', query.lt);
-      const startLt = int64Param('start_lt', query.start_lt);
-      const endLt = int64Param('end_lt', query.end_lt);
+      const { startLt, endLt, startUtime, endUtime, byTime } = window(query);
       if (query.mc_seqno !== undefined) await requireMcBlock(db, query.mc_seqno);
       let q: TxQuery = db.selectFrom('transactions').selectAll();
       if (query.workchain !== undefined) q = q.where('block_workchain', '=', query.workchain);
@@ -113,11 +112,10 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
       if (excluded.length > 0) q = q.where('account', 'not in', excluded);
       if (hash) q = q.where('hash', '=', hash);
       if (lt !== undefined) q = q.where('lt', '=', lt);
-      if (query.start_utime !== undefined) q = q.where('now', '>=', query.start_utime);
-      if (query.end_utime !== undefined) q = q.where('now', '<=', query.end_utime);
+      if (startUtime !== undefined) q = q.where('now', '>=', startUtime);
+      if (endUtime !== undefined) q = q.where('now', '<=', endUtime);
       if (startLt !== undefined) q = q.where('lt', '>=', startLt);
       if (endLt !== undefined) q = q.where('lt', '<=', endLt);
-      const byTime = query.start_utime !== undefined || query.end_utime !== undefined;
       return reply(await ordered(q, sort, byTime).limit(limit).offset(offset).execute());
     },
 
