@@ -26,7 +26,7 @@ import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
 import { autocannon, freePort, round, startBareExpress } from './lib.js';
 
-const CORPUS_BLOCKS = 40;
+const CORPUS_BLOCKS = Number(process.env.BENCH_V3_CORPUS_BLOCKS ?? 40);
 /** Faucet messages per block; each carries 4 transfers, so a block holds ~5 × this many transactions. */
 const EXTERNALS_PER_BLOCK = 25;
 const INGEST_ROUNDS = 3;
@@ -242,9 +242,11 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
     ).toString('hex');
     const txUrl = `${base}/transactions?account=${encodeURIComponent(account)}&limit=100`;
     const msgUrl = `${base}/messages?msg_hash=${msgHash}`;
-    const probe = (await (await fetch(txUrl)).json()) as { transactions: unknown[] };
-    const probeMsg = (await (await fetch(msgUrl)).json()) as { messages: unknown[] };
-    if (probe.transactions.length !== 100 || probeMsg.messages.length !== 1) throw new Error('volume probes did not find the synthetic rows');
+    const probe = (await (await fetch(txUrl)).json()) as { transactions?: unknown[] };
+    const probeMsg = (await (await fetch(msgUrl)).json()) as { messages?: unknown[] };
+    if (probe.transactions?.length !== 100 || probeMsg.messages?.length !== 1) {
+      throw new Error(`volume probes did not find the synthetic rows: ${JSON.stringify(probe).slice(0, 300)} ${JSON.stringify(probeMsg).slice(0, 300)}`);
+    }
     const latency = { transactionsByAccount: await sequentialLatency(txUrl), messagesByHash: await sequentialLatency(msgUrl) };
     log(`latency at ${TARGET_TRANSACTIONS} tx: account history p99 ${latency.transactionsByAccount.p99} ms, message by hash p99 ${latency.messagesByHash.p99} ms`);
     const bareRun = await throughput(bare.url);
