@@ -4,7 +4,8 @@
  *
  * Input is bounded so that one request cannot hold the process: at most 1000 items of each kind (the hosted API's
  * limit), at most 64 KiB per body BOC and 2 MiB of body text per request (checked before anything is decoded). A body that is a valid BOC but fits no
- * scheme is not an input error: its entry is `{"error": …}` and the rest of the request is still answered.
+ * scheme is not an input error: its entry is `{"error": …}` and the rest of the request is still answered. Decoding
+ * work is bounded too (DECODE_BUDGET_VALUES per request): bodies past the budget get an error entry.
  */
 import { Cell } from '@ton/core';
 import { decodeBase64, queryToken } from '@tongate/handlers-v2';
@@ -17,6 +18,8 @@ export type DecodeOperations = Pick<V3Handlers, 'decodeGet' | 'decodePost'>;
 export const MAX_DECODE_ITEMS = 1000;
 export const MAX_BODY_BYTES = 64 * 1024;
 export const MAX_BODIES_TEXT = 2 * 1024 * 1024;
+/** Values decoded per request, over all its bodies: 1000 typical bodies need about a tenth of it. */
+export const DECODE_BUDGET_VALUES = 200_000;
 
 /** Query arrays may repeat the key or join values with commas (neither opcodes nor BOCs contain commas). */
 function items(name: string, value: unknown): string[] {
@@ -69,10 +72,11 @@ function decode(schemes: MessageSchemes, input: { opcodes?: unknown; bodies?: un
   if (totalText > MAX_BODIES_TEXT) throw new ApiError(422, `invalid bodies: more than ${MAX_BODIES_TEXT} characters in all`);
   const opcodes = opcodeTexts.map((t, i) => parseOpcode(`opcodes[${i}]`, t));
   const cells = bodyTexts.map((t, i) => parseBody(`bodies[${i}]`, t));
+  const budget = { values: DECODE_BUDGET_VALUES };
   return {
     opcodes: opcodes.map((op) => schemes.opcodeName(op) ?? 'unknown'),
     bodies: cells.map((cell) => {
-      const r = schemes.decodeBody(cell);
+      const r = schemes.decodeBody(cell, budget);
       return r.ok ? r.value : { error: r.error };
     }),
   };

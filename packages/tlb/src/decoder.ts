@@ -25,9 +25,21 @@ interface BoundType {
 }
 type Env = Map<string, number | BoundType>;
 
-/** Limits that keep a hostile body from costing more than its size: nesting depth and values produced. */
+/**
+ * Limits that keep a hostile body cheap: nesting depth, and values read per body, failed attempts included (real
+ * bodies need well under 200). A caller decoding many bodies shares one DecodeBudget across them as well.
+ */
 const MAX_DEPTH = 256;
-const MAX_VALUES = 100_000;
+export const MAX_VALUES_PER_BODY = 10_000;
+
+/** Values that may still be read, shared by the bodies of one request; decoding fails once it is spent. */
+export interface DecodeBudget {
+  values: number;
+}
+
+export class BudgetExhaustedError extends Error {
+  override readonly name = 'BudgetExhaustedError';
+}
 
 function bitLength(n: number): number {
   return n <= 0 ? 0 : Math.floor(Math.log2(n)) + 1;
@@ -51,6 +63,7 @@ export class Decoder {
   private readonly byType = new Map<string, Constructor[]>();
   private depth = 0;
   private values = 0;
+  private budget: DecodeBudget | undefined;
 
   constructor(constructors: readonly Constructor[]) {
     for (const c of constructors) {
@@ -68,9 +81,10 @@ export class Decoder {
    * Reads one constructor (tag included) from the slice, which it advances. Throws TlbDecodeError when the cell
    * does not fit it; callers that try several constructors pass a clone.
    */
-  readConstructor(s: Slice, ctor: Constructor): { [key: string]: Json } {
+  readConstructor(s: Slice, ctor: Constructor, budget?: DecodeBudget): { [key: string]: Json } {
     this.depth = 0;
     this.values = 0;
+    this.budget = budget;
     return this.constructorValue(s, ctor, new Map());
   }
 
@@ -135,7 +149,8 @@ export class Decoder {
   }
 
   read(s: Slice, t: TypeExpr, env: Env): Json {
-    if (++this.values > MAX_VALUES) throw new TlbDecodeError('too many values');
+    if (++this.values > MAX_VALUES_PER_BODY) throw new BudgetExhaustedError(`more than ${MAX_VALUES_PER_BODY} values in one body`);
+    if (this.budget && --this.budget.values < 0) throw new BudgetExhaustedError('decoding budget of this request exhausted');
     if (++this.depth > MAX_DEPTH) throw new TlbDecodeError('nested too deep');
     try {
       return this.readInner(s, t, env);
@@ -253,7 +268,8 @@ export class Decoder {
         advance(s, attempt);
         return value;
       } catch (e) {
-        // Any failure (ours, or @ton/core's on reading past the end) means this constructor does not fit.
+        if (e instanceof BudgetExhaustedError) throw e;
+        // Any other failure (ours, or @ton/core's on reading past the end) means this constructor does not fit.
         lastError = e;
       }
     }

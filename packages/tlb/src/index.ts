@@ -3,7 +3,7 @@ import { MessageSchemes, type BodyDecodeResult } from './messages.js';
 
 export type { Constructor, Field, Param, TypeExpr } from './ast.js';
 export { parseTlb, TlbSyntaxError } from './parser.js';
-export { Decoder, TlbDecodeError, type Json } from './decoder.js';
+export { BudgetExhaustedError, Decoder, MAX_VALUES_PER_BODY, TlbDecodeError, type DecodeBudget, type Json } from './decoder.js';
 export { DEFAULT_MESSAGE_SCHEMES, MessageSchemes, opcodeHex, type BodyDecodeResult, type DecodedBody } from './messages.js';
 
 let shared: MessageSchemes | undefined;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Cell } from '@ton/core';
 import type { Constructor } from './ast.js';
-import { Decoder, type Json } from './decoder.js';
+import { BudgetExhaustedError, Decoder, type DecodeBudget, type Json } from './decoder.js';
 import { parseTlb } from './parser.js';
 
 /** spec/tlb/message-schemes.tlb: the contract of which bodies /decode understands. */
@@ -73,8 +73,8 @@ export class MessageSchemes {
     return this.candidates(opcode)[0]?.name ?? null;
   }
 
-  /** Decodes a message body by its opcode with the first scheme that reads it. */
-  decodeBody(body: Cell): BodyDecodeResult {
+  /** Decodes a message body by its opcode with the first scheme that reads it, within the budget when one is given. */
+  decodeBody(body: Cell, budget?: DecodeBudget): BodyDecodeResult {
     const s = body.beginParse(true);
     if (s.remainingBits < 32) return { ok: false, error: 'body has no 32-bit opcode' };
     const opcode = s.preloadUint(32);
@@ -82,9 +82,10 @@ export class MessageSchemes {
     if (!candidates.length) return { ok: false, error: `unknown opcode ${opcodeHex(opcode)}` };
     for (const ctor of candidates) {
       try {
-        const fields = this.decoder.readConstructor(body.beginParse(true), ctor);
+        const fields = this.decoder.readConstructor(body.beginParse(true), ctor, budget);
         return { ok: true, value: present(ctor.name, fields) };
-      } catch {
+      } catch (e) {
+        if (e instanceof BudgetExhaustedError) return { ok: false, error: e.message };
         // The next scheme of this opcode may fit.
       }
     }

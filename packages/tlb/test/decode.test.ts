@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Address, beginCell, Cell, Dictionary, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { decodeMessageBody, decodeOpcode, messageSchemes, MessageSchemes, parseTlb, type DecodedBody } from '../src/index.js';
+import { decodeMessageBody, decodeOpcode, MAX_VALUES_PER_BODY, messageSchemes, MessageSchemes, parseTlb, type DecodedBody } from '../src/index.js';
 import { bodiesWithOpcode, fixtureMessages, FIXTURES_DIR } from './fixture-bodies.js';
 
 const raw = (a: Address | null) => (a ? a.toRawString().toUpperCase() : null);
@@ -190,6 +190,17 @@ describe('comments, built bodies and the opcode table', () => {
     expect(decodeMessageBody(beginCell().storeUint(0x12345678, 32).endCell())).toEqual({ ok: false, error: 'unknown opcode 0x12345678' });
     const truncated = beginCell().storeUint(0x0f8a7ea5, 32).storeUint(1, 64).endCell();
     expect(decodeMessageBody(truncated)).toMatchObject({ ok: false, error: expect.stringMatching(/^body does not match the schemes of opcode 0x0f8a7ea5/) });
+  });
+
+  it('bounds the work a body can cost: values per body, and a budget shared by the bodies of a request', () => {
+    // `n * Unit` reads n values from no bits at all: the kind of body that would cost far more than its size.
+    const schemes = new MessageSchemes(parseTlb('unit$_ = Unit; t#00000042 n:(## 16) xs:(n * Unit) = InternalMsgBody0;'));
+    const body = (n: number) => beginCell().storeUint(0x42, 32).storeUint(n, 16).endCell();
+    expect(schemes.decodeBody(body(3))).toEqual({ ok: true, value: { '@type': 't', type: 't', n: 3, xs: [{ '@type': 'unit' }, { '@type': 'unit' }, { '@type': 'unit' }] } });
+    expect(schemes.decodeBody(body(60_000))).toEqual({ ok: false, error: `more than ${MAX_VALUES_PER_BODY} values in one body` });
+    const budget = { values: 5_000 };
+    expect(schemes.decodeBody(body(3_000), budget).ok).toBe(true);
+    expect(schemes.decodeBody(body(3_000), budget)).toEqual({ ok: false, error: 'decoding budget of this request exhausted' });
   });
 
   it('names opcodes, preferring the lower-numbered body type when several share one', () => {
