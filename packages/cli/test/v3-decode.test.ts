@@ -7,9 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beginCell } from '@ton/core';
-import type { Network } from '@tongate/server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestGateway, type TestGateway } from './gateway-fixture.js';
+import { describe, expect, it, vi } from 'vitest';
+import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
 
@@ -26,33 +25,12 @@ const jettonTransfer = fixtureBody('coffee--coffee-create-pool-creator-only-crea
 const nftTransfer = fixtureBody('nft--getgems-purchase.json', 0x5fcc3d14);
 const comment = beginCell().storeUint(0, 32).storeStringTail('Hello, Bob!').endCell().toBoc().toString('base64');
 
-let service: TestGateway;
-const keys = {} as Record<Network, string>;
-
-beforeAll(async () => {
-  service = await startTestGateway({ devnetBlockIntervalMs: 0 });
-  keys.mainnet = await service.createKey('mainnet');
-  keys.testnet = await service.createKey('testnet');
-});
-
-afterAll(async () => {
-  await service?.close();
-});
+const gateway = useKeyedGateway({ devnetBlockIntervalMs: 0 });
 
 describe.each(['mainnet', 'testnet'] as const)('API v3 /decode on %s', (network) => {
-  let base: string;
-  const get = async (query: string) => {
-    const res = await fetch(`${base}/api/v3/decode?${query}`, { headers: { 'X-API-Key': keys[network] } });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const post = async (body: unknown) => {
-    const res = await fetch(`${base}/api/v3/decode`, { method: 'POST', headers: { 'X-API-Key': keys[network], 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-
-  beforeAll(() => {
-    base = `http://127.0.0.1:${service.ports[network]}`;
-  });
+  const requests = v3Requests(gateway, network);
+  const get = (query: string) => requests.get('decode', query);
+  const post = (body: unknown) => requests.post('decode', body);
 
   it('GET: opcodes in every notation, repeated or comma-joined; bodies in base64, url-safe base64 and hex', async () => {
     const q = new URLSearchParams();

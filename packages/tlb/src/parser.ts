@@ -167,19 +167,15 @@ class DeclParser {
   }
 
   private expr(): TypeExpr {
-    let left = this.product();
-    while (this.is('+')) {
-      this.next();
-      left = { kind: 'binary', op: '+', left, right: this.product() };
-    }
-    return left;
+    return this.chain('+', () => this.chain('*', () => this.application()));
   }
 
-  private product(): TypeExpr {
-    let left = this.application();
-    while (this.is('*')) {
+  /** Left-associative `operand op operand …` (`*` binds tighter than `+`). */
+  private chain(op: '+' | '*', operand: () => TypeExpr): TypeExpr {
+    let left = operand();
+    while (this.is(op)) {
       this.next();
-      left = { kind: 'binary', op: '*', left, right: this.application() };
+      left = { kind: 'binary', op, left, right: operand() };
     }
     return left;
   }
