@@ -39,6 +39,8 @@ export class MessageSchemes {
   /** Body constructors with a tag, in rank order (stable: file order within a rank). */
   private readonly bodies: Constructor[];
   private readonly byOpcode = new Map<number, Constructor[]>();
+  /** The few body constructors whose tag is shorter than an opcode. */
+  private readonly shortTagged: Constructor[];
 
   constructor(readonly constructors: readonly Constructor[]) {
     this.decoder = new Decoder(constructors);
@@ -47,6 +49,7 @@ export class MessageSchemes {
       .filter((x): x is { c: Constructor; rank: number } => x.rank !== null && x.c.tag.length > 0 && x.c.tag.length <= 32)
       .sort((a, b) => a.rank - b.rank)
       .map((x) => x.c);
+    this.shortTagged = this.bodies.filter((c) => c.tag.length < 32);
     for (const c of this.bodies) {
       if (c.tag.length !== 32) continue;
       const op = parseInt(c.tag, 2);
@@ -62,7 +65,7 @@ export class MessageSchemes {
   candidates(opcode: number): Constructor[] {
     const exact = this.byOpcode.get(opcode >>> 0);
     const bits = (opcode >>> 0).toString(2).padStart(32, '0');
-    const short = this.bodies.filter((c) => c.tag.length < 32 && bits.startsWith(c.tag));
+    const short = this.shortTagged.filter((c) => bits.startsWith(c.tag));
     if (!short.length) return exact ?? [];
     const rank = (c: Constructor) => this.bodies.indexOf(c);
     return [...(exact ?? []), ...short].sort((a, b) => rank(a) - rank(b));
