@@ -51,8 +51,7 @@ function intJson(v: bigint, bits: number): number | string {
 
 /** The remaining bits and references of a slice as one cell (a fresh cell: the slice may start mid-cell). */
 function restCell(s: Slice): Cell {
-  const cell = beginCell().storeSlice(s).endCell();
-  return cell;
+  return beginCell().storeSlice(s).endCell();
 }
 
 function bocOf(cell: Cell): string {
@@ -71,10 +70,6 @@ export class Decoder {
       list.push(c);
       this.byType.set(c.result.name, list);
     }
-  }
-
-  constructorsOf(typeName: string): readonly Constructor[] {
-    return this.byType.get(typeName) ?? [];
   }
 
   /**
@@ -163,9 +158,9 @@ export class Decoder {
     switch (t.kind) {
       case 'ref': {
         const cell = s.loadRef();
-        const inner = cell.beginParse(true);
         if (t.inner.kind === 'apply' && t.inner.name === 'Cell' && t.inner.args.length === 0) return bocOf(cell);
-        return this.read(inner, t.inner, env);
+        // Exotic cells (merkle proofs, pruned branches) are read as their raw bits, as the schemes describe them.
+        return this.read(cell.beginParse(true), t.inner, env);
       }
       case 'record': {
         const out: { [key: string]: Json } = {};
@@ -213,10 +208,8 @@ export class Decoder {
       case 'Bool':
         return s.loadBit();
       case 'Cell':
-      case 'Any': {
-        const cell = restCell(s);
-        return bocOf(cell);
-      }
+      case 'Any':
+        return bocOf(restCell(s));
       case 'SnakeString':
         return s.loadStringTail();
       case 'Bytes':
