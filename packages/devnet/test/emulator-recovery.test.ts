@@ -41,7 +41,7 @@ describe('the emulator after a trap', () => {
       stack: flat(1000),
       config,
       verbosity: 'short',
-      libs: null,
+      libs: undefined,
       address: devnet.faucet.address,
       unixTime: Math.floor(Date.now() / 1000),
       balance: 1n,
