@@ -1,4 +1,8 @@
-import { Cell, toNano, type TupleItem } from '@ton/core';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Address, Cell, getMethodId, toNano, type TupleItem } from '@ton/core';
+
 import { WalletContractV4 } from '@ton/ton';
 import { isChainError } from '@tongate/chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,7 +54,8 @@ describe('the emulator after a trap', () => {
       debugEnabled: false,
     });
     await expect(poison).rejects.toBeInstanceOf(EmulatorFault);
-    expect(executor.restarts).toBe(1);
+    // Replaced, tried once more on the fresh emulator (a fault may be the previous call's), replaced again.
+    expect(executor.restarts).toBe(2);
 
     expect(await faucetSeqno(devnet)).toBe(0);
     const transfer = await faucetTransfer(devnet, 0, someone, toNano('3'));
@@ -60,6 +65,37 @@ describe('the emulator after a trap', () => {
     await devnet.produceBlock();
     expect((await devnet.getAccountState(someone)).balance).toBeGreaterThan(toNano('2.9'));
     expect(await faucetSeqno(devnet)).toBe(1);
+  });
+
+  it('survives a get-method whose deep result breaks the emulator for the next caller', async () => {
+    // The recorded mainnet elector: participant_list_extended returns 316 participants as a deep list, and the
+    // sandbox's emulator traps on the call after it. That next call is retried on a fresh emulator, not failed.
+    const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/accounts/elector');
+    const read = (name: string) => Cell.fromBase64(readFileSync(path.join(fixtures, name), 'utf8').trim());
+    const electorConfig = read('config.boc.b64');
+    const restartsBefore = executor.restarts;
+    for (let i = 0; i < 3; i++) {
+      const deep = await executor.runGetMethod({
+        code: read('code.boc.b64'),
+        data: read('data.boc.b64'),
+        methodId: getMethodId('participant_list_extended'),
+        stack: [],
+        config: electorConfig.toBoc().toString('base64'),
+        verbosity: 'short',
+        address: Address.parseRaw(`-1:${'3'.repeat(64)}`),
+        unixTime: 1700679000,
+        balance: 1n,
+        randomSeed: Buffer.alloc(32),
+        gasLimit: 100_000_000n,
+        debugEnabled: false,
+      });
+      expect(deep.output.success).toBe(true);
+      // Innocent callers after it are answered.
+      expect(await faucetSeqno(devnet)).toBeGreaterThanOrEqual(0);
+      expect((await devnet.runGetMethod(devnet.faucet.address, 'get_public_key', [])).exitCode).toBe(0);
+    }
+    // The emulator did break (and was replaced) behind those answers.
+    expect(executor.restarts).toBeGreaterThan(restartsBefore);
   });
 
   it('tells emulator faults from contract failures', () => {
