@@ -12,3 +12,4 @@ export * from './telemint.js';
 export * from './nft-sales.js';
 export * from './dns-item.js';
 export * from './liquid-staking.js';
+export * from './validator-cycles.js';
