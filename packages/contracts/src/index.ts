@@ -13,3 +13,4 @@ export * from './nft-sales.js';
 export * from './dns-item.js';
 export * from './liquid-staking.js';
 export * from './validator-cycles.js';
+export * from './nominator-pool-messages.js';
