@@ -79,6 +79,7 @@ export class MessageRunner {
     const queue: { boc: string; dest: Address }[] = [{ boc: message, dest }];
     try {
       for (let item = queue.shift(); item; item = queue.shift()) {
+        await this.executor.ready();
         (bc as unknown as { increaseLt(): void }).increaseLt();
         const sc = (await bc.getContract(item.dest)) as unknown as ContractInternals;
         const now = bc.now ?? Math.floor(Date.now() / 1000);
