@@ -14,3 +14,4 @@ export * from './dns-item.js';
 export * from './liquid-staking.js';
 export * from './validator-cycles.js';
 export * from './nominator-pool-messages.js';
+export * from './elector-events.js';
