@@ -75,6 +75,7 @@ export function detectStakingContract(code: Cell): StakingContract | null {
 export const ELECTOR_ADDRESS = Address.parseRaw('-1:' + '3'.repeat(64));
 export const CONFIG_ADDRESS = Address.parseRaw('-1:' + '5'.repeat(64));
 
-/** NFT collections whose items are the `.ton` domains (mainnet) and the Telegram usernames (Telemint, t.me). */
+/** NFT collections whose items are the `.ton` domains (mainnet, testnet) and the Telegram usernames (Telemint, t.me). */
 export const TON_DNS_COLLECTION = Address.parseRaw('0:b774d95eb20543f186c06b371ab88ad704f7e256130caf96189368a7d0cb6ccf');
+export const TON_DNS_TESTNET_COLLECTION = Address.parseRaw('0:e33ed33a42eb2032059f97d90c706f8400bb256d32139ca707f1564ad699c7dd');
 export const TELEGRAM_USERNAMES_COLLECTION = Address.parseRaw('0:80d78a35f955a14b679faa887ff4cd5bfc0f43b4a4eea2a7e6927f3701b273c2');
