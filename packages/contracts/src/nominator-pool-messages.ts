@@ -1,6 +1,5 @@
 import type { Address, Cell } from '@ton/core';
 import type { NominatorPoolData, PoolNominator } from './nominator-pool.js';
-import { hex256 } from './cells.js';
 
 /**
  * Messages a TON Foundation nominator pool acts on (`pool.fc` recv_internal), and the per-nominator difference
