@@ -8,11 +8,11 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, internal, WalletContractV4 } from '@ton/ton';
 import { signerFromSeed, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
-import { gatewayWithKeys } from './gateway-fixture.js';
+import { useKeyedGateway } from './gateway-fixture.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
 
-const suite = gatewayWithKeys({ devnetBlockIntervalMs: 0 });
+const suite = useKeyedGateway({ devnetBlockIntervalMs: 0 });
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const hex = (b64: string) => Buffer.from(b64, 'base64').toString('hex');

@@ -3,24 +3,36 @@
  * both networks, with response validation on: an off-spec body turns into a 500, so each 200 is also a contract
  * check. Errors come in the v3 body `{error}` with the status WIRE.md gives.
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, Cell, internal, loadMessage, toNano, WalletContractV4 } from '@ton/ton';
 import { signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
-import { gatewayWithKeys } from './gateway-fixture.js';
+import type { Network } from '@tongate/server';
+import { startTestGateway, type TestGateway } from './gateway-fixture.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
 
-const suite = gatewayWithKeys({ devnetBlockIntervalMs: 0 });
+let service: TestGateway;
+const keys = {} as Record<Network, string>;
+
+beforeAll(async () => {
+  service = await startTestGateway({ devnetBlockIntervalMs: 0 });
+  keys.mainnet = await service.createKey('mainnet');
+  keys.testnet = await service.createKey('testnet');
+});
+
+afterAll(async () => {
+  await service?.close();
+});
 
 describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s', (network) => {
   let devnet: Devnet;
   let base: string;
   const get = async (path: string, params: Record<string, string>) => {
-    const res = await fetch(`${base}/api/v3/${path}?${new URLSearchParams(params)}`, { headers: { 'X-API-Key': suite.keys[network] } });
+    const res = await fetch(`${base}/api/v3/${path}?${new URLSearchParams(params)}`, { headers: { 'X-API-Key': keys[network] } });
     return { status: res.status, body: (await res.json()) as any };
   };
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}/api/v3/${path}`, { method: 'POST', headers: { 'X-API-Key': suite.keys[network], 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/api/v3/${path}`, { method: 'POST', headers: { 'X-API-Key': keys[network], 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
   };
   const faucetSeqno = async () => Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
@@ -30,8 +42,8 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
   };
 
   beforeAll(() => {
-    devnet = suite.service.gateway.devnets[network]!;
-    base = `http://127.0.0.1:${suite.service.ports[network]}`;
+    devnet = service.gateway.devnets[network]!;
+    base = `http://127.0.0.1:${service.ports[network]}`;
   });
 
   it('addressInformation: an active account, an account that never existed, a bad address', async () => {

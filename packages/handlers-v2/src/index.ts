@@ -34,8 +34,9 @@ export type { Operation, OperationInput } from './operations/common.js';
 
 // Shared with the v3 package's v2-style operations (/api/v3/runGetMethod and friends).
 export { runMethod } from './operations/run.js';
-export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError } from './stack.js';
+export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from './stack.js';
 export { b64, bocB64 } from './format.js';
+export { decodeBase64, queryToken } from './parse.js';
 // Shared with the v3 package's indexed operations (address and hash parameters, user-friendly forms).
-export { queryToken, tryParseAddress, tryParseHash } from './parse.js';
+export { tryParseAddress, tryParseHash } from './parse.js';
 export { friendlyForms } from './friendly-address.js';

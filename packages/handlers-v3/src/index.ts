@@ -1,4 +1,5 @@
 import type { V3Handlers } from '@tongate/stubs';
+import { decodeOperations } from './decode.js';
 import { indexedOperations, type IndexedDeps } from './indexed/index.js';
 import { legacyOperations, type LegacyDeps } from './legacy.js';
 
@@ -10,11 +11,12 @@ export interface V3Deps extends LegacyDeps {
 /**
  * The API v3 operations built so far: the v2-style ones over the chain backend, and the blockchain-data ones
  * (blocks, transactions, messages, account and wallet states, address book, top accounts) over the index.
- * Traces, actions, jettons, NFTs, DNS and the rest are not built yet, so the front door answers them 501.
+ * /decode decodes bodies by TL-B scheme. Traces, actions, jettons, NFTs, DNS and the rest are not built yet, so the front door answers them 501.
  */
 export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   return {
     ...legacyOperations(deps),
+    ...decodeOperations(),
     ...(deps.index ? indexedOperations({ db: deps.index, network: deps.chain.network }) : {}),
   };
 }

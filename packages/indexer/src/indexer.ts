@@ -145,8 +145,8 @@ export class Indexer {
         prefetch = null;
         previousTops = null; // re-read from the database: the failed write may have been the one that committed
         const notYet = isChainError(err) && err.kind === 'not_found';
-        this.state.lastError = (err as Error).message ?? String(err);
         if (!notYet) {
+          this.state.lastError = (err as Error).message ?? String(err);
           failures++;
           logger?.warn({ err, network: this.chain.network, seqno: (this.state.indexedSeqno ?? -1) + 1 }, 'indexer: block failed, retrying');
         }
