@@ -258,6 +258,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     }
     const noBoc = await v3('accountStates', { address: raw(devnet.faucet.address), include_boc: 'false' });
     expect(noBoc.body.accounts[0]).toMatchObject({ code_boc: null, data_boc: null, interfaces: ['wallet_v4r2'] });
+    expect(noBoc.body.accounts[0].contract_methods).toContain(85143); // seqno
 
     const w = await v3('walletStates', { address: [friendly(devnet.faucet.address), raw(seed.jetton.minter), ...seed.wallets.map((x) => raw(x.address))] });
     expect(w.status).toBe(200);
@@ -277,7 +278,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([asGiven, minterRaw, badChecksum].sort());
     expect(r.body[asGiven]).toEqual({ user_friendly: devnet.faucet.address.toString({ urlSafe: true, bounceable: false, testOnly: network === 'testnet' }), domain: null, interfaces: ['wallet_v4r2'] });
-    expect(r.body[minterRaw]).toEqual({ user_friendly: seed.jetton.minter.toString({ urlSafe: true, bounceable: true, testOnly: network === 'testnet' }), domain: null, interfaces: [] });
+    expect(r.body[minterRaw]).toEqual({ user_friendly: seed.jetton.minter.toString({ urlSafe: true, bounceable: true, testOnly: network === 'testnet' }), domain: null, interfaces: ['jetton_master'] });
     expect(r.body[badChecksum]).toEqual({ user_friendly: null, domain: null, interfaces: [] });
   });
 

@@ -18,6 +18,7 @@ import {
   type TransactionStoragePhase,
 } from '@ton/core';
 import type { Insertable } from 'kysely';
+import { codeMethodIds } from '@tongate/contracts';
 
 /**
  * Chain objects → rows of the chain tables. Values take their wire form here (raw upper-case addresses, base64
@@ -288,6 +289,20 @@ export function transactionRows(tx: ChainTransaction, mcSeqno: number, contents:
   };
 }
 
+/** Method ids by code hash: few distinct codes serve most accounts, and parsing the dictionary is not free. */
+const methodIdsByCode = new Map<string, string>();
+
+function methodIdsOf(code: Cell): string {
+  const key = code.hash().toString('hex');
+  let ids = methodIdsByCode.get(key);
+  if (ids === undefined) {
+    if (methodIdsByCode.size >= 10_000) methodIdsByCode.clear();
+    ids = JSON.stringify([...codeMethodIds(code)].sort((a, b) => a - b));
+    methodIdsByCode.set(key, ids);
+  }
+  return ids;
+}
+
 /** Hash of `account_none$0`: the state hash of an account that does not exist. */
 const NONEXIST_STATE_HASH = b64(beginCell().storeBit(false).endCell().hash());
 
@@ -313,6 +328,7 @@ export function accountStateRows(state: AccountState, mcSeqno: number): { state:
       ...common,
       data_boc: state.data ? boc(state.data) : null,
       code_boc: state.code ? boc(state.code) : null,
+      contract_methods: state.code ? methodIdsOf(state.code) : null,
       last_trans_hash: state.lastTransaction ? b64(state.lastTransaction.hash) : null,
       last_trans_lt: state.lastTransaction ? state.lastTransaction.lt : null,
       timestamp: state.syncUtime,

@@ -32,7 +32,7 @@ const COLUMN_TYPES = {
   },
   latest_account_states: {
     account: 'text', hash: 'text', balance: 'numeric', extra_currencies: 'jsonb', account_status: 'text', frozen_hash: 'text',
-    data_hash: 'text', code_hash: 'text', data_boc: 'text', code_boc: 'text', last_trans_hash: 'text', last_trans_lt: 'bigint',
+    data_hash: 'text', code_hash: 'text', data_boc: 'text', code_boc: 'text', contract_methods: 'jsonb', last_trans_hash: 'text', last_trans_lt: 'bigint',
     timestamp: 'int', mc_seqno: 'int',
   },
 } as const satisfies { [T in keyof ChainDatabase]?: { [C in keyof ChainDatabase[T]]?: string } };
@@ -92,6 +92,7 @@ export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatc
             code_hash: eb.ref('excluded.code_hash'),
             data_boc: eb.ref('excluded.data_boc'),
             code_boc: eb.ref('excluded.code_boc'),
+            contract_methods: eb.ref('excluded.contract_methods'),
             last_trans_hash: eb.ref('excluded.last_trans_hash'),
             last_trans_lt: eb.ref('excluded.last_trans_lt'),
             timestamp: eb.ref('excluded.timestamp'),

@@ -68,7 +68,7 @@ function chainMigrations(schema: string): Record<string, Migration> {
           `create table $S.latest_account_states (
             account text primary key, hash text not null, balance numeric not null, extra_currencies jsonb not null,
             account_status text not null, frozen_hash text, data_hash text, code_hash text, data_boc text,
-            code_boc text, last_trans_hash text, last_trans_lt bigint, timestamp integer not null,
+            code_boc text, contract_methods jsonb, last_trans_hash text, last_trans_lt bigint, timestamp integer not null,
             mc_seqno integer not null)`,
           `create index latest_account_states_balance on $S.latest_account_states (balance desc, account)`,
           `create table $S.indexer_cursor (id integer primary key check (id = 1), mc_seqno integer not null, gen_utime integer not null)`,

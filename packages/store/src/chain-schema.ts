@@ -136,6 +136,8 @@ export interface AccountStatesTable {
 export interface LatestAccountStatesTable extends AccountStatesTable {
   data_boc: string | null;
   code_boc: string | null;
+  /** Get-method ids the code defines (its method dictionary), for interface detection; null without code. */
+  contract_methods: Json<number[] | null> | null;
   last_trans_hash: string | null;
   last_trans_lt: Int64OrNull;
   /** gen_utime of the masterchain block the state was read at. */

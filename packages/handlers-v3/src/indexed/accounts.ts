@@ -50,8 +50,8 @@ export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
         code_hash: r.code_hash,
         data_boc: includeBoc ? r.data_boc : null,
         code_boc: includeBoc ? r.code_boc : null,
-        contract_methods: null,
-        interfaces: interfacesOf(r.code_hash),
+        contract_methods: r.contract_methods,
+        interfaces: interfacesOf(r),
       }));
       return { status: 200, body: { accounts, address_book: await addressBook(db, addresses, testnet), metadata: {} } };
     },

@@ -1,4 +1,4 @@
-import { detectWalletByCodeHash } from '@tongate/contracts';
+import { detectInterfaces, detectWalletByCodeHash } from '@tongate/contracts';
 import { friendlyForms } from '@tongate/handlers-v2';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
@@ -7,34 +7,37 @@ import type { Kysely } from 'kysely';
 /**
  * address_book: every address of a reply → its user-friendly form, domain and interfaces (WIRE.md). The friendly
  * form is non-bounceable for wallets and for accounts without code (uninitialised or unknown), bounceable
- * otherwise, with the testnet flag on testnet. Interfaces come from the code hash (wallets so far).
+ * otherwise, with the testnet flag on testnet. Interfaces follow toncenter's rule (@tongate/contracts): the code
+ * hash, else every interface whose get-methods the code defines.
  */
 
 export interface AccountFacts {
   code_hash: string | null;
+  contract_methods: number[] | null;
 }
 
-export function interfacesOf(codeHash: string | null): string[] {
-  const wallet = codeHash ? detectWalletByCodeHash(Buffer.from(codeHash, 'base64')) : null;
-  return wallet ? [wallet.interfaceName] : [];
+export function interfacesOf(facts: AccountFacts | undefined): string[] {
+  if (!facts?.code_hash) return [];
+  return detectInterfaces(Buffer.from(facts.code_hash, 'base64').toString('hex'), new Set(facts.contract_methods ?? []));
 }
+
+const isWallet = (codeHash: string) => detectWalletByCodeHash(Buffer.from(codeHash, 'base64')) !== null;
 
 export function bookEntry(raw: string, facts: AccountFacts | undefined, testnet: boolean): v3.AddressBookEntry {
   const colon = raw.indexOf(':');
   const workchain = Number(raw.slice(0, colon));
   const hash = Buffer.from(raw.slice(colon + 1), 'hex');
   const codeHash = facts?.code_hash ?? null;
-  const interfaces = interfacesOf(codeHash);
-  const bounceable = codeHash !== null && !interfaces.some((i) => i.startsWith('wallet_'));
-  return { user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url, domain: null, interfaces };
+  const bounceable = codeHash !== null && !isWallet(codeHash);
+  return { user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url, domain: null, interfaces: interfacesOf(facts) };
 }
 
 /** What the address book needs of each account, read in one query. */
 export async function accountFacts(db: Kysely<ChainDatabase>, addresses: readonly string[]): Promise<Map<string, AccountFacts>> {
   const facts = new Map<string, AccountFacts>();
   if (addresses.length === 0) return facts;
-  const rows = await db.selectFrom('latest_account_states').select(['account', 'code_hash']).where('account', 'in', addresses).execute();
-  for (const row of rows) facts.set(row.account, { code_hash: row.code_hash });
+  const rows = await db.selectFrom('latest_account_states').select(['account', 'code_hash', 'contract_methods']).where('account', 'in', addresses).execute();
+  for (const row of rows) facts.set(row.account, { code_hash: row.code_hash, contract_methods: row.contract_methods });
   return facts;
 }
 
