@@ -62,8 +62,10 @@ async function buildCorpus(dataDir: string) {
   await store.migrate();
   const indexer = new Indexer({ chain: devnet, db: store.chain('testnet'), pollMs: 20 });
   await indexer.start();
+  // Sampled in the loop as well as by a timer: the devnet's CPU-bound rounds can starve timers for seconds.
   const rss: number[] = [];
-  const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 250);
+  const sample = () => rss.push(process.memoryUsage().rss);
+  const sampler = setInterval(sample, 250);
   try {
     await devnet.seed();
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
@@ -77,9 +79,13 @@ async function buildCorpus(dataDir: string) {
         await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, messages, { validForSeconds: 3600 }));
       }
       await devnet.produceBlock();
+      sample();
     }
     const head = (await devnet.getMasterchainInfo()).last.seqno;
-    await indexer.waitFor(head, 300_000);
+    while (indexer.status().indexedSeqno !== head) {
+      sample();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const followSeconds = (performance.now() - started) / 1000;
     const status = indexer.status();
     // The corpus: every masterchain block as the indexer collects it, for the write-path measurement.

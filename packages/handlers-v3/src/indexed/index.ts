@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
+import { checkedIntegers } from './params.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
 export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations;
@@ -17,10 +18,15 @@ export interface IndexedDeps {
 /** The v3 operations over indexed chain data: one query module per domain (request → SQL → wire shape). */
 export function indexedOperations({ db, network }: IndexedDeps): IndexedOperations {
   const testnet = network === 'testnet';
-  return {
+  const operations: IndexedOperations = {
     ...blockOperations(db),
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
   };
+  // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
+  for (const [name, operation] of Object.entries(operations) as [string, (input: { query?: object }) => Promise<unknown>][]) {
+    (operations as unknown as Record<string, unknown>)[name] = (input: { query?: object }) => operation({ ...input, query: checkedIntegers(input.query) });
+  }
+  return operations;
 }

@@ -108,3 +108,23 @@ export function window(query: { start_lt?: string; end_lt?: string; start_utime?
     byTime: query.start_utime !== undefined || query.end_utime !== undefined,
   };
 }
+
+/** The 32-bit integer parameters of the indexed operations (seqnos, workchains, unix times, limit and offset). */
+const INT32_PARAMS = ['workchain', 'seqno', 'mc_seqno', 'start_utime', 'end_utime', 'limit', 'offset'] as const;
+
+/**
+ * The validator's integer coercion lets some texts through as numbers no integer column takes (`1e400` becomes
+ * Infinity): each integer parameter is checked to be a 32-bit integer before it reaches SQL.
+ */
+export function checkedIntegers<Q extends object | undefined>(query: Q): Q {
+  if (!query) return query;
+  const out: Record<string, unknown> = { ...query };
+  for (const name of INT32_PARAMS) {
+    const v = out[name];
+    if (v === undefined) continue;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < -(2 ** 31) || n >= 2 ** 31) throw invalid(name, `'${String(v)}' is not a 32-bit integer`);
+    out[name] = n;
+  }
+  return out as Q;
+}
