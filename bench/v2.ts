@@ -10,7 +10,7 @@
  * limiter still runs on every request, only its allowance is lifted.
  */
 import { createHash } from 'node:crypto';
-import { autocannon, freePort, round, startBareExpress, type AutocannonResult } from './lib.js';
+import { autocannon, freePort, round, runBench, startBareExpress, type AutocannonResult } from './lib.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
@@ -533,10 +533,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Once done, a handle left open by a dependency must not keep the bench alive.
-const exitSoon = () => setTimeout(() => process.exit(), 5000).unref();
-main().then(exitSoon, (err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-  exitSoon();
-});
+runBench(main);

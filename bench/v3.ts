@@ -24,7 +24,7 @@ import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet
 import { collectMcBlock, Indexer, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
-import { autocannon, freePort, round, startBareExpress } from './lib.js';
+import { autocannon, freePort, round, runBench, startBareExpress } from './lib.js';
 
 const CORPUS_BLOCKS = Number(process.env.BENCH_V3_CORPUS_BLOCKS ?? 40);
 /** Faucet messages per block; each carries 4 transfers, so a block holds ~5 × this many transactions. */
@@ -331,9 +331,4 @@ async function main(): Promise<void> {
   }
 }
 
-const exitSoon = () => setTimeout(() => process.exit(), 5000).unref();
-main().then(exitSoon, (err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-  exitSoon();
-});
+runBench(main);

@@ -68,6 +68,10 @@ function insertRows<T extends WrittenTable>(trx: Transaction<ChainDatabase>, tab
  */
 export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatch): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    // No wait for the WAL flush at commit: a database crash may lose the last blocks written, but always together
+    // with the cursor (one transaction), so the indexer writes them again; nothing is lost or doubled. (PGlite
+    // ignores the setting.)
+    await sql`set local synchronous_commit = off`.execute(trx);
     // The cursor first: a concurrent writer that slipped past the lock fails here rather than interleaving blocks.
     const cursor = await trx.selectFrom('indexer_cursor').select('mc_seqno').where('id', '=', 1).forUpdate().executeTakeFirst();
     if (cursor && cursor.mc_seqno !== batch.mcSeqno - 1) {

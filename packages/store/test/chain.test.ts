@@ -2,30 +2,15 @@
  * The chain tables: one schema per network (mainnet rows never visible from testnet), and one writer per network
  * on PostgreSQL (advisory lock).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, openStore, type Store } from '../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../src/index.js';
+import { migratedStore, storeBackends } from './backends.js';
 
-const databaseUrl = process.env.DATABASE_URL;
-const runId = `c_${process.pid}_${Date.now().toString(36)}`;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-chain-'));
-const backends = [
-  { name: 'pglite', open: () => openStore({ dataDir }), cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) },
-  ...(databaseUrl ? [{ name: 'postgres', open: () => openStore({ databaseUrl, schema: runId }), cleanup: () => dropSchema(databaseUrl, runId) }] : []),
-];
-
-describe.each(backends)('chain tables on $name', (backend) => {
+describe.each(storeBackends('c'))('chain tables on $name', (backend) => {
+  const suite = migratedStore(backend);
   let store: Store;
-  beforeAll(async () => {
-    store = await backend.open();
-    await store.migrate();
-    await store.migrate(); // idempotent
-  });
-  afterAll(async () => {
-    await store.close();
-    await backend.cleanup();
+  beforeAll(() => {
+    store = suite.store;
   });
 
   it('keeps each network in its own schema', async () => {

@@ -1,41 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, hashKey, KEY_PREFIX, KeyLookup, openStore, type Store } from '../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hashKey, KEY_PREFIX, KeyLookup, type Store } from '../src/index.js';
+import { migratedStore, storeBackends } from './backends.js';
 
-const databaseUrl = process.env.DATABASE_URL;
-
-interface Backend {
-  name: string;
-  open(): Promise<Store>;
-  cleanup(): Promise<void>;
-}
-
-const runId = `t_${process.pid}_${Date.now().toString(36)}`;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-store-'));
-const backends: Backend[] = [
-  { name: 'pglite', open: () => openStore({ dataDir }), cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) },
-];
-if (databaseUrl) {
-  backends.push({
-    name: 'postgres',
-    open: () => openStore({ databaseUrl, schema: runId }),
-    cleanup: () => dropSchema(databaseUrl, runId),
-  });
-}
+const backends = storeBackends('t');
 
 describe.each(backends)('key store on $name', (backend) => {
+  const suite = migratedStore(backend);
   let store: Store;
-  beforeAll(async () => {
-    store = await backend.open();
-    await store.migrate();
-    await store.migrate(); // idempotent
-  });
-  afterAll(async () => {
-    await store.close();
-    await backend.cleanup();
+  beforeAll(() => {
+    store = suite.store;
   });
 
   it('creates a key that is stored only as a hash', async () => {
