@@ -152,16 +152,20 @@ async function ingest(batches: McBlockBatch[], dataDir: string) {
 
 // ------------------------------------------------------------------ 3. volume and the API
 
-/** Fills the chain tables to `target` transactions inside PostgreSQL: history spread over synthetic accounts. */
-async function fillVolume(store: Store, target: number): Promise<void> {
+/**
+ * Fills the chain tables to `target` transactions inside PostgreSQL: history spread over synthetic accounts.
+ * Returns how many synthetic transactions (numbered from 0) were added.
+ */
+async function fillVolume(store: Store, target: number): Promise<number> {
   const db = store.chain('testnet');
   const schema = sql.id(store.chainSchema('testnet'));
   const template = await db.selectFrom('transactions').select('description').limit(1).executeTakeFirstOrThrow();
   const description = JSON.stringify(template.description);
   const { rows } = await sql<{ n: string }>`select count(*) as n from ${schema}.transactions`.execute(db);
   const step = 100_000;
-  for (let from = Number(rows[0]!.n); from < target; from += step) {
-    const to = Math.min(target, from + step) - 1;
+  const synthetic = target - Number(rows[0]!.n);
+  for (let from = 0; from < synthetic; from += step) {
+    const to = Math.min(synthetic, from + step) - 1;
     const started = performance.now();
     await sql`
       insert into ${schema}.transactions
@@ -185,10 +189,11 @@ async function fillVolume(store: Store, target: number): Promise<void> {
              1000000, '{}', 1000, 0, 1000000000000 + i * 10 - 1, 1700000000 + i / 100, 1000000000000 + i * 10 - 1, 1700000000 + i / 100,
              0, true, false, false, encode(sha256(('b' || (i % 1000))::bytea), 'base64')
       from generate_series(${from}::bigint, ${to}::bigint) as i`.execute(db);
-    log(`volume: ${to + 1} transactions (${round((performance.now() - started) / 1000, 1)} s for this step)`);
+    log(`volume: ${target - synthetic + to + 1} transactions (${round((performance.now() - started) / 1000, 1)} s for this step)`);
   }
   await sql`analyze ${schema}.transactions`.execute(db);
   await sql`analyze ${schema}.messages`.execute(db);
+  return synthetic;
 }
 
 async function explain(store: Store, query: string): Promise<string[]> {
@@ -238,13 +243,13 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
   try {
     for (const batch of batches) await writeMcBlock(store.chain('testnet'), batch);
     const started = performance.now();
-    await fillVolume(store, TARGET_TRANSACTIONS);
+    const synthetic = await fillVolume(store, TARGET_TRANSACTIONS);
     const fillSeconds = round((performance.now() - started) / 1000, 1);
     gateway = await startGateway(config, { schema });
     const base = `http://127.0.0.1:${testnetPort}/api/v3`;
     const account = `0:${(4242).toString(16).padStart(64, '0').toUpperCase()}`;
     const msgHash = Buffer.from(
-      await (await import('node:crypto')).createHash('sha256').update(`m${TARGET_TRANSACTIONS - 7}`).digest(),
+      await (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
     ).toString('hex');
     const txUrl = `${base}/transactions?account=${encodeURIComponent(account)}&limit=100`;
     const msgUrl = `${base}/messages?msg_hash=${msgHash}`;
