@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createDevnet } from '@tongate/devnet';
 import { Indexer } from '@tongate/indexer';
-import { createLogger, type Config, type Network } from '@tongate/server';
+import { ConfigError, createLogger, type Config, type Network } from '@tongate/server';
 import { openStore } from '@tongate/store';
 
 export interface RunningIndexer {
@@ -27,7 +27,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
     cleanups.push(() => store.close());
     await store.migrate();
     const lock = await store.tryLockChainWriter(network);
-    if (!lock) throw new Error(`${network}: another process already indexes this database`);
+    if (!lock) throw new ConfigError(`${network}: another process already indexes this database (one indexer per network and DATABASE_URL)`);
     cleanups.push(() => lock.release());
     const chain = await createDevnet({
       network,
