@@ -1,0 +1,197 @@
+import type { Cell } from '@ton/core';
+import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet, ownerOfWallet } from '../core.js';
+import { boc, coinsStr, loadAddress, loadEitherCell, loadMaybeRefBoc, readComment, tryDecode, uintStr } from '../decode.js';
+import { OP } from '../opcodes.js';
+import { bodyCell, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import type { DataValue, RawAddress } from '../types.js';
+
+/** TEP-74 transfer#0f8a7ea5 as the reference stores it. */
+export interface JettonTransferRequest {
+  query_id: string;
+  amount: string;
+  destination: RawAddress | null;
+  response_destination: RawAddress | null;
+  custom_payload: string | null;
+  forward_amount: string;
+  forward_payload: string | null;
+  comment: string | null;
+  is_encrypted_comment: boolean;
+}
+
+export function decodeJettonTransfer(body: Cell | null): JettonTransferRequest | null {
+  if (!body) return null;
+  return tryDecode(() => {
+    const s = body.beginParse();
+    if (s.loadUint(32) !== OP.JETTON_TRANSFER) return null;
+    const query_id = uintStr(s, 64);
+    const amount = coinsStr(s);
+    const destination = loadAddress(s);
+    const response_destination = loadAddress(s);
+    const custom_payload = loadMaybeRefBoc(s);
+    const forward_amount = coinsStr(s);
+    const payload = tryDecode(() => loadEitherCell(s));
+    const comment = readComment(payload);
+    return {
+      query_id,
+      amount,
+      destination,
+      response_destination,
+      custom_payload,
+      forward_amount,
+      forward_payload: payload ? boc(payload) : null,
+      comment: comment?.text ?? null,
+      is_encrypted_comment: comment?.encrypted ?? false,
+    };
+  });
+}
+
+/** internal_transfer#178d4519 query_id amount from response_address forward_ton_amount forward_payload */
+export function decodeInternalTransfer(node: TraceNode | null | undefined): { amount: string; from: RawAddress | null } | null {
+  const s = bodySlice(node);
+  if (!s) return null;
+  return tryDecode(() => {
+    if (s.loadUint(32) !== OP.JETTON_INTERNAL_TRANSFER) return null;
+    s.skip(64);
+    return { amount: coinsStr(s), from: loadAddress(s) };
+  });
+}
+
+/** transfer_notification#7362d09c query_id amount sender forward_payload */
+export function decodeJettonNotify(node: TraceNode | null | undefined): { amount: string; sender: RawAddress | null; forward_payload: Cell | null } | null {
+  const s = bodySlice(node);
+  if (!s) return null;
+  return tryDecode(() => {
+    if (s.loadUint(32) !== OP.JETTON_NOTIFY) return null;
+    s.skip(64);
+    return { amount: coinsStr(s), sender: loadAddress(s), forward_payload: tryDecode(() => loadEitherCell(s)) };
+  });
+}
+
+/**
+ * A jetton transfer rooted at `transferNode` (the sender's wallet receiving transfer#0f8a7ea5): the receiver
+ * wallet's internal_transfer and the notification/excesses it causes. Shared by every matcher that consumes
+ * jetton transfers (swaps, liquidity, staking).
+ */
+export interface JettonTransferFlow {
+  transfer: TraceNode;
+  internal: TraceNode | undefined;
+  notify: TraceNode | undefined;
+  excess: TraceNode | undefined;
+  request: JettonTransferRequest;
+  sender: RawAddress | null;
+  senderWallet: RawAddress;
+  receiverWallet: RawAddress | null;
+  receiver: RawAddress | null;
+  asset: RawAddress | null;
+  failed: boolean;
+}
+
+export function jettonTransferFlow(ctx: MatchContext, transfer: TraceNode): JettonTransferFlow | null {
+  const request = decodeJettonTransfer(bodyCell(transfer.inMsg));
+  if (!request) return null;
+  const internal = childWithOp(transfer, OP.JETTON_INTERNAL_TRANSFER);
+  const notify = childWithOp(internal, OP.JETTON_NOTIFY);
+  const excess = childWithOp(internal, OP.EXCESS);
+  const receiverWallet = internal?.account ?? null;
+  return {
+    transfer,
+    internal,
+    notify,
+    excess,
+    request,
+    sender: normalizeAddress(transfer.inMsg?.source),
+    senderWallet: transfer.account,
+    receiverWallet,
+    receiver: request.destination,
+    asset: jettonOfWallet(ctx, transfer.account) ?? jettonOfWallet(ctx, receiverWallet),
+    failed: txFailed(transfer) || (internal ? txFailed(internal) : true),
+  };
+}
+
+export function jettonTransferDraft(flow: JettonTransferFlow): ActionDraft {
+  const r = flow.request;
+  const data: Record<string, DataValue> = {
+    query_id: r.query_id,
+    response_destination: r.response_destination,
+    forward_amount: r.forward_amount,
+    custom_payload: r.custom_payload,
+    forward_payload: r.forward_payload,
+    comment: r.comment,
+    is_encrypted_comment: r.is_encrypted_comment,
+  };
+  return {
+    type: 'jetton_transfer',
+    nodes: nodeSet(flow.transfer, flow.internal, flow.notify, flow.excess),
+    success: !flow.failed,
+    fields: {
+      source: flow.sender,
+      source_secondary: flow.senderWallet,
+      destination: flow.receiver,
+      destination_secondary: flow.receiverWallet,
+      asset: flow.asset,
+      amount: r.amount,
+      jetton_transfer_data: data,
+    },
+  };
+}
+
+/** burn#595f07bc query_id amount response_destination custom_payload */
+function burnDraft(ctx: MatchContext, burn: TraceNode): ActionDraft | null {
+  const s = bodySlice(burn);
+  const amount = s && tryDecode(() => (s.skip(32 + 64), coinsStr(s)));
+  if (amount === null) return null;
+  const notification = childWithOp(burn, OP.JETTON_BURN_NOTIFICATION);
+  const excess = childWithOp(notification, OP.EXCESS);
+  return {
+    type: 'jetton_burn',
+    nodes: nodeSet(burn, notification, excess),
+    success: !txFailed(burn) && !(notification && txFailed(notification)),
+    fields: {
+      source: burn.inMsg?.source ?? ownerOfWallet(ctx, burn.account),
+      source_secondary: burn.account,
+      asset: jettonOfWallet(ctx, burn.account) ?? notification?.account ?? null,
+      amount,
+    },
+  };
+}
+
+/** mint#642b7d07 / minter mint#00000015: query_id to_address … ; the minted amount is read from internal_transfer. */
+function mintDraft(ctx: MatchContext, mint: TraceNode): ActionDraft | null {
+  const s = bodySlice(mint);
+  const receiver = s && tryDecode(() => (s.skip(32 + 64), loadAddress(s)));
+  const internal = childWithOp(mint, OP.JETTON_INTERNAL_TRANSFER);
+  const transfer = decodeInternalTransfer(internal);
+  if (!internal || !transfer) return null;
+  const notify = childWithOp(internal, OP.JETTON_NOTIFY);
+  const excess = childWithOp(internal, OP.EXCESS);
+  return {
+    type: 'jetton_mint',
+    nodes: nodeSet(mint, internal, notify, excess),
+    success: !txFailed(mint) && !txFailed(internal),
+    fields: {
+      destination: receiver ?? ownerOfWallet(ctx, internal.account),
+      destination_secondary: internal.account,
+      asset: mint.account,
+      amount: transfer.amount,
+      value: internal.inMsg?.value != null ? String(internal.inMsg.value) : null,
+    },
+  };
+}
+
+export const jettonMatcher: Matcher = {
+  name: 'jettons',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      if (!isFree(ctx, node)) continue;
+      let draft: ActionDraft | null = null;
+      if (node.op === OP.JETTON_TRANSFER && node.inMsg?.source) {
+        const flow = jettonTransferFlow(ctx, node);
+        draft = flow && jettonTransferDraft(flow);
+      } else if (node.op === OP.JETTON_BURN) draft = burnDraft(ctx, node);
+      else if (node.op === OP.JETTON_MINT || node.op === OP.MINTER_JETTON_MINT) draft = mintDraft(ctx, node);
+      if (draft && isFree(ctx, ...draft.nodes)) drafts.push(draft);
+    }
+    return drafts;
+  },
+};
