@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ClassifiedAction, TraceInput } from './types.js';
 
 /**
@@ -22,6 +24,23 @@ export interface GoldenFixture extends TraceInput {
   format: string;
   name: string;
   expected_actions: GoldenEntry[];
+}
+
+/**
+ * Where the golden fixtures live: ACTIONS_FIXTURES_DIR, else `shared/fixtures/actions` beside the repository
+ * (the layout of the team's machines: /work/<worktree> and /work/shared).
+ */
+export function goldenFixturesDir(): string {
+  const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+  return process.env.ACTIONS_FIXTURES_DIR ?? resolve(repoRoot, '../shared/fixtures/actions');
+}
+
+/** Every fixture file of a directory, sorted by name. */
+export function listGoldenFixtures(dir = goldenFixturesDir()): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 export function readGoldenFixture(path: string): GoldenFixture {

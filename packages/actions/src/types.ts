@@ -135,4 +135,5 @@ export interface V3Action {
   trace_external_hash?: string;
   trace_external_hash_norm?: string;
   accounts?: RawAddress[];
+  finality: 'pending' | 'confirmed' | 'finalized';
 }
