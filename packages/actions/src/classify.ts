@@ -2,6 +2,7 @@ import { type ActionDraft, type Matcher, type MatchContext, finishDraft } from '
 import { basicMatcher, failedWalletRequestMatcher, tickTockMatcher } from './matchers/basic.js';
 import { cocoonMatcher } from './matchers/cocoon.js';
 import { jettonMatcher } from './matchers/jettons.js';
+import { tgbtcMatcher } from './matchers/tgbtc.js';
 import { buildTree, type TraceNode } from './tree.js';
 import type { ClassifiedAction, TraceInput } from './types.js';
 
@@ -17,6 +18,7 @@ export const CLASSIFIER_VERSION = 1;
  */
 export const MATCHERS: readonly Matcher[] = [
   cocoonMatcher,
+  tgbtcMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,
   tickTockMatcher,

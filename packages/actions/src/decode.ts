@@ -95,3 +95,13 @@ export function readComment(cell: Cell | null): Comment | null {
     return null;
   });
 }
+
+/** An unsigned 256-bit integer as 64 hex digits (hashes, public keys, bitcoin transaction ids). */
+export function uint256Hex(s: Slice): string {
+  return s.loadUintBig(256).toString(16).padStart(64, '0');
+}
+
+/** A bitcoin transaction id: 256 bits shown in bitcoin's byte order (reversed). */
+export function bitcoinTxId(s: Slice): string {
+  return Buffer.from(uint256Hex(s), 'hex').reverse().toString('hex');
+}

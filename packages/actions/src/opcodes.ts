@@ -33,3 +33,10 @@ export const OP = {
   COCOON_GRANT_REFUND_PAYLOAD: 0xefd711e1,
   COCOON_OWNER_WALLET_SEND_MESSAGE: 0x9c69f376,
 } as const;
+
+export const TGBTC = {
+  MINT_EVENT: 0x77a80ef3,
+  BURN_EVENT: 0xca444ce6,
+  NEW_KEY_EVENT: 0x27756729,
+  DKG_COMPLETED_EVENT: 0x453443a6,
+} as const;

@@ -119,3 +119,17 @@ export function descendantWithOp(node: TraceNode | null | undefined, ...ops: num
   for (const d of descendants(node)) if (d.op !== null && ops.includes(d.op)) return d;
   return undefined;
 }
+
+/** External-out (log) messages a node emitted with this opcode. */
+export function logsWithOp(node: TraceNode, op: number): TraceMessage[] {
+  return node.outMsgs.filter((m) => !m.destination && unsignedOp(m.opcode) === op);
+}
+
+export function* ancestors(node: TraceNode): Generator<TraceNode> {
+  for (let p = node.parent; p; p = p.parent) yield p;
+}
+
+/** The node and everything below it. */
+export function subtree(node: TraceNode): TraceNode[] {
+  return [node, ...descendants(node)];
+}
