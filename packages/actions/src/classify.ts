@@ -1,6 +1,7 @@
 import { type ActionDraft, type Matcher, type MatchContext, finishDraft } from './core.js';
 import { basicMatcher, failedWalletRequestMatcher, tickTockMatcher } from './matchers/basic.js';
 import { cocoonMatcher } from './matchers/cocoon.js';
+import { evaaMatcher } from './matchers/evaa.js';
 import { jettonMatcher } from './matchers/jettons.js';
 import { tgbtcMatcher } from './matchers/tgbtc.js';
 import { buildTree, type TraceNode } from './tree.js';
@@ -19,6 +20,7 @@ export const CLASSIFIER_VERSION = 1;
 export const MATCHERS: readonly Matcher[] = [
   cocoonMatcher,
   tgbtcMatcher,
+  evaaMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,
   tickTockMatcher,

@@ -40,3 +40,21 @@ export const TGBTC = {
   NEW_KEY_EVENT: 0x27756729,
   DKG_COMPLETED_EVENT: 0x453443a6,
 } as const;
+
+export const EVAA = {
+  SUPPLY_MASTER: 0x1,
+  WITHDRAW_MASTER: 0x2,
+  SUPPLY_SUCCESS: 0x11a,
+  SUPPLY_FAIL: 0x11f,
+  WITHDRAW_COLLATERALIZED: 0x211,
+  /** sha256("TON"): the asset id EVAA gives Toncoin */
+  TON_ASSET_ID: '1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8a',
+  /** excesses a user contract returns when a withdrawal is refused, by reason */
+  WITHDRAW_FAIL_EXCESS: new Map<number, string>([
+    [0x21e6, 'withdraw_locked_excess'],
+    [0x21e7, 'withdraw_not_collateralized_excess'],
+    [0x21e8, 'withdraw_missing_prices_excess'],
+    [0x21ec, 'withdraw_execution_crashed'],
+    [0x211fe8, 'withdraw_no_funds_excess'],
+  ]),
+} as const;
