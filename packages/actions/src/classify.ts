@@ -3,6 +3,8 @@ import { basicMatcher, failedWalletRequestMatcher, tickTockMatcher } from './mat
 import { cocoonMatcher } from './matchers/cocoon.js';
 import { evaaMatcher } from './matchers/evaa.js';
 import { jettonMatcher } from './matchers/jettons.js';
+import { jvaultMatcher } from './matchers/jvault.js';
+import { vestingMatcher } from './matchers/vesting.js';
 import { tgbtcMatcher } from './matchers/tgbtc.js';
 import { buildTree, type TraceNode } from './tree.js';
 import type { ClassifiedAction, TraceInput } from './types.js';
@@ -21,6 +23,8 @@ export const MATCHERS: readonly Matcher[] = [
   cocoonMatcher,
   tgbtcMatcher,
   evaaMatcher,
+  jvaultMatcher,
+  vestingMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,
   tickTockMatcher,

@@ -14,8 +14,9 @@ export function loadAddress(s: Slice): RawAddress | null {
   return rawAddress(a);
 }
 
-export function boc(cell: Cell): string {
-  return cell.toBoc({ idx: false, crc32: true }).toString('base64');
+/** Base64 BOC of a cell; the reference writes payloads with a CRC32C and relayed messages without. */
+export function boc(cell: Cell, options: { crc?: boolean } = {}): string {
+  return cell.toBoc({ idx: false, crc32: options.crc ?? true }).toString('base64');
 }
 
 /** The rest of a slice as a cell (for inline `Either X ^X` payloads). */

@@ -58,3 +58,21 @@ export const EVAA = {
     [0x211fe8, 'withdraw_no_funds_excess'],
   ]),
 } as const;
+
+export const JVAULT = {
+  STAKE_PAYLOAD: 0xe3a06989,
+  RECEIVE_JETTONS: 0xd68a4ac1,
+  CANCEL_STAKE: 0x9eada1d9,
+  UNSTAKE_JETTONS: 0x499a9262,
+  UNSTAKE_REQUEST: 0x0168d4b7,
+  CLAIM: 0x78d9f109,
+  SEND_CLAIMED_REWARDS: 0x44bc1fe3,
+  REQUEST_UPDATE_REWARDS: 0xf5c5baa3,
+} as const;
+
+export const VESTING = {
+  SEND_MESSAGE: 0xa7733acd,
+  SEND_MESSAGE_RESPONSE: 0xf7733acd,
+  ADD_WHITELIST: 0x7258a69b,
+  ADD_WHITELIST_RESPONSE: 0xf258a69b,
+} as const;
