@@ -4,6 +4,8 @@ import { cocoonMatcher } from './matchers/cocoon.js';
 import { evaaMatcher } from './matchers/evaa.js';
 import { jettonMatcher } from './matchers/jettons.js';
 import { jvaultMatcher } from './matchers/jvault.js';
+import { nftMatcher } from './matchers/nft.js';
+import { stakingMatcher } from './matchers/staking.js';
 import { vestingMatcher } from './matchers/vesting.js';
 import { tgbtcMatcher } from './matchers/tgbtc.js';
 import { buildTree, type TraceNode } from './tree.js';
@@ -25,6 +27,8 @@ export const MATCHERS: readonly Matcher[] = [
   evaaMatcher,
   jvaultMatcher,
   vestingMatcher,
+  stakingMatcher,
+  nftMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,
   tickTockMatcher,

@@ -1,0 +1,123 @@
+import { type ActionDraft, type Matcher, type MatchContext, iface, isFree, nodeSet } from '../core.js';
+import { boc, coinsStr, loadAddress, loadEitherCell, loadMaybeRefBoc, tryDecode, uintStr } from '../decode.js';
+import { MARKETPLACES, OP } from '../opcodes.js';
+import { bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import type { DataValue, RawAddress } from '../types.js';
+
+/** TEP-62 transfer#5fcc3d14 query_id new_owner response_destination custom_payload forward_amount forward_payload */
+function decodeNftTransfer(node: TraceNode) {
+  const s = bodySlice(node);
+  if (!s) return null;
+  return tryDecode(() => {
+    s.skip(32);
+    return {
+      query_id: uintStr(s, 64),
+      new_owner: loadAddress(s),
+      response_destination: loadAddress(s),
+      custom_payload: loadMaybeRefBoc(s),
+      forward_amount: coinsStr(s),
+      forward_payload: ((c) => (c ? boc(c) : null))(tryDecode(() => loadEitherCell(s))),
+    };
+  });
+}
+
+interface SaleInfo {
+  kind: 'sale' | 'auction';
+  price: string | null;
+  seller: RawAddress | null;
+  marketplace: RawAddress | null;
+}
+
+/** What the indexer knows of a getgems-style sale or auction contract. */
+function saleInfo(ctx: MatchContext, address: RawAddress | null): SaleInfo | null {
+  const kinds = iface(ctx, address);
+  const sale = kinds.NftSale as { full_price?: number | string; nft_owner_address?: string; marketplace_address?: string } | undefined;
+  if (sale) {
+    return { kind: 'sale', price: sale.full_price != null ? String(sale.full_price) : null, seller: normalizeAddress(sale.nft_owner_address ?? null), marketplace: normalizeAddress(sale.marketplace_address ?? null) };
+  }
+  const auction = kinds.NftAuction as { last_bid?: number | string; nft_owner?: string; mp_addr?: string } | undefined;
+  if (auction) {
+    return { kind: 'auction', price: auction.last_bid != null ? String(auction.last_bid) : null, seller: normalizeAddress(auction.nft_owner ?? null), marketplace: normalizeAddress(auction.mp_addr ?? null) };
+  }
+  return null;
+}
+
+function nftTransferDraft(ctx: MatchContext, transfer: TraceNode): { draft: ActionDraft; sale: SaleInfo | null } | null {
+  const body = decodeNftTransfer(transfer);
+  if (!body || !body.new_owner) return null;
+  const sender = normalizeAddress(transfer.inMsg?.source);
+  const sale = saleInfo(ctx, sender);
+  const item = iface(ctx, transfer.account).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  const ownership = childWithOp(transfer, OP.NFT_OWNERSHIP_ASSIGNED);
+  const excess = childWithOp(transfer, OP.EXCESS);
+  // a sale or auction contract handing the item over is part of the transfer: it decided it
+  const saleNode = sale && transfer.parent?.account === sender ? transfer.parent : null;
+  const data: Record<string, DataValue> = {
+    query_id: body.query_id,
+    is_purchase: !!sale,
+    price: sale?.price ?? null,
+    nft_item_index: item?.index != null ? String(item.index) : null,
+    forward_amount: body.forward_amount,
+    custom_payload: body.custom_payload,
+    forward_payload: body.forward_payload,
+    response_destination: body.response_destination,
+    marketplace: sale?.marketplace ? (MARKETPLACES.get(sale.marketplace) ?? null) : null,
+    real_prev_owner: sale?.seller ?? null,
+    marketplace_address: sale?.marketplace ?? null,
+  };
+  return {
+    sale,
+    draft: {
+      type: 'nft_transfer',
+      nodes: nodeSet(saleNode, transfer, ownership, excess),
+      success: !txFailed(transfer),
+      fields: {
+        source: sender,
+        destination: body.new_owner,
+        asset: normalizeAddress(item?.collection_address ?? null),
+        asset_secondary: transfer.account,
+        nft_transfer_data: data,
+      },
+    },
+  };
+}
+
+/**
+ * NFT transfers, and purchases from fixed-price sale contracts: the buyer's payment to the sale, the payout to the
+ * seller and the item's transfer to the buyer form an nft_purchase, with the transfer nested in it.
+ */
+export const nftMatcher: Matcher = {
+  name: 'nft',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      if (node.op !== OP.NFT_TRANSFER || !node.inMsg?.source || !isFree(ctx, node)) continue;
+      const built = nftTransferDraft(ctx, node);
+      if (!built || !isFree(ctx, ...built.draft.nodes)) continue;
+      const saleNode = node.parent;
+      if (built.sale?.kind !== 'sale' || !saleNode || !built.sale.seller) {
+        drafts.push(built.draft);
+        continue;
+      }
+      const payout = saleNode.children.find((c) => c.account === built.sale!.seller && !txFailed(c));
+      const transferData = built.draft.fields.nft_transfer_data as Record<string, DataValue>;
+      drafts.push({
+        type: 'nft_purchase',
+        nodes: nodeSet(saleNode, payout, ...built.draft.nodes),
+        success: built.draft.success,
+        fields: {
+          ...built.draft.fields,
+          nft_transfer_data: {
+            ...transferData,
+            payout_amount: payout?.inMsg?.value != null ? String(payout.inMsg.value) : null,
+            payout_comment: null,
+            payout_comment_encoded: false,
+            payout_comment_encrypted: false,
+          },
+        },
+        children: [built.draft],
+      });
+    }
+    return drafts;
+  },
+};

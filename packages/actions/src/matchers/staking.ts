@@ -1,0 +1,112 @@
+import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
+import { OP, STAKING } from '../opcodes.js';
+import { ancestors, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import { decodeInternalTransfer } from './jettons.js';
+
+/** The 1 TON fee tonstakers keeps from every deposit. */
+const TONSTAKERS_DEPOSIT_FEE = 1_000_000_000n;
+
+/** tonstakers deposit: TON to the pool, which mints tsTON to the staker. */
+function tonstakersDeposit(node: TraceNode): ActionDraft | null {
+  const mint = childWithOp(node, STAKING.TONSTAKERS_MINT_JETTONS);
+  const internal = childWithOp(mint, OP.JETTON_INTERNAL_TRANSFER);
+  const minted = decodeInternalTransfer(internal);
+  const notify = childWithOp(internal, OP.JETTON_NOTIFY);
+  const excess = childWithOp(internal, OP.EXCESS);
+  const failed = txFailed(node) || !minted;
+  return {
+    type: 'stake_deposit',
+    btype: 'tonstakers_deposit',
+    nodes: nodeSet(node, mint, internal, notify, excess),
+    success: !failed,
+    fields: {
+      source: normalizeAddress(node.inMsg?.source),
+      destination: node.account,
+      source_secondary: failed ? null : (internal?.account ?? null),
+      amount: (BigInt(node.inMsg?.value ?? 0) - TONSTAKERS_DEPOSIT_FEE).toString(),
+      asset: mint?.account ?? null,
+      staking_data: { provider: 'liquid_staking', tokens_minted: failed ? null : minted!.amount },
+    },
+  };
+}
+
+/**
+ * tonstakers delayed withdrawal: the withdrawal NFT is burnt (0xf127fe4e), its notification (owner, amount) reaches
+ * the pool's distributor, which pays the staker (0xdb3b8abd).
+ */
+function tonstakersWithdrawal(payout: TraceNode): ActionDraft | null {
+  const notification = payout.parent;
+  const burn = notification?.parent;
+  if (notification?.op !== STAKING.TONSTAKERS_NFT_BURN_NOTIFICATION || burn?.op !== STAKING.TONSTAKERS_NFT_BURN) return null;
+  const note = tryDecode(() => {
+    const s = bodySlice(notification)!;
+    s.skip(32 + 64);
+    return { amount: coinsStr(s), owner: loadAddress(s) };
+  });
+  if (!note) return null;
+  const start = [...ancestors(payout)].find((a) => a.op === STAKING.TONSTAKERS_START_DISTRIBUTION);
+  return {
+    type: 'stake_withdrawal',
+    btype: 'tonstakers_withdraw',
+    nodes: nodeSet(burn, notification, payout),
+    success: !txFailed(payout),
+    fields: {
+      source: note.owner,
+      destination: normalizeAddress(start?.inMsg?.source),
+      amount: payout.inMsg?.value != null ? String(payout.inMsg.value) : null,
+      asset: null,
+      staking_data: { provider: 'liquid_staking', ts_nft: burn.account, tokens_burnt: note.amount },
+    },
+  };
+}
+
+/**
+ * Ethena unstake request: USDe-side jettons sent to the staking contract, which mints and sends back a timelocked
+ * transfer (0xb2583ed5) to the staker's wallet.
+ */
+function ethenaWithdrawalRequest(ctx: MatchContext, transfer: TraceNode): ActionDraft | null {
+  const internal = childWithOp(transfer, OP.JETTON_INTERNAL_TRANSFER);
+  const notify = childWithOp(internal, OP.JETTON_NOTIFY);
+  const mint = childWithOp(notify, OP.JETTON_MINT);
+  const timelocked = childWithOp(mint, STAKING.ETHENA_TIMELOCKED_TRANSFER);
+  const sent = decodeInternalTransfer(internal);
+  const locked = tryDecode(() => {
+    const s = bodySlice(timelocked)!;
+    s.skip(32);
+    return { query_id: uintStr(s, 64), amount: coinsStr(s) };
+  });
+  if (!internal || !notify || !mint || !timelocked || !sent || !locked) return null;
+  const excess = childWithOp(internal, OP.EXCESS);
+  const nodes = nodeSet(transfer, internal, notify, mint, timelocked, excess);
+  return {
+    type: 'stake_withdrawal_request',
+    btype: 'ethena_withdrawal_request',
+    nodes,
+    success: !nodes.some(txFailed),
+    fields: {
+      source: normalizeAddress(transfer.inMsg?.source),
+      source_secondary: transfer.account,
+      destination: notify.account,
+      amount: sent.amount,
+      asset: jettonOfWallet(ctx, transfer.account) ?? internal.account,
+      staking_data: { provider: 'ethena', tokens_minted: locked.amount },
+    },
+  };
+}
+
+export const stakingMatcher: Matcher = {
+  name: 'staking',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
+      let d: ActionDraft | null = null;
+      if (node.op === STAKING.TONSTAKERS_DEPOSIT_REQUEST) d = tonstakersDeposit(node);
+      else if (node.op === STAKING.TONSTAKERS_DISTRIBUTED_ASSET) d = tonstakersWithdrawal(node);
+      else if (node.op === OP.JETTON_TRANSFER) d = ethenaWithdrawalRequest(ctx, node);
+      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
+    }
+    return drafts;
+  },
+};
