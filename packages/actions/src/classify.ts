@@ -6,6 +6,7 @@ import { jettonMatcher } from './matchers/jettons.js';
 import { jvaultMatcher } from './matchers/jvault.js';
 import { nftMatcher } from './matchers/nft.js';
 import { stakingMatcher } from './matchers/staking.js';
+import { swapMatcher } from './matchers/swaps.js';
 import { vestingMatcher } from './matchers/vesting.js';
 import { tgbtcMatcher } from './matchers/tgbtc.js';
 import { buildTree, type TraceNode } from './tree.js';
@@ -29,6 +30,7 @@ export const MATCHERS: readonly Matcher[] = [
   vestingMatcher,
   stakingMatcher,
   nftMatcher,
+  swapMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,
   tickTockMatcher,

@@ -64,9 +64,9 @@ export function nodeSet(...nodes: (TraceNode | null | undefined | false)[]): Tra
 }
 
 /**
- * The logical time an action's step is placed at: the creation lt of the message that caused the transaction (the
- * reference classifier's convention, which the golden fixtures' lt selectors follow), the transaction's own lt for
- * external and tick-tock ones.
+ * An action starts when the message that caused its first transaction was created and ends with its last
+ * transaction (the reference classifier's convention, which the golden fixtures' lt selectors follow); external
+ * and tick-tock transactions start at their own lt.
  */
 function messageLt(node: TraceNode): bigint {
   const created = node.inMsg?.created_lt;
@@ -109,8 +109,8 @@ export function finishDraft(
     tx_hashes: [...txHashes],
     accounts: [...accounts],
     start_lt: bigMin(nodes.map(messageLt)).toString(),
-    end_lt: bigMax(nodes.map(messageLt)).toString(),
-    start_utime: Math.min(...nodes.map((n) => n.tx.now)),
+    end_lt: bigMax(nodes.map((n) => n.lt)).toString(),
+    start_utime: Math.min(...nodes.map((n) => n.inMsg?.created_at ?? n.tx.now)),
     end_utime: Math.max(...nodes.map((n) => n.tx.now)),
     success: draft.success,
     mc_seqno_end: Math.max(...nodes.map((n) => n.tx.mc_block_seqno ?? 0)),

@@ -79,7 +79,7 @@ export interface JettonTransferFlow {
   excess: TraceNode | undefined;
   request: JettonTransferRequest;
   sender: RawAddress | null;
-  senderWallet: RawAddress;
+  senderWallet: RawAddress | null;
   receiverWallet: RawAddress | null;
   receiver: RawAddress | null;
   asset: RawAddress | null;
@@ -92,19 +92,21 @@ export function jettonTransferFlow(ctx: MatchContext, transfer: TraceNode): Jett
   const internal = childWithOp(transfer, OP.JETTON_INTERNAL_TRANSFER);
   const notify = childWithOp(internal, OP.JETTON_NOTIFY);
   const excess = childWithOp(internal, OP.EXCESS);
+  // proxy-TON wallets pay out TON with a notification instead of an internal transfer: no jetton wallets involved
+  const direct = !internal ? childWithOp(transfer, OP.JETTON_NOTIFY) : undefined;
   const receiverWallet = internal?.account ?? null;
   return {
     transfer,
     internal,
-    notify,
+    notify: notify ?? direct,
     excess,
     request,
     sender: normalizeAddress(transfer.inMsg?.source),
-    senderWallet: transfer.account,
+    senderWallet: direct ? null : transfer.account,
     receiverWallet,
     receiver: request.destination,
     asset: jettonOfWallet(ctx, transfer.account) ?? jettonOfWallet(ctx, receiverWallet),
-    failed: txFailed(transfer) || (internal ? txFailed(internal) : true),
+    failed: txFailed(transfer) || (internal ? txFailed(internal) : !direct),
   };
 }
 
