@@ -1,6 +1,7 @@
 import { type ActionDraft, type Matcher, type MatchContext, finishDraft } from './core.js';
 import { basicMatcher, failedWalletRequestMatcher, tickTockMatcher } from './matchers/basic.js';
 import { cocoonMatcher } from './matchers/cocoon.js';
+import { coffeeServicesMatcher } from './matchers/coffee.js';
 import { evaaMatcher } from './matchers/evaa.js';
 import { jettonMatcher } from './matchers/jettons.js';
 import { jvaultMatcher } from './matchers/jvault.js';
@@ -31,6 +32,7 @@ export const MATCHERS: readonly Matcher[] = [
   stakingMatcher,
   nftMatcher,
   swapMatcher,
+  coffeeServicesMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,
   tickTockMatcher,

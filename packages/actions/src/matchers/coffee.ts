@@ -1,0 +1,113 @@
+import { type ActionDraft, type Matcher, type MatchContext, iface, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { COFFEE, OP } from '../opcodes.js';
+import { bodyCell, childWithOp, descendants, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import { decodeJettonNotify, decodeJettonTransfer } from './jettons.js';
+import { tryDecode } from '../decode.js';
+
+/**
+ * Coffee (swap.coffee) services beside its DEX: MEV-protected swaps holding the user's funds, and jetton staking
+ * (deposit minting a position NFT, reward claims paid from the pool's jetton wallet).
+ */
+function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) {
+    return {
+      type: 'coffee_mev_protect_hold_funds',
+      nodes: [node],
+      success: !txFailed(node),
+      fields: {
+        source: normalizeAddress(node.inMsg?.source),
+        destination: node.account,
+        source_secondary: null,
+        destination_secondary: null,
+        asset: null,
+        amount: String(node.inMsg?.value ?? 0),
+      },
+    };
+  }
+  // jettons held: the notification carries the hold request as its payload
+  const note = node.op === OP.JETTON_NOTIFY ? decodeJettonNotify(node) : null;
+  const payloadOp = note?.forward_payload && tryDecode(() => note.forward_payload!.beginParse().preloadUint(32));
+  const internal = node.parent;
+  const transfer = internal?.parent;
+  if (!note || payloadOp !== COFFEE.MEV_PROTECT_HOLD_FUNDS || !internal || !transfer) return null;
+  return {
+    type: 'coffee_mev_protect_hold_funds',
+    nodes: nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), node),
+    success: !txFailed(node) && !txFailed(internal),
+    fields: {
+      source: note.sender,
+      source_secondary: transfer.account,
+      destination: node.account,
+      destination_secondary: internal.account,
+      asset: jettonOfWallet(ctx, internal.account) ?? jettonOfWallet(ctx, transfer.account),
+      amount: note.amount,
+    },
+  };
+}
+
+/** staking deposit: jettons to the staking vault, which registers them at the pool; the pool mints a position NFT. */
+function stakingDeposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
+  const deposit = childWithOp(notify, COFFEE.STAKING_DEPOSIT);
+  const note = decodeJettonNotify(notify);
+  const internal = notify.parent;
+  const transfer = internal?.parent;
+  if (!deposit || !note || !internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
+  const position = childWithOp(deposit, COFFEE.STAKING_INITIALIZE);
+  const item = iface(ctx, position?.account).NftItem as { index?: number | string } | undefined;
+  const nodes = nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), notify, deposit, position);
+  return {
+    type: 'coffee_staking_deposit',
+    nodes,
+    success: !nodes.some(txFailed),
+    fields: {
+      source: note.sender,
+      source_secondary: transfer.account,
+      destination: deposit.account,
+      destination_secondary: internal.account,
+      asset: jettonOfWallet(ctx, internal.account) ?? jettonOfWallet(ctx, transfer.account),
+      amount: note.amount,
+      coffee_staking_deposit_data: {
+        minted_item_address: position?.account ?? null,
+        minted_item_index: item?.index != null ? String(item.index) : null,
+      },
+    },
+  };
+}
+
+/** reward claim: the pool pays the rewards from its jetton wallet. */
+function claimRewards(ctx: MatchContext, claim: TraceNode): ActionDraft | null {
+  const payout = claim.children.find((c) => c.op === OP.JETTON_TRANSFER);
+  const req = payout && decodeJettonTransfer(bodyCell(payout.inMsg));
+  if (!payout || !req) return null;
+  const internal = childWithOp(payout, OP.JETTON_INTERNAL_TRANSFER);
+  const nodes = nodeSet(claim, payout, ...(internal ? [internal, ...descendants(internal)] : []));
+  return {
+    type: 'coffee_staking_claim_rewards',
+    nodes,
+    success: !nodes.some(txFailed),
+    fields: {
+      source: claim.account,
+      source_secondary: payout.account,
+      destination: req.destination,
+      destination_secondary: internal?.account ?? null,
+      asset: jettonOfWallet(ctx, payout.account) ?? jettonOfWallet(ctx, internal?.account),
+      amount: req.amount,
+    },
+  };
+}
+
+export const coffeeServicesMatcher: Matcher = {
+  name: 'coffee-services',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
+      let d: ActionDraft | null = null;
+      if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) d = mevHold(ctx, node);
+      else if (node.op === COFFEE.STAKING_CLAIM_REWARDS) d = claimRewards(ctx, node);
+      else if (node.op === OP.JETTON_NOTIFY) d = stakingDeposit(ctx, node) ?? mevHold(ctx, node);
+      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
+    }
+    return drafts;
+  },
+};
