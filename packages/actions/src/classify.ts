@@ -3,6 +3,7 @@ import { basicMatcher, failedWalletRequestMatcher, tickTockMatcher } from './mat
 import { cocoonMatcher } from './matchers/cocoon.js';
 import { coffeeServicesMatcher } from './matchers/coffee.js';
 import { evaaMatcher } from './matchers/evaa.js';
+import { dedustLiquidityMatcher } from './matchers/liquidity-dedust.js';
 import { jettonMatcher } from './matchers/jettons.js';
 import { jvaultMatcher } from './matchers/jvault.js';
 import { nftMatcher } from './matchers/nft.js';
@@ -32,6 +33,7 @@ export const MATCHERS: readonly Matcher[] = [
   stakingMatcher,
   nftMatcher,
   swapMatcher,
+  dedustLiquidityMatcher,
   coffeeServicesMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,

@@ -106,3 +106,11 @@ export function uint256Hex(s: Slice): string {
 export function bitcoinTxId(s: Slice): string {
   return Buffer.from(uint256Hex(s), 'hex').reverse().toString('hex');
 }
+
+/** DeDust's asset: native$0000 (TON, null) or jetton$0001 workchain:int8 address:bits256 (the jetton master). */
+export function dedustAsset(s: Slice): RawAddress | null {
+  const kind = s.loadUint(4);
+  if (kind === 0) return null;
+  const wc = s.loadInt(8);
+  return `${wc}:${s.loadBuffer(32).toString('hex').toUpperCase()}`;
+}

@@ -1,6 +1,6 @@
 import { Cell, type Slice } from '@ton/core';
 import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
-import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
+import { coinsStr, dedustAsset, loadAddress, tryDecode } from '../decode.js';
 import { DEX, OP, TONCO_PTON_MASTERS } from '../opcodes.js';
 import { bodyCell, bodySlice, childWithOp, descendants, logsWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
 import type { DataValue, RawAddress, TraceMessage } from '../types.js';
@@ -224,13 +224,6 @@ function coffee(entry: Entry, assetOf: AssetOf): SwapRoute | null {
     destination_jetton_wallet: exit?.transfer.destination_jetton_wallet ?? null,
   };
   return { dex: 'coffee', nodes: nodeSet(swap, payoutInternal, tonPayout, ...(exit?.nodes ?? [])), exit: out, peerSwaps: [], success: true };
-}
-
-function dedustAsset(s: Slice): RawAddress | null {
-  const kind = s.loadUint(4);
-  if (kind === 0) return null;
-  const wc = s.loadInt(8);
-  return `${wc}:${s.loadBuffer(32).toString('hex').toUpperCase()}`;
 }
 
 function dedustSwapEvent(log: TraceMessage): PeerSwap | null {
