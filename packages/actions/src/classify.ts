@@ -4,6 +4,7 @@ import { cocoonMatcher } from './matchers/cocoon.js';
 import { coffeeServicesMatcher } from './matchers/coffee.js';
 import { evaaMatcher } from './matchers/evaa.js';
 import { dedustLiquidityMatcher } from './matchers/liquidity-dedust.js';
+import { toncoLiquidityMatcher } from './matchers/liquidity-tonco.js';
 import { jettonMatcher } from './matchers/jettons.js';
 import { jvaultMatcher } from './matchers/jvault.js';
 import { nftMatcher } from './matchers/nft.js';
@@ -34,6 +35,7 @@ export const MATCHERS: readonly Matcher[] = [
   nftMatcher,
   swapMatcher,
   dedustLiquidityMatcher,
+  toncoLiquidityMatcher,
   coffeeServicesMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,
