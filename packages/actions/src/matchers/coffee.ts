@@ -1,12 +1,13 @@
 import { type ActionDraft, type Matcher, type MatchContext, iface, isFree, jettonOfWallet, nodeSet } from '../core.js';
 import { COFFEE, OP } from '../opcodes.js';
-import { bodyCell, childWithOp, descendants, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import { bodyCell, childWithOp, descendants, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import { decodeJettonNotify, decodeJettonTransfer } from './jettons.js';
-import { tryDecode } from '../decode.js';
+import { coinsStr, tryDecode } from '../decode.js';
+import { Cell } from '@ton/core';
 
 /**
- * Coffee (swap.coffee) services beside its DEX: MEV-protected swaps holding the user's funds, and jetton staking
- * (deposit minting a position NFT, reward claims paid from the pool's jetton wallet).
+ * Coffee (swap.coffee) beside its swaps: MEV-protected swaps holding the user's funds, jetton staking (deposit
+ * minting a position NFT, reward claims paid from the pool's jetton wallet) and liquidity withdrawal.
  */
 function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) {
@@ -96,6 +97,61 @@ function claimRewards(ctx: MatchContext, claim: TraceNode): ActionDraft | null {
   };
 }
 
+/**
+ * Liquidity withdrawal: LP jettons burnt, the pool (the LP master) reports the amounts (0xc0ffee35: query_id,
+ * amount1, amount2, lp) and pays each asset out through its vault.
+ */
+function withdrawLiquidity(ctx: MatchContext, burn: TraceNode): ActionDraft | null {
+  const notification = childWithOp(burn, OP.JETTON_BURN_NOTIFICATION);
+  const log = notification && logsWithOp(notification, COFFEE.LIQUIDITY_WITHDRAWAL_EVENT)[0];
+  const event = log?.body
+    ? tryDecode(() => {
+        const s = Cell.fromBase64(log.body!).beginParse();
+        s.skip(32 + 64);
+        return { amount1: coinsStr(s), amount2: coinsStr(s), lp: coinsStr(s) };
+      })
+    : null;
+  if (!notification || !event) return null;
+  const payouts = notification.children
+    .filter((c) => c.op === COFFEE.PAYOUT_INTERNAL)
+    .sort((a, b) => (BigInt(a.inMsg?.created_lt ?? 0) < BigInt(b.inMsg?.created_lt ?? 0) ? -1 : 1))
+    .map((vault) => {
+      const transfer = vault.children.find((c) => c.op === OP.JETTON_TRANSFER);
+      const internal = childWithOp(transfer, OP.JETTON_INTERNAL_TRANSFER);
+      return { transfer, internal, asset: transfer ? jettonOfWallet(ctx, transfer.account) ?? jettonOfWallet(ctx, internal?.account) : null };
+    });
+  // the reference lists the payout sent last as asset 1 and takes both amounts from the event
+  const [first, second] = payouts.reverse();
+  const nodes = subtree(burn);
+  return {
+    type: 'dex_withdraw_liquidity',
+    btype: 'coffee_withdraw_liquidity',
+    nodes,
+    success: !nodes.some(txFailed),
+    fields: {
+      source: normalizeAddress(burn.inMsg?.source),
+      source_secondary: burn.account,
+      destination: notification.account,
+      asset: notification.account,
+      dex_withdraw_liquidity_data: {
+        dex: 'coffee',
+        lp_tokens_burnt: event.lp,
+        is_refund: false,
+        amount1: event.amount1,
+        asset1_out: first?.asset ?? null,
+        dex_wallet_1: notification.account,
+        dex_jetton_wallet_1: first?.transfer?.account ?? null,
+        user_jetton_wallet_1: first?.internal?.account ?? null,
+        amount2: event.amount2,
+        asset2_out: second?.asset ?? null,
+        dex_wallet_2: notification.account,
+        dex_jetton_wallet_2: second?.transfer?.account ?? null,
+        user_jetton_wallet_2: second?.internal?.account ?? null,
+      },
+    },
+  };
+}
+
 export const coffeeServicesMatcher: Matcher = {
   name: 'coffee-services',
   match(ctx) {
@@ -105,6 +161,7 @@ export const coffeeServicesMatcher: Matcher = {
       let d: ActionDraft | null = null;
       if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) d = mevHold(ctx, node);
       else if (node.op === COFFEE.STAKING_CLAIM_REWARDS) d = claimRewards(ctx, node);
+      else if (node.op === OP.JETTON_BURN) d = withdrawLiquidity(ctx, node);
       else if (node.op === OP.JETTON_NOTIFY) d = stakingDeposit(ctx, node) ?? mevHold(ctx, node);
       if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
     }
