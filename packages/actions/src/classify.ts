@@ -3,6 +3,7 @@ import { basicMatcher, failedWalletRequestMatcher, tickTockMatcher } from './mat
 import { cocoonMatcher } from './matchers/cocoon.js';
 import { coffeeServicesMatcher } from './matchers/coffee.js';
 import { evaaMatcher } from './matchers/evaa.js';
+import { coffeeLiquidityMatcher } from './matchers/liquidity-coffee.js';
 import { dedustLiquidityMatcher } from './matchers/liquidity-dedust.js';
 import { toncoLiquidityMatcher } from './matchers/liquidity-tonco.js';
 import { jettonMatcher } from './matchers/jettons.js';
@@ -36,6 +37,7 @@ export const MATCHERS: readonly Matcher[] = [
   swapMatcher,
   dedustLiquidityMatcher,
   toncoLiquidityMatcher,
+  coffeeLiquidityMatcher,
   coffeeServicesMatcher,
   jettonMatcher,
   failedWalletRequestMatcher,

@@ -114,3 +114,14 @@ export function dedustAsset(s: Slice): RawAddress | null {
   const wc = s.loadInt(8);
   return `${wc}:${s.loadBuffer(32).toString('hex').toUpperCase()}`;
 }
+
+/** Coffee's asset: native$00 (TON, null), jetton$01 chain:uint8 hash:uint256, extra$10 id:uint32 (`extra:<id>`). */
+export function coffeeAsset(s: Slice): RawAddress | null {
+  const tag = s.loadUint(2);
+  if (tag === 0) return null;
+  if (tag === 1) {
+    const chain = s.loadUint(8);
+    return `${chain > 127 ? chain - 256 : chain}:${s.loadBuffer(32).toString('hex').toUpperCase()}`;
+  }
+  return `extra:${s.loadUint(32)}`;
+}
