@@ -8,6 +8,7 @@ import { dedustLiquidityMatcher } from './matchers/liquidity-dedust.js';
 import { toncoLiquidityMatcher } from './matchers/liquidity-tonco.js';
 import { jettonMatcher } from './matchers/jettons.js';
 import { jvaultMatcher } from './matchers/jvault.js';
+import { layerzeroMatcher } from './matchers/layerzero.js';
 import { nftMatcher } from './matchers/nft.js';
 import { stakingMatcher } from './matchers/staking.js';
 import { swapMatcher } from './matchers/swaps.js';
@@ -29,6 +30,7 @@ export const CLASSIFIER_VERSION = 1;
 export const MATCHERS: readonly Matcher[] = [
   cocoonMatcher,
   tgbtcMatcher,
+  layerzeroMatcher,
   evaaMatcher,
   jvaultMatcher,
   vestingMatcher,
