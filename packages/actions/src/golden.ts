@@ -79,8 +79,7 @@ function scalarEquals(expected: unknown, actual: unknown): boolean {
   if (typeof expected === 'number' && !Number.isInteger(expected)) return actual === expected;
   const e = asBigInt(expected);
   const a = asBigInt(actual);
-  if (e !== null && a !== null && (typeof expected === 'number' || typeof actual === 'number' || !HEX.test(String(expected)) || HEX.test(String(actual)) || typeof actual === 'number'))
-    return e === a;
+  if (e !== null && a !== null) return e === a;
   if (typeof expected === 'string' && typeof actual === 'string' && ADDRESS.test(expected)) return expected.toUpperCase() === actual.toUpperCase();
   return expected === actual;
 }
