@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { interfacesOf, normalizeAddress, type TraceNode, type TraceTree } from './tree.js';
+import { interfacesOf, normalizeAddress, txFailed, type TraceNode, type TraceTree } from './tree.js';
 import type { AccountInterfaces, ClassifiedAction, RawAddress } from './types.js';
 
 /**
@@ -75,6 +75,19 @@ function messageLt(node: TraceNode): bigint {
 
 const bigMin = (xs: bigint[]) => xs.reduce((a, b) => (b < a ? b : a));
 const bigMax = (xs: bigint[]) => xs.reduce((a, b) => (b > a ? b : a));
+
+/**
+ * The usual draft: a flow of transactions that succeeded when none of them failed.
+ */
+export function flowDraft(
+  type: string,
+  nodes: (TraceNode | null | undefined | false)[],
+  fields: ActionDraft['fields'],
+  extra: Pick<ActionDraft, 'btype' | 'children'> = {},
+): ActionDraft {
+  const set = nodeSet(...nodes);
+  return { type, nodes: set, success: !set.some(txFailed), fields, ...extra };
+}
 
 function sha256b64(text: string): string {
   return createHash('sha256').update(text).digest('base64');

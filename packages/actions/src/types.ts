@@ -1,3 +1,5 @@
+import type { v3 } from '@tongate/sdk';
+
 /**
  * Input and output of the classifier.
  *
@@ -117,23 +119,5 @@ export interface ClassifiedAction {
   [data: `${string}_data`]: DataValue | undefined;
 }
 
-/** The /api/v3/actions item shape. */
-export interface V3Action {
-  trace_id: string | null;
-  action_id: string;
-  start_lt: string;
-  end_lt: string;
-  start_utime: number;
-  end_utime: number;
-  trace_end_lt: string;
-  trace_end_utime: number;
-  trace_mc_seqno_end: number;
-  transactions: string[];
-  success: boolean;
-  type: string;
-  details: Record<string, DataValue>;
-  trace_external_hash?: string;
-  trace_external_hash_norm?: string;
-  accounts?: RawAddress[];
-  finality: 'pending' | 'confirmed' | 'finalized';
-}
+/** The /api/v3/actions item shape, as the spec generates it. */
+export type V3Action = v3.Action;

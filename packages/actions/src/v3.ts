@@ -111,7 +111,7 @@ export function toV3Action(action: ClassifiedAction, options: V3Options = {}): V
     success: action.success,
     // the hosted API reports transfers and calls carrying extra currencies under their own type
     type: extra && (action.type === 'ton_transfer' || action.type === 'call_contract') ? 'extra_currency_transfer' : action.type,
-    details: v3Details(action),
+    details: v3Details(action) as V3Action['details'],
     finality: options.finality ?? 'finalized',
   };
   if (action.trace_external_hash) out.trace_external_hash = action.trace_external_hash;

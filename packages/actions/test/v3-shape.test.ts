@@ -41,9 +41,9 @@ describe('v3 action objects', () => {
   it('maps generic columns to the type-specific names and amounts to decimal strings', () => {
     const transfer = all.find((a) => a.type === 'jetton_transfer')!;
     const v3 = toV3Action(transfer);
-    expect(v3.details.sender).toBe(transfer.source);
-    expect(v3.details.sender_jetton_wallet).toBe(transfer.source_secondary);
-    expect(v3.details.amount).toBe(String(transfer.amount));
+    expect(v3.details?.sender).toBe(transfer.source);
+    expect(v3.details?.sender_jetton_wallet).toBe(transfer.source_secondary);
+    expect(v3.details?.amount).toBe(String(transfer.amount));
     expect(v3.transactions).toEqual(transfer.tx_hashes);
     expect(v3.accounts).toBeUndefined();
   });
@@ -52,7 +52,7 @@ describe('v3 action objects', () => {
     const base = all.find((a) => a.type === 'ton_transfer')!;
     expect(toV3Action({ ...base, value_extra_currencies: { '100': '5' } }).type).toBe('extra_currency_transfer');
     const call = { ...base, type: 'call_contract', opcode: 0x0f8a7ea5 } as ClassifiedAction;
-    expect(toV3Action(call).details.opcode).toBe('0x0f8a7ea5');
+    expect(toV3Action(call).details?.opcode).toBe('0x0f8a7ea5');
   });
 });
 

@@ -5,7 +5,7 @@ import { OP } from '../opcodes.js';
 import { bodyCell, normalizeAddress, txFailed, unsignedOp, type TraceNode } from '../tree.js';
 import type { ClassifiedAction, RawAddress } from '../types.js';
 import { walletRequestMessages } from '../wallets.js';
-import { decodeJettonTransfer } from './jettons.js';
+import { decodeJettonTransfer, jettonTransferData } from './jettons.js';
 
 function extraCurrencies(raw: Record<string, number | string> | null | undefined): Record<string, string> | null {
   if (!raw) return null;
@@ -143,15 +143,7 @@ function jettonFailedFields(
     destination_secondary: null,
     asset: jettonOfWallet(ctx, senderWallet),
     amount: r.amount,
-    jetton_transfer_data: {
-      query_id: r.query_id,
-      response_destination: r.response_destination,
-      forward_amount: r.forward_amount,
-      custom_payload: r.custom_payload,
-      forward_payload: r.forward_payload,
-      comment: r.comment,
-      is_encrypted_comment: r.is_encrypted_comment,
-    },
+    jetton_transfer_data: jettonTransferData(r),
   };
 }
 

@@ -1,4 +1,4 @@
-import { type ActionDraft, type Matcher, type MatchContext, iface, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, flowDraft, type Matcher, type MatchContext, iface, isFree, jettonOfWallet, nodeSet } from '../core.js';
 import { COFFEE, OP } from '../opcodes.js';
 import { bodyCell, childWithOp, descendants, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import { decodeJettonNotify, decodeJettonTransfer } from './jettons.js';
@@ -55,24 +55,18 @@ function stakingDeposit(ctx: MatchContext, notify: TraceNode): ActionDraft | nul
   if (!deposit || !note || !internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
   const position = childWithOp(deposit, COFFEE.STAKING_INITIALIZE);
   const item = iface(ctx, position?.account).NftItem as { index?: number | string } | undefined;
-  const nodes = nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), notify, deposit, position);
-  return {
-    type: 'coffee_staking_deposit',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: note.sender,
-      source_secondary: transfer.account,
-      destination: deposit.account,
-      destination_secondary: internal.account,
-      asset: jettonOfWallet(ctx, internal.account) ?? jettonOfWallet(ctx, transfer.account),
-      amount: note.amount,
-      coffee_staking_deposit_data: {
-        minted_item_address: position?.account ?? null,
-        minted_item_index: item?.index != null ? String(item.index) : null,
-      },
+  return flowDraft('coffee_staking_deposit', [transfer, internal, childWithOp(internal, OP.EXCESS), notify, deposit, position], {
+    source: note.sender,
+    source_secondary: transfer.account,
+    destination: deposit.account,
+    destination_secondary: internal.account,
+    asset: jettonOfWallet(ctx, internal.account) ?? jettonOfWallet(ctx, transfer.account),
+    amount: note.amount,
+    coffee_staking_deposit_data: {
+      minted_item_address: position?.account ?? null,
+      minted_item_index: item?.index != null ? String(item.index) : null,
     },
-  };
+  });
 }
 
 /** reward claim: the pool pays the rewards from its jetton wallet. */
@@ -81,20 +75,14 @@ function claimRewards(ctx: MatchContext, claim: TraceNode): ActionDraft | null {
   const req = payout && decodeJettonTransfer(bodyCell(payout.inMsg));
   if (!payout || !req) return null;
   const internal = childWithOp(payout, OP.JETTON_INTERNAL_TRANSFER);
-  const nodes = nodeSet(claim, payout, ...(internal ? [internal, ...descendants(internal)] : []));
-  return {
-    type: 'coffee_staking_claim_rewards',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: claim.account,
-      source_secondary: payout.account,
-      destination: req.destination,
-      destination_secondary: internal?.account ?? null,
-      asset: jettonOfWallet(ctx, payout.account) ?? jettonOfWallet(ctx, internal?.account),
-      amount: req.amount,
-    },
-  };
+  return flowDraft('coffee_staking_claim_rewards', [claim, payout, ...(internal ? [internal, ...descendants(internal)] : [])], {
+    source: claim.account,
+    source_secondary: payout.account,
+    destination: req.destination,
+    destination_secondary: internal?.account ?? null,
+    asset: jettonOfWallet(ctx, payout.account) ?? jettonOfWallet(ctx, internal?.account),
+    amount: req.amount,
+  });
 }
 
 /**
@@ -122,34 +110,27 @@ function withdrawLiquidity(ctx: MatchContext, burn: TraceNode): ActionDraft | nu
     });
   // the reference lists the payout sent last as asset 1 and takes both amounts from the event
   const [first, second] = payouts.reverse();
-  const nodes = subtree(burn);
-  return {
-    type: 'dex_withdraw_liquidity',
-    btype: 'coffee_withdraw_liquidity',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: normalizeAddress(burn.inMsg?.source),
-      source_secondary: burn.account,
-      destination: notification.account,
-      asset: notification.account,
-      dex_withdraw_liquidity_data: {
-        dex: 'coffee',
-        lp_tokens_burnt: event.lp,
-        is_refund: false,
-        amount1: event.amount1,
-        asset1_out: first?.asset ?? null,
-        dex_wallet_1: notification.account,
-        dex_jetton_wallet_1: first?.transfer?.account ?? null,
-        user_jetton_wallet_1: first?.internal?.account ?? null,
-        amount2: event.amount2,
-        asset2_out: second?.asset ?? null,
-        dex_wallet_2: notification.account,
-        dex_jetton_wallet_2: second?.transfer?.account ?? null,
-        user_jetton_wallet_2: second?.internal?.account ?? null,
-      },
+  return flowDraft('dex_withdraw_liquidity', [...subtree(burn)], {
+    source: normalizeAddress(burn.inMsg?.source),
+    source_secondary: burn.account,
+    destination: notification.account,
+    asset: notification.account,
+    dex_withdraw_liquidity_data: {
+      dex: 'coffee',
+      lp_tokens_burnt: event.lp,
+      is_refund: false,
+      amount1: event.amount1,
+      asset1_out: first?.asset ?? null,
+      dex_wallet_1: notification.account,
+      dex_jetton_wallet_1: first?.transfer?.account ?? null,
+      user_jetton_wallet_1: first?.internal?.account ?? null,
+      amount2: event.amount2,
+      asset2_out: second?.asset ?? null,
+      dex_wallet_2: notification.account,
+      dex_jetton_wallet_2: second?.transfer?.account ?? null,
+      user_jetton_wallet_2: second?.internal?.account ?? null,
     },
-  };
+  }, { btype: 'coffee_withdraw_liquidity' });
 }
 
 export const coffeeServicesMatcher: Matcher = {

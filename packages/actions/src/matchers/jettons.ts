@@ -110,9 +110,9 @@ export function jettonTransferFlow(ctx: MatchContext, transfer: TraceNode): Jett
   };
 }
 
-export function jettonTransferDraft(flow: JettonTransferFlow): ActionDraft {
-  const r = flow.request;
-  const data: Record<string, DataValue> = {
+/** jetton_transfer_data of an action, from the transfer request. */
+export function jettonTransferData(r: JettonTransferRequest): Record<string, DataValue> {
+  return {
     query_id: r.query_id,
     response_destination: r.response_destination,
     forward_amount: r.forward_amount,
@@ -121,6 +121,10 @@ export function jettonTransferDraft(flow: JettonTransferFlow): ActionDraft {
     comment: r.comment,
     is_encrypted_comment: r.is_encrypted_comment,
   };
+}
+
+export function jettonTransferDraft(flow: JettonTransferFlow): ActionDraft {
+  const r = flow.request;
   return {
     type: 'jetton_transfer',
     nodes: nodeSet(flow.transfer, flow.internal, flow.notify, flow.excess),
@@ -132,7 +136,7 @@ export function jettonTransferDraft(flow: JettonTransferFlow): ActionDraft {
       destination_secondary: flow.receiverWallet,
       asset: flow.asset,
       amount: r.amount,
-      jetton_transfer_data: data,
+      jetton_transfer_data: jettonTransferData(r),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, flowDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
 import { coffeeAsset, coinsStr, loadAddress, tryDecode } from '../decode.js';
 import { COFFEE, OP } from '../opcodes.js';
 import { bodySlice, childWithOp, logsWithOp, subtree, txFailed, type TraceNode } from '../tree.js';
@@ -160,12 +160,10 @@ function createPool(built: { draft: ActionDraft; creator: TraceNode }): ActionDr
   // reported from the side of the asset provided last: it comes first, with its amount
   const providedFirst = f.asset === f.asset2;
   const other = providedFirst ? f.asset2_secondary : f.asset2;
-  const nodes = nodeSet(...built.draft.nodes, ...subtree(request));
-  return {
-    type: 'coffee_create_pool',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
+  return flowDraft(
+    'coffee_create_pool',
+    [...built.draft.nodes, ...subtree(request)],
+    {
       source: f.source,
       source_secondary: f.source_secondary,
       destination: pool.account,
@@ -182,8 +180,8 @@ function createPool(built: { draft: ActionDraft; creator: TraceNode }): ActionDr
         lp_tokens_minted: lpMint ? (decodeInternalTransfer(lpMint)?.amount ?? null) : null,
       },
     },
-    children: [built.draft],
-  };
+    { children: [built.draft] },
+  );
 }
 
 export const coffeeLiquidityMatcher: Matcher = {

@@ -1,4 +1,4 @@
-import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, flowDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
 import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
 import { OP, STAKING } from '../opcodes.js';
 import { ancestors, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
@@ -78,21 +78,14 @@ function ethenaWithdrawalRequest(ctx: MatchContext, transfer: TraceNode): Action
   });
   if (!internal || !notify || !mint || !timelocked || !sent || !locked) return null;
   const excess = childWithOp(internal, OP.EXCESS);
-  const nodes = nodeSet(transfer, internal, notify, mint, timelocked, excess);
-  return {
-    type: 'stake_withdrawal_request',
-    btype: 'ethena_withdrawal_request',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: normalizeAddress(transfer.inMsg?.source),
-      source_secondary: transfer.account,
-      destination: notify.account,
-      amount: sent.amount,
-      asset: jettonOfWallet(ctx, transfer.account) ?? internal.account,
-      staking_data: { provider: 'ethena', tokens_minted: locked.amount },
-    },
-  };
+  return flowDraft('stake_withdrawal_request', [transfer, internal, notify, mint, timelocked, excess], {
+    source: normalizeAddress(transfer.inMsg?.source),
+    source_secondary: transfer.account,
+    destination: notify.account,
+    amount: sent.amount,
+    asset: jettonOfWallet(ctx, transfer.account) ?? internal.account,
+    staking_data: { provider: 'ethena', tokens_minted: locked.amount },
+  }, { btype: 'ethena_withdrawal_request' });
 }
 
 export const stakingMatcher: Matcher = {

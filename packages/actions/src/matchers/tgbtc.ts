@@ -1,5 +1,5 @@
 import { Cell } from '@ton/core';
-import { type ActionDraft, type Matcher, isFree } from '../core.js';
+import { type ActionDraft, flowDraft, type Matcher, isFree } from '../core.js';
 import { bitcoinTxId, coinsStr, loadAddress, tryDecode, uint256Hex, uintStr } from '../decode.js';
 import { OP, TGBTC } from '../opcodes.js';
 import { ancestors, childWithOp, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
@@ -69,19 +69,13 @@ function burn(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
     };
   }
   const notification = childWithOp(burnNode, OP.JETTON_BURN_NOTIFICATION);
-  const nodes = subtree(burnNode);
-  return {
-    type: 'tgbtc_burn',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: normalizeAddress(burnNode.inMsg?.source),
-      source_secondary: burnNode.account,
-      destination: internalAddress(event.pegout),
-      asset: notification?.account ?? null,
-      amount: event.amount,
-    },
-  };
+  return flowDraft('tgbtc_burn', [...subtree(burnNode)], {
+    source: normalizeAddress(burnNode.inMsg?.source),
+    source_secondary: burnNode.account,
+    destination: internalAddress(event.pegout),
+    asset: notification?.account ?? null,
+    amount: event.amount,
+  });
 }
 
 function newKey(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
@@ -91,20 +85,14 @@ function newKey(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
   // the coordinator's DKG-completed event (emitted by the request's sender) carries the key's timestamp
   const dkgLog = request.parent ? logsWithOp(request.parent, TGBTC.DKG_COMPLETED_EVENT)[0] : undefined;
   const timestamp = readLog(dkgLog, (s) => uintStr(s, 64));
-  const nodes = subtree(request);
-  return {
-    type: 'tgbtc_new_key',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: normalizeAddress(request.inMsg?.source),
-      source_secondary: event.pubkey,
-      destination: emitter.account,
-      destination_secondary: event.pegout,
-      amount: event.amount,
-      value: timestamp,
-    },
-  };
+  return flowDraft('tgbtc_new_key', [...subtree(request)], {
+    source: normalizeAddress(request.inMsg?.source),
+    source_secondary: event.pubkey,
+    destination: emitter.account,
+    destination_secondary: event.pegout,
+    amount: event.amount,
+    value: timestamp,
+  });
 }
 
 export const tgbtcMatcher: Matcher = {
