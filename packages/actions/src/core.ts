@@ -39,6 +39,35 @@ export interface Matcher {
   match(ctx: MatchContext): ActionDraft[];
 }
 
+/** Builds the action a flow starting at this node forms, or null when the node does not start one. */
+export type FlowBuilder = (ctx: MatchContext, node: TraceNode) => ActionDraft | null;
+
+/**
+ * The common matcher: flows that start where an internal message with one of these opcodes arrives. Builders of
+ * the same opcode are tried in order; the first draft whose transactions are still free is taken.
+ */
+export function opcodeMatcher(name: string, builders: ReadonlyArray<readonly [number, FlowBuilder]>): Matcher {
+  const byOp = new Map<number, FlowBuilder[]>();
+  for (const [op, build] of builders) byOp.set(op, [...(byOp.get(op) ?? []), build]);
+  return {
+    name,
+    match(ctx) {
+      const drafts: ActionDraft[] = [];
+      for (const node of ctx.tree.nodes) {
+        if (node.op === null || !node.inMsg?.source || !isFree(ctx, node)) continue;
+        for (const build of byOp.get(node.op) ?? []) {
+          const draft = build(ctx, node);
+          if (draft && isFree(ctx, ...draft.nodes)) {
+            drafts.push(draft);
+            break;
+          }
+        }
+      }
+      return drafts;
+    },
+  };
+}
+
 export function iface(ctx: MatchContext, address: RawAddress | null | undefined): AccountInterfaces {
   return interfacesOf(ctx.tree, address);
 }

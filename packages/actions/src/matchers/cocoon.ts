@@ -1,5 +1,5 @@
 import type { Slice } from '@ton/core';
-import { type ActionDraft, type Matcher, isFree, nodeSet } from '../core.js';
+import { type ActionDraft, type MatchContext, opcodeMatcher, nodeSet } from '../core.js';
 import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
 import { OP } from '../opcodes.js';
 import { bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
@@ -15,10 +15,8 @@ function read<T>(node: TraceNode | undefined, op: number, fields: (s: Slice) => 
 const src = (n: TraceNode | undefined) => normalizeAddress(n?.inMsg?.source);
 const value = (n: TraceNode | undefined) => (n?.inMsg?.value != null ? String(n.inMsg.value) : null);
 
-type Builder = (start: TraceNode) => ActionDraft | null;
-
 /** The cocoon (confidential compute) flows, each keyed by the opcode of the message that starts it. */
-const builders = new Map<number, Builder>([
+const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
   [
     OP.COCOON_PAYOUT_PAYLOAD,
     (start) => workerPayout(start, 'regular'),
@@ -115,7 +113,7 @@ const builders = new Map<number, Builder>([
       });
     },
   ],
-]);
+];
 
 function draft(type: string, nodes: (TraceNode | undefined)[], success: boolean, fields: ActionDraft['fields']): ActionDraft {
   return { type, nodes: nodeSet(...nodes), success, fields };
@@ -155,15 +153,7 @@ function workerPayout(start: TraceNode, payoutType: 'regular' | 'last'): ActionD
   });
 }
 
-export const cocoonMatcher: Matcher = {
-  name: 'cocoon',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      const build = node.op !== null && isFree(ctx, node) ? builders.get(node.op) : undefined;
-      const d = build?.(node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
-    }
-    return drafts;
-  },
-};
+export const cocoonMatcher = opcodeMatcher(
+  'cocoon',
+  builders.map(([op, build]) => [op, (_ctx: MatchContext, node: TraceNode) => build(node)] as const),
+);

@@ -1,4 +1,4 @@
-import { type ActionDraft, flowDraft, type Matcher, type MatchContext, iface, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, opcodeMatcher, flowDraft, type MatchContext, iface, jettonOfWallet, nodeSet } from '../core.js';
 import { COFFEE, OP } from '../opcodes.js';
 import { bodyCell, childWithOp, descendants, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import { decodeJettonNotify, decodeJettonTransfer } from './jettons.js';
@@ -133,19 +133,10 @@ function withdrawLiquidity(ctx: MatchContext, burn: TraceNode): ActionDraft | nu
   }, { btype: 'coffee_withdraw_liquidity' });
 }
 
-export const coffeeServicesMatcher: Matcher = {
-  name: 'coffee-services',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      let d: ActionDraft | null = null;
-      if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) d = mevHold(ctx, node);
-      else if (node.op === COFFEE.STAKING_CLAIM_REWARDS) d = claimRewards(ctx, node);
-      else if (node.op === OP.JETTON_BURN) d = withdrawLiquidity(ctx, node);
-      else if (node.op === OP.JETTON_NOTIFY) d = stakingDeposit(ctx, node) ?? mevHold(ctx, node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
-    }
-    return drafts;
-  },
-};
+export const coffeeServicesMatcher = opcodeMatcher('coffee-services', [
+  [COFFEE.MEV_PROTECT_HOLD_FUNDS, mevHold],
+  [COFFEE.STAKING_CLAIM_REWARDS, claimRewards],
+  [OP.JETTON_BURN, withdrawLiquidity],
+  [OP.JETTON_NOTIFY, stakingDeposit],
+  [OP.JETTON_NOTIFY, mevHold],
+]);

@@ -1,7 +1,7 @@
-import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet } from '../core.js';
+import { type ActionDraft, opcodeMatcher, type MatchContext, jettonOfWallet } from '../core.js';
 import { loadAddress, tryDecode, uint256Hex, uintStr } from '../decode.js';
 import { EVAA, OP } from '../opcodes.js';
-import { bodyCell, bodySlice, childWithOp, descendants, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
+import { bodySlice, childWithOp, descendants, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import { decodeJettonNotify } from './jettons.js';
 
 /**
@@ -124,18 +124,8 @@ function withdraw(ctx: MatchContext, master: TraceNode): ActionDraft | null {
   };
 }
 
-export const evaaMatcher: Matcher = {
-  name: 'evaa',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      let d: ActionDraft | null = null;
-      if (node.op === EVAA.SUPPLY_MASTER) d = tonSupply(node);
-      else if (node.op === EVAA.WITHDRAW_MASTER) d = withdraw(ctx, node);
-      else if (node.op === OP.JETTON_NOTIFY && bodyCell(node.inMsg)) d = jettonSupply(ctx, node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
-    }
-    return drafts;
-  },
-};
+export const evaaMatcher = opcodeMatcher('evaa', [
+  [EVAA.SUPPLY_MASTER, (_ctx, node) => tonSupply(node)],
+  [EVAA.WITHDRAW_MASTER, withdraw],
+  [OP.JETTON_NOTIFY, jettonSupply],
+]);

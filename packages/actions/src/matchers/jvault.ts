@@ -1,4 +1,4 @@
-import { type ActionDraft, type Matcher, type MatchContext, isFree, iface, jettonOfWallet } from '../core.js';
+import { type ActionDraft, opcodeMatcher, type MatchContext, iface, jettonOfWallet } from '../core.js';
 import { coinsStr, tryDecode } from '../decode.js';
 import { JVAULT, OP } from '../opcodes.js';
 import { bodyCell, bodySlice, childWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
@@ -101,19 +101,9 @@ function claim(node: TraceNode): ActionDraft | null {
   };
 }
 
-export const jvaultMatcher: Matcher = {
-  name: 'jvault',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      let d: ActionDraft | null = null;
-      if (node.op === OP.JETTON_NOTIFY) d = stake(ctx, node);
-      else if (node.op === JVAULT.UNSTAKE_JETTONS) d = unstake(ctx, node, 'jvault_unstake');
-      else if (node.op === JVAULT.UNSTAKE_REQUEST) d = unstake(ctx, node, 'jvault_unstake_request');
-      else if (node.op === JVAULT.CLAIM) d = claim(node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
-    }
-    return drafts;
-  },
-};
+export const jvaultMatcher = opcodeMatcher('jvault', [
+  [OP.JETTON_NOTIFY, stake],
+  [JVAULT.UNSTAKE_JETTONS, (ctx, node) => unstake(ctx, node, 'jvault_unstake')],
+  [JVAULT.UNSTAKE_REQUEST, (ctx, node) => unstake(ctx, node, 'jvault_unstake_request')],
+  [JVAULT.CLAIM, (_ctx, node) => claim(node)],
+]);

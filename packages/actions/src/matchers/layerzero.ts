@@ -1,5 +1,5 @@
 import type { Cell } from '@ton/core';
-import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
 import { tryDecode } from '../decode.js';
 import { LAYERZERO as LZ, OP } from '../opcodes.js';
 import { bodyCell, childWithOp, descendants, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
@@ -164,18 +164,8 @@ function receive(prepare: TraceNode): ActionDraft | null {
   };
 }
 
-export const layerzeroMatcher: Matcher = {
-  name: 'layerzero',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      let d: ActionDraft | null = null;
-      if (node.op === LZ.ENDPOINT_SEND) d = send(ctx, node);
-      else if (node.op === LZ.ULN_COMMIT_PACKET) d = commitPacket(node);
-      else if (node.op === LZ.LZ_RECEIVE_PREPARE) d = receive(node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
-    }
-    return drafts;
-  },
-};
+export const layerzeroMatcher = opcodeMatcher('layerzero', [
+  [LZ.ENDPOINT_SEND, send],
+  [LZ.ULN_COMMIT_PACKET, (_ctx, node) => commitPacket(node)],
+  [LZ.LZ_RECEIVE_PREPARE, (_ctx, node) => receive(node)],
+]);

@@ -81,33 +81,26 @@ function deposit(ctx: MatchContext, factory: TraceNode): ActionDraft | null {
   const mine = { asset: step.asset, amount: req.amount, wallet: step.userWallet };
   const none = { asset: null, amount: null, wallet: null };
   const [one, two] = slot === 1 ? [mine, none] : [none, mine];
-  const nodes = nodeSet(...step.entry, factory, depository, ...(toPool ? subtree(toPool) : []));
-  return {
-    type: 'dex_deposit_liquidity',
-    btype: 'coffee_deposit_liquidity',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: req.sender,
-      destination: toPool?.account ?? null,
-      destination_secondary: depository.account,
-      dex_deposit_liquidity_data: {
-        dex: 'coffee',
-        asset1: one.asset,
-        amount1: one.amount,
-        user_jetton_wallet_1: one.wallet,
-        asset2: two.asset,
-        amount2: two.amount,
-        user_jetton_wallet_2: two.wallet,
-        target_asset_1: step.asset,
-        target_amount_1: null,
-        target_asset_2: other,
-        target_amount_2: null,
-        lp_tokens_minted: lp,
-        vault_excesses: excesses,
-      },
+  return flowDraft('dex_deposit_liquidity', [...step.entry, factory, depository, ...(toPool ? subtree(toPool) : [])], {
+    source: req.sender,
+    destination: toPool?.account ?? null,
+    destination_secondary: depository.account,
+    dex_deposit_liquidity_data: {
+      dex: 'coffee',
+      asset1: one.asset,
+      amount1: one.amount,
+      user_jetton_wallet_1: one.wallet,
+      asset2: two.asset,
+      amount2: two.amount,
+      user_jetton_wallet_2: two.wallet,
+      target_asset_1: step.asset,
+      target_amount_1: null,
+      target_asset_2: other,
+      target_amount_2: null,
+      lp_tokens_minted: lp,
+      vault_excesses: excesses,
     },
-  };
+    }, { btype: 'coffee_deposit_liquidity' });
 }
 
 function createPoolCreator(ctx: MatchContext, factory: TraceNode): { draft: ActionDraft; creator: TraceNode } | null {

@@ -1,4 +1,4 @@
-import { type ActionDraft, type Matcher, type MatchContext, iface, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, opcodeMatcher, flowDraft, type MatchContext, iface, jettonOfWallet, nodeSet } from '../core.js';
 import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
 import { OP, TONCO, TONCO_PTON_MASTERS } from '../opcodes.js';
 import { bodySlice, childWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
@@ -36,29 +36,23 @@ function deployPool(createPool: TraceNode): ActionDraft | null {
     return { wallet0, wallet1, tick_spacing, initial_price_x96, protocol_fee, lp_fee_base, lp_fee_current, minter0: loadAddress(minters), minter1: loadAddress(minters) };
   });
   if (!init || !req) return null;
-  const nodes = subtree(createPool);
-  return {
-    type: 'tonco_deploy_pool',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: normalizeAddress(createPool.inMsg?.source),
-      destination: createPool.account,
-      destination_secondary: init.account,
-      tonco_deploy_pool_data: {
-        jetton0_router_wallet: req.wallet0,
-        jetton1_router_wallet: req.wallet1,
-        jetton0_minter: req.minter0,
-        jetton1_minter: req.minter1,
-        tick_spacing: req.tick_spacing,
-        initial_price_x96: req.initial_price_x96,
-        protocol_fee: req.protocol_fee,
-        lp_fee_base: req.lp_fee_base,
-        lp_fee_current: req.lp_fee_current,
-        pool_active: true,
-      },
+  return flowDraft('tonco_deploy_pool', [...subtree(createPool)], {
+    source: normalizeAddress(createPool.inMsg?.source),
+    destination: createPool.account,
+    destination_secondary: init.account,
+    tonco_deploy_pool_data: {
+      jetton0_router_wallet: req.wallet0,
+      jetton1_router_wallet: req.wallet1,
+      jetton0_minter: req.minter0,
+      jetton1_minter: req.minter1,
+      tick_spacing: req.tick_spacing,
+      initial_price_x96: req.initial_price_x96,
+      protocol_fee: req.protocol_fee,
+      lp_fee_base: req.lp_fee_base,
+      lp_fee_current: req.lp_fee_current,
+      pool_active: true,
     },
-  };
+    });
 }
 
 function deposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
@@ -143,52 +137,35 @@ function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
   };
   const p0 = payoutOf(settled.wallet0);
   const p1 = payoutOf(settled.wallet1);
-  const nodes = subtree(startBurn);
-  return {
-    type: 'dex_withdraw_liquidity',
-    btype: 'tonco_withdraw_liquidity',
-    nodes,
-    success: !nodes.some(txFailed),
-    fields: {
-      source: normalizeAddress(startBurn.inMsg?.source),
-      source_secondary: null,
-      destination: startBurn.account,
-      asset: null,
-      dex_withdraw_liquidity_data: {
-        dex: 'tonco',
-        amount1: settled.amount0,
-        amount2: settled.amount1,
-        asset1_out: assetOf(ctx, settled.wallet0),
-        asset2_out: assetOf(ctx, settled.wallet1),
-        user_jetton_wallet_1: p0.internal?.account ?? null,
-        user_jetton_wallet_2: p1.internal?.account ?? null,
-        dex_jetton_wallet_1: p0.isTon ? null : settled.wallet0,
-        dex_jetton_wallet_2: p1.isTon ? null : settled.wallet1,
-        dex_wallet_1: pay.account,
-        dex_wallet_2: pay.account,
-        lp_tokens_burnt: settled.liquidity,
-        burned_nft_index: settled.nft_index,
-        burned_nft_address: nftBurn.account,
-        tick_lower: settled.tick_lower,
-        tick_upper: settled.tick_upper,
-        is_refund: false,
-      },
+  return flowDraft('dex_withdraw_liquidity', [...subtree(startBurn)], {
+    source: normalizeAddress(startBurn.inMsg?.source),
+    source_secondary: null,
+    destination: startBurn.account,
+    asset: null,
+    dex_withdraw_liquidity_data: {
+      dex: 'tonco',
+      amount1: settled.amount0,
+      amount2: settled.amount1,
+      asset1_out: assetOf(ctx, settled.wallet0),
+      asset2_out: assetOf(ctx, settled.wallet1),
+      user_jetton_wallet_1: p0.internal?.account ?? null,
+      user_jetton_wallet_2: p1.internal?.account ?? null,
+      dex_jetton_wallet_1: p0.isTon ? null : settled.wallet0,
+      dex_jetton_wallet_2: p1.isTon ? null : settled.wallet1,
+      dex_wallet_1: pay.account,
+      dex_wallet_2: pay.account,
+      lp_tokens_burnt: settled.liquidity,
+      burned_nft_index: settled.nft_index,
+      burned_nft_address: nftBurn.account,
+      tick_lower: settled.tick_lower,
+      tick_upper: settled.tick_upper,
+      is_refund: false,
     },
-  };
+    }, { btype: 'tonco_withdraw_liquidity' });
 }
 
-export const toncoLiquidityMatcher: Matcher = {
-  name: 'tonco-liquidity',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      let d: ActionDraft | null = null;
-      if (node.op === TONCO.ROUTER_CREATE_POOL) d = deployPool(node);
-      else if (node.op === TONCO.POOL_START_BURN) d = withdraw(ctx, node);
-      else if (node.op === OP.JETTON_NOTIFY) d = deposit(ctx, node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
-    }
-    return drafts;
-  },
-};
+export const toncoLiquidityMatcher = opcodeMatcher('tonco-liquidity', [
+  [TONCO.ROUTER_CREATE_POOL, (_ctx, node) => deployPool(node)],
+  [TONCO.POOL_START_BURN, withdraw],
+  [OP.JETTON_NOTIFY, deposit],
+]);

@@ -1,4 +1,4 @@
-import { type ActionDraft, flowDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, opcodeMatcher, flowDraft, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
 import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
 import { OP, STAKING } from '../opcodes.js';
 import { ancestors, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
@@ -88,18 +88,8 @@ function ethenaWithdrawalRequest(ctx: MatchContext, transfer: TraceNode): Action
   }, { btype: 'ethena_withdrawal_request' });
 }
 
-export const stakingMatcher: Matcher = {
-  name: 'staking',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      let d: ActionDraft | null = null;
-      if (node.op === STAKING.TONSTAKERS_DEPOSIT_REQUEST) d = tonstakersDeposit(node);
-      else if (node.op === STAKING.TONSTAKERS_DISTRIBUTED_ASSET) d = tonstakersWithdrawal(node);
-      else if (node.op === OP.JETTON_TRANSFER) d = ethenaWithdrawalRequest(ctx, node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
-    }
-    return drafts;
-  },
-};
+export const stakingMatcher = opcodeMatcher('staking', [
+  [STAKING.TONSTAKERS_DEPOSIT_REQUEST, (_ctx, node) => tonstakersDeposit(node)],
+  [STAKING.TONSTAKERS_DISTRIBUTED_ASSET, (_ctx, node) => tonstakersWithdrawal(node)],
+  [OP.JETTON_TRANSFER, ethenaWithdrawalRequest],
+]);
