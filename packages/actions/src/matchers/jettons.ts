@@ -1,5 +1,5 @@
 import type { Cell } from '@ton/core';
-import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet, ownerOfWallet } from '../core.js';
+import { type ActionDraft, type MatchContext, jettonOfWallet, nodeSet, opcodeMatcher, ownerOfWallet } from '../core.js';
 import { boc, coinsStr, loadAddress, loadEitherCell, loadMaybeRefBoc, readComment, tryDecode, uintStr } from '../decode.js';
 import { OP } from '../opcodes.js';
 import { bodyCell, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
@@ -184,20 +184,9 @@ function mintDraft(ctx: MatchContext, mint: TraceNode): ActionDraft | null {
   };
 }
 
-export const jettonMatcher: Matcher = {
-  name: 'jettons',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      if (!isFree(ctx, node)) continue;
-      let draft: ActionDraft | null = null;
-      if (node.op === OP.JETTON_TRANSFER && node.inMsg?.source) {
-        const flow = jettonTransferFlow(ctx, node);
-        draft = flow && jettonTransferDraft(flow);
-      } else if (node.op === OP.JETTON_BURN) draft = burnDraft(ctx, node);
-      else if (node.op === OP.JETTON_MINT || node.op === OP.MINTER_JETTON_MINT) draft = mintDraft(ctx, node);
-      if (draft && isFree(ctx, ...draft.nodes)) drafts.push(draft);
-    }
-    return drafts;
-  },
-};
+export const jettonMatcher = opcodeMatcher('jettons', [
+  [OP.JETTON_TRANSFER, (ctx, node) => ((flow) => flow && jettonTransferDraft(flow))(jettonTransferFlow(ctx, node))],
+  [OP.JETTON_BURN, burnDraft],
+  [OP.JETTON_MINT, mintDraft],
+  [OP.MINTER_JETTON_MINT, mintDraft],
+]);

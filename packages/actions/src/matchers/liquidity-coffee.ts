@@ -1,4 +1,4 @@
-import { type ActionDraft, flowDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, flowDraft, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
 import { coffeeAsset, coinsStr, loadAddress, tryDecode } from '../decode.js';
 import { COFFEE, OP } from '../opcodes.js';
 import { bodySlice, childWithOp, logsWithOp, subtree, txFailed, type TraceNode } from '../tree.js';
@@ -177,22 +177,7 @@ function createPool(built: { draft: ActionDraft; creator: TraceNode }): ActionDr
   );
 }
 
-export const coffeeLiquidityMatcher: Matcher = {
-  name: 'coffee-liquidity',
-  match(ctx) {
-    const drafts: ActionDraft[] = [];
-    for (const node of ctx.tree.nodes) {
-      if (!isFree(ctx, node)) continue;
-      if (node.op === COFFEE.CREATE_LIQUIDITY_DEPOSITORY_REQUEST) {
-        const d = deposit(ctx, node);
-        if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
-      } else if (node.op === COFFEE.CREATE_POOL_CREATOR_REQUEST) {
-        const built = createPoolCreator(ctx, node);
-        if (!built) continue;
-        const d = createPool(built) ?? built.draft;
-        if (isFree(ctx, ...d.nodes)) drafts.push(d);
-      }
-    }
-    return drafts;
-  },
-};
+export const coffeeLiquidityMatcher = opcodeMatcher('coffee-liquidity', [
+  [COFFEE.CREATE_LIQUIDITY_DEPOSITORY_REQUEST, deposit],
+  [COFFEE.CREATE_POOL_CREATOR_REQUEST, (ctx, node) => ((built) => built && (createPool(built) ?? built.draft))(createPoolCreator(ctx, node))],
+]);
