@@ -9,7 +9,9 @@ import { toncoLiquidityMatcher } from './matchers/liquidity-tonco.js';
 import { jettonMatcher } from './matchers/jettons.js';
 import { jvaultMatcher } from './matchers/jvault.js';
 import { layerzeroMatcher } from './matchers/layerzero.js';
-import { nftMatcher } from './matchers/nft.js';
+import { nftMatcher, nftMintAndBidMatcher } from './matchers/nft.js';
+import { dnsMatcher } from './matchers/dns.js';
+import { electionsMatcher } from './matchers/elections.js';
 import { stakingMatcher } from './matchers/staking.js';
 import { swapMatcher } from './matchers/swaps.js';
 import { vestingMatcher } from './matchers/vesting.js';
@@ -40,8 +42,11 @@ export const MATCHERS: readonly Matcher[] = [
   dedustLiquidityMatcher,
   toncoLiquidityMatcher,
   coffeeLiquidityMatcher,
+  electionsMatcher,
+  dnsMatcher,
   coffeeServicesMatcher,
   jettonMatcher,
+  nftMintAndBidMatcher,
   failedWalletRequestMatcher,
   tickTockMatcher,
   basicMatcher,

@@ -178,3 +178,7 @@ export const LAYERZERO = {
   LZ_RECEIVE_PREPARE: 0x22f3ac09,
   LZ_RECEIVE_LOCK: 0xb7680bc6,
 } as const;
+
+export const DNS = {
+  CHANGE_RECORD: 0x4eb1f0f9,
+} as const;

@@ -82,6 +82,62 @@ function nftTransferDraft(ctx: MatchContext, transfer: TraceNode): { draft: Acti
   };
 }
 
+/** An item deployed by its collection: the mint request the collection got names who minted. */
+function mintDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  const item = iface(ctx, node.account).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  const collection = normalizeAddress(item?.collection_address ?? null);
+  if (!collection || normalizeAddress(node.inMsg?.source) !== collection || node.tx.orig_status === 'active' || node.tx.end_status !== 'active') return null;
+  const request = node.parent?.account === collection ? node.parent : null;
+  return {
+    type: 'nft_mint',
+    nodes: nodeSet(request, node),
+    success: !txFailed(node),
+    fields: {
+      source: normalizeAddress(request?.inMsg?.source),
+      destination: node.account,
+      asset: collection,
+      asset_secondary: node.account,
+      opcode: node.op,
+      nft_mint_data: { nft_item_index: item?.index != null ? String(item.index) : null },
+    },
+  };
+}
+
+/** A bid: TON sent to a getgems auction contract by someone other than the auction's own parties' contracts. */
+function bidDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  const auction = iface(ctx, node.account).NftAuction as { nft_addr?: string } | undefined;
+  if (!auction || (node.op !== null && node.op !== OP.TEXT_COMMENT) || !node.inMsg?.source) return null;
+  const nftAddress = normalizeAddress(auction.nft_addr ?? null);
+  const item = iface(ctx, nftAddress).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  return {
+    type: 'auction_bid',
+    nodes: [node],
+    success: !txFailed(node),
+    fields: {
+      source: normalizeAddress(node.inMsg.source),
+      destination: node.account,
+      value: String(node.inMsg.value ?? 0),
+      asset: normalizeAddress(item?.collection_address ?? null),
+      asset_secondary: nftAddress,
+      nft_transfer_data: { nft_item_index: item?.index != null ? String(item.index) : null },
+    },
+  };
+}
+
+/** NFT mints and bids on auctions; transfers and purchases are matched by `nftMatcher`. */
+export const nftMintAndBidMatcher: Matcher = {
+  name: 'nft-mint-bid',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
+      const d = mintDraft(ctx, node) ?? bidDraft(ctx, node);
+      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
+    }
+    return drafts;
+  },
+};
+
 /**
  * NFT transfers, and purchases from fixed-price sale contracts: the buyer's payment to the sale, the payout to the
  * seller and the item's transfer to the buyer form an nft_purchase, with the transfer nested in it.
