@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import {
   classifyTrace,
@@ -11,16 +8,8 @@ import {
   visibleActions,
   type ClassifiedAction,
 } from '../src/index.js';
+import { actionValidator } from './spec.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
-const bundle = JSON.parse(readFileSync(new URL('../../../generated/bundles/v3.json', import.meta.url), 'utf8'));
-
-function actionValidator() {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema({ ...bundle, $id: 'v3' });
-  return ajv.getSchema('v3#/components/schemas/Action')!;
-}
 
 describe('v3 action objects', () => {
   const validate = actionValidator();

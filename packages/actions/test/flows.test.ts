@@ -1,0 +1,141 @@
+import { Address, beginCell } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
+import { actionValidator } from './spec.js';
+import { addr, syntheticTrace } from './synthetic.js';
+
+// Flows of the issue's list that no golden fixture covers, on traces built here message by message.
+const validate = actionValidator();
+const WALLET = addr(1);
+const OTHER = addr(2);
+
+function classify(input: TraceInput): ClassifiedAction[] {
+  const actions = classifyTrace(input);
+  for (const a of actions) {
+    const v3 = toV3Action(a, { includeAccounts: true });
+    expect(validate(v3), JSON.stringify(validate.errors)).toBe(true);
+  }
+  return actions;
+}
+
+const ofType = (actions: ClassifiedAction[], type: string) => actions.filter((a) => a.type === type);
+const v3 = (a: ClassifiedAction) => toV3Action(a).details!;
+const ext = { account: WALLET, body: beginCell().storeUint(0x12345678, 32).endCell() };
+
+describe('basic actions', () => {
+  it('reads text and encrypted comments of TON transfers, and a plain transfer without one', () => {
+    const text = beginCell().storeUint(0, 32).storeStringTail('thanks for lunch').endCell();
+    const encrypted = beginCell().storeUint(0x2167da4b, 32).storeBuffer(Buffer.from('0011223344', 'hex')).endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: OTHER, from: 0, body: text, value: 5n }, { account: addr(3), from: 0, body: encrypted }, { account: addr(4), from: 0 }]),
+    );
+    const transfers = ofType(actions, 'ton_transfer');
+    expect(transfers).toHaveLength(3);
+    expect(v3(transfers[0])).toMatchObject({ source: WALLET, destination: OTHER, value: '5', comment: 'thanks for lunch', encrypted: false });
+    expect(v3(transfers[1])).toMatchObject({ comment: Buffer.from('0011223344', 'hex').toString('base64'), encrypted: true });
+    expect(v3(transfers[2])).toMatchObject({ comment: null, encrypted: false });
+  });
+
+  it('reports calls with their opcode, deployments beside them, bounces not as new transfers, tick-tock', () => {
+    const call = beginCell().storeUint(0x0badc0de, 32).storeUint(7, 64).endCell();
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: OTHER, from: 0, body: call, deploys: true, aborted: true, exitCode: 33 },
+        { account: WALLET, from: 1, bounced: true, body: beginCell().storeUint(0xffffffff, 32).endCell() },
+        { account: addr(9, -1), tick: true },
+      ]),
+    );
+    const [callAction] = ofType(actions, 'call_contract');
+    expect(v3(callAction)).toMatchObject({ opcode: '0x0badc0de', source: WALLET, destination: OTHER });
+    expect(callAction.success).toBe(false);
+    expect(ofType(actions, 'contract_deploy')).toHaveLength(1);
+    expect(ofType(actions, 'ton_transfer')).toHaveLength(0);
+    expect(ofType(actions, 'tick_tock')).toHaveLength(1);
+  });
+});
+
+describe('jettons and NFTs', () => {
+  it('classifies a jetton burn: owner, wallet, master, amount', () => {
+    const wallet = addr(10);
+    const master = addr(11);
+    const burn = beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(777n).storeAddress(null).storeBit(false).endCell();
+    const notification = beginCell().storeUint(0x7bdd97de, 32).storeUint(1, 64).storeCoins(777n).storeAddress(Address.parseRaw(WALLET)).endCell();
+    const actions = classify(
+      syntheticTrace(
+        [ext, { account: wallet, from: 0, body: burn }, { account: master, from: 1, body: notification }, { account: WALLET, from: 2, body: beginCell().storeUint(0xd53276db, 32).storeUint(1, 64).endCell() }],
+        { [wallet]: { JettonWallet: { owner: WALLET, jetton: master } } },
+      ),
+    );
+    const [action] = ofType(actions, 'jetton_burn');
+    expect(v3(action)).toEqual({ owner: WALLET, owner_jetton_wallet: wallet, asset: master, amount: '777' });
+    expect(action.success).toBe(true);
+    expect(ofType(actions, 'call_contract')).toHaveLength(0);
+  });
+
+  it('classifies an NFT mint by its collection and a bid on a getgems auction', () => {
+    const collection = addr(20);
+    const item = addr(21);
+    const auction = addr(22);
+    const mint = beginCell().storeUint(1, 32).storeUint(0, 64).storeUint(5, 64).endCell();
+    const actions = classify(
+      syntheticTrace(
+        [ext, { account: collection, from: 0, body: mint }, { account: item, from: 1, body: beginCell().storeAddress(Address.parseRaw(WALLET)).endCell(), deploys: true }, { account: auction, from: 0, value: 3_000_000_000n }],
+        {
+          [item]: { NftItem: { collection_address: collection, index: 5 } },
+          [auction]: { NftAuction: { nft_addr: item, last_bid: 3_000_000_000 } },
+        },
+      ),
+    );
+    expect(v3(ofType(actions, 'nft_mint')[0])).toEqual({ owner: WALLET, nft_collection: collection, nft_item: item, nft_item_index: '5' });
+    expect(v3(ofType(actions, 'auction_bid')[0])).toMatchObject({ bidder: WALLET, auction, amount: '3000000000', nft_item: item, nft_collection: collection, nft_item_index: '5' });
+  });
+});
+
+describe('elections and DNS', () => {
+  const ELECTOR = `-1:${'3'.repeat(64)}`;
+
+  it('classifies a stake sent to the elector and a stake recovered', () => {
+    const newStake = beginCell().storeUint(0x4e73744b, 32).storeUint(1, 64).storeUint(0, 256).storeUint(1_700_000_000, 32).storeUint(65536, 32).storeUint(0, 256).storeRef(beginCell().storeBuffer(Buffer.alloc(64)).endCell()).endCell();
+    const confirmation = beginCell().storeUint(0xf374484c, 32).storeUint(1, 64).storeUint(0, 32).endCell();
+    const recover = beginCell().storeUint(0x47657424, 32).storeUint(2, 64).endCell();
+    const response = beginCell().storeUint(0xf96f7324, 32).storeUint(2, 64).endCell();
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: ELECTOR, from: 0, body: newStake, value: 300_000_000_000n },
+        { account: WALLET, from: 1, body: confirmation },
+        { account: ELECTOR, from: 0, body: recover },
+        { account: WALLET, from: 3, body: response, value: 310_000_000_000n },
+      ]),
+    );
+    expect(v3(ofType(actions, 'election_deposit')[0])).toEqual({ stake_holder: WALLET, amount: '300000000000' });
+    expect(ofType(actions, 'election_deposit')[0].success).toBe(true);
+    expect(v3(ofType(actions, 'election_recover')[0])).toEqual({ stake_holder: WALLET, amount: '310000000000' });
+  });
+
+  it('tells a DNS record change from a deletion and a renewal', () => {
+    const item = addr(30);
+    const collection = `0:${'B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF'}`;
+    const key = BigInt(`0x${'ab'.repeat(32)}`);
+    const record = beginCell().storeUint(0x9fd3, 16).storeAddress(Address.parseRaw(OTHER)).storeUint(0, 8).endCell();
+    const change = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(key, 256).storeMaybeRef(record).endCell();
+    const remove = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(key, 256).storeMaybeRef(null).endCell();
+    const renew = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(0, 256).storeMaybeRef(null).endCell();
+    const actions = classify(
+      syntheticTrace(
+        [ext, { account: item, from: 0, body: change }, { account: item, from: 0, body: remove }, { account: item, from: 0, body: renew }],
+        { [item]: { NftItem: { collection_address: collection } } },
+      ),
+    );
+    expect(v3(ofType(actions, 'change_dns')[0])).toMatchObject({
+      source: WALLET,
+      asset: item,
+      nft_collection: collection,
+      key: 'ab'.repeat(32),
+      value: { sum_type: 'DNSSmcAddress', dns_smc_address: OTHER },
+    });
+    expect(v3(ofType(actions, 'delete_dns')[0])).toMatchObject({ asset: item, hash: 'ab'.repeat(32) });
+    expect(v3(ofType(actions, 'renew_dns')[0])).toEqual({ source: WALLET, asset: item, nft_collection: collection });
+  });
+});
