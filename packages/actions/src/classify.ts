@@ -8,6 +8,7 @@ import { dedustLiquidityMatcher } from './matchers/liquidity-dedust.js';
 import { toncoLiquidityMatcher } from './matchers/liquidity-tonco.js';
 import { jettonMatcher } from './matchers/jettons.js';
 import { jvaultMatcher } from './matchers/jvault.js';
+import { multisigMatcher } from './matchers/multisig.js';
 import { layerzeroMatcher } from './matchers/layerzero.js';
 import { nftMatcher, nftMintAndBidMatcher } from './matchers/nft.js';
 import { dnsMatcher } from './matchers/dns.js';
@@ -36,6 +37,7 @@ export const MATCHERS: readonly Matcher[] = [
   evaaMatcher,
   jvaultMatcher,
   vestingMatcher,
+  multisigMatcher,
   stakingMatcher,
   nftMatcher,
   swapMatcher,

@@ -182,3 +182,12 @@ export const LAYERZERO = {
 export const DNS = {
   CHANGE_RECORD: 0x4eb1f0f9,
 } as const;
+
+export const MULTISIG = {
+  NEW_ORDER: 0xf718510f,
+  ORDER_INIT: 0x9c73fba2,
+  APPROVE: 0xa762230f,
+  APPROVE_ACCEPTED: 0x82609bf6,
+  APPROVE_REJECTED: 0xafaf283e,
+  EXECUTE: 0x75097f5d,
+} as const;

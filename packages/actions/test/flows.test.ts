@@ -139,3 +139,56 @@ describe('elections and DNS', () => {
     expect(v3(ofType(actions, 'renew_dns')[0])).toEqual({ source: WALLET, asset: item, nft_collection: collection });
   });
 });
+
+describe('multisig and vesting', () => {
+  const MULTISIG = addr(40);
+  const ORDER = addr(41);
+  const VESTING = addr(42);
+  const order = beginCell().storeUint(0, 1).endCell();
+
+  it('classifies creating, approving (by op and by comment) and executing a multisig order', () => {
+    const newOrder = beginCell().storeUint(0xf718510f, 32).storeUint(3, 64).storeUint(7, 256).storeBit(true).storeUint(1, 8).storeUint(1_800_000_000, 48).storeRef(order).endCell();
+    const init = beginCell().storeUint(0x9c73fba2, 32).storeUint(3, 64).storeUint(2, 8).storeRef(order).storeUint(1_800_000_000, 48).storeRef(order).storeBit(true).storeUint(1, 8).endCell();
+    const approveOp = beginCell().storeUint(0xa762230f, 32).storeUint(4, 64).storeUint(0, 8).endCell();
+    const approveText = beginCell().storeUint(0, 32).storeStringTail('approve').endCell();
+    const accepted = beginCell().storeUint(0x82609bf6, 32).storeUint(4, 64).endCell();
+    const rejected = beginCell().storeUint(0xafaf283e, 32).storeUint(5, 64).storeUint(107, 32).endCell();
+    const execute = beginCell().storeUint(0x75097f5d, 32).storeUint(6, 64).storeUint(7, 256).storeUint(1_800_000_000, 48).storeUint(2, 8).storeUint(BigInt(`0x${'cd'.repeat(32)}`), 256).storeRef(order).endCell();
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: MULTISIG, from: 0, body: newOrder },
+        { account: ORDER, from: 1, body: init, deploys: true },
+        { account: ORDER, from: 0, body: approveOp },
+        { account: WALLET, from: 3, body: accepted },
+        { account: ORDER, from: 0, body: approveText },
+        { account: WALLET, from: 5, body: rejected },
+        { account: MULTISIG, from: 3, body: execute },
+      ]),
+    );
+    expect(v3(ofType(actions, 'multisig_create_order')[0])).toMatchObject({
+      source: WALLET,
+      destination: MULTISIG,
+      destination_order: ORDER,
+      order_seqno: '7',
+      is_created_by_signer: true,
+      is_signed_by_creator: true,
+      creator_index: 1,
+      expiration_date: 1_800_000_000,
+    });
+    const approvals = ofType(actions, 'multisig_approve');
+    expect(approvals.map((a) => v3(a))).toEqual([
+      { source: WALLET, destination: ORDER, signer_index: 0, exit_code: 0 },
+      { source: WALLET, destination: ORDER, signer_index: null, exit_code: 107 },
+    ]);
+    expect(approvals.map((a) => a.success)).toEqual([true, false]);
+    expect(v3(ofType(actions, 'multisig_execute')[0])).toMatchObject({ source: ORDER, destination: MULTISIG, approvals_num: 2, signers_hash: 'cd'.repeat(32) });
+  });
+
+  it('lists the addresses a vesting wallet whitelists', () => {
+    const second = beginCell().storeAddress(Address.parseRaw(addr(44))).endCell();
+    const body = beginCell().storeUint(0x7258a69b, 32).storeUint(9, 64).storeAddress(Address.parseRaw(addr(43))).storeRef(second).endCell();
+    const actions = classify(syntheticTrace([ext, { account: VESTING, from: 0, body }]));
+    expect(v3(ofType(actions, 'vesting_add_whitelist')[0])).toEqual({ source: WALLET, vesting: VESTING, query_id: '9', accounts_added: [addr(43), addr(44)] });
+  });
+});
