@@ -14,6 +14,7 @@ import { nftMatcher, nftMintAndBidMatcher } from './matchers/nft.js';
 import { dnsMatcher } from './matchers/dns.js';
 import { electionsMatcher } from './matchers/elections.js';
 import { stakingMatcher } from './matchers/staking.js';
+import { subscriptionsMatcher } from './matchers/subscriptions.js';
 import { swapMatcher } from './matchers/swaps.js';
 import { vestingMatcher } from './matchers/vesting.js';
 import { tgbtcMatcher } from './matchers/tgbtc.js';
@@ -46,6 +47,7 @@ export const MATCHERS: readonly Matcher[] = [
   coffeeLiquidityMatcher,
   electionsMatcher,
   dnsMatcher,
+  subscriptionsMatcher,
   coffeeServicesMatcher,
   jettonMatcher,
   nftMintAndBidMatcher,

@@ -191,3 +191,11 @@ export const MULTISIG = {
   APPROVE_REJECTED: 0xafaf283e,
   EXECUTE: 0x75097f5d,
 } as const;
+
+/** Wallet v4 plugins (subscriptions). */
+export const SUBSCRIPTION = {
+  PAYMENT_REQUEST: 0x706c7567,
+  PAYMENT_REQUEST_RESPONSE: 0xf06c7567,
+  PAYMENT: 0x73756273,
+  DESTRUCT: 0x64737472,
+} as const;

@@ -97,6 +97,8 @@ const DETAILS: Record<string, FieldMap> = {
   change_dns: DNS_ITEM,
   delete_dns: { ...DNS_ITEM, 'change_dns_record_data.key': 'hash' },
   renew_dns: DNS_ITEM,
+  subscribe: { source: 'subscriber', destination: 'beneficiary', destination_secondary: 'subscription', amount: 'amount' },
+  unsubscribe: { source: 'subscriber', destination: 'beneficiary', destination_secondary: 'subscription', amount: 'amount' },
   election_deposit: { source: 'stake_holder', amount: 'amount' },
   election_recover: { source: 'stake_holder', amount: 'amount' },
   stake_deposit: { ...STAKING, 'staking_data.tokens_burnt': null },

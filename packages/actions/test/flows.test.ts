@@ -192,3 +192,28 @@ describe('multisig and vesting', () => {
     expect(v3(ofType(actions, 'vesting_add_whitelist')[0])).toEqual({ source: WALLET, vesting: VESTING, query_id: '9', accounts_added: [addr(43), addr(44)] });
   });
 });
+
+describe('subscriptions', () => {
+  const PLUGIN = addr(50);
+  const BENEFICIARY = addr(51);
+
+  it('classifies a subscription payment and an unsubscription', () => {
+    const request = beginCell().storeUint(0x706c7567, 32).storeUint(1, 64).storeCoins(2_000_000_000n).storeBit(false).endCell();
+    const response = beginCell().storeUint(0xf06c7567, 32).storeUint(1, 64).endCell();
+    const payment = beginCell().storeUint(0x73756273, 32).endCell();
+    const destruct = beginCell().storeUint(0x64737472, 32).storeUint(2, 64).endCell();
+    const actions = classify(
+      syntheticTrace([
+        { account: PLUGIN, body: beginCell().storeUint(0, 32).endCell() },
+        { account: WALLET, from: 0, body: request },
+        { account: PLUGIN, from: 1, body: response, value: 2_000_000_000n },
+        { account: BENEFICIARY, from: 2, body: payment },
+        { account: PLUGIN, from: 1, body: destruct },
+        { account: BENEFICIARY, from: 4, body: destruct },
+      ]),
+    );
+    expect(v3(ofType(actions, 'subscribe')[0])).toEqual({ subscriber: WALLET, beneficiary: BENEFICIARY, subscription: PLUGIN, amount: '2000000000' });
+    expect(ofType(actions, 'unsubscribe')).toHaveLength(1);
+    expect(v3(ofType(actions, 'unsubscribe')[0])).toEqual({ subscriber: WALLET, beneficiary: BENEFICIARY, subscription: PLUGIN, amount: null });
+  });
+});
