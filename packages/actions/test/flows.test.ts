@@ -217,3 +217,27 @@ describe('subscriptions', () => {
     expect(v3(ofType(actions, 'unsubscribe')[0])).toEqual({ subscriber: WALLET, beneficiary: BENEFICIARY, subscription: PLUGIN, amount: null });
   });
 });
+
+describe('nominator pools', () => {
+  const POOL = addr(60);
+  const comment = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
+
+  it('reads "d" as a stake deposit and "w" as a withdrawal request paid at once', () => {
+    const actions = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: POOL, from: 0, body: comment('d'), value: 10_000_000_000n },
+          { account: POOL, from: 0, body: comment('w'), value: 1_000_000_000n },
+          { account: WALLET, from: 2, value: 10_500_000_000n },
+        ],
+        { [POOL]: { NominatorPool: {} } },
+      ),
+    );
+    expect(v3(ofType(actions, 'stake_deposit')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, amount: '10000000000', provider: 'nominator' });
+    const [request] = ofType(actions, 'stake_withdrawal_request');
+    expect(v3(request)).toMatchObject({ stake_holder: WALLET, pool: POOL, provider: 'nominator' });
+    expect(request.amount).toBe('10500000000');
+    expect(ofType(actions, 'ton_transfer')).toHaveLength(0);
+  });
+});

@@ -1,7 +1,7 @@
-import { type ActionDraft, opcodeMatcher, flowDraft, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
-import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
+import { type ActionDraft, flowDraft, iface, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
+import { coinsStr, loadAddress, readComment, tryDecode, uintStr } from '../decode.js';
 import { OP, STAKING } from '../opcodes.js';
-import { ancestors, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import { ancestors, bodyCell, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
 import { decodeInternalTransfer } from './jettons.js';
 
 /** The 1 TON fee tonstakers keeps from every deposit. */
@@ -88,7 +88,39 @@ function ethenaWithdrawalRequest(ctx: MatchContext, transfer: TraceNode): Action
   }, { btype: 'ethena_withdrawal_request' });
 }
 
+/**
+ * TON nominator pools take text commands: "d" deposits the attached TON, "w" asks for a withdrawal, paid at once
+ * when the pool has the funds (the larger transfer back) or later.
+ */
+function nominatorPool(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  if (!iface(ctx, node.account).NominatorPool) return null;
+  const command = readComment(bodyCell(node.inMsg))?.text;
+  const stakeHolder = normalizeAddress(node.inMsg?.source);
+  const value = BigInt(node.inMsg?.value ?? 0);
+  const fields = { source: stakeHolder, destination: node.account, asset: null };
+  if (command === 'd') {
+    return {
+      type: 'stake_deposit',
+      btype: 'nominator_pool_deposit',
+      nodes: [node],
+      success: !txFailed(node),
+      fields: { ...fields, amount: value.toString(), staking_data: { provider: 'nominator', tokens_minted: null } },
+    };
+  }
+  if (command !== 'w') return null;
+  const payouts = node.children.filter((c) => c.account === stakeHolder && (c.op === null || c.op === OP.TEXT_COMMENT));
+  const payout = payouts.find((p) => BigInt(p.inMsg?.value ?? 0) > value);
+  return {
+    type: 'stake_withdrawal_request',
+    btype: 'nominator_pool_withdraw_request',
+    nodes: nodeSet(node, ...payouts),
+    success: !txFailed(node),
+    fields: { ...fields, amount: payout ? String(payout.inMsg?.value) : null, staking_data: { provider: 'nominator', ts_nft: null } },
+  };
+}
+
 export const stakingMatcher = opcodeMatcher('staking', [
+  [OP.TEXT_COMMENT, nominatorPool],
   [STAKING.TONSTAKERS_DEPOSIT_REQUEST, (_ctx, node) => tonstakersDeposit(node)],
   [STAKING.TONSTAKERS_DISTRIBUTED_ASSET, (_ctx, node) => tonstakersWithdrawal(node)],
   [OP.JETTON_TRANSFER, ethenaWithdrawalRequest],
