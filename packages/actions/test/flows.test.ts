@@ -241,3 +241,44 @@ describe('nominator pools', () => {
     expect(ofType(actions, 'ton_transfer')).toHaveLength(0);
   });
 });
+
+describe('tonstakers withdrawals', () => {
+  const TS_WALLET = addr(70);
+  const TS_MASTER = addr(71);
+  const POOL = addr(72);
+  const burn = beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(4_000_000_000n).storeAddress(null).storeBit(false).endCell();
+  const notification = beginCell().storeUint(0x7bdd97de, 32).storeUint(1, 64).storeCoins(4_000_000_000n).storeAddress(Address.parseRaw(WALLET)).endCell();
+  const request = beginCell().storeUint(0x319b0cdc, 32).storeUint(1, 64).endCell();
+  const interfaces = { [TS_WALLET]: { JettonWallet: { owner: WALLET, jetton: TS_MASTER } } };
+
+  it('reports an immediate payout as stake_withdrawal and a delayed one as a request with its NFT', () => {
+    const immediate = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: TS_WALLET, from: 0, body: burn },
+          { account: TS_MASTER, from: 1, body: notification },
+          { account: POOL, from: 2, body: request },
+          { account: addr(73), from: 3, body: beginCell().storeUint(0x0a77535c, 32).storeUint(1, 64).endCell() },
+          { account: WALLET, from: 4, value: 4_200_000_000n },
+        ],
+        interfaces,
+      ),
+    );
+    expect(v3(ofType(immediate, 'stake_withdrawal')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, amount: '4200000000', tokens_burnt: '4000000000', asset: TS_MASTER });
+    const delayed = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: TS_WALLET, from: 0, body: burn },
+          { account: TS_MASTER, from: 1, body: notification },
+          { account: POOL, from: 2, body: request },
+          { account: addr(74), from: 3, body: beginCell().storeUint(0x1674b0a0, 32).storeUint(1, 64).endCell() },
+          { account: addr(75), from: 4, body: beginCell().storeUint(0x132f9a45, 32).endCell(), deploys: true },
+        ],
+        interfaces,
+      ),
+    );
+    expect(v3(ofType(delayed, 'stake_withdrawal_request')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, payout_nft: addr(75), tokens_burnt: '4000000000' });
+  });
+});

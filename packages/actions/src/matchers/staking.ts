@@ -1,7 +1,7 @@
 import { type ActionDraft, flowDraft, iface, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
 import { coinsStr, loadAddress, readComment, tryDecode, uintStr } from '../decode.js';
 import { OP, STAKING } from '../opcodes.js';
-import { ancestors, bodyCell, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import { ancestors, bodyCell, bodySlice, childWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import { decodeInternalTransfer } from './jettons.js';
 
 /** The 1 TON fee tonstakers keeps from every deposit. */
@@ -119,7 +119,48 @@ function nominatorPool(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   };
 }
 
+/**
+ * tonstakers withdrawal: tsTON burnt, the master's notification reaches the pool as a withdraw request
+ * (0x319b0cdc); the pool pays at once (0x0a77535c) or mints a withdrawal NFT paid later (0x1674b0a0).
+ */
+function tonstakersWithdrawRequest(ctx: MatchContext, burn: TraceNode): ActionDraft | null {
+  const notification = childWithOp(burn, OP.JETTON_BURN_NOTIFICATION);
+  const request = childWithOp(notification, STAKING.TONSTAKERS_WITHDRAW_REQUEST);
+  const burnt = tryDecode(() => {
+    const s = bodySlice(burn)!;
+    s.skip(32 + 64);
+    return coinsStr(s);
+  });
+  if (!notification || !request || burnt === null) return null;
+  const immediate = childWithOp(request, STAKING.TONSTAKERS_POOL_WITHDRAWAL);
+  const nftMint = childWithOp(request, STAKING.TONSTAKERS_MINT_NFT);
+  const nodes = nodeSet(burn, notification, request, ...(immediate ? subtree(immediate) : []), ...(nftMint ? subtree(nftMint) : []));
+  const base = {
+    source: normalizeAddress(burn.inMsg?.source),
+    source_secondary: burn.account,
+    destination: request.account,
+    asset: jettonOfWallet(ctx, burn.account) ?? notification.account,
+  };
+  if (immediate) {
+    const payout = immediate.children.find((c) => c.account === base.source);
+    return flowDraft('stake_withdrawal', nodes, {
+      ...base,
+      amount: payout?.inMsg?.value != null ? String(payout.inMsg.value) : null,
+      staking_data: { provider: 'liquid_staking', ts_nft: null, tokens_burnt: burnt },
+    }, { btype: 'tonstakers_withdraw' });
+  }
+  const minted = nftMint ? [...subtree(nftMint)].find((n) => n !== nftMint && n.tx.orig_status !== 'active') : undefined;
+  return {
+    type: 'stake_withdrawal_request',
+    btype: 'tonstakers_withdraw_request',
+    nodes,
+    success: !!minted && !nodes.some(txFailed),
+    fields: { ...base, amount: burnt, staking_data: { provider: 'liquid_staking', ts_nft: minted?.account ?? null, tokens_minted: null } },
+  };
+}
+
 export const stakingMatcher = opcodeMatcher('staking', [
+  [OP.JETTON_BURN, tonstakersWithdrawRequest],
   [OP.TEXT_COMMENT, nominatorPool],
   [STAKING.TONSTAKERS_DEPOSIT_REQUEST, (_ctx, node) => tonstakersDeposit(node)],
   [STAKING.TONSTAKERS_DISTRIBUTED_ASSET, (_ctx, node) => tonstakersWithdrawal(node)],
