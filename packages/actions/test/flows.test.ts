@@ -250,15 +250,18 @@ describe('tonstakers withdrawals', () => {
   const notification = beginCell().storeUint(0x7bdd97de, 32).storeUint(1, 64).storeCoins(4_000_000_000n).storeAddress(Address.parseRaw(WALLET)).endCell();
   const request = beginCell().storeUint(0x319b0cdc, 32).storeUint(1, 64).endCell();
   const interfaces = { [TS_WALLET]: { JettonWallet: { owner: WALLET, jetton: TS_MASTER } } };
+  const requested = [
+    ext,
+    { account: TS_WALLET, from: 0, body: burn },
+    { account: TS_MASTER, from: 1, body: notification },
+    { account: POOL, from: 2, body: request },
+  ];
 
   it('reports an immediate payout as stake_withdrawal and a delayed one as a request with its NFT', () => {
     const immediate = classify(
       syntheticTrace(
         [
-          ext,
-          { account: TS_WALLET, from: 0, body: burn },
-          { account: TS_MASTER, from: 1, body: notification },
-          { account: POOL, from: 2, body: request },
+          ...requested,
           { account: addr(73), from: 3, body: beginCell().storeUint(0x0a77535c, 32).storeUint(1, 64).endCell() },
           { account: WALLET, from: 4, value: 4_200_000_000n },
         ],
@@ -269,10 +272,7 @@ describe('tonstakers withdrawals', () => {
     const delayed = classify(
       syntheticTrace(
         [
-          ext,
-          { account: TS_WALLET, from: 0, body: burn },
-          { account: TS_MASTER, from: 1, body: notification },
-          { account: POOL, from: 2, body: request },
+          ...requested,
           { account: addr(74), from: 3, body: beginCell().storeUint(0x1674b0a0, 32).storeUint(1, 64).endCell() },
           { account: addr(75), from: 4, body: beginCell().storeUint(0x132f9a45, 32).endCell(), deploys: true },
         ],

@@ -1,3 +1,4 @@
+import type { Slice } from '@ton/core';
 import { type ActionDraft, nodeSet, opcodeMatcher } from '../core.js';
 import { boc, readComment, tryDecode, uint256Hex, uintStr } from '../decode.js';
 import { MULTISIG, OP } from '../opcodes.js';
@@ -8,19 +9,25 @@ import { bodyCell, bodySlice, childWithOp, normalizeAddress, txFailed, type Trac
  * signers approve the order (by op or with the text "approve"), and the order, once approved, has the multisig
  * execute it.
  */
-function createOrder(node: TraceNode): ActionDraft | null {
-  const req = tryDecode(() => {
+
+/** Reads a multisig body that starts op query_id:uint64 order_seqno:uint256, then the rest. */
+function readOrderMessage<T>(node: TraceNode, rest: (s: Slice) => T): ({ query_id: string; order_seqno: string } & T) | null {
+  return tryDecode(() => {
     const s = bodySlice(node)!;
     s.skip(32);
-    return {
-      query_id: uintStr(s, 64),
-      order_seqno: uintStr(s, 256),
-      is_created_by_signer: s.loadBit(),
-      creator_index: s.loadUint(8),
-      expiration_date: Number(s.loadUintBig(48)),
-      order_boc: boc(s.loadRef()),
-    };
+    const query_id = uintStr(s, 64);
+    const order_seqno = uintStr(s, 256);
+    return { query_id, order_seqno, ...rest(s) };
   });
+}
+
+function createOrder(node: TraceNode): ActionDraft | null {
+  const req = readOrderMessage(node, (s) => ({
+    is_created_by_signer: s.loadBit(),
+    creator_index: s.loadUint(8),
+    expiration_date: Number(s.loadUintBig(48)),
+    order_boc: boc(s.loadRef()),
+  }));
   if (!req) return null;
   const init = childWithOp(node, MULTISIG.ORDER_INIT);
   // the order records the creator's approval when the init names a signer index
@@ -69,18 +76,12 @@ function approve(node: TraceNode, signerIndex: number | null): ActionDraft | nul
 }
 
 function execute(node: TraceNode): ActionDraft | null {
-  const req = tryDecode(() => {
-    const s = bodySlice(node)!;
-    s.skip(32);
-    return {
-      query_id: uintStr(s, 64),
-      order_seqno: uintStr(s, 256),
-      expiration_date: Number(s.loadUintBig(48)),
-      approvals_num: s.loadUint(8),
-      signers_hash: uint256Hex(s),
-      order_boc: boc(s.loadRef()),
-    };
-  });
+  const req = readOrderMessage(node, (s) => ({
+    expiration_date: Number(s.loadUintBig(48)),
+    approvals_num: s.loadUint(8),
+    signers_hash: uint256Hex(s),
+    order_boc: boc(s.loadRef()),
+  }));
   if (!req) return null;
   return {
     type: 'multisig_execute',
