@@ -92,6 +92,17 @@ describe('jettons and NFTs', () => {
   });
 });
 
+describe('NFT discovery', () => {
+  it('reads the index and collection an item reports', () => {
+    const item = addr(25);
+    const collection = addr(26);
+    const ask = beginCell().storeUint(0x2fcb26a2, 32).storeUint(1, 64).endCell();
+    const report = beginCell().storeUint(0x8b771735, 32).storeUint(1, 64).storeUint(42, 256).storeAddress(Address.parseRaw(collection)).endCell();
+    const actions = classify(syntheticTrace([ext, { account: item, from: 0, body: ask }, { account: WALLET, from: 1, body: report }]));
+    expect(v3(ofType(actions, 'nft_discovery')[0])).toEqual({ source: WALLET, nft_item: item, nft_collection: collection, nft_item_index: '42' });
+  });
+});
+
 describe('elections and DNS', () => {
   const ELECTOR = `-1:${'3'.repeat(64)}`;
 

@@ -124,14 +124,36 @@ function bidDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   };
 }
 
-/** NFT mints and bids on auctions; transfers and purchases are matched by `nftMatcher`. */
+/** get_static_data#2fcb26a2 answered by report_static_data#8b771735 query_id index:uint256 collection. */
+function discoveryDraft(node: TraceNode): ActionDraft | null {
+  if (node.op !== OP.NFT_GET_STATIC_DATA) return null;
+  const report = childWithOp(node, OP.NFT_REPORT_STATIC_DATA);
+  const data = tryDecode(() => {
+    const s = bodySlice(report)!;
+    s.skip(32 + 64);
+    return { index: uintStr(s, 256), collection: loadAddress(s) };
+  });
+  return {
+    type: 'nft_discovery',
+    nodes: nodeSet(node, report),
+    success: !!data && !txFailed(node),
+    fields: {
+      source: normalizeAddress(node.inMsg?.source),
+      asset_secondary: node.account,
+      asset: data?.collection ?? null,
+      nft_transfer_data: { nft_item_index: data?.index ?? null },
+    },
+  };
+}
+
+/** NFT mints, discoveries and bids on auctions; transfers and purchases are matched by `nftMatcher`. */
 export const nftMintAndBidMatcher: Matcher = {
   name: 'nft-mint-bid',
   match(ctx) {
     const drafts: ActionDraft[] = [];
     for (const node of ctx.tree.nodes) {
       if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      const d = mintDraft(ctx, node) ?? bidDraft(ctx, node);
+      const d = mintDraft(ctx, node) ?? discoveryDraft(node) ?? bidDraft(ctx, node);
       if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
     }
     return drafts;
