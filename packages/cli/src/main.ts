@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readAdminFile, settingsTableMarkdown, type Config, type Network } from '@tongate/server';
 import { openKeyAdmin, RemoteKeyAdmin } from './key-admin.js';
+import { actionsCommand, ActionsUsageError } from './actions-command.js';
 import { keysTable } from './format.js';
 import { startIndexProcess } from './index-command.js';
 import { startGateway } from './start.js';
@@ -15,7 +16,8 @@ const USAGE = `tongate — TON Center API v2/v3 gateway
   tongate keys rotate <id> [--grace SECONDS]     old key stays valid for the grace period (default 86400)
   tongate devnet seed [--network mainnet|testnet] seeds the running server's devnet
   tongate index --network <mainnet|testnet>      run a network's indexer as its own process (one per network)
-  tongate config                                 prints every setting with its default`;
+  tongate config                                 prints every setting with its default
+  tongate actions classify <fixture.json>        classifies a golden trace fixture, prints v3 actions as JSON`;
 
 class UsageError extends Error {}
 
@@ -171,6 +173,10 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
       out(settingsTableMarkdown());
       return 0;
     }
+    if (command === 'actions') {
+      actionsCommand(rest, out);
+      return 0;
+    }
     const config = loadConfig();
     if (command === 'start') await startCommand(config, rest, out);
     else if (command === 'keys') await keysCommand(config, rest, out);
@@ -179,7 +185,7 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
     else throw new UsageError(`unknown command '${command}'`);
     return 0;
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof ActionsUsageError) {
       console.error(`tongate: ${err.message}\n\n${USAGE}`);
       return 2;
     }

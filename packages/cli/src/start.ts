@@ -10,6 +10,7 @@ import {
   createMemoryLimiter,
   createMetrics,
   createRedisLimiter,
+  FailoverRedisLimiter,
   ConfigError,
   listen,
   newAdminToken,
@@ -77,6 +78,8 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
           onRecovered: () => logger.info('Redis reachable again: rate limits are shared again'),
         })
       : createMemoryLimiter();
+    // A fresh process waits briefly for Redis so its first requests are counted in the shared limits.
+    if (limiter instanceof FailoverRedisLimiter && !(await limiter.waitForRedis())) logger.warn('Redis not reachable at start: rate limits are per process until it is');
     cleanups.push(() => limiter.close());
 
     const devnets: Partial<Record<Network, Devnet>> = {};
