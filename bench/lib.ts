@@ -72,3 +72,13 @@ export function runBench(main: () => Promise<void>): void {
     exitSoon();
   });
 }
+
+/** Ends the process if the bench still runs after `ms` (whatever hangs), and returns the bench's log function. */
+export function benchLog(name: string, ms: number): (message: string) => void {
+  const hardStop = setTimeout(() => {
+    console.error(`bench/${name}: still running after ${ms / 1000} s, giving up`);
+    process.exit(2);
+  }, ms);
+  hardStop.unref();
+  return (message) => console.log(`[${name} bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}

@@ -10,7 +10,7 @@
  * limiter still runs on every request, only its allowance is lifted.
  */
 import { createHash } from 'node:crypto';
-import { autocannon, freePort, round, runBench, startBareExpress, type AutocannonResult } from './lib.js';
+import { autocannon, benchLog, freePort, round, runBench, startBareExpress, type AutocannonResult } from './lib.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { Session } from 'node:inspector/promises';
@@ -57,15 +57,7 @@ const resultFile = join(repoRoot, 'bench', 'results', 'v2.json');
 
 // ------------------------------------------------------------------ helpers
 
-const hardStop = setTimeout(() => {
-  console.error(`bench/v2: still running after ${HARD_STOP_MS / 1000} s, giving up`);
-  process.exit(2);
-}, HARD_STOP_MS);
-hardStop.unref();
-
-function log(message: string): void {
-  console.log(`[v2 bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
+const log = benchLog('v2', HARD_STOP_MS);
 
 async function faucetSeqno(devnet: Devnet): Promise<number> {
   const run = await devnet.runGetMethod(devnet.faucet.address, 'seqno', []);

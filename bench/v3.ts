@@ -24,7 +24,7 @@ import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet
 import { collectMcBlock, Indexer, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
-import { autocannon, freePort, round, runBench, startBareExpress } from './lib.js';
+import { autocannon, benchLog, freePort, round, runBench, startBareExpress } from './lib.js';
 
 const CORPUS_BLOCKS = Number(process.env.BENCH_V3_CORPUS_BLOCKS ?? 40);
 /** Faucet messages per block; each carries 4 transfers, so a block holds ~5 × this many transactions. */
@@ -41,15 +41,7 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const resultFile = join(repoRoot, 'bench', 'results', 'v3.json');
 const databaseUrl = process.env.DATABASE_URL;
 
-const hardStop = setTimeout(() => {
-  console.error(`bench/v3: still running after ${HARD_STOP_MS / 1000} s, giving up`);
-  process.exit(2);
-}, HARD_STOP_MS);
-hardStop.unref();
-
-function log(message: string): void {
-  console.log(`[v3 bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
+const log = benchLog('v3', HARD_STOP_MS);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const mb = (bytes: number) => round(bytes / 2 ** 20);
