@@ -3,3 +3,5 @@ export * from './errors.js';
 export * from './tl.js';
 export * from './messages.js';
 export * from './shards.js';
+export * from './execution.js';
+export * from './accounts.js';

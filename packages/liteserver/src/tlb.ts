@@ -236,9 +236,16 @@ export function buildShardHashes(shards: ShardDescrInput[]): Cell {
   return beginCell().storeDict(dict).endCell();
 }
 
-/** The top shard blocks listed in a ShardHashes cell (bt_leaf / bt_fork walked in order). */
-export function parseShardHashes(root: Cell): BlockIdExt[] {
-  const s = root.beginParse();
+function loadShardDescr(t: Slice, workchain: number, shard: bigint): BlockIdExt {
+  const tag = t.loadUint(4);
+  if (tag !== 0xa && tag !== 0xb) throw new Error(`unknown ShardDescr tag ${tag}`);
+  const seqno = t.loadUint(32);
+  t.skip(32 + 64 + 64); // reg_mc_seqno, start_lt, end_lt
+  return { workchain, shard, seqno, rootHash: t.loadBuffer(32), fileHash: t.loadBuffer(32) };
+}
+
+/** The top shard blocks listed in ShardHashes (a slice at its HashmapE bit), bt_leaf / bt_fork walked in order. */
+export function parseShardHashes(s: Slice): BlockIdExt[] {
   const dict = Dictionary.load(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), s);
   const out: BlockIdExt[] = [];
   const walk = (workchain: number, shard: bigint, cell: Cell) => {
@@ -246,18 +253,34 @@ export function parseShardHashes(root: Cell): BlockIdExt[] {
     if (t.loadBit()) {
       walk(workchain, childShard(shard, false), t.loadRef());
       walk(workchain, childShard(shard, true), t.loadRef());
-      return;
-    }
-    const tag = t.loadUint(4);
-    if (tag !== 0xa && tag !== 0xb) throw new Error(`unknown ShardDescr tag ${tag}`);
-    const seqno = t.loadUint(32);
-    t.loadUint(32); // reg_mc_seqno
-    t.loadUintBig(64);
-    t.loadUintBig(64);
-    out.push({ workchain, shard, seqno, rootHash: t.loadBuffer(32), fileHash: t.loadBuffer(32) });
+    } else out.push(loadShardDescr(t, workchain, shard));
   };
   for (const [wc, cell] of dict) walk(wc, toSigned(1n << 63n), cell);
   return out;
+}
+
+/** One shard's top block in ShardHashes, walking only its path (the rest may be pruned in a proof). */
+export function findShardDescr(s: Slice, workchain: number, shard: bigint): BlockIdExt | null {
+  if (!s.loadBit()) return null;
+  const key = Buffer.alloc(4);
+  key.writeInt32BE(workchain);
+  const leaf = hashmapLookup(s.loadRef(), key, 32);
+  if (!leaf) return null;
+  let cell = leaf.loadRef();
+  let current = toSigned(1n << 63n);
+  const target = toUnsigned(shard);
+  for (;;) {
+    const t = cell.beginParse();
+    if (!t.loadBit()) return current === shard ? loadShardDescr(t, workchain, current) : null;
+    // Go left when the target lies below the current shard's middle.
+    const u = toUnsigned(current);
+    const right = target >= u;
+    if (lowBit(u) === 1n) return null;
+    current = childShard(current, right);
+    const left = t.loadRef();
+    const rightRef = t.loadRef();
+    cell = right ? rightRef : left;
+  }
 }
 
 // ---------------------------------------------------------------- states
@@ -317,16 +340,77 @@ export function stateOfProof(root: Cell): Cell {
   return root.isExotic ? root.refs[0] : root;
 }
 
-/** The ShardAccount of `accountId` in a (proof of a) ShardStateUnsplit, or null when the state shows it absent. */
-export function findShardAccount(state: Cell, accountId: Buffer): ShardAccount | null {
-  const s = state.beginParse();
+/**
+ * Looks one key up in a Hashmap / HashmapAug of `n`-bit keys, walking only the path to it, so that pruned branches
+ * elsewhere (what a Merkle proof leaves of the rest) are never read. `skipExtra` skips a fork's or leaf's extra
+ * (HashmapAug); returns the leaf's value slice, or null when the key is absent.
+ */
+export function hashmapLookup(root: Cell, key: Buffer, n: number, skipExtra?: (s: Slice) => void): Slice | null {
+  const bit = (i: number) => ((key[i >> 3] >> (7 - (i & 7))) & 1) === 1;
+  let cell = root;
+  let pos = 0;
+  for (;;) {
+    const s = cell.beginParse(true);
+    const m = n - pos;
+    const width = Math.ceil(Math.log2(m + 1));
+    let label: boolean[];
+    if (!s.loadBit()) {
+      let len = 0;
+      while (s.loadBit()) len++;
+      label = Array.from({ length: len }, () => s.loadBit());
+    } else if (!s.loadBit()) {
+      const len = s.loadUint(width);
+      label = Array.from({ length: len }, () => s.loadBit());
+    } else {
+      const v = s.loadBit();
+      label = new Array(s.loadUint(width)).fill(v);
+    }
+    for (const b of label) if (b !== bit(pos++)) return null;
+    if (pos === n) {
+      skipExtra?.(s);
+      return s;
+    }
+    const next = bit(pos++);
+    const left = s.loadRef();
+    const right = s.loadRef();
+    cell = next ? right : left;
+  }
+}
+
+/** What a ShardStateUnsplit says of one account: its ShardAccount pointers (the Account itself may be pruned). */
+export interface AccountLeaf {
+  /** Hash of the Account cell (the `state` a liteserver sends must have it). */
+  accountHash: Buffer;
+  lastTransactionHash: bigint;
+  lastTransactionLt: bigint;
+}
+
+const skipDepthBalance = (s: Slice) => {
+  s.loadUint(5); // split_depth:(#<= 30)
+  s.loadCoins();
+  s.loadMaybeRef(); // extra currencies
+};
+
+/** The account's leaf in a (proof of a) ShardStateUnsplit, or null when the state shows it absent. */
+export function findAccountLeaf(state: Cell, accountId: Buffer): AccountLeaf | null {
+  const s = state.beginParse(true);
   if (s.loadUint(32) !== SHARD_STATE_TAG) throw new Error('not a ShardStateUnsplit');
   s.skip(32 + 104 + 32 + 32 + 32 + 64 + 32);
   s.loadRef();
   s.loadBit();
-  const accounts = s.loadRef();
-  const dict = Dictionary.load(Dictionary.Keys.BigUint(256), ShardAccountRefValue, accounts.beginParse());
-  return dict.get(BigInt('0x' + accountId.toString('hex')))?.shardAccount ?? null;
+  const accounts = s.loadRef().beginParse(true);
+  if (!accounts.loadBit()) return null;
+  const leaf = hashmapLookup(accounts.loadRef(), accountId, 256, skipDepthBalance);
+  if (!leaf) return null;
+  const account = leaf.loadRef();
+  return { accountHash: account.hash(0), lastTransactionHash: leaf.loadUintBig(256), lastTransactionLt: leaf.loadUintBig(64) };
+}
+
+/** One config parameter from a (proof of a) ConfigParams dictionary root, or null when absent. */
+export function configParamOf(configRoot: Cell, id: number): Cell | null {
+  const key = Buffer.alloc(4);
+  key.writeInt32BE(id);
+  return hashmapLookup(configRoot, key, 32)?.loadRef() ?? null;
 }
 
 /** The ConfigParams dictionary root in a (proof of a) masterchain ShardStateUnsplit. */

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, type Cipheriv, type Decipheriv } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, type Cipher, type Decipher } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { adnlKeyId, adnlSharedSecret, randomEd25519, type Ed25519KeyPair } from './keys.js';
@@ -33,8 +33,8 @@ export class AdnlChannel extends EventEmitter<AdnlChannelEvents> {
 
   constructor(
     readonly socket: Socket,
-    private readonly tx: Cipheriv,
-    private readonly rx: Decipheriv,
+    private readonly tx: Cipher,
+    private readonly rx: Decipher,
     pending?: Buffer,
   ) {
     super();
@@ -112,7 +112,7 @@ export class AdnlChannel extends EventEmitter<AdnlChannelEvents> {
   }
 }
 
-function ciphers(params: Buffer, side: 'client' | 'server'): { tx: Cipheriv; rx: Decipheriv } {
+function ciphers(params: Buffer, side: 'client' | 'server'): { tx: Cipher; rx: Decipher } {
   const a = { key: params.subarray(0, 32), iv: params.subarray(64, 80) };
   const b = { key: params.subarray(32, 64), iv: params.subarray(80, 96) };
   const [txKey, rxKey] = side === 'server' ? [a, b] : [b, a];

@@ -462,7 +462,8 @@ function toLiteError(err: unknown): LiteServerError {
   if (isChainError(err)) {
     switch (err.kind) {
       case 'not_found':
-        return new LiteServerError(LS_CODE.NOT_READY, `not found: ${err.message}`);
+        // Deterministic, so clients do not retry it elsewhere (651 means "not here yet" and is retried).
+        return new LiteServerError(LS_CODE.FATAL, `not found: ${err.message}`);
       case 'refused':
         return new LiteServerError(LS_CODE.ERROR, `cannot apply external message to current state: ${err.message}`);
       case 'invalid':
