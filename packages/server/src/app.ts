@@ -11,6 +11,7 @@ import { createJsonRpcHandler } from './jsonrpc.js';
 import type { RateLimiter } from './limiter.js';
 import { redactUrl, type Logger } from './logging.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { degradedNetworks, registerBackendMetrics, type BackendHealth } from './backend-health.js';
 import { createNetworkResolver } from './network.js';
 import { createOperationTable } from './operations.js';
 import { jsonBodyReader } from './json-body.js';
@@ -26,6 +27,8 @@ export interface AppOptions {
   limiter: RateLimiter;
   logger: Logger;
   metrics?: Metrics;
+  /** Upstream servers of chain backends (liteservers): per-server gauges in /metrics, degraded /healthcheck. */
+  backendHealth?: BackendHealth;
   bundles?: Bundles;
   jsonRpcMethods?: Readonly<Record<string, JsonRpcMethod>>;
 }
@@ -85,7 +88,14 @@ export function createApp(options: AppOptions): Express {
     );
   }
 
-  const healthcheck = (res: Response) => res.json({ ok: true });
+  const backendHealth = options.backendHealth ?? {};
+  if (Object.keys(backendHealth).length > 0) registerBackendMetrics(metrics.registry, backendHealth);
+  // Degraded (503) while a network's backend has no healthy upstream server: its chain requests fail until one returns.
+  const healthcheck = (res: Response) => {
+    const degraded = degradedNetworks(backendHealth);
+    if (degraded.length === 0) return res.json({ ok: true });
+    res.status(503).json({ ok: false, status: 'degraded', networks: degraded });
+  };
   const metricsReply = (res: Response, next: NextFunction) =>
     metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
   // The same tolerance as an express route: any case, one optional trailing slash.
