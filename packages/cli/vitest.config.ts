@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // PGlite and devnet start-up take seconds on a busy machine; test files run one at a time to keep limits exact.
 // The v2 and v3 end-to-end files run twice: on the devnet backend, and on the liteserver backend reading the same
@@ -9,7 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     fileParallelism: false,
     projects: [
-      { extends: true, test: { name: 'devnet', env: { TONGATE_TEST_BACKEND: 'devnet' } } },
+      { extends: true, test: { name: 'devnet', exclude: [...configDefaults.exclude, 'test/liteserver-*.test.ts'], env: { TONGATE_TEST_BACKEND: 'devnet' } } },
       {
         extends: true,
         test: {

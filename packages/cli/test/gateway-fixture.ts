@@ -29,6 +29,8 @@ export function freePort(): Promise<number> {
 export interface TestGateway {
   gateway: Gateway;
   ports: Record<Network, number>;
+  /** The devnet liteservers in front of each network (liteserver backend only). */
+  liteservers: Partial<Record<Network, DevnetLiteserver>>;
   /** Issues an API key through the running server's admin endpoint. */
   createKey(network: Network, rps?: number): Promise<string>;
   close(): Promise<void>;
@@ -64,6 +66,7 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
   return {
     gateway,
     ports,
+    liteservers: liteservers.length ? { mainnet: liteservers[0], testnet: liteservers[1] } : {},
     async createKey(network, rps = 10_000) {
       const res = await fetch(`${admin.url}/admin/keys`, {
         method: 'POST',

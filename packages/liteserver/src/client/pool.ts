@@ -48,6 +48,8 @@ export interface ServerHealth {
   errors: number;
   timeouts: number;
   lastErrorCode: number | null;
+  /** Connections established after the first one. */
+  reconnects: number;
 }
 
 class Server {
@@ -58,6 +60,7 @@ class Server {
   errors = 0;
   timeouts = 0;
   lastErrorCode: number | null = null;
+  connects = 0;
   backoffMs: number;
   timer: NodeJS.Timeout | undefined;
 
@@ -155,6 +158,7 @@ export class LitePool {
         errors: s.errors,
         timeouts: s.timeouts,
         lastErrorCode: s.lastErrorCode,
+        reconnects: Math.max(0, s.connects - 1),
       };
     });
   }
@@ -280,6 +284,7 @@ export class LitePool {
       s.conn = conn;
       s.head = { id: info.last, utime: info.lastUtime, seenAt: Date.now() };
       s.status = 'ready';
+      s.connects++;
       s.backoffMs = this.o.reconnectMinMs;
       this.opts.logger?.info({ server: s.endpoint.name, seqno: info.last.seqno, version: info.version }, 'liteserver connected');
       conn.once('close', (reason) => {

@@ -53,8 +53,8 @@ export class ChainLiteServer {
   private readonly channels = new Set<AdnlChannel>();
   private readonly version: number;
   port = 0;
-  /** Queries answered (tests check where requests went). */
-  served = 0;
+  /** Queries received, by TL function name (tests check where requests went). */
+  readonly received = new Map<string, number>();
 
   constructor(opts: ChainLiteServerOptions) {
     this.chain = opts.chain;
@@ -166,8 +166,8 @@ export class ChainLiteServer {
     if (!fn || !handler) throw new LiteServerError(LS_CODE.PROTOCOL_VIOLATION, `unknown query 0x${id.toString(16)}`);
     const params = fn.readParams(r);
     r.end();
+    this.received.set(fn.name, (this.received.get(fn.name) ?? 0) + 1);
     const result = await handler(params);
-    this.served++;
     const w = new tl.TlWriter();
     fn.writeResult(w, result);
     return w.finish();
