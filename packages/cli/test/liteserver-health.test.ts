@@ -53,7 +53,7 @@ describe('liteserver backend health', () => {
     await back.listen(port);
     running.server = back;
     await until(async () => (await fetch(`${base}/healthcheck`)).status === 200, 10_000);
-    const info = await (await fetch(`${base}/api/v2/getMasterchainInfo`)).json();
+    const info = (await (await fetch(`${base}/api/v2/getMasterchainInfo`)).json()) as { ok: boolean; result: { last: { seqno: number } } };
     expect(info.ok).toBe(true);
     expect(info.result.last.seqno).toBeGreaterThan(0);
   });
