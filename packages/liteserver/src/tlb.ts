@@ -350,7 +350,9 @@ export function hashmapLookup(root: Cell, key: Buffer, n: number, skipExtra?: (s
   let cell = root;
   let pos = 0;
   for (;;) {
-    const s = cell.beginParse(true);
+    // A pruned branch on the path: the proof does not cover this key (it must not be read as dictionary data).
+    if (cell.isExotic) throw new Error('the dictionary path to this key is pruned in the proof');
+    const s = cell.beginParse();
     const m = n - pos;
     const width = Math.ceil(Math.log2(m + 1));
     let label: boolean[];
