@@ -5,3 +5,4 @@ export * from './messages.js';
 export * from './shards.js';
 export * from './execution.js';
 export * from './accounts.js';
+export * from './lru.js';

@@ -24,6 +24,7 @@ import {
   emulationResultOf,
   EXIT_CODE_NO_CODE,
   GET_METHOD_GAS_LIMIT,
+  LruCache,
   methodIdOf,
   nodeIdShort,
   WHOLE_SHARD,
@@ -54,7 +55,6 @@ import { ChainStore, type BlobRef, type Round, type StoredAccount, type StoredBl
 import { runSeed, type SeedSummary } from './seed.js';
 import { installFastSha256 } from './fast-sha256.js';
 import { DevnetExecutor } from './executor.js';
-import { LruCache } from './lru.js';
 import { MessageRunner, rawExternalMessage, type AppliedTransaction, type RunResult } from './runner.js';
 
 export interface DevnetOptions {

@@ -20,6 +20,7 @@ import {
   emulationResultOf,
   EXIT_CODE_NO_CODE,
   GET_METHOD_GAS_LIMIT,
+  LruCache,
   methodIdOf,
   WHOLE_SHARD,
   type AccountState,
@@ -61,25 +62,6 @@ const MAX_TRANSACTIONS_PER_QUERY = 16;
 const MAX_LIBRARIES_PER_QUERY = 16;
 const ZERO32 = Buffer.alloc(32);
 
-/** A small insertion-ordered LRU for immutable chain facts (block ids, configs, libraries, get-method results). */
-class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly size: number) {}
-  get(k: K): V | undefined {
-    const v = this.map.get(k);
-    if (v !== undefined) {
-      this.map.delete(k);
-      this.map.set(k, v);
-    }
-    return v;
-  }
-  set(k: K, v: V): void {
-    this.map.delete(k);
-    if (this.map.size >= this.size) this.map.delete(this.map.keys().next().value!);
-    this.map.set(k, v);
-  }
-}
-
 let executorPromise: Promise<Executor> | undefined;
 /** The same emulator the devnet runs (@ton/sandbox's), one instance per process. */
 function sharedExecutor(): Promise<Executor> {
@@ -104,10 +86,10 @@ export class LiteserverChain implements ChainSource {
   readonly backendId = 'liteserver';
   readonly pool: LitePool;
   readonly proofs: ProofPolicy;
-  private readonly blockIds = new Lru<string, BlockIdExt>(4096);
-  private readonly configs = new Lru<number, { cell: Cell; base64: string }>(16);
-  private readonly libraries = new Lru<string, Cell>(1024);
-  private readonly getMethodResults = new Lru<string, GetMethodResult>(4096);
+  private readonly blockIds = new LruCache<string, BlockIdExt>(4096);
+  private readonly configs = new LruCache<number, { cell: Cell; base64: string }>(16);
+  private readonly libraries = new LruCache<string, Cell>(1024);
+  private readonly getMethodResults = new LruCache<string, GetMethodResult>(4096);
 
   constructor(opts: LiteserverChainOptions) {
     this.network = opts.network;
