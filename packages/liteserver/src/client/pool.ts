@@ -131,15 +131,24 @@ export class LitePool {
     return best;
   }
 
-  private isLagging(s: Server, consensus: number): boolean {
+  private consensusUtime(): number {
+    let best = 0;
+    for (const s of this.servers) if (s.status === 'ready' && s.head) best = Math.max(best, s.head.utime);
+    return best;
+  }
+
+  /** Behind the consensus head by more than maxLagBlocks blocks or maxLagSeconds of chain time. (A chain that stalls
+   * as a whole stalls every server alike: that is not a reason to drop them all.) */
+  private isLagging(s: Server, consensus: number, consensusUtime = this.consensusUtime()): boolean {
     if (!s.head) return true;
     if (s.head.id.seqno < consensus - this.o.maxLagBlocks) return true;
-    return Date.now() / 1000 - s.head.utime > this.o.maxLagSeconds;
+    return consensusUtime - s.head.utime > this.o.maxLagSeconds;
   }
 
   private healthyServers(): Server[] {
     const consensus = this.consensusSeqno();
-    return this.servers.filter((s) => s.status === 'ready' && s.conn && !s.conn.isClosed && !this.isLagging(s, consensus));
+    const utime = this.consensusUtime();
+    return this.servers.filter((s) => s.status === 'ready' && s.conn && !s.conn.isClosed && !this.isLagging(s, consensus, utime));
   }
 
   health(): ServerHealth[] {

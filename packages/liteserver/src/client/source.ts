@@ -13,6 +13,7 @@ import {
   type ShardAccount,
   type TupleItem,
 } from '@ton/core';
+import { createHash } from 'node:crypto';
 import { Executor } from '@ton/sandbox';
 import {
   accountStateFields,
@@ -87,9 +88,12 @@ export class LiteserverChain implements ChainSource {
   readonly pool: LitePool;
   readonly proofs: ProofPolicy;
   private readonly blockIds = new LruCache<string, BlockIdExt>(4096);
-  private readonly configs = new LruCache<number, { cell: Cell; base64: string }>(16);
+  /** Configs by the key block that set them. */
+  private readonly configs = new LruCache<number, Promise<{ cell: Cell; base64: string }>>(16);
+  private readonly keyBlocks = new LruCache<number, Promise<number>>(4096);
   private readonly libraries = new LruCache<string, Cell>(1024);
-  private readonly getMethodResults = new LruCache<string, GetMethodResult>(4096);
+  private readonly getMethodResults = new LruCache<string, Promise<GetMethodResult>>(4096);
+  private readonly accountAnswers = new LruCache<string, { state: AccountState; sa: ShardAccount | null }>(4096);
 
   constructor(opts: LiteserverChainOptions) {
     this.network = opts.network;
@@ -292,6 +296,17 @@ export class LiteserverChain implements ChainSource {
           { workchain: -1, shard: WHOLE_SHARD, seqno: LAST_BLOCK, rootHash: ZERO32, fileHash: ZERO32 }
         : tlId(await this.mcBlockId(atMcSeqno, session));
     const res = await session.call(tl.liteServerGetAccountState, { id, account: accountOf(address) }, atMcSeqno);
+    // The same answer bytes (same block, same account: wallets polled within a block) are decoded and checked once.
+    const digest = createHash('sha256').update(res.id.rootHash).update(res.shardblk.rootHash).update(res.proof).update(res.state).update(res.shardProof).digest('base64');
+    const known = this.accountAnswers.get(digest);
+    if (known && known.state.address.equals(address)) return known;
+    const decoded = this.decodeAccountState(address, res);
+    this.accountAnswers.set(digest, decoded);
+    this.blockIds.set(refKey(decoded.state.block), decoded.state.block);
+    return decoded;
+  }
+
+  private decodeAccountState(address: Address, res: tl.LiteServerAccountState): { state: AccountState; sa: ShardAccount | null } {
     const roots = res.proof.length > 0 ? Cell.fromBoc(res.proof) : [];
     if (roots.length < 2) throw new ChainError('internal', 'liteserver sent an account state without its proof');
     const stateRoot = res.state.length > 0 ? Cell.fromBoc(res.state)[0] : null;
@@ -304,25 +319,47 @@ export class LiteserverChain implements ChainSource {
         ? { account: loadAccount(accountSlice), lastTransactionHash: leaf.lastTransactionHash, lastTransactionLt: leaf.lastTransactionLt }
         : null;
     const header = parseBlockHeader(toBlockId(res.shardblk), blockOfProof(roots[0]));
-    const block = toBlockId(res.id);
-    this.blockIds.set(refKey(block), block);
-    return { state: { address, block, syncUtime: header.genUtime, ...accountStateFields(sa) }, sa };
+    return { state: { address, block: toBlockId(res.id), syncUtime: header.genUtime, ...accountStateFields(sa) }, sa };
   }
 
   async getAccountState(address: Address, atMcSeqno?: number): Promise<AccountState> {
     return (await this.accountState(address, atMcSeqno, this.pool.session())).state;
   }
 
+  /**
+   * The config at a masterchain block. Config changes only in key blocks, so it is fetched once per key block (the
+   * block's own seqno when it is one, else its prev_key_block_seqno), not once per block; concurrent requests share
+   * one fetch.
+   */
   private async config(mcId: BlockIdExt, session: Session): Promise<{ cell: Cell; base64: string }> {
-    const hit = this.configs.get(mcId.seqno);
+    const keyBlock = await this.keyBlockOf(mcId, session);
+    const hit = this.configs.get(keyBlock);
     if (hit) return hit;
-    const res = await session.call(tl.liteServerGetConfigAll, { mode: 0, id: tlId(mcId) }, mcId.seqno);
-    const cell = this.configRoot(res);
-    // Configs change rarely: consecutive blocks share the serialized form the emulator takes.
-    const previous = [...[mcId.seqno - 1, mcId.seqno + 1]].map((s) => this.configs.get(s)).find((c) => c && c.cell.hash().equals(cell.hash()));
-    const entry = previous ?? { cell, base64: cell.toBoc().toString('base64') };
-    this.configs.set(mcId.seqno, entry);
-    return entry;
+    const pending = (async () => {
+      const res = await session.call(tl.liteServerGetConfigAll, { mode: 0, id: tlId(mcId) }, mcId.seqno);
+      const cell = this.configRoot(res);
+      return { cell, base64: cell.toBoc().toString('base64') };
+    })();
+    this.configs.set(keyBlock, pending);
+    // A failed fetch is not remembered: the next request asks again.
+    pending.catch(() => this.configs.delete(keyBlock));
+    return pending;
+  }
+
+  /** The key block whose config a masterchain block runs with. */
+  private keyBlockOf(mcId: BlockIdExt, session: Session): Promise<number> {
+    const hit = this.keyBlocks.get(mcId.seqno);
+    if (hit) return hit;
+    const pending = (async () => {
+      const res = await session.call(tl.liteServerGetBlockHeader, { id: tlId(mcId), mode: 0 }, mcId.seqno);
+      const { id, block } = this.rememberHeader(res);
+      if (!block) throw new ChainError('internal', `liteserver sent no header for masterchain block ${mcId.seqno}`);
+      const header = parseBlockHeader(id, block);
+      return header.isKeyBlock ? header.id.seqno : header.prevKeyBlockSeqno;
+    })();
+    this.keyBlocks.set(mcId.seqno, pending);
+    pending.catch(() => this.keyBlocks.delete(mcId.seqno));
+    return pending;
   }
 
   private configRoot(res: tl.LiteServerConfigInfo): Cell {
@@ -408,16 +445,24 @@ export class LiteserverChain implements ChainSource {
     const key = `${state.block.seqno}:${state.shardAccount!.hash().toString('hex')}:${methodId}:${stack.length === 0 ? '' : serializeTuple(stack).hash().toString('base64')}`;
     const known = this.getMethodResults.get(key);
     if (known) return known;
-    const [config, libs, executor] = await Promise.all([this.config(state.block, session), this.librariesFor([state.code, ...(state.data ? [state.data] : [])], session), sharedExecutor()]);
+    const run = this.executeGetMethod(state, methodId, stack, session);
+    this.getMethodResults.set(key, run);
+    // A failure is not remembered: the next request runs again.
+    run.catch(() => this.getMethodResults.delete(key));
+    return run;
+  }
+
+  private async executeGetMethod(state: AccountState, methodId: number, stack: TupleItem[], session: Session): Promise<GetMethodResult> {
+    const [config, libs, executor] = await Promise.all([this.config(state.block, session), this.librariesFor([state.code!, ...(state.data ? [state.data] : [])], session), sharedExecutor()]);
     const res = await executor.runGetMethod({
-      code: state.code,
+      code: state.code!,
       data: state.data ?? beginCell().endCell(),
       methodId,
       stack,
       config: config.base64,
       verbosity: 'short',
       libs,
-      address,
+      address: state.address,
       unixTime: state.syncUtime,
       balance: state.balance,
       randomSeed: state.block.rootHash,
@@ -432,7 +477,6 @@ export class LiteserverChain implements ChainSource {
       block: state.block,
       lastTransaction: state.lastTransaction,
     };
-    this.getMethodResults.set(key, result);
     return result;
   }
 

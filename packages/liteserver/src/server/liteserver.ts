@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell, convertToMerkleProof, loadShardAccount, parseTuple, serializeTuple, storeAccount } from '@ton/core';
-import { isChainError, type BlockHeader, type BlockIdExt, type BlockRef, type ChainSource } from '@tongate/chain';
+import { isChainError, LruCache, type BlockHeader, type BlockIdExt, type BlockRef, type ChainSource } from '@tongate/chain';
 import * as tl from '@tongate/liteserver-tl';
 import { AdnlServer, type AdnlChannel } from '../adnl/channel.js';
 import { randomEd25519, type Ed25519KeyPair } from '../adnl/keys.js';
@@ -39,6 +39,7 @@ const MAX_BLOCK_TRANSACTIONS = 256;
 const MAX_LIBRARIES = 16;
 const LAST_BLOCK = 0xffffffff;
 const HEADER_CACHE = 4096;
+const ACCOUNT_ANSWERS = 4096;
 const WAIT_POLL_MS = 25;
 
 type Handler = (params: any) => Promise<unknown>;
@@ -50,6 +51,7 @@ export class ChainLiteServer {
   private faults: LiteServerFaults;
   private readonly handlers = new Map<number, Handler>();
   private readonly headerCache = new Map<string, BlockHeader>();
+  private readonly accountAnswers = new LruCache<string, tl.LiteServerAccountState>(ACCOUNT_ANSWERS);
   private readonly channels = new Set<AdnlChannel>();
   private readonly version: number;
   port = 0;
@@ -290,6 +292,10 @@ export class ChainLiteServer {
 
     this.on(tl.liteServerGetAccountState, async (p) => {
       const mc = await this.mcBlock(p.id);
+      // A state at a block never changes: its answer is built once (wallets are polled many times per block).
+      const key = `${mc.id.seqno}:${p.account.workchain}:${p.account.id.toString('hex')}`;
+      const known = this.accountAnswers.get(key);
+      if (known) return known;
       const address = new Address(p.account.workchain, p.account.id);
       const state = await chain.getAccountState(address, mc.id.seqno);
       const shardBlk = await this.shardBlockOf(mc, address.workChain);
@@ -301,7 +307,9 @@ export class ChainLiteServer {
       );
       const proof = serializeMultiRootBoc([convertToMerkleProof(buildBlockCell({ header: shardBlk, prevEndLts: [], masterRef: await this.masterRefOf(shardBlk) })), convertToMerkleProof(stateCell)]);
       const accountCell = sa?.account ? beginCell().storeBit(true).store(storeAccount(sa.account)).endCell() : null;
-      return { id: blockId(mc.id), shardblk: blockId(shardBlk.id), shardProof: Buffer.alloc(0), proof, state: accountCell ? accountCell.toBoc() : Buffer.alloc(0) };
+      const answer = { id: blockId(mc.id), shardblk: blockId(shardBlk.id), shardProof: Buffer.alloc(0), proof, state: accountCell ? accountCell.toBoc() : Buffer.alloc(0) };
+      this.accountAnswers.set(key, answer);
+      return answer;
     });
 
     this.on(tl.liteServerRunSmcMethod, async (p) => {
