@@ -6,3 +6,4 @@ export * from './shards.js';
 export * from './execution.js';
 export * from './accounts.js';
 export * from './lru.js';
+export * from './stack-limits.js';

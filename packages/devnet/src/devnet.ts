@@ -26,6 +26,7 @@ import {
   GET_METHOD_GAS_LIMIT,
   LruCache,
   methodIdOf,
+  stackLimitViolation,
   nodeIdShort,
   WHOLE_SHARD,
   type AccountState,
@@ -54,7 +55,7 @@ import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
 import { ChainStore, type BlobRef, type Round, type StoredAccount, type StoredBlock, type StoredTx } from './store.js';
 import { runSeed, type SeedSummary } from './seed.js';
 import { installFastSha256 } from './fast-sha256.js';
-import { DevnetExecutor } from './executor.js';
+import { DevnetExecutor, EmulatorFault } from './executor.js';
 import { MessageRunner, rawExternalMessage, type AppliedTransaction, type RunResult } from './runner.js';
 
 export interface DevnetOptions {
@@ -627,6 +628,9 @@ export class Devnet implements ChainSource {
 
   async runGetMethod(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
     const methodId = methodIdOf(method);
+    // Checked here too, whatever API the stack came from: past these the emulator traps (see STACK_LIMITS).
+    const violation = stackLimitViolation(stack);
+    if (violation) throw new ChainError('invalid', `stack: ${violation}`);
     const mc = this.mcAt(atMcSeqno);
     const blob = this.snapshotAt(address, mc.id.seqno);
     const sa = blob ? this.decodedSnapshot(blob).sa : undefined;
@@ -641,8 +645,10 @@ export class Devnet implements ChainSource {
     const key = `${mc.id.seqno}:${blob.off}:${methodId}:${stack.length === 0 ? '' : serializeTuple(stack).hash().toString('base64')}`;
     const known = this.getMethodCache.get(key);
     if (known) return known;
-    const res = await this.bc.executor.runGetMethod({
-      code: state.state.code,
+    const code = state.state.code;
+    const balance = sa.account.storage.balance.coins;
+    const res = await emulatorCall(() => this.bc.executor.runGetMethod({
+      code,
       data: state.state.data ?? beginCell().endCell(),
       methodId,
       stack,
@@ -651,12 +657,12 @@ export class Devnet implements ChainSource {
       libs: this.libs,
       address,
       unixTime: mc.genUtime,
-      balance: sa.account.storage.balance.coins,
+      balance,
       randomSeed: mc.id.rootHash,
       gasLimit: GET_METHOD_GAS_LIMIT,
       debugEnabled: false,
       prevBlocksInfo: this.bc.prevBlocks,
-    });
+    }));
     if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
     const result: GetMethodResult = {
       exitCode: res.output.vm_exit_code,
@@ -776,7 +782,7 @@ export class Devnet implements ChainSource {
     return this.serial(async () => {
       const sc = await this.bc.getContract(dest);
       const lastTxTime = sc.account.account?.storageStats.lastPaid ?? 0;
-      const res = await this.bc.executor.runTransaction({
+      const res = await emulatorCall(() => this.bc.executor.runTransaction({
         config: this.bc.configBase64,
         libs: this.bc.libs ?? null,
         verbosity: 'short',
@@ -788,7 +794,7 @@ export class Devnet implements ChainSource {
         ignoreChksig: opts.ignoreChksig,
         debugEnabled: false,
         prevBlocksInfo: this.bc.prevBlocks,
-      });
+      }));
       if (!res.result.success) {
         throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
       }
@@ -838,6 +844,16 @@ function genesisWalletAccount(faucet: Faucet, genUtime: number): ShardAccount {
     lastTransactionLt: 0n,
     lastTransactionHash: 0n,
   };
+}
+
+/** An emulator fault is caused by what the request fed it (the emulator was replaced meanwhile): a 422, not a 500. */
+async function emulatorCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof EmulatorFault) throw new ChainError('invalid', e.message, { cause: e });
+    throw e;
+  }
 }
 
 export async function createDevnet(opts: DevnetOptions): Promise<Devnet> {

@@ -84,7 +84,7 @@ export class MessageRunner {
         const now = bc.now ?? Math.floor(Date.now() / 1000);
         if (now < sc.lastTxTime) throw new TimeError(item.dest, sc.lastTxTime, now);
         const verbosity = sc.verbosity;
-        const res = this.executor.runTransactionBoc({
+        const res = await this.executor.runTransactionBocRetrying({
           config: bc.configBase64,
           libs: bc.libs ?? null,
           verbosity: EXECUTOR_VERBOSITY[verbosity.vmLogs],

@@ -16,15 +16,16 @@ export interface UpstreamHealth {
 /** A chain backend that has upstream servers reports them here (the devnet has none and reports nothing). */
 export type BackendHealth = Partial<Record<Network, () => UpstreamHealth[]>>;
 
-/** Networks whose backend has no healthy upstream server left. */
-export function degradedNetworks(health: BackendHealth): { network: Network; healthy: number; servers: number }[] {
-  const out: { network: Network; healthy: number; servers: number }[] = [];
-  for (const [network, read] of Object.entries(health) as [Network, () => UpstreamHealth[]][]) {
-    const servers = read();
-    const healthy = servers.filter((s) => s.healthy).length;
-    if (healthy < 1) out.push({ network, healthy, servers: servers.length });
-  }
-  return out;
+/** One health source per network with upstream servers: degraded while none of them is healthy. */
+export function backendHealthSources(health: BackendHealth): { name: string; health(): { degraded: boolean; detail?: string } }[] {
+  return (Object.entries(health) as [Network, () => UpstreamHealth[]][]).map(([network, read]) => ({
+    name: `liteservers_${network}`,
+    health() {
+      const servers = read();
+      const healthy = servers.filter((s) => s.healthy).length;
+      return healthy >= 1 ? { degraded: false } : { degraded: true, detail: `no healthy liteserver (${healthy} of ${servers.length}): ${network} chain requests answer 503` };
+    },
+  }));
 }
 
 /** Per-server gauges, read when /metrics is scraped. */
