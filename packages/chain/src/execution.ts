@@ -1,4 +1,5 @@
-import { getMethodId, type Transaction } from '@ton/core';
+import { getMethodId, type Transaction, type TupleItem } from '@ton/core';
+import { stackLimitViolation } from './stack-limits.js';
 import { ChainError } from './errors.js';
 import type { EmulationResult } from './source.js';
 
@@ -22,6 +23,15 @@ export function methodIdOf(method: string | number): number {
   return /^-?\d+$/.test(method) ? Number(method) : getMethodId(method);
 }
 
+/** A get-method call's method id, after checking its arguments against the limits every backend enforces. */
+export function getMethodCall(method: string | number, stack: TupleItem[]): number {
+  const methodId = methodIdOf(method);
+  // Past these the emulator traps (see STACK_LIMITS), whatever API the stack came from.
+  const violation = stackLimitViolation(stack);
+  if (violation) throw new ChainError('invalid', `stack: ${violation}`);
+  return methodId;
+}
+
 /** Fees and outcome of an emulated external message's transaction (estimateFee). */
 export function emulationResultOf(transaction: Transaction): EmulationResult {
   const d = transaction.description;
@@ -39,4 +49,30 @@ export function emulationResultOf(transaction: Transaction): EmulationResult {
     accepted: compute.type === 'vm' && compute.success,
     exitCode: compute.type === 'vm' ? compute.exitCode : null,
   };
+}
+
+/**
+ * A failure of the emulator itself rather than of the contract it ran: a wasm trap ("memory access out of bounds"),
+ * or an emscripten C++ exception that escapes as a bare number. After one, the wasm instance's memory may be
+ * corrupt and every later call fails, so the executor replaces the instance (the devnet's DevnetExecutor.guard and
+ * the liteserver backend's emulator).
+ */
+export class EmulatorFault extends Error {
+  constructor(cause: unknown) {
+    super(`the emulator failed on this input (${describeThrow(cause)}) and was restarted`, { cause });
+    this.name = 'EmulatorFault';
+  }
+}
+
+function describeThrow(e: unknown): string {
+  if (e instanceof Error) return e.message.slice(0, 120);
+  return `${typeof e} thrown`;
+}
+
+/** What no contract failure produces: only a broken or overrun emulator throws these. */
+export function isEmulatorFault(e: unknown): boolean {
+  if (!(e instanceof Error)) return true;
+  const runtimeError = (globalThis as unknown as { WebAssembly?: { RuntimeError?: new () => Error } }).WebAssembly?.RuntimeError;
+  if (runtimeError && e instanceof runtimeError) return true;
+  return e instanceof RangeError || /memory access out of bounds|unreachable|out of memory/i.test(e.message);
 }

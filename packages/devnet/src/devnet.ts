@@ -25,8 +25,7 @@ import {
   EXIT_CODE_NO_CODE,
   GET_METHOD_GAS_LIMIT,
   LruCache,
-  methodIdOf,
-  stackLimitViolation,
+  getMethodCall,
   nodeIdShort,
   WHOLE_SHARD,
   type AccountState,
@@ -627,10 +626,7 @@ export class Devnet implements ChainSource {
   }
 
   async runGetMethod(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
-    const methodId = methodIdOf(method);
-    // Checked here too, whatever API the stack came from: past these the emulator traps (see STACK_LIMITS).
-    const violation = stackLimitViolation(stack);
-    if (violation) throw new ChainError('invalid', `stack: ${violation}`);
+    const methodId = getMethodCall(method, stack);
     const mc = this.mcAt(atMcSeqno);
     const blob = this.snapshotAt(address, mc.id.seqno);
     const sa = blob ? this.decodedSnapshot(blob).sa : undefined;

@@ -14,7 +14,6 @@ import {
   type TupleItem,
 } from '@ton/core';
 import { createHash } from 'node:crypto';
-import { Executor } from '@ton/sandbox';
 import {
   accountStateFields,
   ChainError,
@@ -22,7 +21,7 @@ import {
   EXIT_CODE_NO_CODE,
   GET_METHOD_GAS_LIMIT,
   LruCache,
-  methodIdOf,
+  getMethodCall,
   WHOLE_SHARD,
   type AccountState,
   type BlockHeader,
@@ -47,6 +46,7 @@ import * as tl from '@tongate/liteserver-tl';
 import type { GlobalConfig } from '../config.js';
 import { checkAccountStateProof, checkBlockHeaderProof, checkConfigProof, type ProofPolicy } from '../proofs.js';
 import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
+import { GuardedEmulator } from './emulator.js';
 import { LitePool, type PoolOptions, type ServerHealth, type Session } from './pool.js';
 
 export interface LiteserverChainOptions {
@@ -63,12 +63,8 @@ const MAX_TRANSACTIONS_PER_QUERY = 16;
 const MAX_LIBRARIES_PER_QUERY = 16;
 const ZERO32 = Buffer.alloc(32);
 
-let executorPromise: Promise<Executor> | undefined;
-/** The same emulator the devnet runs (@ton/sandbox's), one instance per process. */
-function sharedExecutor(): Promise<Executor> {
-  executorPromise ??= Executor.create();
-  return executorPromise;
-}
+/** One emulator per process, shared by every network's backend. */
+const emulator = new GuardedEmulator();
 
 const toBlockId = (id: tl.TonNodeBlockIdExt): BlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
 const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
@@ -435,7 +431,7 @@ export class LiteserverChain implements ChainSource {
   }
 
   async runGetMethod(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
-    const methodId = methodIdOf(method);
+    const methodId = getMethodCall(method, stack);
     const session = this.pool.session();
     const { state, sa } = await this.accountState(address, atMcSeqno, session);
     if (state.status !== 'active' || !state.code || !sa?.account) {
@@ -453,8 +449,8 @@ export class LiteserverChain implements ChainSource {
   }
 
   private async executeGetMethod(state: AccountState, methodId: number, stack: TupleItem[], session: Session): Promise<GetMethodResult> {
-    const [config, libs, executor] = await Promise.all([this.config(state.block, session), this.librariesFor([state.code!, ...(state.data ? [state.data] : [])], session), sharedExecutor()]);
-    const res = await executor.runGetMethod({
+    const [config, libs] = await Promise.all([this.config(state.block, session), this.librariesFor([state.code!, ...(state.data ? [state.data] : [])], session)]);
+    const res = await emulator.run((executor) => executor.runGetMethod({
       code: state.code!,
       data: state.data ?? beginCell().endCell(),
       methodId,
@@ -468,7 +464,7 @@ export class LiteserverChain implements ChainSource {
       randomSeed: state.block.rootHash,
       gasLimit: GET_METHOD_GAS_LIMIT,
       debugEnabled: false,
-    });
+    }));
     if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
     const result: GetMethodResult = {
       exitCode: res.output.vm_exit_code,
@@ -519,9 +515,9 @@ export class LiteserverChain implements ChainSource {
     const { state, sa } = await this.accountState(dest, undefined, session);
     const shardAccount: ShardAccount = sa ?? { account: undefined, lastTransactionLt: 0n, lastTransactionHash: 0n };
     const roots = state.code ? [state.code, ...(state.data ? [state.data] : [])] : [];
-    const [config, libs, executor] = await Promise.all([this.config(state.block, session), this.librariesFor(roots, session), sharedExecutor()]);
+    const [config, libs] = await Promise.all([this.config(state.block, session), this.librariesFor(roots, session)]);
     const lastPaid = sa?.account?.storageStats.lastPaid ?? 0;
-    const res = await executor.runTransaction({
+    const res = await emulator.run((executor) => executor.runTransaction({
       config: config.base64,
       libs: libs ?? null,
       verbosity: 'short',
@@ -532,7 +528,7 @@ export class LiteserverChain implements ChainSource {
       randomSeed: Buffer.alloc(32),
       ignoreChksig: opts.ignoreChksig,
       debugEnabled: false,
-    });
+    }));
     if (!res.result.success) {
       throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
     }
