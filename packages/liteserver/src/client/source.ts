@@ -44,6 +44,7 @@ import {
 } from '@tongate/chain';
 import * as tl from '@tongate/liteserver-tl';
 import type { GlobalConfig } from '../config.js';
+import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
 import { checkAccountStateProof, checkBlockHeaderProof, checkConfigProof, type ProofPolicy } from '../proofs.js';
 import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
 import { GuardedEmulator } from './emulator.js';
@@ -58,9 +59,6 @@ export interface LiteserverChainOptions {
 }
 
 const GLOBAL_IDS: Record<Network, number> = { mainnet: -239, testnet: -3 };
-const LAST_BLOCK = 0xffffffff;
-const MAX_TRANSACTIONS_PER_QUERY = 16;
-const MAX_LIBRARIES_PER_QUERY = 16;
 const ZERO32 = Buffer.alloc(32);
 
 /** One emulator per process, shared by every network's backend. */
@@ -248,7 +246,7 @@ export class LiteserverChain implements ChainSource {
     let cursor: TransactionId | null = from;
     // The liteserver answers at most 16 per query; walk on from the last one's predecessor.
     while (cursor && out.length < count) {
-      const res = await session.call(tl.liteServerGetTransactions, { count: Math.min(MAX_TRANSACTIONS_PER_QUERY, count - out.length), account: accountOf(address), lt: cursor.lt, hash: cursor.hash });
+      const res = await session.call(tl.liteServerGetTransactions, { count: Math.min(LITESERVER_LIMITS.transactionsPerQuery, count - out.length), account: accountOf(address), lt: cursor.lt, hash: cursor.hash });
       const cells = res.transactions.length > 0 ? Cell.fromBoc(res.transactions) : [];
       if (cells.length === 0) break;
       if (cells.length !== res.ids.length) throw new ChainError('internal', 'liteserver sent a transaction list whose ids and transactions differ in number');
@@ -289,7 +287,7 @@ export class LiteserverChain implements ChainSource {
     const id: tl.TonNodeBlockIdExt =
       atMcSeqno === undefined
         ? // "At the server's last block" in one round trip (liteserver.cpp accepts seqno 0xffffffff).
-          { workchain: -1, shard: WHOLE_SHARD, seqno: LAST_BLOCK, rootHash: ZERO32, fileHash: ZERO32 }
+          { workchain: -1, shard: WHOLE_SHARD, seqno: LAST_BLOCK_SEQNO, rootHash: ZERO32, fileHash: ZERO32 }
         : tlId(await this.mcBlockId(atMcSeqno, session));
     const res = await session.call(tl.liteServerGetAccountState, { id, account: accountOf(address) }, atMcSeqno);
     // The same answer bytes (same block, same account: wallets polled within a block) are decoded and checked once.
@@ -391,8 +389,8 @@ export class LiteserverChain implements ChainSource {
       if (hit) out.push({ hash: h, data: hit });
       else missing.push(h);
     }
-    for (let i = 0; i < missing.length; i += MAX_LIBRARIES_PER_QUERY) {
-      const res = await session.call(tl.liteServerGetLibraries, { libraryList: missing.slice(i, i + MAX_LIBRARIES_PER_QUERY) });
+    for (let i = 0; i < missing.length; i += LITESERVER_LIMITS.librariesPerQuery) {
+      const res = await session.call(tl.liteServerGetLibraries, { libraryList: missing.slice(i, i + LITESERVER_LIMITS.librariesPerQuery) });
       for (const entry of res.result) {
         const data = Cell.fromBoc(entry.data)[0];
         // A library is known by its cell hash: a server cannot substitute another cell.

@@ -5,6 +5,7 @@ import { AdnlServer, type AdnlChannel } from '../adnl/channel.js';
 import { randomEd25519, type Ed25519KeyPair } from '../adnl/keys.js';
 import { serializeMultiRootBoc } from '../boc.js';
 import { LS_CODE, LiteServerError } from '../errors.js';
+import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
 import { buildAccountShardState, buildBlockCell, buildConfigShardState, buildShardHashes } from '../tlb.js';
 
 /**
@@ -34,10 +35,6 @@ export interface ChainLiteServerOptions {
   version?: number;
 }
 
-const MAX_TRANSACTIONS_PER_QUERY = 16;
-const MAX_BLOCK_TRANSACTIONS = 256;
-const MAX_LIBRARIES = 16;
-const LAST_BLOCK = 0xffffffff;
 const HEADER_CACHE = 4096;
 const ACCOUNT_ANSWERS = 4096;
 const WAIT_POLL_MS = 25;
@@ -208,7 +205,7 @@ export class ChainLiteServer {
   /** A masterchain block the client named: must exist here (within the lagging head) and match its hashes. */
   private async mcBlock(id: tl.TonNodeBlockIdExt): Promise<BlockHeader> {
     const head = await this.head();
-    if (id.seqno >>> 0 === LAST_BLOCK) return this.header(head.last);
+    if (id.seqno >>> 0 === LAST_BLOCK_SEQNO) return this.header(head.last);
     if (id.workchain !== -1) throw new LiteServerError(LS_CODE.FATAL, 'reference block must belong to the masterchain');
     if (id.seqno > head.last.seqno) throw new LiteServerError(LS_CODE.NOT_READY, `block (-1,8000000000000000,${id.seqno}) is not in db`);
     return this.known(id);
@@ -340,7 +337,7 @@ export class ChainLiteServer {
 
     this.on(tl.liteServerGetTransactions, async (p) => {
       const address = new Address(p.account.workchain, p.account.id);
-      const count = Math.min(p.count, MAX_TRANSACTIONS_PER_QUERY);
+      const count = Math.min(p.count, LITESERVER_LIMITS.transactionsPerQuery);
       if (count < 1) throw new LiteServerError(LS_CODE.FATAL, 'count must be positive');
       const txs = await chain.getAccountTransactions(address, { lt: p.lt, hash: p.hash }, count);
       return { ids: txs.map((t) => blockId(t.block)), transactions: txs.length ? serializeMultiRootBoc(txs.map((t) => t.cell)) : Buffer.alloc(0) };
@@ -353,7 +350,7 @@ export class ChainLiteServer {
     });
 
     const page = (p: tl.LiteServerListBlockTransactions) => ({
-      count: Math.min(Math.max(p.count, 1), MAX_BLOCK_TRANSACTIONS),
+      count: Math.min(Math.max(p.count, 1), LITESERVER_LIMITS.blockTransactionsPerQuery),
       after: p.mode & 128 && p.after ? { account: p.after.account, lt: p.after.lt } : undefined,
     });
     this.on(tl.liteServerListBlockTransactions, async (p) => {
@@ -409,7 +406,7 @@ export class ChainLiteServer {
     this.on(tl.liteServerGetConfigParams, (p) => configInfo(p.mode, p.id));
 
     this.on(tl.liteServerGetLibraries, async (p) => {
-      if (p.libraryList.length > MAX_LIBRARIES) throw new LiteServerError(LS_CODE.FATAL, `at most ${MAX_LIBRARIES} libraries per query`);
+      if (p.libraryList.length > LITESERVER_LIMITS.librariesPerQuery) throw new LiteServerError(LS_CODE.FATAL, `at most ${LITESERVER_LIMITS.librariesPerQuery} libraries per query`);
       const libs = await chain.getLibraries(p.libraryList);
       return { result: libs.map((l) => ({ hash: l.hash, data: l.data.toBoc() })) };
     });
