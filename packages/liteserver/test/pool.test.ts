@@ -148,6 +148,24 @@ describe('liteserver pool failover', () => {
     expect(servers.filter((s) => count(s, 'liteServer.sendMessage') > 0).length).toBe(3);
   });
 
+  it('archival servers are detected and asked first for old blocks', async () => {
+    for (let i = 0; i < 8; i++) await devnet.produceBlock();
+    servers = [new ChainLiteServer({ chain: devnet, faults: { historyBlocks: 2 } }), new ChainLiteServer({ chain: devnet })];
+    for (const s of servers) await s.listen(0);
+    const chain = await poolOver(servers, { archiveAfterBlocks: 3 });
+    await until(() => chain.health().every((h) => h.archival !== null), 3000);
+    expect(chain.health().map((h) => h.archival)).toEqual([false, true]);
+    // The non-archival server is the faster one, yet old blocks skip it.
+    servers[1].setFaults({ delayMs: 30 });
+    const before = count(servers[0], 'liteServer.getAccountState');
+    for (let i = 0; i < 5; i++) expect((await chain.getAccountState(devnet.faucet.address, 2)).block.seqno).toBe(2);
+    expect(count(servers[0], 'liteServer.getAccountState')).toBe(before);
+    // Recent blocks still go to the fastest.
+    const head = (await devnet.getMasterchainInfo()).last.seqno;
+    for (let i = 0; i < 5; i++) await chain.getAccountState(devnet.faucet.address, head);
+    expect(count(servers[0], 'liteServer.getAccountState')).toBeGreaterThan(before);
+  });
+
   it('pings keep a connection alive through a server that closes idle connections', async () => {
     servers = [new ChainLiteServer({ chain: devnet, faults: { idleCloseMs: 400 } })];
     await servers[0].listen(0);

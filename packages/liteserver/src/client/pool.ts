@@ -31,6 +31,8 @@ export interface PoolOptions {
   pingIntervalMs?: number;
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
+  /** Blocks older than the head by more than this go to archival servers first (default 10 000, ~14 h). */
+  archiveAfterBlocks?: number;
   logger?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
@@ -50,6 +52,8 @@ export interface ServerHealth {
   lastErrorCode: number | null;
   /** Connections established after the first one. */
   reconnects: number;
+  /** Whether the server has old blocks (it found masterchain block 3); null until probed. */
+  archival: boolean | null;
 }
 
 class Server {
@@ -61,6 +65,8 @@ class Server {
   timeouts = 0;
   lastErrorCode: number | null = null;
   connects = 0;
+  archival: boolean | null = null;
+  archivalCheckedAt = 0;
   backoffMs: number;
   timer: NodeJS.Timeout | undefined;
 
@@ -83,6 +89,8 @@ export interface CallOptions {
   deadline?: number;
 }
 
+const ARCHIVE_PROBE_SEQNO = 3;
+const ARCHIVE_PROBE_INTERVAL_MS = 5 * 60_000;
 const RETRYABLE_CODES: ReadonlySet<number> = new Set([LS_CODE.TIMEOUT, LS_CODE.TIMEOUT_ERROR, LS_CODE.NOT_READY]);
 
 export class LitePool {
@@ -103,6 +111,7 @@ export class LitePool {
       pingIntervalMs: opts.pingIntervalMs ?? 5000,
       reconnectMinMs: opts.reconnectMinMs ?? 1000,
       reconnectMaxMs: opts.reconnectMaxMs ?? 30_000,
+      archiveAfterBlocks: opts.archiveAfterBlocks ?? 10_000,
     };
     this.servers = opts.servers.map((e) => new Server(e, this.o.reconnectMinMs));
     for (const s of this.servers) void this.connect(s);
@@ -168,6 +177,7 @@ export class LitePool {
         timeouts: s.timeouts,
         lastErrorCode: s.lastErrorCode,
         reconnects: Math.max(0, s.connects - 1),
+        archival: s.archival,
       };
     });
   }
@@ -176,11 +186,14 @@ export class LitePool {
   private pick(exclude: ReadonlySet<Server>, mcSeqno?: number): Server | null {
     let best: Server | null = null;
     let bestScore = Infinity;
+    // An old block goes to archival servers first; others have probably dropped it.
+    const old = mcSeqno !== undefined && mcSeqno < this.consensusSeqno() - this.o.archiveAfterBlocks;
     for (const s of this.healthyServers()) {
       if (exclude.has(s)) continue;
       // A server known to have the block the query depends on goes first: no wait on it.
       const behind = mcSeqno !== undefined && s.head !== null && s.head.id.seqno < mcSeqno ? 1000 : 0;
-      const score = s.latencyMs + (s.conn?.inFlight ?? 0) * 2 + behind;
+      const notArchival = old && s.archival !== true ? 1000 : 0;
+      const score = s.latencyMs + (s.conn?.inFlight ?? 0) * 2 + behind + notArchival;
       if (score < bestScore) {
         best = s;
         bestScore = score;
@@ -296,6 +309,7 @@ export class LitePool {
       s.connects++;
       s.backoffMs = this.o.reconnectMinMs;
       this.opts.logger?.info({ server: s.endpoint.name, seqno: info.last.seqno, version: info.version }, 'liteserver connected');
+      this.probeArchival(s);
       conn.once('close', (reason) => {
         if (s.conn !== conn) return;
         s.conn = null;
@@ -319,9 +333,23 @@ export class LitePool {
     s.timer.unref();
   }
 
+  /** Archival = it still has masterchain block 3 (toncenter's test), re-probed every 5 minutes. */
+  private probeArchival(s: Server): void {
+    const conn = s.conn;
+    if (!conn) return;
+    s.archivalCheckedAt = Date.now();
+    conn
+      .query(tl.liteServerLookupBlock, { mode: 1, id: { workchain: -1, shard: -(2n ** 63n), seqno: ARCHIVE_PROBE_SEQNO } }, { timeoutMs: this.o.queryTimeoutMs })
+      .then(() => (s.archival = true))
+      .catch((err) => {
+        if (err instanceof LiteServerError) s.archival = false;
+      });
+  }
+
   private pollHeads(): void {
     for (const s of this.servers) {
       if (s.status !== 'ready' || !s.conn) continue;
+      if (Date.now() - s.archivalCheckedAt > ARCHIVE_PROBE_INTERVAL_MS) this.probeArchival(s);
       const conn = s.conn;
       const started = performance.now();
       conn

@@ -24,6 +24,8 @@ export interface LiteServerFaults {
   lagBlocks?: number;
   /** Close connections that sent nothing for this long, ms (the C++ server: 60 s). */
   idleCloseMs?: number;
+  /** Keep only this many masterchain blocks of history, like a non-archival server (older ones: 651 not in db). */
+  historyBlocks?: number;
 }
 
 export interface ChainLiteServerOptions {
@@ -208,7 +210,14 @@ export class ChainLiteServer {
     if (id.seqno >>> 0 === LAST_BLOCK_SEQNO) return this.header(head.last);
     if (id.workchain !== -1) throw new LiteServerError(LS_CODE.FATAL, 'reference block must belong to the masterchain');
     if (id.seqno > head.last.seqno) throw new LiteServerError(LS_CODE.NOT_READY, `block (-1,8000000000000000,${id.seqno}) is not in db`);
+    this.checkHistory(id.seqno, head.last.seqno);
     return this.known(id);
+  }
+
+  /** A non-archival server (historyBlocks) has forgotten old blocks. */
+  private checkHistory(mcSeqno: number, headSeqno: number): void {
+    const keep = this.faults.historyBlocks;
+    if (keep !== undefined && headSeqno - mcSeqno > keep) throw new LiteServerError(LS_CODE.NOT_READY, `state of masterchain block ${mcSeqno} already gc'd (not in db)`);
   }
 
   /** Any block the client named with its hashes. */
@@ -284,6 +293,7 @@ export class ChainLiteServer {
       const head = await this.head();
       const mcSeqno = id.workchain === -1 ? id.seqno : (h.masterchainRef?.seqno ?? 0);
       if (mcSeqno > head.last.seqno) throw new LiteServerError(LS_CODE.NOT_READY, `block with seqno ${id.seqno} is not in db`);
+      this.checkHistory(mcSeqno, head.last.seqno);
       return { id: blockId(h.id), mode: p.mode, headerProof: await this.headerProof(h) };
     });
 
