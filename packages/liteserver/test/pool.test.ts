@@ -114,6 +114,16 @@ describe('liteserver pool failover', () => {
     expect((await chain.getAccountState(devnet.faucet.address)).status).toBe('active');
   });
 
+  it('every server too slow: 504-kind timeout within the deadline, not a hang', async () => {
+    await threeServers();
+    const chain = await poolOver(servers);
+    for (const s of servers) s.setFaults({ delayMs: 3000 });
+    const started = Date.now();
+    const err = await chain.getAccountState(devnet.faucet.address).catch((e) => e);
+    expect(isChainError(err) && err.kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThanOrEqual(2000 + 200);
+  });
+
   it('a server of another network (zero state) is refused', async () => {
     await threeServers();
     const config = await configOf(servers);
