@@ -49,7 +49,7 @@ export class ChainLiteServer {
   private readonly chain: ChainSource;
   private faults: LiteServerFaults;
   private readonly handlers = new Map<number, Handler>();
-  private readonly headerCache = new Map<string, BlockHeader>();
+  private readonly headerCache = new LruCache<string, BlockHeader>(HEADER_CACHE);
   private readonly accountAnswers = new LruCache<string, tl.LiteServerAccountState>(ACCOUNT_ANSWERS);
   private readonly channels = new Set<AdnlChannel>();
   private readonly version: number;
@@ -199,7 +199,6 @@ export class ChainLiteServer {
     const hit = this.headerCache.get(key);
     if (hit) return hit;
     const h = await this.chain.getBlockHeader(ref);
-    if (this.headerCache.size >= HEADER_CACHE) this.headerCache.delete(this.headerCache.keys().next().value!);
     this.headerCache.set(key, h);
     return h;
   }
