@@ -12,6 +12,27 @@ export type ProofPolicy = 'unsafe' | 'checking';
 
 const reject = (what: string) => new ChainError('internal', `liteserver proof rejected: ${what}`);
 
+/** A proof that cannot even be read is rejected like a wrong one. */
+function guarded<A extends unknown[]>(check: (...args: A) => void): (...args: A) => void {
+  return (...args) => {
+    try {
+      check(...args);
+    } catch (e) {
+      if (e instanceof ChainError) throw e;
+      throw reject(`malformed proof: ${(e as Error).message}`);
+    }
+  };
+}
+
+/** The roots of a proof BOC; one that does not parse (@ton/core checks Merkle proof hashes while parsing) is rejected. */
+export function proofRoots(boc: Buffer): Cell[] {
+  try {
+    return boc.length > 0 ? Cell.fromBoc(boc) : [];
+  } catch (e) {
+    throw reject(`malformed proof: ${(e as Error).message}`);
+  }
+}
+
 /** The hash a MerkleProof cell proves: its stored hash, which must also be what its content hashes to. */
 function provenHash(root: Cell, what: string): Buffer {
   if (root.type !== CellType.MerkleProof) throw reject(`${what} is not a Merkle proof`);
@@ -21,9 +42,9 @@ function provenHash(root: Cell, what: string): Buffer {
 }
 
 /** A header proof must prove the block whose root hash the id names. */
-export function checkBlockHeaderProof(id: BlockIdExt, root: Cell): void {
+export const checkBlockHeaderProof = guarded((id: BlockIdExt, root: Cell): void => {
   if (!provenHash(root, 'block header proof').equals(id.rootHash)) throw reject(`header proof is for another block than (${id.workchain},${id.seqno})`);
-}
+});
 
 /** new_hash of the block's state_update (MERKLE_UPDATE ShardState): the hash of the state after the block. */
 function stateHashAfter(block: Cell): Buffer {
@@ -33,11 +54,11 @@ function stateHashAfter(block: Cell): Buffer {
 }
 
 /** state_proof (block header) proves the block; config_proof proves the state after it. */
-export function checkConfigProof(mcId: BlockIdExt, stateProof: Cell, configProof: Cell): void {
+export const checkConfigProof = guarded((mcId: BlockIdExt, stateProof: Cell, configProof: Cell): void => {
   checkBlockHeaderProof(mcId, stateProof);
   const stateHash = stateHashAfter(blockOfProof(stateProof));
   if (!provenHash(configProof, 'config proof').equals(stateHash)) throw reject('config proof is not of the state after the block');
-}
+});
 
 export interface AccountStateAnswer {
   mcId: BlockIdExt;
@@ -53,7 +74,7 @@ export interface AccountStateAnswer {
  * tonlib's AccountState::validate without the init-block chain: the shard block is in the masterchain block's shard
  * hashes (shard_proof), its header and state are proven, and the account cell sent is the one the state holds.
  */
-export function checkAccountStateProof(a: AccountStateAnswer): void {
+export const checkAccountStateProof = guarded((a: AccountStateAnswer): void => {
   if (a.proof.length !== 2) throw reject(`account proof has ${a.proof.length} roots, expected 2`);
   const [header, state] = a.proof;
   checkBlockHeaderProof(a.shardBlock, header);
@@ -66,11 +87,11 @@ export function checkAccountStateProof(a: AccountStateAnswer): void {
     return;
   }
   if (!a.state || !a.state.hash().equals(leaf.accountHash)) throw reject('the account sent is not the one the state holds');
-}
+});
 
 /** shard_proof: the masterchain block's header and state, whose shard hashes list the shard block. */
-export function checkShardInMaster(mcId: BlockIdExt, shardBlock: BlockIdExt, shardProof: Buffer): void {
-  const roots = shardProof.length > 0 ? Cell.fromBoc(shardProof) : [];
+export const checkShardInMaster = guarded((mcId: BlockIdExt, shardBlock: BlockIdExt, shardProof: Buffer): void => {
+  const roots = proofRoots(shardProof);
   if (roots.length !== 2) throw reject(`shard proof has ${roots.length} roots, expected 2`);
   checkBlockHeaderProof(mcId, roots[0]);
   if (!provenHash(roots[1], 'masterchain state proof').equals(stateHashAfter(blockOfProof(roots[0])))) throw reject('shard proof state is not of the masterchain block');
@@ -78,7 +99,7 @@ export function checkShardInMaster(mcId: BlockIdExt, shardBlock: BlockIdExt, sha
   if (!listed || listed.seqno !== shardBlock.seqno || !listed.rootHash.equals(shardBlock.rootHash) || !listed.fileHash.equals(shardBlock.fileHash)) {
     throw reject('the shard block is not the one the masterchain block lists');
   }
-}
+});
 
 /** The shard_hashes of a masterchain state (McStateExtra in `custom`), as a slice at its HashmapE bit. */
 function shardHashesOfState(state: Cell): Slice {

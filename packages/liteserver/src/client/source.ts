@@ -45,7 +45,7 @@ import {
 import * as tl from '@tongate/liteserver-tl';
 import type { GlobalConfig } from '../config.js';
 import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
-import { checkAccountStateProof, checkBlockHeaderProof, checkConfigProof, type ProofPolicy } from '../proofs.js';
+import { checkAccountStateProof, checkBlockHeaderProof, checkConfigProof, proofRoots, type ProofPolicy } from '../proofs.js';
 import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
 import { GuardedEmulator } from './emulator.js';
 import { LitePool, type PoolOptions, type ServerHealth, type Session } from './pool.js';
@@ -134,7 +134,7 @@ export class LiteserverChain implements ChainSource {
     const id = toBlockId(res.id);
     let block: Cell | null = null;
     if (res.headerProof.length > 0) {
-      const root = Cell.fromBoc(res.headerProof)[0];
+      const [root] = proofRoots(res.headerProof);
       if (this.proofs === 'checking') checkBlockHeaderProof(id, root);
       block = blockOfProof(root);
     }
@@ -301,7 +301,7 @@ export class LiteserverChain implements ChainSource {
   }
 
   private decodeAccountState(address: Address, res: tl.LiteServerAccountState): { state: AccountState; sa: ShardAccount | null } {
-    const roots = res.proof.length > 0 ? Cell.fromBoc(res.proof) : [];
+    const roots = proofRoots(res.proof);
     if (roots.length < 2) throw new ChainError('internal', 'liteserver sent an account state without its proof');
     const stateRoot = res.state.length > 0 ? Cell.fromBoc(res.state)[0] : null;
     if (this.proofs === 'checking') checkAccountStateProof({ mcId: toBlockId(res.id), shardBlock: toBlockId(res.shardblk), shardProof: res.shardProof, proof: roots, state: stateRoot, account: address });
@@ -357,8 +357,9 @@ export class LiteserverChain implements ChainSource {
   }
 
   private configRoot(res: tl.LiteServerConfigInfo): Cell {
-    const proof = Cell.fromBoc(res.configProof)[0];
-    if (this.proofs === 'checking') checkConfigProof(toBlockId(res.id), Cell.fromBoc(res.stateProof)[0], proof);
+    const [proof] = proofRoots(res.configProof);
+    if (!proof) throw new ChainError('internal', 'liteserver sent a config without its proof');
+    if (this.proofs === 'checking') checkConfigProof(toBlockId(res.id), proofRoots(res.stateProof)[0], proof);
     return configRootOfState(stateOfProof(proof));
   }
 
