@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readAdminFile, settingsTableMarkdown, type Config, type Network } from '@tongate/server';
 import { openKeyAdmin, RemoteKeyAdmin } from './key-admin.js';
+import { actionsCommand, ActionsUsageError } from './actions-command.js';
 import { keysTable } from './format.js';
 import { startGateway } from './start.js';
 import { startDevnetLiteserver } from './devnet-liteserver.js';
@@ -17,7 +18,8 @@ const USAGE = `tongate — TON Center API v2/v3 gateway
   tongate devnet seed [--network mainnet|testnet] seeds the running server's devnet
   tongate devnet liteserver [--network mainnet|testnet] [--port N] [--config-out FILE]
                                                  runs a devnet served as an ADNL liteserver; prints its global config
-  tongate config                                 prints every setting with its default`;
+  tongate config                                 prints every setting with its default
+  tongate actions classify <fixture.json>        classifies a golden trace fixture, prints v3 actions as JSON`;
 
 class UsageError extends Error {}
 
@@ -177,6 +179,10 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
       out(settingsTableMarkdown());
       return 0;
     }
+    if (command === 'actions') {
+      actionsCommand(rest, out);
+      return 0;
+    }
     const config = loadConfig();
     if (command === 'start') await startCommand(config, rest, out);
     else if (command === 'keys') await keysCommand(config, rest, out);
@@ -184,7 +190,7 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
     else throw new UsageError(`unknown command '${command}'`);
     return 0;
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof ActionsUsageError) {
       console.error(`tongate: ${err.message}\n\n${USAGE}`);
       return 2;
     }

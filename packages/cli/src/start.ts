@@ -11,6 +11,7 @@ import {
   createLogger,
   createMemoryLimiter,
   createRedisLimiter,
+  FailoverRedisLimiter,
   ConfigError,
   listen,
   newAdminToken,
@@ -75,6 +76,8 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
           onRecovered: () => logger.info('Redis reachable again: rate limits are shared again'),
         })
       : createMemoryLimiter();
+    // A fresh process waits briefly for Redis so its first requests are counted in the shared limits.
+    if (limiter instanceof FailoverRedisLimiter && !(await limiter.waitForRedis())) logger.warn('Redis not reachable at start: rate limits are per process until it is');
     cleanups.push(() => limiter.close());
 
     const devnets: Partial<Record<Network, Devnet>> = {};
