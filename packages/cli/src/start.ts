@@ -92,6 +92,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         cleanups.push(() => liteserver.close());
         backendHealth[network] = () => liteserver.health();
         chain = liteserver;
+        if (options.seed) logger.warn({ network }, '--seed applies to devnets only; this network reads liteservers');
       } else {
         const devnet = await createDevnet({
           network,
