@@ -5,7 +5,6 @@ import {
   beginCell,
   Cell,
   Dictionary,
-  loadMessage,
   loadShardAccount,
   loadTransaction,
   parseTuple,
@@ -22,11 +21,13 @@ import {
   blockSigningPayload,
   ChainError,
   emulationResultOf,
+  externalMessageOf,
   EXIT_CODE_NO_CODE,
   GET_METHOD_GAS_LIMIT,
   LruCache,
   getMethodCall,
   nodeIdShort,
+  parseExternalMessage,
   WHOLE_SHARD,
   type AccountState,
   type BlockHeader,
@@ -695,27 +696,20 @@ export class Devnet implements ChainSource {
   // ---------------------------------------------------------------- ChainSource: messages
 
   private parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
-    let cells: Cell[];
-    try {
-      cells = Cell.fromBoc(boc);
-    } catch (e) {
-      throw new ChainError('invalid', `cannot deserialize BOC: ${(e as Error).message}`);
-    }
-    if (cells.length !== 1) throw new ChainError('invalid', `expected a BOC with one root, got ${cells.length}`);
-    return { cell: cells[0], msg: this.externalOf(cells[0]) };
+    const parsed = parseExternalMessage(boc);
+    this.checkWorkchain(parsed.msg);
+    return parsed;
   }
 
   private externalOf(cell: Cell): Message {
-    let msg: Message;
-    try {
-      msg = loadMessage(cell.beginParse());
-    } catch (e) {
-      throw new ChainError('invalid', `not a Message: ${(e as Error).message}`);
-    }
-    if (msg.info.type !== 'external-in') throw new ChainError('invalid', `expected an external-in message, got ${msg.info.type}`);
-    const wc = msg.info.dest.workChain;
-    if (wc !== 0 && wc !== -1) throw new ChainError('invalid', `workchain ${wc} does not exist on the devnet`);
+    const msg = externalMessageOf(cell);
+    this.checkWorkchain(msg);
     return msg;
+  }
+
+  private checkWorkchain(msg: Message): void {
+    const wc = (msg.info.dest as Address).workChain;
+    if (wc !== 0 && wc !== -1) throw new ChainError('invalid', `workchain ${wc} does not exist on the devnet`);
   }
 
   async sendMessage(boc: Buffer): Promise<{ hash: Buffer }> {

@@ -5,7 +5,6 @@ import {
   CellType,
   Dictionary,
   loadAccount,
-  loadMessage,
   loadTransaction,
   parseTuple,
   serializeTuple,
@@ -18,9 +17,11 @@ import {
   accountStateFields,
   ChainError,
   emulationResultOf,
+  externalMessageOf,
   EXIT_CODE_NO_CODE,
   GET_METHOD_GAS_LIMIT,
   LruCache,
+  parseExternalMessage,
   getMethodCall,
   WHOLE_SHARD,
   type AccountState,
@@ -477,39 +478,15 @@ export class LiteserverChain implements ChainSource {
 
   // ---------------------------------------------------------------- messages
 
-  private external(boc: Buffer | Cell): Cell {
-    let cell: Cell;
-    if (boc instanceof Cell) cell = boc;
-    else {
-      let cells: Cell[];
-      try {
-        cells = Cell.fromBoc(boc);
-      } catch (e) {
-        throw new ChainError('invalid', `cannot deserialize BOC: ${(e as Error).message}`);
-      }
-      if (cells.length !== 1) throw new ChainError('invalid', `expected a BOC with one root, got ${cells.length}`);
-      cell = cells[0];
-    }
-    let info;
-    try {
-      info = loadMessage(cell.beginParse()).info;
-    } catch (e) {
-      throw new ChainError('invalid', `not a Message: ${(e as Error).message}`);
-    }
-    if (info.type !== 'external-in') throw new ChainError('invalid', `expected an external-in message, got ${info.type}`);
-    return cell;
-  }
-
   async sendMessage(boc: Buffer): Promise<{ hash: Buffer }> {
-    const cell = this.external(boc);
+    const { cell } = parseExternalMessage(boc);
     // Several servers at once: the message reaches validators even when one server is slow or drops it.
     await this.pool.broadcast(tl.liteServerSendMessage, { body: boc });
     return { hash: cell.hash() };
   }
 
   async emulateExternalMessage(message: Cell, opts: { ignoreChksig: boolean }): Promise<EmulationResult> {
-    this.external(message);
-    const dest = loadMessage(message.beginParse()).info.dest as Address;
+    const dest = externalMessageOf(message).info.dest as Address;
     const session = this.pool.session();
     const { state, sa } = await this.accountState(dest, undefined, session);
     const shardAccount: ShardAccount = sa ?? { account: undefined, lastTransactionLt: 0n, lastTransactionHash: 0n };
