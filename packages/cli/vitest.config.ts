@@ -1,8 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // PGlite and devnet start-up take seconds on a busy machine; test files run one at a time to keep limits exact.
-// The v2 and v3 end-to-end files and the bad-input sweep run twice: on the devnet backend, and on the liteserver backend reading the same
-// devnets through ADNL liteservers (gateway-fixture.ts).
+// The v2 and v3 end-to-end files and the bad-input sweep run twice: on the devnet backend, and on the liteserver
+// backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
 export default defineConfig({
   test: {
     hookTimeout: 120_000,
