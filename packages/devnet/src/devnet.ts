@@ -5,8 +5,6 @@ import {
   beginCell,
   Cell,
   Dictionary,
-  getMethodId,
-  loadMessage,
   loadShardAccount,
   loadTransaction,
   parseTuple,
@@ -19,10 +17,17 @@ import {
 import { WalletContractV4 } from '@ton/ton';
 import { Blockchain, EmulationError, TimeError, type BlockchainTransaction, type BlockId, type PrevBlocksInfo } from '@ton/sandbox';
 import {
+  accountStateFields,
   blockSigningPayload,
   ChainError,
-  stackLimitViolation,
+  emulationResultOf,
+  externalMessageOf,
+  EXIT_CODE_NO_CODE,
+  GET_METHOD_GAS_LIMIT,
+  LruCache,
+  getMethodCall,
   nodeIdShort,
+  parseExternalMessage,
   WHOLE_SHARD,
   type AccountState,
   type BlockHeader,
@@ -51,7 +56,6 @@ import { ChainStore, type BlobRef, type Round, type StoredAccount, type StoredBl
 import { runSeed, type SeedSummary } from './seed.js';
 import { installFastSha256 } from './fast-sha256.js';
 import { DevnetExecutor, EmulatorFault } from './executor.js';
-import { LruCache } from './lru.js';
 import { MessageRunner, rawExternalMessage, type AppliedTransaction, type RunResult } from './runner.js';
 
 export interface DevnetOptions {
@@ -75,9 +79,6 @@ export const EXT_MSG_QUEUE_SIZE_LIMIT = 10_000;
 /** Longest chain of masterchain back links served by getShardBlockProof. */
 const MAX_PROOF_LINKS = 1000;
 const ZERO32 = Buffer.alloc(32);
-const GET_METHOD_GAS_LIMIT = 10_000_000n;
-/** Exit code returned for get-methods on an account without code (what tonlib reports for uninitialized accounts). */
-const EXIT_CODE_NO_CODE = -13;
 /**
  * Decoded account snapshots and transactions kept in memory (least recently used evicted). Reads then skip the BOC
  * parsing that dominated getAddressInformation and getTransactions; the bounds keep a long-lived devnet's memory flat.
@@ -626,17 +627,7 @@ export class Devnet implements ChainSource {
   }
 
   async runGetMethod(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
-    let methodId: number;
-    if (typeof method === 'number') {
-      if (!Number.isInteger(method) || method < -(2 ** 31) || method >= 2 ** 31) throw new ChainError('invalid', `method id must be a 32-bit integer, got ${method}`);
-      methodId = method;
-    } else {
-      if (method.length === 0) throw new ChainError('invalid', 'method name is empty');
-      methodId = /^-?\d+$/.test(method) ? Number(method) : getMethodId(method);
-    }
-    // Checked here too, whatever API the stack came from: past these the emulator traps (see STACK_LIMITS).
-    const violation = stackLimitViolation(stack);
-    if (violation) throw new ChainError('invalid', `stack: ${violation}`);
+    const methodId = getMethodCall(method, stack);
     const mc = this.mcAt(atMcSeqno);
     const blob = this.snapshotAt(address, mc.id.seqno);
     const sa = blob ? this.decodedSnapshot(blob).sa : undefined;
@@ -705,27 +696,20 @@ export class Devnet implements ChainSource {
   // ---------------------------------------------------------------- ChainSource: messages
 
   private parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
-    let cells: Cell[];
-    try {
-      cells = Cell.fromBoc(boc);
-    } catch (e) {
-      throw new ChainError('invalid', `cannot deserialize BOC: ${(e as Error).message}`);
-    }
-    if (cells.length !== 1) throw new ChainError('invalid', `expected a BOC with one root, got ${cells.length}`);
-    return { cell: cells[0], msg: this.externalOf(cells[0]) };
+    const parsed = parseExternalMessage(boc);
+    this.checkWorkchain(parsed.msg);
+    return parsed;
   }
 
   private externalOf(cell: Cell): Message {
-    let msg: Message;
-    try {
-      msg = loadMessage(cell.beginParse());
-    } catch (e) {
-      throw new ChainError('invalid', `not a Message: ${(e as Error).message}`);
-    }
-    if (msg.info.type !== 'external-in') throw new ChainError('invalid', `expected an external-in message, got ${msg.info.type}`);
-    const wc = msg.info.dest.workChain;
-    if (wc !== 0 && wc !== -1) throw new ChainError('invalid', `workchain ${wc} does not exist on the devnet`);
+    const msg = externalMessageOf(cell);
+    this.checkWorkchain(msg);
     return msg;
+  }
+
+  private checkWorkchain(msg: Message): void {
+    const wc = (msg.info.dest as Address).workChain;
+    if (wc !== 0 && wc !== -1) throw new ChainError('invalid', `workchain ${wc} does not exist on the devnet`);
   }
 
   async sendMessage(boc: Buffer): Promise<{ hash: Buffer }> {
@@ -804,49 +788,14 @@ export class Devnet implements ChainSource {
       if (!res.result.success) {
         throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
       }
-      const transaction = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
-      const d = transaction.description;
-      if (d.type !== 'generic') throw new ChainError('internal', `unexpected ${d.type} transaction from an external message`);
-      const storageFee = d.storagePhase?.storageFeesCollected ?? 0n;
-      const compute = d.computePhase;
-      const gasFee = compute.type === 'vm' ? compute.gasFees : 0n;
-      const fwdFee = d.actionPhase?.totalFwdFees ?? 0n;
-      const actionFees = d.actionPhase?.totalActionFees ?? 0n;
-      // total_fees = storage + import (in_fwd_fee) + gas + action fees; the import fee is what remains.
-      const inFwdFee = transaction.totalFees.coins - storageFee - gasFee - actionFees;
-      return {
-        transaction,
-        fees: { inFwdFee, storageFee, gasFee, fwdFee },
-        accepted: compute.type === 'vm' && compute.success,
-        exitCode: compute.type === 'vm' ? compute.exitCode : null,
-      };
+      return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
     });
   }
 }
 
 /** The block-independent part of an account's state; null (no snapshot) and the sandbox's placeholder read as nonexist. */
 function decodeAccount(sa: ShardAccount | null): DecodedAccount {
-  const acc = sa?.account;
-  const lastTransaction = sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null;
-  const placeholder = acc && acc.storage.state.type === 'uninit' && acc.storage.balance.coins === 0n && sa!.lastTransactionLt === 0n;
-  if (!sa || !acc || placeholder) {
-    return { sa, state: { status: 'nonexist', balance: 0n, extraCurrencies: [], code: null, data: null, frozenHash: null, lastTransaction, shardAccount: null } };
-  }
-  const state = acc.storage.state;
-  const other = acc.storage.balance.other;
-  return {
-    sa,
-    state: {
-      status: state.type === 'active' ? 'active' : state.type === 'frozen' ? 'frozen' : 'uninitialized',
-      balance: acc.storage.balance.coins,
-      extraCurrencies: other ? other.keys().map((id) => ({ id, amount: other.get(id)! })) : [],
-      code: state.type === 'active' ? (state.state.code ?? null) : null,
-      data: state.type === 'active' ? (state.state.data ?? null) : null,
-      frozenHash: state.type === 'frozen' ? bigintHash(state.stateHash) : null,
-      lastTransaction,
-      shardAccount: beginCell().store(storeShardAccount(sa)).endCell(),
-    },
-  };
+  return { sa, state: accountStateFields(sa) };
 }
 
 /**
