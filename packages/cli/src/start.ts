@@ -144,12 +144,13 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         }),
       ),
     });
-    // An indexer that keeps failing (not merely waiting for the next block) degrades the service.
+    // An indexer that keeps failing (not merely waiting for the next block) degrades the service; an unreachable
+    // chain backend is reported by the backend's own health, not once more here.
     const healthSources = Object.entries(indexers).map(([network, indexer]) => ({
       name: `indexer_${network}`,
       health: () => {
-        const error = indexer!.status().lastError;
-        return error === null ? { degraded: false } : { degraded: true, detail: error };
+        const { lastError, lastErrorIsBackend } = indexer!.status();
+        return lastError === null || lastErrorIsBackend ? { degraded: false } : { degraded: true, detail: lastError };
       },
     }));
     const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger, metrics, health, healthSources, backendHealth });

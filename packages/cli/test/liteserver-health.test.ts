@@ -34,7 +34,8 @@ describe('liteserver backend health', () => {
     expect(metrics).toMatch(/tongate_liteserver_latency_ms\{network="mainnet"/);
     const health = await fetch(`${base}/healthcheck`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true, status: 'ok' });
+    // The body also carries the indexers' lag (start.ts).
+    expect(await health.json()).toMatchObject({ ok: true, status: 'ok', indexer: { mainnet: { lag_blocks: expect.any(Number) } } });
   });
 
   it('the only mainnet liteserver down: degraded, 503 for chain requests; back: recovered', async () => {

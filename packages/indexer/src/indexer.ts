@@ -33,6 +33,8 @@ export interface IndexerStatus {
   /** Transactions written since start. */
   transactions: number;
   lastError: string | null;
+  /** The last error is the chain backend being unreachable or slow (its own health reports that). */
+  lastErrorIsBackend: boolean;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -70,6 +72,7 @@ export class Indexer {
     lagSeconds: null,
     transactions: 0,
     lastError: null,
+    lastErrorIsBackend: false,
   };
 
   constructor(options: IndexerOptions) {
@@ -147,6 +150,7 @@ export class Indexer {
         const notYet = isChainError(err) && err.kind === 'not_found';
         if (!notYet) {
           this.state.lastError = (err as Error).message ?? String(err);
+          this.state.lastErrorIsBackend = isChainError(err) && (err.kind === 'unavailable' || err.kind === 'timeout');
           failures++;
           logger?.warn({ err, network: this.chain.network, seqno: (this.state.indexedSeqno ?? -1) + 1 }, 'indexer: block failed, retrying');
         }
