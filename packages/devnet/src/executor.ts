@@ -11,33 +11,15 @@ import {
   type IExecutor,
   type PrevBlocksInfo,
 } from '@ton/sandbox';
-import { createEmulatorExecutor } from './emulator.js';
+import { createEmulatorExecutor, emulatorAccess, type EmulatorAccess, type EmulatorModule, type SeamOptions } from './fast/index.js';
 
 /**
  * The sandbox executor re-serializes c7's PREVBLOCKS tuple (16 block ids, dozens of cells) and the global library
  * dictionary for every transaction; for a simple wallet transfer that is about a quarter of the CPU. The devnet
  * changes both once per round, so this wrapper serializes each once (cached by object identity) and hands the same
- * parameters to the same emulator entry point as @ton/sandbox 0.41.0's own runTransaction. If the sandbox's
- * internals ever differ, it falls back to the stock path.
+ * parameters to the same emulator entry point as @ton/sandbox 0.41.0's own runTransaction. It reaches the emulator
+ * through the fast/ seam; on another sandbox version (no emulator access) it takes the stock path.
  */
-interface ExecutorInternals {
-  getEmulatorPointer(config: string, verbosity: number): number;
-  /** Calls an emulator export; string arguments are copied into wasm memory, numbers pass as they are (pointers). */
-  invoke(method: string, args: (string | number)[]): number;
-  /** Reads and frees a C string the emulator returned. */
-  extractString(ptr: number): string;
-  module: EmulatorModule;
-}
-
-/** The emscripten module's exports the devnet calls directly. */
-interface EmulatorModule {
-  _malloc(size: number): number;
-  _free(ptr: number): void;
-  lengthBytesUTF8(s: string): number;
-  stringToUTF8(s: string, ptr: number, max: number): void;
-  _emulate_with_emulator(emulator: number, libs: number, shardAccount: number, message: number, params: number): number;
-}
-
 /** A string kept as a C string in wasm memory while it stays the same (the config, the libraries). */
 class PinnedString {
   private current: { value: string; ptr: number } | undefined;
@@ -132,16 +114,26 @@ export class DevnetExecutor implements IExecutor {
   private readonly libsPointer = new PinnedString();
   private readonly scratch = new ScratchStrings();
 
+  /** The emulator's private entry points (fast/executor.ts); null → every call takes the stock path. */
+  private readonly access: EmulatorAccess | null;
+
   private constructor(
     readonly inner: Executor,
-    /** Which emscripten glue the emulator runs with (see emulator.ts). */
+    /** Which emscripten glue the emulator runs with (see fast/emscripten.ts). */
     readonly glue: 'memoized' | 'stock',
-  ) {}
+    seam: SeamOptions,
+  ) {
+    this.access = emulatorAccess(inner, seam);
+  }
 
-  /** With the emulator's faster exception glue (see emulator.ts) unless `stockGlue`, or when that cannot be built. */
-  static async create(opts: { stockGlue?: boolean } = {}): Promise<DevnetExecutor> {
-    const fast = opts.stockGlue ? null : await createEmulatorExecutor();
-    return fast ? new DevnetExecutor(fast, 'memoized') : new DevnetExecutor(await Executor.create(), 'stock');
+  /**
+   * With the emulator's faster exception glue (fast/emscripten.ts) unless `stockGlue`, or when that cannot be built;
+   * `seam` can make the fast paths assume other library versions (tests force the public-API fallback with it).
+   */
+  static async create(opts: { stockGlue?: boolean; seam?: SeamOptions } = {}): Promise<DevnetExecutor> {
+    const seam = opts.seam ?? {};
+    const fast = opts.stockGlue ? null : await createEmulatorExecutor(seam);
+    return fast ? new DevnetExecutor(fast, 'memoized', seam) : new DevnetExecutor(await Executor.create(), 'stock', seam);
   }
 
   /**
@@ -149,10 +141,8 @@ export class DevnetExecutor implements IExecutor {
    * identity) and the config string kept in wasm memory: the same parameters reach the same emulator entry point.
    */
   async runGetMethod(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
-    const internals = this.inner as unknown as Partial<ExecutorInternals>;
-    if (typeof internals.invoke !== 'function' || typeof internals.extractString !== 'function' || typeof internals.module?._malloc !== 'function') {
-      return this.inner.runGetMethod(args);
-    }
+    const access = this.access;
+    if (!access) return this.inner.runGetMethod(args);
     const boc = (c: Cell) => c.toBoc().toString('base64');
     const params: Record<string, unknown> = {
       code: this.cached(this.bocCache, args.code, boc),
@@ -174,8 +164,8 @@ export class DevnetExecutor implements IExecutor {
     }
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
     const stack = serializeTuple(args.stack).toBoc().toString('base64');
-    const raw = internals.invoke.call(this.inner, '_run_get_method', [JSON.stringify(params), stack, this.configString.get(internals.module, args.config)]);
-    const resp = JSON.parse(internals.extractString.call(this.inner, raw));
+    const raw = access.invoke('_run_get_method', [JSON.stringify(params), stack, this.configString.get(access.module, args.config)]);
+    const resp = JSON.parse(access.extractString(raw));
     if (resp.fail) throw new Error(`get-method emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
     const { vmLog, debugLog } = splitVmLog('vm_log' in resp.output ? resp.output.vm_log : '');
     return { output: 'vm_log' in resp.output ? { ...resp.output, vm_log: vmLog } : resp.output, logs: resp.logs, debugLogs: debugLog };
@@ -190,15 +180,9 @@ export class DevnetExecutor implements IExecutor {
     return this.runTransactionBoc({ ...args, message: args.message.toBoc().toString('base64') });
   }
 
-  /** Whether the sandbox internals the direct paths call are there (they are in @ton/sandbox 0.41.0). */
+  /** Whether the direct paths can reach the emulator (the fast/ seam recognized the installed @ton/sandbox). */
   get canRunDirect(): boolean {
-    const internals = this.inner as unknown as Partial<ExecutorInternals>;
-    return (
-      typeof internals.getEmulatorPointer === 'function' &&
-      typeof internals.extractString === 'function' &&
-      typeof internals.module?._emulate_with_emulator === 'function' &&
-      typeof internals.module._malloc === 'function'
-    );
+    return this.access !== null;
   }
 
   /**
@@ -207,8 +191,8 @@ export class DevnetExecutor implements IExecutor {
    * round trip. Only call when canRunDirect.
    */
   runTransactionBoc(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string }): ExecutorEmulationResult {
-    const internals = this.inner as unknown as ExecutorInternals;
-    const module = internals.module;
+    const access = this.access!;
+    const module = access.module;
     const params: Record<string, unknown> = {
       utime: args.now,
       lt: args.lt.toString(),
@@ -217,13 +201,13 @@ export class DevnetExecutor implements IExecutor {
       debug_enabled: args.debugEnabled,
     };
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
-    const emulator = internals.getEmulatorPointer.call(this.inner, args.config, VERBOSITY[args.verbosity]);
+    const emulator = access.emulatorPointer(args.config, VERBOSITY[args.verbosity]);
     // The same arguments as the sandbox's runCommon, written into wasm memory here: the libraries once per change
     // (like the config), the rest into one reused buffer. The sandbox's string heap sorted and searched its
     // buffers on every call, a few percent of a wallet transfer.
     const libs = args.libs ? this.libsPointer.get(module, this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64'))) : 0;
     const [account, message, json] = this.scratch.write(module, [args.shardAccount, args.message, JSON.stringify(params)]);
-    const resp = JSON.parse(internals.extractString.call(this.inner, module._emulate_with_emulator(emulator, libs, account, message, json)));
+    const resp = JSON.parse(access.extractString(module._emulate_with_emulator(emulator, libs, account, message, json)));
     if (resp.fail) throw new Error(`transaction emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
     // Shaped exactly as the sandbox's runCommon shapes it.
     const result = resp.output;
