@@ -1056,7 +1056,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
                   ]
                 },
                 {
-                  "oneOf": [
+                  "anyOf": [
                     {
                       "$ref": "#/$defs/NumberLiteral"
                     },

@@ -1142,7 +1142,7 @@ export type RunGetMethodRequest = {
      */
     method: string | number;
     /**
-     * Arguments, first pushed first.
+     * Arguments, first pushed first (at most 255, nested entries bounded by the get-method stack limits).
      */
     stack?: Array<StackEntry>;
 };

@@ -906,7 +906,7 @@ export const zRunGetMethodRequest = z.object({
         z.string(),
         z.int()
     ]),
-    stack: z.array(zStackEntry).optional().default([])
+    stack: z.array(zStackEntry).max(255).optional().default([])
 });
 
 export const zRunGetMethodResult = z.object({

@@ -3,3 +3,4 @@ export * from './errors.js';
 export * from './tl.js';
 export * from './messages.js';
 export * from './shards.js';
+export * from './stack-limits.js';

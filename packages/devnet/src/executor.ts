@@ -1,4 +1,5 @@
 import { serializeTuple, type Cell, type TupleItem } from '@ton/core';
+import { ChainError } from '@tongate/chain';
 import {
   Executor,
   type BlockId,
@@ -100,6 +101,31 @@ export function serializePrevBlocks(info: PrevBlocksInfo): string {
   return stack.asCell().toBoc().toString('base64');
 }
 
+/**
+ * A failure of the emulator itself rather than of the contract it ran: a wasm trap ("memory access out of bounds"),
+ * or an emscripten C++ exception that escapes as a bare number. After one, the wasm instance's memory may be
+ * corrupt and every later call fails, so the executor replaces the instance (see DevnetExecutor.guard).
+ */
+export class EmulatorFault extends Error {
+  constructor(cause: unknown) {
+    super(`the emulator failed on this input (${describeThrow(cause)}) and was restarted`, { cause });
+    this.name = 'EmulatorFault';
+  }
+}
+
+function describeThrow(e: unknown): string {
+  if (e instanceof Error) return e.message.slice(0, 120);
+  return `${typeof e} thrown`;
+}
+
+/** What no contract failure produces: only a broken or overrun emulator throws these. */
+export function isEmulatorFault(e: unknown): boolean {
+  if (!(e instanceof Error)) return true;
+  const runtimeError = (globalThis as unknown as { WebAssembly?: { RuntimeError?: new () => Error } }).WebAssembly?.RuntimeError;
+  if (runtimeError && e instanceof runtimeError) return true;
+  return e instanceof RangeError || /memory access out of bounds|unreachable|out of memory/i.test(e.message);
+}
+
 export class DevnetExecutor implements IExecutor {
   private readonly prevBlocksCache = new WeakMap<PrevBlocksInfo, string>();
   private readonly libsCache = new WeakMap<Cell, string>();
@@ -109,23 +135,28 @@ export class DevnetExecutor implements IExecutor {
    * The config (150 KB of base64) as a C string in wasm memory, written once: the stock path copies it into the
    * heap on every get-method, which cost about as much as the rest of the JS side of the call.
    */
-  private readonly configString = new PinnedString();
+  private configString = new PinnedString();
   /** The global libraries likewise: they change only when a round publishes one. */
-  private readonly libsPointer = new PinnedString();
-  private readonly scratch = new ScratchStrings();
+  private libsPointer = new PinnedString();
+  private scratch = new ScratchStrings();
+  /** Set while a replacement emulator is being built after a fault; every entry point waits for it. */
+  private replacing: Promise<void> | undefined;
+  /** How many times the emulator was replaced after a fault (tests and logs read it). */
+  restarts = 0;
 
   /** The emulator's private entry points (fast/executor.ts); null → every call takes the stock path. */
-  private readonly access: EmulatorAccess | null;
+  private access: EmulatorAccess | null;
 
   private constructor(
-    readonly inner: Executor,
+    private current: Executor,
     /** Which emscripten glue the emulator runs with (see fast/emscripten.ts). */
     readonly glue: 'memoized' | 'stock',
-    seam: SeamOptions,
+    private readonly seam: SeamOptions,
   ) {
-    this.access = emulatorAccess(inner, seam);
+    this.access = emulatorAccess(current, seam);
   }
 
+  /** With the emulator's faster exception glue (see emulator.ts) unless `stockGlue`, or when that cannot be built. */
   /**
    * With the emulator's faster exception glue (fast/emscripten.ts) unless `stockGlue`, or when that cannot be built;
    * `seam` can make the fast paths assume other library versions (tests force the public-API fallback with it).
@@ -136,13 +167,61 @@ export class DevnetExecutor implements IExecutor {
     return fast ? new DevnetExecutor(fast, 'memoized', seam) : new DevnetExecutor(await Executor.create(), 'stock', seam);
   }
 
+  /** The emulator instance in use (replaced after a fault). */
+  get inner(): Executor {
+    return this.current;
+  }
+
+  /** Resolves when the emulator can take calls (at once unless a replacement is being built). */
+  async ready(): Promise<void> {
+    while (this.replacing) await this.replacing;
+  }
+
+  /**
+   * Runs one emulator call; on an emulator fault the instance is thrown away and a fresh one built with the same
+   * glue, so that no input can leave the network's get-methods, fee estimates and transfers broken. The pointers
+   * kept into the old instance's memory go with it.
+   */
+  private guard<T>(call: () => T): T {
+    try {
+      return call();
+    } catch (e) {
+      if (!isEmulatorFault(e)) throw e;
+      this.replace();
+      throw new EmulatorFault(e);
+    }
+  }
+
+  private replace(): void {
+    if (this.replacing) return;
+    this.restarts++;
+    this.replacing = (async () => {
+      const fresh = this.glue === 'memoized' ? await createEmulatorExecutor(this.seam) : null;
+      this.current = fresh ?? (await Executor.create());
+      this.access = emulatorAccess(this.current, this.seam);
+      this.configString = new PinnedString();
+      this.libsPointer = new PinnedString();
+      this.scratch = new ScratchStrings();
+    })().finally(() => (this.replacing = undefined));
+  }
+
+  /** Test hook: replaces the emulator as a fault would. */
+  async restartForTest(): Promise<void> {
+    this.replace();
+    await this.ready();
+  }
+
   /**
    * The stock runGetMethod with its per-call serializations cached (code, data, libraries, PREVBLOCKS, by object
    * identity) and the config string kept in wasm memory: the same parameters reach the same emulator entry point.
    */
   async runGetMethod(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
+    await this.ready();
     const access = this.access;
-    if (!access) return this.inner.runGetMethod(args);
+    if (!access) {
+      const inner = this.inner;
+      return this.guardAsync(() => inner.runGetMethod(args));
+    }
     const boc = (c: Cell) => c.toBoc().toString('base64');
     const params: Record<string, unknown> = {
       code: this.cached(this.bocCache, args.code, boc),
@@ -164,20 +243,38 @@ export class DevnetExecutor implements IExecutor {
     }
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
     const stack = serializeTuple(args.stack).toBoc().toString('base64');
-    const raw = access.invoke('_run_get_method', [JSON.stringify(params), stack, this.configString.get(access.module, args.config)]);
-    const resp = JSON.parse(access.extractString(raw));
+    const resp = this.guard(() => {
+      const raw = access.invoke('_run_get_method', [JSON.stringify(params), stack, this.configString.get(access.module, args.config)]);
+      return JSON.parse(access.extractString(raw));
+    });
     if (resp.fail) throw new Error(`get-method emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
     const { vmLog, debugLog } = splitVmLog('vm_log' in resp.output ? resp.output.vm_log : '');
     return { output: 'vm_log' in resp.output ? { ...resp.output, vm_log: vmLog } : resp.output, logs: resp.logs, debugLogs: debugLog };
   }
 
-  runTickTock(args: ExecutorRunTickTockArgs): Promise<ExecutorEmulationResult> {
-    return this.inner.runTickTock(args);
+  async runTickTock(args: ExecutorRunTickTockArgs): Promise<ExecutorEmulationResult> {
+    await this.ready();
+    const inner = this.inner;
+    return this.guardAsync(() => inner.runTickTock(args));
   }
 
   async runTransaction(args: ExecutorRunTransactionArgs): Promise<ExecutorEmulationResult> {
-    if (!this.canRunDirect) return this.inner.runTransaction(args);
+    await this.ready();
+    if (!this.canRunDirect) {
+      const inner = this.inner;
+      return this.guardAsync(() => inner.runTransaction(args));
+    }
     return this.runTransactionBoc({ ...args, message: args.message.toBoc().toString('base64') });
+  }
+
+  private async guardAsync<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (e) {
+      if (!isEmulatorFault(e)) throw e;
+      this.replace();
+      throw new EmulatorFault(e);
+    }
   }
 
   /** Whether the direct paths can reach the emulator (the fast/ seam recognized the installed @ton/sandbox). */
@@ -188,9 +285,10 @@ export class DevnetExecutor implements IExecutor {
   /**
    * runTransaction with the message already serialized (base64 BOC): the devnet's message runner hands over the
    * message cells exactly as the emulator produced them (out_msgs) or the client sent them, without a Cell → BOC
-   * round trip. Only call when canRunDirect.
+   * round trip. Only call when canRunDirect, and after ready() (it throws EmulatorFault while a replacement is built).
    */
   runTransactionBoc(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string }): ExecutorEmulationResult {
+    if (this.replacing) throw new EmulatorFault(new Error('the emulator is being restarted'));
     const access = this.access!;
     const module = access.module;
     const params: Record<string, unknown> = {
@@ -201,13 +299,15 @@ export class DevnetExecutor implements IExecutor {
       debug_enabled: args.debugEnabled,
     };
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
-    const emulator = access.emulatorPointer(args.config, VERBOSITY[args.verbosity]);
-    // The same arguments as the sandbox's runCommon, written into wasm memory here: the libraries once per change
-    // (like the config), the rest into one reused buffer. The sandbox's string heap sorted and searched its
-    // buffers on every call, a few percent of a wallet transfer.
-    const libs = args.libs ? this.libsPointer.get(module, this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64'))) : 0;
-    const [account, message, json] = this.scratch.write(module, [args.shardAccount, args.message, JSON.stringify(params)]);
-    const resp = JSON.parse(access.extractString(module._emulate_with_emulator(emulator, libs, account, message, json)));
+    const resp = this.guard(() => {
+      const emulator = access.emulatorPointer(args.config, VERBOSITY[args.verbosity]);
+      // The same arguments as the sandbox's runCommon, written into wasm memory here: the libraries once per change
+      // (like the config), the rest into one reused buffer. The sandbox's string heap sorted and searched its
+      // buffers on every call, a few percent of a wallet transfer.
+      const libs = args.libs ? this.libsPointer.get(module, this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64'))) : 0;
+      const [account, message, json] = this.scratch.write(module, [args.shardAccount, args.message, JSON.stringify(params)]);
+      return JSON.parse(access.extractString(module._emulate_with_emulator(emulator, libs, account, message, json)));
+    });
     if (resp.fail) throw new Error(`transaction emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
     // Shaped exactly as the sandbox's runCommon shapes it.
     const result = resp.output;
@@ -225,5 +325,15 @@ export class DevnetExecutor implements IExecutor {
     let v = cache.get(key);
     if (v === undefined) cache.set(key, (v = make(key)));
     return v;
+  }
+}
+
+/** An emulator fault is caused by what the request fed it (the emulator was replaced meanwhile): a 422, not a 500. */
+export async function emulatorCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof EmulatorFault) throw new ChainError('invalid', e.message, { cause: e });
+    throw e;
   }
 }

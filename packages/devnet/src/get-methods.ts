@@ -1,6 +1,7 @@
 import { beginCell, Cell, getMethodId, parseTuple, serializeTuple, type Address, type TupleItem } from '@ton/core';
 import type { Blockchain } from '@ton/sandbox';
-import { ChainError, type GetMethodResult } from '@tongate/chain';
+import { ChainError, stackLimitViolation, type GetMethodResult } from '@tongate/chain';
+import { emulatorCall } from './executor.js';
 import { LruCache } from './lru.js';
 import { bigintHash, type ChainReader } from './reader.js';
 
@@ -21,6 +22,9 @@ export class GetMethods {
 
   async run(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
     const methodId = toMethodId(method);
+    // Checked here too, whatever API the stack came from: past these the emulator traps (see STACK_LIMITS).
+    const violation = stackLimitViolation(stack);
+    if (violation) throw new ChainError('invalid', `stack: ${violation}`);
     const mc = this.reader.history.mcAt(atMcSeqno);
     const snapshot = this.reader.accountAt(address, mc.id.seqno);
     const sa = snapshot?.decoded.sa;
@@ -35,8 +39,10 @@ export class GetMethods {
     const key = `${mc.id.seqno}:${snapshot.blob.off}:${methodId}:${stack.length === 0 ? '' : serializeTuple(stack).hash().toString('base64')}`;
     const known = this.cache.get(key);
     if (known) return known;
-    const res = await this.bc.executor.runGetMethod({
-      code: state.state.code,
+    const code = state.state.code;
+    const balance = sa.account.storage.balance.coins;
+    const res = await emulatorCall(() => this.bc.executor.runGetMethod({
+      code,
       data: state.state.data ?? beginCell().endCell(),
       methodId,
       stack,
@@ -45,12 +51,12 @@ export class GetMethods {
       libs: this.reader.libs,
       address,
       unixTime: mc.genUtime,
-      balance: sa.account.storage.balance.coins,
+      balance,
       randomSeed: mc.id.rootHash,
       gasLimit: GET_METHOD_GAS_LIMIT,
       debugEnabled: false,
       prevBlocksInfo: this.bc.prevBlocks,
-    });
+    }));
     if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
     const result: GetMethodResult = {
       exitCode: res.output.vm_exit_code,

@@ -1,6 +1,7 @@
 import { Address, beginCell, Cell, loadMessage, loadTransaction, storeShardAccount, type Message } from '@ton/core';
 import { EmulationError, TimeError, type Blockchain } from '@ton/sandbox';
 import { ChainError, type EmulationResult } from '@tongate/chain';
+import { emulatorCall } from './executor.js';
 import type { BlockchainControl } from './fast/index.js';
 import { LT_PER_ROUND, nowSeconds, type BlockProducer } from './producer.js';
 import { rawExternalMessage, type AppliedTransaction, type MessageRunner, type RunResult } from './runner.js';
@@ -68,7 +69,7 @@ export class Messages {
     return this.producer.serial(async () => {
       const sc = await this.bc.getContract(dest);
       const lastTxTime = sc.account.account?.storageStats.lastPaid ?? 0;
-      const res = await this.bc.executor.runTransaction({
+      const res = await emulatorCall(() => this.bc.executor.runTransaction({
         config: this.bc.configBase64,
         libs: this.bc.libs ?? null,
         verbosity: 'short',
@@ -80,7 +81,7 @@ export class Messages {
         ignoreChksig: opts.ignoreChksig,
         debugEnabled: false,
         prevBlocksInfo: this.bc.prevBlocks,
-      });
+      }));
       if (!res.result.success) {
         throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
       }

@@ -72,6 +72,7 @@ export class MessageRunner {
     const queue: { boc: string; dest: Address }[] = [{ boc: message, dest }];
     try {
       for (let item = queue.shift(); item; item = queue.shift()) {
+        await this.executor.ready();
         this.internals.increaseLt();
         const sc = this.internals.contract(await bc.getContract(item.dest));
         const now = bc.now ?? Math.floor(Date.now() / 1000);

@@ -3,7 +3,7 @@ import { Address } from '@ton/core';
 import { ApiError } from './api-error.js';
 import { rawUpper } from './format.js';
 import { friendlyForms, parseFriendly } from './friendly-address.js';
-import { queryToken, tryParseAddress, tryParseHash } from './parse.js';
+import { addressError, queryToken, tryParseAddress, tryParseHash } from './parse.js';
 
 /** The utils operations' address and hash conversions. */
 
@@ -14,8 +14,8 @@ function parseAny(value: unknown): { address: Address; friendly: { bounceable: b
     const parsed = parseFriendly(text);
     if (parsed) return { address: new Address(parsed.workchain, parsed.hash), friendly: { bounceable: parsed.bounceable, testOnly: parsed.testOnly } };
   }
-  const address = tryParseAddress(text);
-  if (!address || !text.includes(':')) throw new ApiError(422, `invalid address: '${text}' is not a raw (wc:hex) or user-friendly TON address`);
+  const address = text.includes(':') ? tryParseAddress(text) : null;
+  if (!address) throw addressError('address', text);
   return { address, friendly: null };
 }
 

@@ -44,7 +44,8 @@ export function parseFriendly(text: string): FriendlyAddress | null {
   const testOnly = (tag & TEST_FLAG) !== 0;
   if (testOnly) tag ^= TEST_FLAG;
   if (tag !== BOUNCEABLE_TAG && tag !== NON_BOUNCEABLE_TAG) return null;
-  const workchain = bytes[1] === 0xff ? -1 : bytes[1]!;
+  // The workchain byte is an int8: 0xff is -1 and 0x80 is -128 (read unsigned, -128 and 128 would share a form).
+  const workchain = bytes[1]! >= 0x80 ? bytes[1]! - 0x100 : bytes[1]!;
   return { workchain, hash: Buffer.from(bytes.subarray(2, 34)), bounceable: tag === BOUNCEABLE_TAG, testOnly };
 }
 

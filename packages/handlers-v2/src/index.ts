@@ -34,5 +34,5 @@ export type { Operation, OperationInput } from './operations/common.js';
 
 // Shared with the v3 package's v2-style operations (/api/v3/runGetMethod and friends).
 export { runMethod } from './operations/run.js';
-export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError } from './stack.js';
+export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from './stack.js';
 export { b64, bocB64 } from './format.js';

@@ -26,14 +26,33 @@ export function parseAddress(params: Params, name: string): Address {
   const value = params[name];
   if (!isPresent(value)) throw new ApiError(422, `${name} is required`);
   if (typeof value !== 'string') throw invalid(name, 'a string is expected');
-  const address = tryParseAddress(queryToken(value));
-  if (!address) throw new ApiError(422, `invalid ${name}: '${value}' is not a raw (wc:hex) or user-friendly TON address`);
+  const text = queryToken(value);
+  const address = tryParseAddress(text);
+  if (!address) throw addressError(name, text);
   return address;
 }
 
+/** Standard addresses (addr_std) carry the workchain as an int8; anything wider would be silently wrapped. */
+const MIN_WORKCHAIN = -128;
+const MAX_WORKCHAIN = 127;
+
+/** The 422 for an address parameter that did not parse, saying why when the workchain is the problem. */
+export function addressError(name: string, text: string): ApiError {
+  const raw = /^(-?\d+):[0-9a-fA-F]{64}$/.exec(text);
+  if (raw) {
+    return new ApiError(422, `invalid ${name}: workchain ${raw[1]} is outside ${MIN_WORKCHAIN}..${MAX_WORKCHAIN}, the range of a standard TON address`);
+  }
+  return new ApiError(422, `invalid ${name}: '${text}' is not a raw (wc:hex) or user-friendly TON address`);
+}
+
+/** Raw `wc:hex` or friendly; null when malformed or the workchain is outside int8. */
 export function tryParseAddress(text: string): Address | null {
   try {
-    if (/^-?\d+:[0-9a-fA-F]{64}$/.test(text)) return Address.parseRaw(text.toLowerCase());
+    const raw = /^(-?\d{1,4}):[0-9a-fA-F]{64}$/.exec(text);
+    if (raw) {
+      const workchain = Number(raw[1]);
+      return workchain >= MIN_WORKCHAIN && workchain <= MAX_WORKCHAIN ? Address.parseRaw(text.toLowerCase()) : null;
+    }
     const friendly = parseFriendly(text);
     if (friendly) return new Address(friendly.workchain, friendly.hash);
   } catch {

@@ -1,4 +1,5 @@
 import type { v2 } from '@tongate/sdk';
+import { stackLimitViolation } from '@tongate/chain';
 import { Cell, type TupleItem } from '@ton/core';
 import { ApiError } from './api-error.js';
 import { bocB64, cellDataBytes } from './format.js';
@@ -95,7 +96,14 @@ export function parseLegacyEntry(entry: unknown, depth = 0): TupleItem {
 export function parseLegacyStack(stack: unknown): TupleItem[] {
   if (stack === undefined || stack === null) return [];
   if (!Array.isArray(stack)) throw stackError('stack must be an array of [type, value] entries');
-  return stack.map((e) => parseLegacyEntry(e));
+  return withinLimits(stack.map((e) => parseLegacyEntry(e)));
+}
+
+/** The parsed stack, or a 422 when it is beyond what a get-method may be given (see STACK_LIMITS). */
+export function withinLimits(stack: TupleItem[]): TupleItem[] {
+  const violation = stackLimitViolation(stack);
+  if (violation) throw stackError(violation);
+  return stack;
 }
 
 function field(obj: Record<string, unknown>, name: string): Record<string, unknown> {
@@ -133,7 +141,7 @@ function parseElements(container: Record<string, unknown>, depth: number): Tuple
 export function parseStdStack(stack: unknown): TupleItem[] {
   if (stack === undefined || stack === null) return [];
   if (!Array.isArray(stack)) throw stackError('stack must be an array of tvm.stackEntry objects');
-  return stack.map((e) => parseStdEntry(e));
+  return withinLimits(stack.map((e) => parseStdEntry(e)));
 }
 
 // ---- output ----

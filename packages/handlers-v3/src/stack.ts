@@ -1,6 +1,6 @@
 import type { v3 } from '@tongate/sdk';
 import type { TupleItem } from '@ton/core';
-import { bocB64, cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError } from '@tongate/handlers-v2';
+import { bocB64, cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from '@tongate/handlers-v2';
 
 /**
  * The v3 stack codec of /api/v3/runGetMethod: entries `{type, value}` with type num (decimal or 0x-hex string),
@@ -10,7 +10,7 @@ import { bocB64, cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumb
 export function parseV3Stack(stack: unknown): TupleItem[] {
   if (stack === undefined || stack === null) return [];
   if (!Array.isArray(stack)) throw stackError('stack must be an array of {type, value} entries');
-  return stack.map((e) => parseV3Entry(e, 0));
+  return withinLimits(stack.map((e) => parseV3Entry(e, 0)));
 }
 
 function parseV3Entry(entry: unknown, depth: number): TupleItem {
