@@ -1,20 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export { freePort } from './gateway-fixture.js';
 
-/** A port the OS just handed out as free (ephemeral range). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The environment of a `tongate start` on an embedded database, a fresh data dir and the two given ports. */
 export function serviceEnv(dataDir: string, mainnetPort: number, testnetPort: number): NodeJS.ProcessEnv {
