@@ -8,6 +8,7 @@ import {
   createLogger,
   createMemoryLimiter,
   createRedisLimiter,
+  ConfigError,
   listen,
   newAdminToken,
   NETWORKS,
@@ -27,6 +28,29 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** A connection failure to PostgreSQL names the setting to fix instead of surfacing as a bare stack trace. */
+async function databaseStep<T>(config: Config, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!config.databaseUrl) throw err;
+    const e = err as { code?: string; message?: string; errors?: { code?: string; message?: string }[] };
+    const cause = e.code ?? e.errors?.[0]?.code ?? '';
+    const detail = (e.message || e.errors?.map((x) => x.message).join('; ') || String(err)).trim();
+    throw new ConfigError(`DATABASE_URL (${redactPassword(config.databaseUrl)}): cannot use PostgreSQL: ${cause ? `${cause} ` : ''}${detail}`);
+  }
+}
+
+function redactPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
 /** The composition root: config → store → chain backends → handlers → app → listeners. */
 export async function startGateway(config: Config, options: { seed?: boolean; logger?: Logger } = {}): Promise<Gateway> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -38,13 +62,18 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
   // composition root (a no-op on a @ton/crypto other than the one it was written for: packages/devnet/src/fast/).
   if (!installFastSha256()) logger.warn('fast sha256 not installed: @ton/crypto is not the version the devnet fast path was written for');
   try {
-    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir });
+    const store = await databaseStep(config, () => openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir }));
     cleanups.push(() => store.close());
-    await store.migrate();
+    await databaseStep(config, () => store.migrate());
     const keys = new KeyLookup(store.keys, { pollIntervalMs: config.keysPollMs, onError: (err) => logger.warn({ err }, 'key version poll failed') });
     await keys.start();
     cleanups.push(async () => keys.stop());
-    const limiter = config.redisUrl ? createRedisLimiter(config.redisUrl) : createMemoryLimiter();
+    const limiter = config.redisUrl
+      ? createRedisLimiter(config.redisUrl, undefined, {
+          onDegraded: (reason) => logger.warn({ reason }, 'Redis unreachable: rate limits fall back to this process until it returns'),
+          onRecovered: () => logger.info('Redis reachable again: rate limits are shared again'),
+        })
+      : createMemoryLimiter();
     cleanups.push(() => limiter.close());
 
     const devnets: Partial<Record<Network, Devnet>> = {};
@@ -76,7 +105,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     const servers: Gateway['servers'] = [];
     const running: RunningServer[] = [];
     for (const port of ports) {
-      const server = await listen(app, port, config.listenHost);
+      const server = await listen(app, port, config.listenHost, config);
       running.push(server);
       servers.push({ network: NETWORKS.find((n) => config[n].port === port) ?? 'all', port: server.port });
     }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, readAdminFile, type Config, type Network } from '@tongate/server';
 import { startGateway, type Gateway } from '../src/start.js';
 
@@ -51,5 +52,39 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
       await gateway.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+export interface KeyedGateway {
+  service: TestGateway;
+  keys: Record<Network, string>;
+}
+
+/**
+ * Starts the service before the file's tests, with one API key per network, and closes it after them. The returned
+ * object is filled in by the time tests run.
+ */
+export function useKeyedGateway(overrides: Partial<Config> = {}): KeyedGateway {
+  const state = { keys: {} } as KeyedGateway;
+  beforeAll(async () => {
+    state.service = await startTestGateway(overrides);
+    state.keys.mainnet = await state.service.createKey('mainnet');
+    state.keys.testnet = await state.service.createKey('testnet');
+  });
+  afterAll(async () => {
+    await state.service?.close();
+  });
+  return state;
+}
+
+/** JSON requests to one network's /api/v3 with its key: the status and the parsed body. */
+export function v3Requests(gateway: KeyedGateway, network: Network) {
+  const base = () => `http://127.0.0.1:${gateway.service.ports[network]}/api/v3/`;
+  const headers = () => ({ 'X-API-Key': gateway.keys[network] });
+  const reply = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
+  return {
+    get: async (path: string, query: string | Record<string, string>) => reply(await fetch(`${base()}${path}?${new URLSearchParams(query)}`, { headers: headers() })),
+    post: async (path: string, body: unknown) =>
+      reply(await fetch(`${base()}${path}`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) })),
   };
 }

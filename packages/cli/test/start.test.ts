@@ -80,3 +80,26 @@ describe('tongate start (end to end, embedded database, devnets)', () => {
     expect(existsSync(path.join(dataDir, 'admin.json'))).toBe(false);
   });
 });
+
+describe('tongate start with a DATABASE_URL that cannot be reached', () => {
+  it('exits naming the setting, without a stack trace', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-deaddb-'));
+    try {
+      const deadPort = await freePort();
+      const r = await runCli(['start'], {
+        ...process.env,
+        DATABASE_URL: `postgres://tongate:secret@127.0.0.1:${deadPort}/x`,
+        REDIS_URL: '',
+        TONGATE_DATA_DIR: dataDir,
+        TONGATE_MAINNET_PORT: String(await freePort()),
+        TONGATE_TESTNET_PORT: String(await freePort()),
+      });
+      expect(r.code).not.toBe(0);
+      expect(r.out).toContain(`DATABASE_URL (postgres://tongate:***@127.0.0.1:${deadPort}/x): cannot use PostgreSQL: ECONNREFUSED`);
+      expect(r.out).not.toContain('secret');
+      expect(r.out).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

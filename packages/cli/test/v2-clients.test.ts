@@ -249,6 +249,31 @@ describe.each([
     expect(content).toBeInstanceOf(TonWeb.boc.Cell);
   });
 
+  it('passes integer, cell and slice get-method arguments (TonClient runMethod, tonweb call2)', async () => {
+    // Integers: the faucet's is_plugin_installed(wc, addr_hash), and the NFT collection's get_nft_address_by_index.
+    const plugin = await client.runMethod(faucet.address, 'is_plugin_installed', [{ type: 'int', value: 0n }, { type: 'int', value: 5n }]);
+    expect(plugin.stack.readBigNumber()).toBe(0n);
+    const seededTokens = await seedTokens(network);
+    const byIndex = await client.runMethod(seededTokens.collection, 'get_nft_address_by_index', [{ type: 'int', value: 0n }]);
+    expect(byIndex.stack.readAddress().equals(seededTokens.item)).toBe(true);
+    const viaTonweb = await tonweb.provider.call2(seededTokens.collection.toString(), 'get_nft_address_by_index', [['num', 0]]);
+    expect(viaTonweb).toBeInstanceOf(TonWeb.boc.Cell);
+    // A method that does not exist still gets past validation with an int argument (the TVM answers exit code 11).
+    await expect(client.runMethod(faucet.address, 'get_wallet_address_by_index', [{ type: 'int', value: 5n }])).rejects.toThrow(/exit_code/);
+    // Slice: the jetton minter's get_wallet_address(owner).
+    const owner = beginCell().storeAddress(faucet.address).endCell();
+    const walletOf = await client.runMethod(seededTokens.minter, 'get_wallet_address', [{ type: 'slice', cell: owner }]);
+    const jettonWallet = walletOf.stack.readAddress();
+    const tonwebWallet = await tonweb.provider.call2(seededTokens.minter.toString(), 'get_wallet_address', [['tvm.Slice', owner.toBoc().toString('base64')]]);
+    expect(Cell.fromBoc(Buffer.from(await tonwebWallet.toBoc(false)))[0].beginParse().loadAddress().equals(jettonWallet)).toBe(true);
+    // Cell: the collection's get_nft_content(index, individual_content).
+    const individual = beginCell().storeStringTail('item-0.json').endCell();
+    const content = await client.runMethod(seededTokens.collection, 'get_nft_content', [{ type: 'int', value: 0n }, { type: 'cell', cell: individual }]);
+    expect(content.stack.readCell()).toBeInstanceOf(Cell);
+    const tonwebContent = await tonweb.provider.call2(seededTokens.collection.toString(), 'get_nft_content', [['num', 0], ['tvm.Cell', individual.toBoc().toString('base64')]]);
+    expect(tonwebContent).toBeInstanceOf(TonWeb.boc.Cell);
+  });
+
   it('raw transaction BOCs round-trip and hashes match', async () => {
     const txs = await tonweb.provider.getTransactions(v4.address.toString(), 3);
     for (const t of txs) {
@@ -260,13 +285,17 @@ describe.each([
   });
 });
 
-const seeded = new Map<Network, Promise<string>>();
-/** Seeds each network's devnet once and returns its jetton minter (friendly form). */
-function seedJettonMinter(network: Network): Promise<string> {
+const seeded = new Map<Network, Promise<{ minter: Address; collection: Address; item: Address }>>();
+/** Seeds each network's devnet once and returns its jetton minter and NFT collection. */
+function seedTokens(network: Network): Promise<{ minter: Address; collection: Address; item: Address }> {
   let p = seeded.get(network);
   if (!p) {
-    p = service.gateway.devnets[network]!.seed().then((s) => s.jetton.minter.toString());
+    p = service.gateway.devnets[network]!.seed().then((s) => ({ minter: s.jetton.minter, collection: s.nft.collection, item: s.nft.item }));
     seeded.set(network, p);
   }
   return p;
+}
+
+async function seedJettonMinter(network: Network): Promise<string> {
+  return (await seedTokens(network)).minter.toString();
 }

@@ -216,7 +216,26 @@ export class DevnetExecutor implements IExecutor {
    * identity) and the config string kept in wasm memory: the same parameters reach the same emulator entry point.
    */
   async runGetMethod(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
+    return this.retryAfterFault(() => this.runGetMethodOnce(args));
+  }
+
+  /**
+   * A fault is not always the fault of the call that meets it: a get-method that returns a very deep result (the
+   * elector's participant_list_extended, 316 entries) completes, and the emulator traps on the next call. So a call
+   * that faults is tried once more on the fresh emulator; only a second fault is put down to its own input.
+   */
+  private async retryAfterFault<T>(attempt: () => Promise<T>): Promise<T> {
     await this.ready();
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!(e instanceof EmulatorFault)) throw e;
+      await this.ready();
+      return attempt();
+    }
+  }
+
+  private async runGetMethodOnce(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
     const access = this.access;
     if (!access) {
       const inner = this.inner;
@@ -253,18 +272,13 @@ export class DevnetExecutor implements IExecutor {
   }
 
   async runTickTock(args: ExecutorRunTickTockArgs): Promise<ExecutorEmulationResult> {
-    await this.ready();
-    const inner = this.inner;
-    return this.guardAsync(() => inner.runTickTock(args));
+    return this.retryAfterFault(() => this.guardAsync(() => this.inner.runTickTock(args)));
   }
 
   async runTransaction(args: ExecutorRunTransactionArgs): Promise<ExecutorEmulationResult> {
-    await this.ready();
-    if (!this.canRunDirect) {
-      const inner = this.inner;
-      return this.guardAsync(() => inner.runTransaction(args));
-    }
-    return this.runTransactionBoc({ ...args, message: args.message.toBoc().toString('base64') });
+    if (!this.canRunDirect) return this.retryAfterFault(() => this.guardAsync(() => this.inner.runTransaction(args)));
+    const message = args.message.toBoc().toString('base64');
+    return this.retryAfterFault(async () => this.runTransactionBoc({ ...args, message }));
   }
 
   private async guardAsync<T>(call: () => Promise<T>): Promise<T> {
@@ -280,6 +294,11 @@ export class DevnetExecutor implements IExecutor {
   /** Whether the direct paths can reach the emulator (the fast/ seam recognized the installed @ton/sandbox). */
   get canRunDirect(): boolean {
     return this.access !== null;
+  }
+
+  /** runTransactionBoc, tried once more on a fresh emulator after a fault (see retryAfterFault). */
+  runTransactionBocRetrying(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string }): Promise<ExecutorEmulationResult> {
+    return this.retryAfterFault(async () => this.runTransactionBoc(args));
   }
 
   /**

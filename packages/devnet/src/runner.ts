@@ -72,13 +72,12 @@ export class MessageRunner {
     const queue: { boc: string; dest: Address }[] = [{ boc: message, dest }];
     try {
       for (let item = queue.shift(); item; item = queue.shift()) {
-        await this.executor.ready();
         this.internals.increaseLt();
         const sc = this.internals.contract(await bc.getContract(item.dest));
         const now = bc.now ?? Math.floor(Date.now() / 1000);
         if (now < sc.lastTxTime) throw new TimeError(item.dest, sc.lastTxTime, now);
         const verbosity = sc.verbosity;
-        const res = this.executor.runTransactionBoc({
+        const res = await this.executor.runTransactionBocRetrying({
           config: bc.configBase64,
           libs: bc.libs ?? null,
           verbosity: EXECUTOR_VERBOSITY[verbosity.vmLogs],

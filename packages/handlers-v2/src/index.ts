@@ -36,3 +36,4 @@ export type { Operation, OperationInput } from './operations/common.js';
 export { runMethod } from './operations/run.js';
 export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from './stack.js';
 export { b64, bocB64 } from './format.js';
+export { decodeBase64, queryToken } from './parse.js';

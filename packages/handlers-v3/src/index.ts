@@ -1,4 +1,5 @@
 import type { V3Handlers } from '@tongate/stubs';
+import { decodeOperations } from './decode.js';
 import { legacyOperations, type LegacyDeps } from './legacy.js';
 
 /**
@@ -6,7 +7,7 @@ import { legacyOperations, type LegacyDeps } from './legacy.js';
  * transactions, traces, jettons, …) need the indexer and are left out, so the front door answers them 501.
  */
 export function createV3Handlers(deps: LegacyDeps): Partial<V3Handlers> {
-  return { ...legacyOperations(deps) };
+  return { ...legacyOperations(deps), ...decodeOperations() };
 }
 
 export { formatV3Entry, parseV3Stack } from './stack.js';

@@ -10,7 +10,7 @@ import { errorBody, HttpError, mapError, versionOfPath } from './errors.js';
 import { createJsonRpcHandler } from './jsonrpc.js';
 import type { RateLimiter } from './limiter.js';
 import { redactUrl, type Logger } from './logging.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, registerDegradedGauge, type Metrics } from './metrics.js';
 import { createNetworkResolver } from './network.js';
 import { createOperationTable } from './operations.js';
 import { jsonBodyReader } from './json-body.js';
@@ -28,6 +28,14 @@ export interface AppOptions {
   metrics?: Metrics;
   bundles?: Bundles;
   jsonRpcMethods?: Readonly<Record<string, JsonRpcMethod>>;
+  /** Parts that can degrade (chain backends, the indexer): shown by /healthcheck and /metrics. The limiter is added. */
+  healthSources?: HealthSource[];
+}
+
+/** A part of the service that can keep serving in a degraded way. */
+export interface HealthSource {
+  name: string;
+  health(): { degraded: boolean; detail?: string };
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -85,7 +93,21 @@ export function createApp(options: AppOptions): Express {
     );
   }
 
-  const healthcheck = (res: Response) => res.json({ ok: true });
+  const healthSources: HealthSource[] = [...(options.healthSources ?? [])];
+  const limiterHealth = options.limiter.health?.bind(options.limiter);
+  if (limiterHealth) healthSources.push({ name: 'rate_limiter', health: limiterHealth });
+  registerDegradedGauge(metrics, healthSources);
+  // 200 while the process serves; `ok: false` with the reasons when a part runs degraded (e.g. limits per process
+  // because Redis is down), so that monitoring sees it without load balancers pulling every instance at once.
+  const healthcheck = (res: Response) => {
+    const degraded: Record<string, string> = {};
+    for (const source of healthSources) {
+      const h = source.health();
+      if (h.degraded) degraded[source.name] = h.detail ?? 'degraded';
+    }
+    if (Object.keys(degraded).length === 0) return res.json({ ok: true, status: 'ok' });
+    res.json({ ok: false, status: 'degraded', degraded });
+  };
   const metricsReply = (res: Response, next: NextFunction) =>
     metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
   // The same tolerance as an express route: any case, one optional trailing slash.
@@ -126,6 +148,7 @@ export function createApp(options: AppOptions): Express {
   const DOCS_PATH = /^\/(docs-assets\/|docs-init\.js$|api\/v[23]\/?$|api\/v[23]\/openapi\.json$)/;
 
   const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst },
+    keyLookupPlan: { rps: config.keyLookupRps, burst: config.keyLookupRps },
     trustProxy: config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '',
   });
   const BODY_LIMIT = 8 * 1024 * 1024;
@@ -144,6 +167,9 @@ export function createApp(options: AppOptions): Express {
     methods,
     handlers: options.v2Handlers,
     logger,
+    limiter: options.limiter,
+    batchMax: config.jsonRpcBatchMax,
+    batchReplyBytes: config.jsonRpcBatchReplyBytes,
     onCall: (operation, status, network) => metrics.countRequest(`jsonRPC:${operation}`, status, network),
   });
   const JSON_RPC_PATH = /^\/api\/v2\/jsonrpc\/?$/i;
@@ -163,8 +189,9 @@ export function createApp(options: AppOptions): Express {
     fixQuery,
     (req: Request, res: Response, next: NextFunction) => {
       const path = res.locals.path as string;
-      if (req.method === 'POST' && JSON_RPC_PATH.test(path)) {
+      if (JSON_RPC_PATH.test(path)) {
         res.locals.operationId = 'jsonRPC';
+        if (req.method !== 'POST') return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
         return jsonRpc(req, res, next);
       }
       const validator = path.startsWith('/api/v2/') ? v2Validator : path.startsWith('/api/v3/') ? v3Validator : undefined;

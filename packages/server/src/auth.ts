@@ -16,6 +16,11 @@ export interface AuthOptions {
   keys: KeyResolver | undefined;
   limiter: RateLimiter;
   keylessPlan: Plan;
+  /**
+   * Store lookups of keys not in the cache, per client address: random keys cannot turn into a flood of queries
+   * (a valid key is cached after its first lookup).
+   */
+  keyLookupPlan: Plan;
   /** Whether express `trust proxy` is set to anything that trusts a forwarding header. */
   trustProxy: boolean;
 }
@@ -32,33 +37,51 @@ export function presentedKey(req: Request): string | undefined {
   return fromQuery || undefined;
 }
 
+/** Who a request is counted against: its key's plan, or the client address with the keyless plan. */
+export interface RateSubject {
+  subject: string;
+  plan: Plan;
+}
+
+/** The rate subject auth admitted a request under (JSON-RPC batches charge their further calls to it). */
+export function rateSubjectOf(res: Response): RateSubject | undefined {
+  return res.locals.rateSubject as RateSubject | undefined;
+}
+
 /**
  * 401 unknown/revoked/expired key, 403 key of the other network, 429 over the plan (keyed) or over the keyless
- * allowance per client address. Runs before validation, so every operation (JSON-RPC included) is covered once
- * per HTTP request. A cached key and an in-memory limiter are answered synchronously (no promise per request);
- * otherwise the store and the limiter are awaited.
+ * allowance per client address. An unknown key is no way around the keyless limit: it is counted against its
+ * address's keyless allowance, so past that it gets 429 rather than another 401. Runs before validation, so every
+ * operation (JSON-RPC included) is covered once per HTTP request; a JSON-RPC batch charges its further calls to the
+ * same subject (see jsonrpc.ts). A cached key and an in-memory limiter are answered synchronously (no promise per
+ * request); otherwise the store and the limiter are awaited.
  */
 export function authMiddleware(options: AuthOptions): RequestHandler {
-  const { keys, limiter, keylessPlan, trustProxy } = options;
+  const { keys, limiter, keylessPlan, keyLookupPlan, trustProxy } = options;
+
+  // req.ip honours `trust proxy`: X-Forwarded-For counts only when configured. Without a trusted proxy the socket's
+  // address is the answer, read directly (req.ip parses the forwarding headers to discard them).
+  function clientAddress(req: Request): string {
+    return (trustProxy ? req.ip : req.socket.remoteAddress) ?? 'unknown';
+  }
 
   function admit(verdict: KeyVerdict | undefined, req: Request, res: Response, next: NextFunction): void {
     const network = res.locals.ctx.network as Network;
-    let subject: string;
-    let plan: Plan;
-    if (verdict) {
-      if (verdict.status !== 'valid') return next(new HttpError(401, 'API key does not exist'));
+    if (verdict && verdict.status === 'valid') {
       if (verdict.record.network !== network) return next(new HttpError(403, 'Network not allowed'));
-      subject = `key:${verdict.record.id}`;
-      plan = { rps: verdict.record.rps, burst: verdict.record.burst };
       res.locals.keyId = verdict.record.id;
-    } else {
-      // req.ip honours `trust proxy`: X-Forwarded-For counts only when configured. Without a trusted proxy the
-      // socket's address is the answer, read directly (req.ip parses the forwarding headers to discard them).
-      subject = `ip:${(trustProxy ? req.ip : req.socket.remoteAddress) ?? 'unknown'}`;
-      plan = keylessPlan;
+      return charge({ subject: `key:${verdict.record.id}`, plan: { rps: verdict.record.rps, burst: verdict.record.burst } }, res, next, undefined);
     }
-    if (limiter.consumeSync) return limited(limiter.consumeSync(subject, plan), next);
-    limiter.consume(subject, plan).then((result) => limited(result, next)).catch(next);
+    const keyless: RateSubject = { subject: `ip:${clientAddress(req)}`, plan: keylessPlan };
+    charge(keyless, res, next, verdict ? new HttpError(401, 'API key does not exist') : undefined);
+  }
+
+  /** Counts the request against `rate`; then `refusal` (an unknown key's 401) or the next step. */
+  function charge(rate: RateSubject, res: Response, next: NextFunction, refusal: HttpError | undefined): void {
+    res.locals.rateSubject = rate;
+    const sync = limiter.consumeSync?.(rate.subject, rate.plan);
+    if (sync) return limited(sync, next, refusal);
+    limiter.consume(rate.subject, rate.plan).then((result) => limited(result, next, refusal)).catch(next);
   }
 
   return (req: Request, res: Response, next: NextFunction) => {
@@ -68,14 +91,25 @@ export function authMiddleware(options: AuthOptions): RequestHandler {
       if (!keys) return admit({ status: 'unknown' }, req, res, next);
       const cached = keys.resolveCached?.(key);
       if (cached) return admit(cached, req, res, next);
-      keys.resolve(key).then((verdict) => admit(verdict, req, res, next)).catch(next);
+      const lookup = `lookup:${clientAddress(req)}`;
+      const sync = limiter.consumeSync?.(lookup, keyLookupPlan);
+      const lookUp = (allowed: LimitResult) => {
+        if (!allowed.allowed) return limited(allowed, next, undefined);
+        keys.resolve(key).then((verdict) => admit(verdict, req, res, next)).catch(next);
+      };
+      if (sync) return lookUp(sync);
+      limiter.consume(lookup, keyLookupPlan).then(lookUp).catch(next);
     } catch (err) {
       next(err);
     }
   };
 }
 
-function limited(result: LimitResult, next: NextFunction): void {
-  if (result.allowed) return next();
-  next(new HttpError(429, 'Ratelimit exceeded', { 'Retry-After': String(result.retryAfterSeconds) }));
+function limited(result: LimitResult, next: NextFunction, refusal: HttpError | undefined): void {
+  if (!result.allowed) return next(rateLimitError(result.retryAfterSeconds));
+  next(refusal);
+}
+
+export function rateLimitError(retryAfterSeconds: number): HttpError {
+  return new HttpError(429, 'Ratelimit exceeded', { 'Retry-After': String(retryAfterSeconds) });
 }

@@ -35,6 +35,22 @@ export interface Config {
   validateResponses: boolean;
   /** Release counter `c` in the v2 version header `2.2.c`. */
   v2Release: number;
+  /** Store lookups of uncached API keys per second per client address (random keys cannot flood the store). */
+  keyLookupRps: number;
+  /** Most calls in one JSON-RPC batch. */
+  jsonRpcBatchMax: number;
+  /** A JSON-RPC batch reply stops growing here: later calls answer 413 entries. */
+  jsonRpcBatchReplyBytes: number;
+  /** A client must send its request headers within this long (Node checks every connectionsCheckIntervalMs). */
+  headersTimeoutMs: number;
+  /** A client must send its whole request within this long. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+  /** How often open connections are checked against the header and request timeouts. */
+  connectionsCheckIntervalMs: number;
+  /** Open connections per client address; 0 = no cap (set 0 behind a proxy, where every connection is the proxy's). */
+  maxConnectionsPerClient: number;
 }
 
 interface SettingDoc {
@@ -68,6 +84,14 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level. Lines go to stdout as JSON, written in batches at most 250 ms late.' },
   { key: 'validateResponses', env: 'TONGATE_VALIDATE_RESPONSES', default: 'false', description: 'Validate replies against the spec (tests turn it on).' },
   { key: 'v2Release', env: 'TONGATE_V2_RELEASE', default: '0', description: 'Release counter c of the v2 version header 2.2.c.' },
+  { key: 'keyLookupRps', env: 'TONGATE_KEY_LOOKUP_RPS', default: '10', description: 'Store lookups of API keys not in the cache, per second per client address (429 past it); unknown keys also count against the keyless limit.' },
+  { key: 'jsonRpcBatchMax', env: 'TONGATE_JSONRPC_BATCH_MAX', default: '100', description: 'Most calls in one JSON-RPC batch (422 past it). Every call counts against the rate limit; calls past the allowance answer 429 entries.' },
+  { key: 'jsonRpcBatchReplyBytes', env: 'TONGATE_JSONRPC_BATCH_REPLY_BYTES', default: '16777216', description: 'A JSON-RPC batch reply stops growing at this size; the calls after it answer 413 entries.' },
+  { key: 'headersTimeoutMs', env: 'TONGATE_HEADERS_TIMEOUT_MS', default: '10000', description: 'A connection must send its request headers within this time, or it is closed (408).' },
+  { key: 'requestTimeoutMs', env: 'TONGATE_REQUEST_TIMEOUT_MS', default: '30000', description: 'A connection must send its whole request within this time, or it is closed (408).' },
+  { key: 'keepAliveTimeoutMs', env: 'TONGATE_KEEPALIVE_TIMEOUT_MS', default: '5000', description: 'Idle keep-alive connections are closed after this time.' },
+  { key: 'connectionsCheckIntervalMs', env: 'TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', default: '5000', description: 'How often open connections are checked against the two timeouts above (a silent socket is closed within their sum).' },
+  { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
 ];
 
 export function settingsTableMarkdown(): string {
@@ -93,6 +117,14 @@ export function defaultConfig(): Config {
     logLevel: 'info',
     validateResponses: false,
     v2Release: 0,
+    keyLookupRps: 10,
+    jsonRpcBatchMax: 100,
+    jsonRpcBatchReplyBytes: 16 * 1024 * 1024,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
+    connectionsCheckIntervalMs: 5_000,
+    maxConnectionsPerClient: 256,
   };
 }
 
@@ -181,6 +213,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
   if ((v = e('TONGATE_VALIDATE_RESPONSES'))) config.validateResponses = parseBoolean('TONGATE_VALIDATE_RESPONSES', v);
   if ((v = e('TONGATE_V2_RELEASE'))) config.v2Release = parseInteger('TONGATE_V2_RELEASE', v, 0);
+  if ((v = e('TONGATE_KEY_LOOKUP_RPS'))) config.keyLookupRps = parseInteger('TONGATE_KEY_LOOKUP_RPS', v, 1);
+  if ((v = e('TONGATE_JSONRPC_BATCH_MAX'))) config.jsonRpcBatchMax = parseInteger('TONGATE_JSONRPC_BATCH_MAX', v, 1);
+  if ((v = e('TONGATE_JSONRPC_BATCH_REPLY_BYTES'))) config.jsonRpcBatchReplyBytes = parseInteger('TONGATE_JSONRPC_BATCH_REPLY_BYTES', v, 1024);
+  if ((v = e('TONGATE_HEADERS_TIMEOUT_MS'))) config.headersTimeoutMs = parseInteger('TONGATE_HEADERS_TIMEOUT_MS', v, 100);
+  if ((v = e('TONGATE_REQUEST_TIMEOUT_MS'))) config.requestTimeoutMs = parseInteger('TONGATE_REQUEST_TIMEOUT_MS', v, 100);
+  if ((v = e('TONGATE_KEEPALIVE_TIMEOUT_MS'))) config.keepAliveTimeoutMs = parseInteger('TONGATE_KEEPALIVE_TIMEOUT_MS', v, 100);
+  if ((v = e('TONGATE_CONNECTIONS_CHECK_INTERVAL_MS'))) config.connectionsCheckIntervalMs = parseInteger('TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', v, 100);
+  if ((v = e('TONGATE_MAX_CONNECTIONS_PER_CLIENT'))) config.maxConnectionsPerClient = parseInteger('TONGATE_MAX_CONNECTIONS_PER_CLIENT', v, 0);
+  else if (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' && !('maxConnectionsPerClient' in overrides)) config.maxConnectionsPerClient = 0;
   config = { ...config, ...overrides };
   if (config.keysPollMs > 500) throw new ConfigError('keysPollMs must be <= 500 so that revocations apply within a second');
   return config;

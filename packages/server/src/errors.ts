@@ -95,6 +95,10 @@ export function mapError(err: unknown, requestId: string): MappedError {
   if (e && e.type === 'entity.parse.failed') return { status: 422, message: `malformed JSON body: ${e.message}`, unexpected: false };
   if (e && e.type === 'entity.too.large') return { status: 413, message: 'request body too large', unexpected: false };
   if (e && e.type && typeof e.status === 'number' && e.status < 500) return { status: e.status, message: e.message ?? 'bad request', unexpected: false };
+  // A compressed body that does not inflate: zlib's error, which body-parser passes on with status 400.
+  if (e && typeof (e as { code?: unknown }).code === 'string' && /^Z_/.test((e as { code: string }).code)) {
+    return { status: 400, message: `request body does not decode with its Content-Encoding: ${e.message ?? 'invalid data'}`, unexpected: false };
+  }
   // express-openapi-validator
   if (e && Array.isArray(e.errors) && typeof e.status === 'number') {
     if (e.status === 404) return { status: 404, message: 'not found', unexpected: false };

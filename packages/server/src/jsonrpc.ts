@@ -3,7 +3,9 @@ import addFormatsModule from 'ajv-formats';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { JsonRpcMethod, RequestContext, V2Handlers } from '@tongate/stubs';
 import type { Network } from './config.js';
+import { rateSubjectOf, type RateSubject } from './auth.js';
 import { mapError } from './errors.js';
+import type { RateLimiter } from './limiter.js';
 import type { Logger } from './logging.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
@@ -25,6 +27,17 @@ export interface JsonRpcOptions {
   logger: Logger;
   /** Called once per call with the operation it resolved to (for metrics). */
   onCall?: (operationId: string, status: number, network: Network) => void;
+  /** Charges the calls of a batch after the first (the HTTP request itself paid for the first). */
+  limiter?: RateLimiter;
+  /** Most calls in one batch. */
+  batchMax?: number;
+  /** Size at which a batch reply stops growing; later calls answer 413 entries. */
+  batchReplyBytes?: number;
+}
+
+function idOf(call: unknown): JsonRpcId {
+  const id = typeof call === 'object' && call !== null ? (call as Call).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 function failure(id: JsonRpcId, status: number, message: string): { status: number; reply: Record<string, unknown> } {
@@ -98,22 +111,53 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
     options.onCall?.(name, status, ctx.network);
   }
 
+  const batchMax = options.batchMax ?? 100;
+  const batchReplyBytes = options.batchReplyBytes ?? 16 * 1024 * 1024;
+
+  /** Whether one more call of this batch fits the client's rate allowance (and charges it). */
+  async function chargeCall(rate: RateSubject | undefined): Promise<boolean> {
+    if (!rate || !options.limiter) return true;
+    const result = options.limiter.consumeSync?.(rate.subject, rate.plan) ?? (await options.limiter.consume(rate.subject, rate.plan));
+    return result.allowed;
+  }
+
+  /**
+   * A batch: at most batchMax calls, each charged to the client's rate limit like a request of its own (calls past
+   * the allowance answer 429 entries), run one after another, and the reply bounded in size (calls after the bound
+   * answer 413 entries). Each call's reply is serialized once, as it is produced.
+   */
+  async function runBatch(calls: unknown[], ctx: RequestContext, res: Response): Promise<void> {
+    if (calls.length === 0) {
+      res.status(422).json({ ok: false, error: 'empty JSON-RPC batch', code: 422, jsonrpc: '2.0', id: null });
+      return;
+    }
+    if (calls.length > batchMax) {
+      res.status(422).json({ ok: false, error: `a JSON-RPC batch holds at most ${batchMax} calls, got ${calls.length}`, code: 422, jsonrpc: '2.0', id: null });
+      return;
+    }
+    const rate = rateSubjectOf(res);
+    const parts: string[] = [];
+    let size = 2;
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i];
+      let r: { status: number; reply: Record<string, unknown> };
+      if (size > batchReplyBytes) r = failure(idOf(call), 413, `batch reply size limit (${batchReplyBytes} bytes) reached: send this call again separately`);
+      else if (i > 0 && !(await chargeCall(rate))) r = failure(idOf(call), 429, 'Ratelimit exceeded');
+      else r = await runCall(call, ctx);
+      record(call, r.status, ctx);
+      const text = JSON.stringify(r.reply);
+      size += text.length + 1;
+      parts.push(text);
+    }
+    res.status(200).type('application/json').send(`[${parts.join(',')}]`);
+  }
+
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const ctx = res.locals.ctx as RequestContext;
 
       if (Array.isArray(req.body)) {
-        if (req.body.length === 0) {
-          res.status(422).json({ ok: false, error: 'empty JSON-RPC batch', code: 422, jsonrpc: '2.0', id: null });
-          return;
-        }
-        const results = [];
-        for (const call of req.body) {
-          const r = await runCall(call, ctx);
-          record(call, r.status, ctx);
-          results.push(r.reply);
-        }
-        res.status(200).json(results);
+        await runBatch(req.body, ctx, res);
         return;
       }
       const r = await runCall(req.body, ctx);

@@ -14,8 +14,13 @@ export type LimitResult = { allowed: true } | { allowed: false; retryAfterSecond
  */
 export interface RateLimiter {
   consume(subject: string, plan: Plan): Promise<LimitResult>;
-  /** Present when the limiter can answer without I/O (in-memory): the front door then needs no promise. */
-  consumeSync?(subject: string, plan: Plan): LimitResult;
+  /**
+   * Present when the limiter can answer without I/O (in-memory, or a shared limiter falling back to memory): the
+   * front door then needs no promise. undefined = ask consume().
+   */
+  consumeSync?(subject: string, plan: Plan): LimitResult | undefined;
+  /** Absent: never degraded. */
+  health?(): LimiterHealth;
   close(): Promise<void>;
 }
 
@@ -106,13 +111,106 @@ export function createMemoryLimiter(): RateLimiter {
   return new MemoryLimiter();
 }
 
+/** How a limiter is doing, for /healthcheck and /metrics. */
+export interface LimiterHealth {
+  /** True while limits are held per process because the shared store is unreachable. */
+  degraded: boolean;
+  detail?: string;
+}
+
 /**
  * Shared limits through Redis: every process using the same URL and prefix counts against the same buckets.
- * Redis failures are not hidden (no insurance limiter): the request fails with 500 rather than going unlimited.
+ * When Redis is unreachable (down at start, killed, a command timing out) the limiter falls back to this process's
+ * own memory limiter at once — limits still hold, per process — logs the switch once, reports itself degraded,
+ * and returns to Redis as soon as the connection is ready again. Commands are never queued while disconnected, so
+ * an outage adds no latency.
  */
-export function createRedisLimiter(redisUrl: string, prefix = 'tongate:rl'): RateLimiter {
-  const client = new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
-  return new PlanLimiter((o) => new RateLimiterRedis({ ...o, storeClient: client }), prefix, async () => {
-    await client.quit().catch(() => client.disconnect());
-  });
+export class FailoverRedisLimiter implements RateLimiter {
+  private readonly shared: PlanLimiter;
+  private readonly local = new MemoryLimiter();
+  private readonly client: Redis;
+  private lastError = '';
+  private fallingBack = false;
+
+  private closing = false;
+
+  constructor(
+    redisUrl: string,
+    prefix = 'tongate:rl',
+    private readonly events: LimiterEvents = {},
+    /** Longest a limit check waits for Redis before the request is counted locally instead. */
+    commandTimeoutMs = 500,
+  ) {
+    this.client = new Redis(redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: 2_000,
+      // Reconnect forever, at most every 2 s: the limiter switches back when Redis returns.
+      retryStrategy: (times) => Math.min(100 * times, 2_000),
+    });
+    // Without a listener ioredis prints "Unhandled error event" for every failed reconnect.
+    this.client.on('error', (err: Error) => this.fallBack(err.message));
+    this.client.on('close', () => this.fallBack('connection closed'));
+    this.client.on('ready', () => this.recover());
+    this.shared = new PlanLimiter((o) => new RateLimiterRedis({ ...o, storeClient: this.client }), prefix, async () => {});
+  }
+
+  /** Answers locally, without a promise, while Redis is unreachable. */
+  consumeSync(subject: string, plan: Plan): LimitResult | undefined {
+    const status = this.client.status;
+    if (status === 'ready') return undefined;
+    // The first connection of a fresh process is not an outage.
+    if (status !== 'connecting' && status !== 'connect') this.fallBack(`connection ${status}`);
+    return this.local.consumeSync(subject, plan);
+  }
+
+  async consume(subject: string, plan: Plan): Promise<LimitResult> {
+    if (this.client.status !== 'ready') return this.consumeSync(subject, plan)!;
+    try {
+      return await this.shared.consume(subject, plan);
+    } catch (err) {
+      this.fallBack((err as Error).message ?? String(err));
+      return this.local.consumeSync(subject, plan);
+    }
+  }
+
+  /** Whether limits are being counted in Redis right now. */
+  get connected(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  health(): LimiterHealth {
+    return this.fallingBack ? { degraded: true, detail: `Redis unreachable (${this.lastError}): rate limits are held per process` } : { degraded: false };
+  }
+
+  private fallBack(reason: string): void {
+    if (this.closing) return;
+    this.lastError = reason;
+    if (this.fallingBack) return;
+    this.fallingBack = true;
+    this.events.onDegraded?.(reason);
+  }
+
+  private recover(): void {
+    if (!this.fallingBack) return;
+    this.fallingBack = false;
+    this.events.onRecovered?.();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.client.quit().catch(() => this.client.disconnect());
+    await this.local.close();
+  }
+}
+
+/** Called once per change between Redis and the local fallback (log it; the limiter's health() says it too). */
+export interface LimiterEvents {
+  onDegraded?: (reason: string) => void;
+  onRecovered?: () => void;
+}
+
+export function createRedisLimiter(redisUrl: string, prefix?: string, events?: LimiterEvents): FailoverRedisLimiter {
+  return new FailoverRedisLimiter(redisUrl, prefix, events);
 }

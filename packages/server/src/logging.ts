@@ -2,10 +2,34 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-/** Replaces the value of `api_key` in a URL's query so that keys never reach a log line. */
+/**
+ * Replaces the value of every query parameter whose decoded name is `api_key` (`api%5Fkey`, `api_%6Bey`, `API_KEY`
+ * and the like authenticate or may, so they are all treated as keys) so that keys never reach a log line.
+ */
 export function redactUrl(url: string): string {
-  if (!/api_key/i.test(url)) return url;
-  return url.replace(/([?&]api_key=)[^&#]*/gi, '$1[REDACTED]');
+  const queryStart = url.indexOf('?');
+  // Cheap test first: every spelling of the name contains `api` (possibly as %61%70%69) and a `=`.
+  if (queryStart < 0 || !/api|%[0-9a-f]{2}/i.test(url.slice(queryStart))) return url;
+  const hashStart = url.indexOf('#', queryStart);
+  const query = url.slice(queryStart + 1, hashStart < 0 ? undefined : hashStart);
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawName = eq < 0 ? pair : pair.slice(0, eq);
+      return decodedName(rawName).toLowerCase() === 'api_key' ? `${rawName}=[REDACTED]` : pair;
+    })
+    .join('&');
+  return url.slice(0, queryStart + 1) + redacted + (hashStart < 0 ? '' : url.slice(hashStart));
+}
+
+function decodedName(raw: string): string {
+  const plus = raw.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(plus).trim();
+  } catch {
+    return plus;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
@@ -115,4 +115,19 @@ export function createMetrics(withDefaults = true): Metrics {
       latency.observe(`${operation}\u0000${network}`, () => ({ operation, network }), seconds);
     },
   };
+}
+
+/** tongate_degraded{component}: 1 while a part of the service runs degraded, read from the sources at scrape time. */
+export function registerDegradedGauge(metrics: Metrics, sources: readonly { name: string; health(): { degraded: boolean } }[]): void {
+  const name = 'tongate_degraded';
+  if (metrics.registry.getSingleMetric(name)) return;
+  new Gauge({
+    name,
+    help: 'Whether a part of the service runs degraded (1) or normally (0)',
+    labelNames: ['component'],
+    registers: [metrics.registry],
+    collect() {
+      for (const source of sources) this.set({ component: source.name }, source.health().degraded ? 1 : 0);
+    },
+  });
 }

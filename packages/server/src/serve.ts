@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 
 export interface RunningServer {
@@ -9,10 +9,40 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export function listen(app: Express, port: number, host: string): Promise<RunningServer> {
+/** Connection limits of a listener (see the configuration table). */
+export interface ConnectionLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  connectionsCheckIntervalMs: number;
+  /** 0 = no cap. */
+  maxConnectionsPerClient: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  connectionsCheckIntervalMs: 5_000,
+  maxConnectionsPerClient: 256,
+};
+
+/**
+ * An HTTP listener that idle or slow clients cannot exhaust: a connection that has not sent its headers within
+ * headersTimeoutMs (checked every connectionsCheckIntervalMs; Node's defaults hold a silent socket for about 90 s)
+ * or its whole request within requestTimeoutMs is closed, idle keep-alive connections after keepAliveTimeoutMs,
+ * and one client address holds at most maxConnectionsPerClient connections (further ones are closed at once).
+ */
+export function listen(app: Express, port: number, host: string, limits: Partial<ConnectionLimits> = {}): Promise<RunningServer> {
+  const l = { ...DEFAULT_CONNECTION_LIMITS, ...limits };
   return new Promise((resolve, reject) => {
-    const server = http.createServer(app);
-    server.keepAliveTimeout = 5_000;
+    const server = http.createServer({
+      headersTimeout: l.headersTimeoutMs,
+      requestTimeout: Math.max(l.requestTimeoutMs, l.headersTimeoutMs),
+      connectionsCheckingInterval: l.connectionsCheckIntervalMs,
+    }, app);
+    server.keepAliveTimeout = l.keepAliveTimeoutMs;
+    if (l.maxConnectionsPerClient > 0) capConnectionsPerClient(server, l.maxConnectionsPerClient);
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
@@ -33,6 +63,24 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
           });
         },
       });
+    });
+  });
+}
+
+function capConnectionsPerClient(server: http.Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const client = socket.remoteAddress ?? 'unknown';
+    const count = (open.get(client) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(client, count);
+    socket.once('close', () => {
+      const left = (open.get(client) ?? 1) - 1;
+      if (left <= 0) open.delete(client);
+      else open.set(client, left);
     });
   });
 }

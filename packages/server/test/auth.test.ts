@@ -37,20 +37,20 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
     expect(inHeader.body.result).toEqual({ address: ADDRESS, network: 'mainnet' });
     const inQuery = await request(server.port, { path: `${REST}&api_key=${mainnetKey}` });
     expect(inQuery.status).toBe(200);
-    const headerWins = await request(server.port, { path: `${REST}&api_key=${mainnetKey}`, headers: { 'X-API-Key': 'tgk_bogus' } });
+    const headerWins = await request(server.port, { path: `${REST}&api_key=${mainnetKey}`, headers: { 'X-API-Key': 'tgk_bogus' }, from: '127.0.0.5' });
     expect(headerWins.status).toBe(401);
     const headerWinsOk = await request(server.port, { path: `${REST}&api_key=tgk_bogus`, headers: { 'X-API-Key': mainnetKey } });
     expect(headerWinsOk.status).toBe(200);
   });
 
   it('answers 401 for an unknown key in each body (v2, v3, JSON-RPC)', async () => {
-    const v2r = await request(server.port, { path: REST, headers: { 'X-API-Key': 'tgk_nope' } });
+    const v2r = await request(server.port, { path: REST, headers: { 'X-API-Key': 'tgk_nope' }, from: '127.0.0.2' });
     expect(v2r.status).toBe(401);
     expect(v2r.body).toEqual({ ok: false, error: 'API key does not exist', code: 401 });
-    const v3r = await request(server.port, { path: '/api/v3/masterchainInfo?api_key=tgk_nope' });
+    const v3r = await request(server.port, { path: '/api/v3/masterchainInfo?api_key=tgk_nope', from: '127.0.0.3' });
     expect(v3r.status).toBe(401);
     expect(v3r.body).toEqual({ error: 'API key does not exist' });
-    const rpcr = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc(1), headers: { 'X-API-Key': 'tgk_nope' } });
+    const rpcr = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc(1), headers: { 'X-API-Key': 'tgk_nope' }, from: '127.0.0.4' });
     expect(rpcr.status).toBe(401);
     expect(rpcr.body).toEqual({ ok: false, error: 'API key does not exist', code: 401, jsonrpc: '2.0', id: 1 });
   });
@@ -108,7 +108,7 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
     expect((await call(oldKey)).status).toBe(200);
     expect((await call(rotated!.key)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1200));
-    expect((await call(oldKey)).status).toBe(401);
+    expect((await request(server.port, { path: REST, headers: { 'X-API-Key': oldKey }, from: '127.0.0.7' })).status).toBe(401);
     expect((await call(rotated!.key)).status).toBe(200);
   });
 
@@ -133,7 +133,7 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
         await new Promise((res) => setTimeout(res, 20));
       }
       expect(rejectedAfter).toBeLessThan(1000);
-      expect((await request(server.port, { path: REST, headers: { 'X-API-Key': key } })).status).toBe(401);
+      expect((await request(server.port, { path: REST, headers: { 'X-API-Key': key }, from: '127.0.0.6' })).status).toBe(401);
     } finally {
       await second.close();
       if (peerStore !== store) await peerStore.close();

@@ -134,7 +134,7 @@ describe('front door', () => {
   });
 
   it('serves healthcheck, Prometheus metrics and offline docs', async () => {
-    expect((await get('/healthcheck')).body).toEqual({ ok: true });
+    expect((await get('/healthcheck')).body).toEqual({ ok: true, status: 'ok' });
     const metrics = await get('/metrics');
     expect(metrics.headers['content-type']).toMatch(/text\/plain/);
     expect(metrics.text).toMatch(/tongate_requests_total\{operation="getAddressInformation",status="200",network="mainnet"\} \d+/);

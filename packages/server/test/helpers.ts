@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { V2Handlers, V3Handlers } from '@tongate/stubs';
 import { dropSchema, KeyLookup, openStore, type Store } from '@tongate/store';
-import { createApp, createLogger, createMemoryLimiter, createMetrics, defaultConfig, listen, type Config, type RateLimiter, type RunningServer } from '../src/index.js';
+import { createApp, type KeyResolver, createLogger, createMemoryLimiter, createMetrics, defaultConfig, listen, type Config, type RateLimiter, type RunningServer } from '../src/index.js';
 
 export interface Reply {
   status: number;
@@ -17,7 +17,7 @@ export interface Reply {
 /** Plain http.request so the Host header (which picks the network) can be set freely. */
 export function request(
   port: number,
-  options: { host?: string; method?: string; path: string; headers?: Record<string, string>; body?: unknown; rawBody?: string },
+  options: { host?: string; method?: string; path: string; headers?: Record<string, string>; body?: unknown; rawBody?: string; from?: string },
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const payload = options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
@@ -25,6 +25,8 @@ export function request(
       {
         host: '127.0.0.1',
         port,
+        // Another loopback source address is another client for the per-address limits.
+        ...(options.from ? { localAddress: options.from } : {}),
         method: options.method ?? (payload !== undefined ? 'POST' : 'GET'),
         path: options.path,
         agent: false,
@@ -86,6 +88,8 @@ export async function startServer(options: {
   v3?: Partial<V3Handlers>;
   testnetV2?: Partial<V2Handlers>;
   limiter?: RateLimiter;
+  /** A key resolver instead of the store's KeyLookup. */
+  keys?: KeyResolver;
 }): Promise<TestServer> {
   const config: Config = { ...defaultConfig(), mainnet: { ...defaultConfig().mainnet, port: 0 }, testnet: { ...defaultConfig().testnet, port: 0 }, keysPollMs: 100, ...options.config };
   const logs: string[] = [];
@@ -102,12 +106,12 @@ export async function startServer(options: {
     config,
     v2Handlers: { mainnet: options.v2 ?? {}, testnet: options.testnetV2 ?? options.v2 ?? {} },
     v3Handlers: { mainnet: options.v3 ?? {}, testnet: options.v3 ?? {} },
-    keys: lookup,
+    keys: options.keys ?? lookup,
     limiter,
     logger: createLogger('info', sink),
     metrics: createMetrics(false),
   });
-  const running: RunningServer = await listen(app, 0, '127.0.0.1');
+  const running: RunningServer = await listen(app, 0, '127.0.0.1', config);
   return {
     port: running.port,
     logs,

@@ -1,0 +1,109 @@
+import { type Address, type Cell, type Slice } from '@ton/core';
+import { sha256_sync } from '@ton/crypto';
+import { KEY256, decodeExactly, expectTag, hex256, readOnlyValue } from './cells.js';
+
+/**
+ * `.ton` domain items (`ton-blockchain/dns-contract` `func/nft-item.fc`): the domain, its auction and its DNS
+ * records, from the data cell
+ * `index:uint256 collection:MsgAddress owner:MsgAddress content:^Cell domain:^Cell
+ *  auction:(Maybe ^[max_bid_address:MsgAddress max_bid_amount:Coins auction_end_time:uint64]) last_fill_up_time:uint64`.
+ */
+
+export interface DnsAuction {
+  maxBidAddress: Address | null;
+  maxBidAmount: bigint;
+  auctionEndTime: number;
+}
+
+/** TEP-81 records under the four standard categories; other categories stay in `other` (category hash → cell). */
+export interface DnsRecords {
+  wallet: Address | null;
+  nextResolver: Address | null;
+  siteAdnl: string | null;
+  storageBagId: string | null;
+  other: Map<string, Cell>;
+}
+
+export interface DnsItem {
+  index: bigint;
+  collection: Address | null;
+  /** Null while the domain is in auction (and before it is claimed after one). */
+  owner: Address | null;
+  /** The label without `.ton`, e.g. `alice`. */
+  domain: string;
+  auction: DnsAuction | null;
+  lastFillUpTime: number;
+  records: DnsRecords;
+}
+
+const category = (name: string) => hex256(BigInt('0x' + sha256_sync(name).toString('hex')));
+export const DNS_CATEGORIES = { wallet: category('wallet'), nextResolver: category('dns_next_resolver'), site: category('site'), storage: category('storage') } as const;
+
+const RECORD = readOnlyValue((s: Slice) => s.loadRef());
+
+/** Records dictionary of the item's content: `0x00` (on-chain) then `HashmapE 256 ^DNSRecord`. */
+export function decodeDnsRecords(content: Cell): DnsRecords {
+  const dict = decodeExactly(content, 'dns item content', (s) => {
+    expectTag(s, 8, 0, 'on-chain content');
+    return s.loadDict(KEY256, RECORD);
+  });
+  const records: DnsRecords = { wallet: null, nextResolver: null, siteAdnl: null, storageBagId: null, other: new Map() };
+  for (const [key, cell] of dict) {
+    const name = hex256(key);
+    const value = decodeDnsRecord(cell);
+    if (name === DNS_CATEGORIES.wallet && value?.type === 'smc_address') records.wallet = value.address;
+    else if (name === DNS_CATEGORIES.nextResolver && value?.type === 'next_resolver') records.nextResolver = value.address;
+    else if (name === DNS_CATEGORIES.site && value?.type === 'adnl_address') records.siteAdnl = value.adnl;
+    else if (name === DNS_CATEGORIES.storage && value?.type === 'storage_address') records.storageBagId = value.bagId;
+    else records.other.set(name, cell);
+  }
+  return records;
+}
+
+export type DnsRecordValue =
+  | { type: 'smc_address'; address: Address }
+  | { type: 'next_resolver'; address: Address }
+  | { type: 'adnl_address'; adnl: string }
+  | { type: 'storage_address'; bagId: string };
+
+/** One DNSRecord (TL-B of `crypto/block/block.tlb`); null for a kind this does not know or a malformed one. */
+export function decodeDnsRecord(cell: Cell): DnsRecordValue | null {
+  try {
+    const s = cell.beginParse();
+    switch (s.loadUint(16)) {
+      case 0x9fd3: return { type: 'smc_address', address: s.loadAddress() }; // flags and capabilities follow
+      case 0xba93: return { type: 'next_resolver', address: s.loadAddress() };
+      case 0xad01: return { type: 'adnl_address', adnl: hex256(s.loadUintBig(256)) };
+      case 0x7473: return { type: 'storage_address', bagId: hex256(s.loadUintBig(256)) };
+      default: return null;
+    }
+  } catch {
+    return null;
+  }
+}
+
+export function decodeDnsItemData(data: Cell): DnsItem {
+  return decodeExactly(data, 'dns item data', (s) => {
+    const index = s.loadUintBig(256);
+    const collection = s.loadMaybeAddress();
+    const owner = s.loadMaybeAddress();
+    const records = decodeDnsRecords(s.loadRef());
+    const domainSlice = s.loadRef().beginParse();
+    const domain = domainSlice.loadBuffer(domainSlice.remainingBits / 8).toString('utf8');
+    const auctionCell = s.loadMaybeRef();
+    const auction = auctionCell
+      ? decodeExactly(auctionCell, 'dns auction', (a) => ({ maxBidAddress: a.loadMaybeAddress(), maxBidAmount: a.loadCoins(), auctionEndTime: Number(a.loadUintBig(64)) }))
+      : null;
+    return { index, collection, owner, domain, auction, lastFillUpTime: Number(s.loadUintBig(64)), records };
+  });
+}
+
+/**
+ * `/dns/activeAuctions` state of an item at `now`: `bidding` while bids are taken (`now ≤ auction_end_time`), `won`
+ * once the time is past but the winner has not claimed it yet (the auction cell stays until the next message);
+ * null when there is no auction. Time alone moves an item from bidding to won.
+ */
+export function dnsAuctionState(item: Pick<DnsItem, 'auction'>, now: number): 'bidding' | 'won' | null {
+  if (!item.auction) return null;
+  return now <= item.auction.auctionEndTime ? 'bidding' : 'won';
+}
