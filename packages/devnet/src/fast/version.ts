@@ -17,6 +17,8 @@ export interface SeamOptions {
 }
 
 const require = createRequire(import.meta.url);
+/** Read once per process (a package's version does not change while it runs). */
+const versions = new Map<string, string | undefined>();
 
 /** The installed version of a library, read from its package.json; undefined when it cannot be read. */
 export function installedVersion(library: string): string | undefined {
@@ -31,9 +33,6 @@ export function installedVersion(library: string): string | undefined {
   }
   return versions.get(library);
 }
-
-/** Read once per process: the checks run on hot paths (every emulator call consults them). */
-const versions = new Map<string, string | undefined>();
 
 /** Whether the fast path written for `library` may run: the (assumed) installed version is the one it was written for. */
 export function fastPathApplies(library: SeamLibrary, opts: SeamOptions = {}): boolean {
