@@ -3,7 +3,7 @@
 //
 //   node tools/generate.mjs            regenerate generated/ in place
 //   node tools/generate.mjs --check    generate into a temp dir; exit 1 listing files that differ from generated/
-//   --spec <dir>  read <dir>/{v2/openapi.yaml,v3/openapi.yaml,jsonrpc/methods.yaml} instead of spec/
+//   --spec <dir>  read <dir>/{v2/openapi.yaml,v3/openapi.yaml,jsonrpc/methods.yaml,liteserver/lite_api.tl} instead of spec/
 //   --out <dir>   write or compare against <dir> instead of generated/
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,11 +17,12 @@ import { emitOperations } from './lib/operations.mjs';
 import { generateSdk, readSdkFunctions, shareRuntime } from './lib/sdk.mjs';
 import { emitServerFiles } from './lib/server.mjs';
 import { GENERATED_BANNER } from './lib/emit-util.mjs';
+import { generateTlFiles } from './lib/tl.mjs';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
 /** Paths under the output dir that the generator owns; anything else there (package.json, tsconfig, …) is kept. */
-export const MANAGED = ['bundles/**', 'sdk/v2/**', 'sdk/v3/**', 'sdk/runtime/**', 'sdk/*.ts', 'server/*.ts'];
+export const MANAGED = ['bundles/**', 'sdk/v2/**', 'sdk/v3/**', 'sdk/runtime/**', 'sdk/*.ts', 'server/*.ts', 'liteserver/*.ts'];
 
 export async function generateInto(specDir, outDir) {
   const { v2, v3, methods } = await bundleSpecs({ repoRoot, specDir, bundlesDir: path.join(outDir, 'bundles') });
@@ -38,6 +39,7 @@ export async function generateInto(specDir, outDir) {
     'operations.ts': emitOperations({ v2Model, v3Model, jsonRpcTable }),
   });
   await writeFiles(path.join(outDir, 'server'), emitServerFiles({ v2Model, v3Model, jsonRpcTable }));
+  await writeFiles(path.join(outDir, 'liteserver'), await generateTlFiles(specDir));
 }
 
 async function main() {

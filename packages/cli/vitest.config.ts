@@ -1,6 +1,23 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // PGlite and devnet start-up take seconds on a busy machine; test files run one at a time to keep limits exact.
+// The v2 and v3 end-to-end files and the bad-input sweep run twice: on the devnet backend, and on the liteserver
+// backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
 export default defineConfig({
-  test: { hookTimeout: 120_000, testTimeout: 60_000, fileParallelism: false },
+  test: {
+    hookTimeout: 120_000,
+    testTimeout: 60_000,
+    fileParallelism: false,
+    projects: [
+      { extends: true, test: { name: 'devnet', exclude: [...configDefaults.exclude, 'test/liteserver-*.test.ts'], env: { TONGATE_TEST_BACKEND: 'devnet' } } },
+      {
+        extends: true,
+        test: {
+          name: 'liteserver',
+          include: ['test/v2-rest.test.ts', 'test/v2-clients.test.ts', 'test/v3-legacy.test.ts', 'test/bad-input-sweep.test.ts', 'test/liteserver-*.test.ts'],
+          env: { TONGATE_TEST_BACKEND: 'liteserver' },
+        },
+      },
+    ],
+  },
 });

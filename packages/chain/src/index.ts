@@ -3,4 +3,7 @@ export * from './errors.js';
 export * from './tl.js';
 export * from './messages.js';
 export * from './shards.js';
+export * from './execution.js';
+export * from './accounts.js';
+export * from './lru.js';
 export * from './stack-limits.js';

@@ -1,4 +1,5 @@
 import { beginCell, Cell, loadMessage, type Message } from '@ton/core';
+import { ChainError } from './errors.js';
 
 /**
  * TEP-467 normalized hash of an external-in message: the hash of the same message rebuilt with src = addr_none,
@@ -18,4 +19,28 @@ export function normalizedExternalMessageHash(message: Message | Cell): Buffer {
     .storeRef(msg.body)
     .endCell();
   return normalized.hash();
+}
+
+/** An external-in message from a client's BOC (one root), or ChainError 'invalid' naming what is wrong with it. */
+export function parseExternalMessage(boc: Buffer): { cell: Cell; msg: Message } {
+  let cells: Cell[];
+  try {
+    cells = Cell.fromBoc(boc);
+  } catch (e) {
+    throw new ChainError('invalid', `cannot deserialize BOC: ${(e as Error).message}`);
+  }
+  if (cells.length !== 1) throw new ChainError('invalid', `expected a BOC with one root, got ${cells.length}`);
+  return { cell: cells[0], msg: externalMessageOf(cells[0]) };
+}
+
+/** A cell read as an external-in message, or ChainError 'invalid'. */
+export function externalMessageOf(cell: Cell): Message {
+  let msg: Message;
+  try {
+    msg = loadMessage(cell.beginParse());
+  } catch (e) {
+    throw new ChainError('invalid', `not a Message: ${(e as Error).message}`);
+  }
+  if (msg.info.type !== 'external-in') throw new ChainError('invalid', `expected an external-in message, got ${msg.info.type}`);
+  return msg;
 }

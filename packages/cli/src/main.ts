@@ -1,9 +1,12 @@
 #!/usr/bin/env node
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readAdminFile, settingsTableMarkdown, type Config, type Network } from '@tongate/server';
 import { openKeyAdmin, RemoteKeyAdmin } from './key-admin.js';
+import { actionsCommand, ActionsUsageError } from './actions-command.js';
 import { keysTable } from './format.js';
 import { startGateway } from './start.js';
+import { startDevnetLiteserver } from './devnet-liteserver.js';
 
 const USAGE = `tongate — TON Center API v2/v3 gateway
 
@@ -13,7 +16,10 @@ const USAGE = `tongate — TON Center API v2/v3 gateway
   tongate keys revoke <id>
   tongate keys rotate <id> [--grace SECONDS]     old key stays valid for the grace period (default 86400)
   tongate devnet seed [--network mainnet|testnet] seeds the running server's devnet
-  tongate config                                 prints every setting with its default`;
+  tongate devnet liteserver [--network mainnet|testnet] [--port N] [--config-out FILE]
+                                                 runs a devnet served as an ADNL liteserver; prints its global config
+  tongate config                                 prints every setting with its default
+  tongate actions classify <fixture.json>        classifies a golden trace fixture, prints v3 actions as JSON`;
 
 class UsageError extends Error {}
 
@@ -92,6 +98,7 @@ async function keysCommand(config: Config, args: string[], out: (s: string) => v
 
 async function devnetCommand(config: Config, args: string[], out: (s: string) => void): Promise<void> {
   const [sub, ...rest] = args;
+  if (sub === 'liteserver') return devnetLiteserverCommand(config, rest, out);
   if (sub !== 'seed') throw new UsageError(`unknown devnet command '${sub ?? ''}'`);
   const { values } = parseArgs({ args: rest, options: { network: { type: 'string' } } });
   const networks: Network[] = values.network ? [network(values.network)] : ['mainnet', 'testnet'];
@@ -105,6 +112,26 @@ async function devnetCommand(config: Config, args: string[], out: (s: string) =>
     if (status !== 200) throw new Error(data.error ?? `seeding ${n} failed`);
     out(`Seeded ${n} devnet (last block ${data.lastBlock?.seqno ?? '?'}).`);
   }
+}
+
+async function devnetLiteserverCommand(config: Config, args: string[], out: (s: string) => void): Promise<void> {
+  const { values } = parseArgs({ args, options: { network: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'config-out': { type: 'string' } } });
+  const net = network(values.network ?? 'mainnet');
+  const port = values.port === undefined ? 0 : positiveInt('port', values.port, 0);
+  const running = await startDevnetLiteserver({
+    network: net,
+    dataDir: path.resolve(config.dataDir, 'devnet-liteserver'),
+    blockIntervalMs: config.devnetBlockIntervalMs,
+    port,
+    host: values.host ?? '127.0.0.1',
+    configFile: values['config-out'],
+  });
+  out(`devnet liteserver (${net}) on ${values.host ?? '127.0.0.1'}:${running.server.port}, faucet ${running.devnet.faucet.address.toString({ testOnly: net === 'testnet' })}`);
+  if (values['config-out']) out(`global config written to ${values['config-out']}; use it with TONGATE_${net.toUpperCase()}_BACKEND=liteserver TONGATE_${net.toUpperCase()}_LITESERVER_CONFIG=${values['config-out']}`);
+  out(JSON.stringify(running.config, null, 2));
+  const stop = () => void running.close().then(() => process.exit(0), () => process.exit(1));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 async function startCommand(config: Config, args: string[], out: (s: string) => void): Promise<void> {
@@ -152,6 +179,10 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
       out(settingsTableMarkdown());
       return 0;
     }
+    if (command === 'actions') {
+      actionsCommand(rest, out);
+      return 0;
+    }
     const config = loadConfig();
     if (command === 'start') await startCommand(config, rest, out);
     else if (command === 'keys') await keysCommand(config, rest, out);
@@ -159,7 +190,7 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
     else throw new UsageError(`unknown command '${command}'`);
     return 0;
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError) {
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof ActionsUsageError) {
       console.error(`tongate: ${err.message}\n\n${USAGE}`);
       return 2;
     }

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ChainSource } from '@tongate/chain';
 import { createDevnet, installFastSha256, type Devnet } from '@tongate/devnet';
+import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
 import { createV2Handlers } from '@tongate/handlers-v2';
 import { createV3Handlers } from '@tongate/handlers-v3';
 import {
@@ -8,12 +11,14 @@ import {
   createLogger,
   createMemoryLimiter,
   createRedisLimiter,
+  FailoverRedisLimiter,
   ConfigError,
   listen,
   newAdminToken,
   NETWORKS,
   removeAdminFile,
   writeAdminFile,
+  type BackendHealth,
   type Config,
   type Logger,
   type Network,
@@ -74,33 +79,43 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
           onRecovered: () => logger.info('Redis reachable again: rate limits are shared again'),
         })
       : createMemoryLimiter();
+    // A fresh process waits briefly for Redis so its first requests are counted in the shared limits.
+    if (limiter instanceof FailoverRedisLimiter && !(await limiter.waitForRedis())) logger.warn('Redis not reachable at start: rate limits are per process until it is');
     cleanups.push(() => limiter.close());
 
     const devnets: Partial<Record<Network, Devnet>> = {};
+    const backendHealth: BackendHealth = {};
     const v2Handlers = {} as Record<Network, ReturnType<typeof createV2Handlers>>;
     const v3Handlers = {} as Record<Network, ReturnType<typeof createV3Handlers>>;
     for (const network of NETWORKS) {
       const settings = config[network];
-      if (settings.backend !== 'devnet') {
-        throw new Error(`${network}: chain backend '${settings.backend}' is not available yet; use devnet`);
+      let chain: ChainSource;
+      if (settings.backend === 'liteserver') {
+        const liteserver = await openLiteserverBackend(network, settings.liteserverConfig, logger);
+        cleanups.push(() => liteserver.close());
+        backendHealth[network] = () => liteserver.health();
+        chain = liteserver;
+        if (options.seed) logger.warn({ network }, '--seed applies to devnets only; this network reads liteservers');
+      } else {
+        const devnet = await createDevnet({
+          network,
+          dataDir: path.resolve(config.dataDir, 'devnet'),
+          blockIntervalMs: config.devnetBlockIntervalMs,
+          logger: { info: (obj, msg) => logger.info(obj, msg) },
+        });
+        cleanups.push(() => devnet.close());
+        devnets[network] = devnet;
+        chain = devnet;
+        if (options.seed) {
+          const summary = await devnet.seed();
+          logger.info({ network, lastBlock: summary.lastBlock.seqno }, 'devnet seeded');
+        }
       }
-      const devnet = await createDevnet({
-        network,
-        dataDir: path.resolve(config.dataDir, 'devnet'),
-        blockIntervalMs: config.devnetBlockIntervalMs,
-        logger: { info: (obj, msg) => logger.info(obj, msg) },
-      });
-      cleanups.push(() => devnet.close());
-      devnets[network] = devnet;
-      v2Handlers[network] = createV2Handlers({ chain: devnet });
-      v3Handlers[network] = createV3Handlers({ chain: devnet, v2: v2Handlers[network] });
-      if (options.seed) {
-        const summary = await devnet.seed();
-        logger.info({ network, lastBlock: summary.lastBlock.seqno }, 'devnet seeded');
-      }
+      v2Handlers[network] = createV2Handlers({ chain });
+      v3Handlers[network] = createV3Handlers({ chain, v2: v2Handlers[network] });
     }
 
-    const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger });
+    const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger, backendHealth });
     const ports = [...new Set(NETWORKS.map((n) => config[n].port).filter((p) => p > 0))];
     const servers: Gateway['servers'] = [];
     const running: RunningServer[] = [];
@@ -125,4 +140,28 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     await close();
     throw err;
   }
+}
+
+/**
+ * The liteserver backend of one network from its global config file. Proof checks are on unless the file says
+ * `"tongate": { "proofs": "unsafe" }` (what `tongate devnet liteserver` writes: devnet ids are not cell hashes).
+ */
+async function openLiteserverBackend(network: Network, file: string, logger: Logger): Promise<LiteserverChain> {
+  const name = `TONGATE_${network.toUpperCase()}_LITESERVER_CONFIG`;
+  if (!file) throw new ConfigError(`${network}: the liteserver backend needs a global config file (${name})`);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`${name}: cannot read ${file}: ${(err as Error).message}`);
+  }
+  const globalConfig = parseGlobalConfig(doc);
+  for (const reason of globalConfig.skipped) logger.warn({ network, reason }, 'liteserver skipped');
+  const requested = (doc as { tongate?: { proofs?: unknown } }).tongate?.proofs;
+  if (requested !== undefined && requested !== 'unsafe' && requested !== 'checking') throw new ConfigError(`${file}: tongate.proofs must be unsafe or checking`);
+  const proofs: ProofPolicy = (requested as ProofPolicy | undefined) ?? 'checking';
+  const chain = new LiteserverChain({ network, config: globalConfig, proofs, pool: { logger: { info: (o, m) => logger.info(o, m), warn: (o, m) => logger.warn(o, m) } } });
+  if (!(await chain.ready())) logger.warn({ network, servers: globalConfig.liteservers.length }, 'no liteserver reachable yet; chain requests answer 503 until one is');
+  logger.info({ network, servers: globalConfig.liteservers.length, proofs }, 'liteserver backend');
+  return chain;
 }

@@ -1,4 +1,9 @@
-/** A whole tongate (store, devnets, handlers, front door) on free loopback ports in a temp data dir, for e2e tests. */
+/**
+ * A whole tongate (store, devnets, handlers, front door) on free loopback ports in a temp data dir, for e2e tests.
+ * TONGATE_TEST_BACKEND=liteserver (the `liteserver` vitest project) puts each network's devnet behind its own ADNL
+ * liteserver and starts tongate with the liteserver backend on it: the same tests then run through the whole
+ * production path (HTTP → handlers → LiteserverChain → ADNL → devnet).
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +11,10 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, readAdminFile, type Config, type Network } from '@tongate/server';
 import { startGateway, type Gateway } from '../src/start.js';
+import { startDevnetLiteserver, type DevnetLiteserver } from '../src/devnet-liteserver.js';
+
+export type TestBackend = 'devnet' | 'liteserver';
+export const TEST_BACKEND: TestBackend = process.env.TONGATE_TEST_BACKEND === 'liteserver' ? 'liteserver' : 'devnet';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -21,6 +30,8 @@ export function freePort(): Promise<number> {
 export interface TestGateway {
   gateway: Gateway;
   ports: Record<Network, number>;
+  /** The devnet liteservers in front of each network (liteserver backend only). */
+  liteservers: Partial<Record<Network, DevnetLiteserver>>;
   /** Issues an API key through the running server's admin endpoint. */
   createKey(network: Network, rps?: number): Promise<string>;
   close(): Promise<void>;
@@ -33,12 +44,30 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
   const ports = { mainnet: await freePort(), testnet: await freePort() };
   config.mainnet.port = ports.mainnet;
   config.testnet.port = ports.testnet;
-  const gateway = await startGateway(config);
+  const liteservers: DevnetLiteserver[] = [];
+  let gateway: Gateway;
+  try {
+    if (TEST_BACKEND === 'liteserver') {
+      for (const network of ['mainnet', 'testnet'] as const) {
+        const configFile = path.join(dataDir, `${network}-liteserver.json`);
+        liteservers.push(await startDevnetLiteserver({ network, blockIntervalMs: config.devnetBlockIntervalMs, configFile }));
+        config[network].backend = 'liteserver';
+        config[network].liteserverConfig = configFile;
+      }
+    }
+    const started = await startGateway(config);
+    // Tests drive the devnets directly (seeding, producing blocks) whichever backend reads them.
+    gateway = liteservers.length ? { ...started, devnets: { mainnet: liteservers[0].devnet, testnet: liteservers[1].devnet } } : started;
+  } catch (err) {
+    for (const l of liteservers) await l.close();
+    throw err;
+  }
   const admin = readAdminFile(dataDir);
   if (!admin) throw new Error('the server wrote no admin file');
   return {
     gateway,
     ports,
+    liteservers: liteservers.length ? { mainnet: liteservers[0], testnet: liteservers[1] } : {},
     async createKey(network, rps = 10_000) {
       const res = await fetch(`${admin.url}/admin/keys`, {
         method: 'POST',
@@ -50,6 +79,7 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
     },
     async close() {
       await gateway.close();
+      for (const l of liteservers) await l.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

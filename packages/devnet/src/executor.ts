@@ -1,5 +1,4 @@
 import { serializeTuple, type Cell, type TupleItem } from '@ton/core';
-import { ChainError } from '@tongate/chain';
 import {
   Executor,
   type BlockId,
@@ -12,6 +11,7 @@ import {
   type IExecutor,
   type PrevBlocksInfo,
 } from '@ton/sandbox';
+import { ChainError, EmulatorFault, isEmulatorFault } from '@tongate/chain';
 import { createEmulatorExecutor, emulatorAccess, type EmulatorAccess, type EmulatorModule, type SeamOptions } from './fast/index.js';
 
 /**
@@ -101,30 +101,7 @@ export function serializePrevBlocks(info: PrevBlocksInfo): string {
   return stack.asCell().toBoc().toString('base64');
 }
 
-/**
- * A failure of the emulator itself rather than of the contract it ran: a wasm trap ("memory access out of bounds"),
- * or an emscripten C++ exception that escapes as a bare number. After one, the wasm instance's memory may be
- * corrupt and every later call fails, so the executor replaces the instance (see DevnetExecutor.guard).
- */
-export class EmulatorFault extends Error {
-  constructor(cause: unknown) {
-    super(`the emulator failed on this input (${describeThrow(cause)}) and was restarted`, { cause });
-    this.name = 'EmulatorFault';
-  }
-}
-
-function describeThrow(e: unknown): string {
-  if (e instanceof Error) return e.message.slice(0, 120);
-  return `${typeof e} thrown`;
-}
-
-/** What no contract failure produces: only a broken or overrun emulator throws these. */
-export function isEmulatorFault(e: unknown): boolean {
-  if (!(e instanceof Error)) return true;
-  const runtimeError = (globalThis as unknown as { WebAssembly?: { RuntimeError?: new () => Error } }).WebAssembly?.RuntimeError;
-  if (runtimeError && e instanceof runtimeError) return true;
-  return e instanceof RangeError || /memory access out of bounds|unreachable|out of memory/i.test(e.message);
-}
+export { EmulatorFault, isEmulatorFault };
 
 export class DevnetExecutor implements IExecutor {
   private readonly prevBlocksCache = new WeakMap<PrevBlocksInfo, string>();

@@ -1,13 +1,9 @@
-import { beginCell, Cell, getMethodId, parseTuple, serializeTuple, type Address, type TupleItem } from '@ton/core';
+import { beginCell, Cell, parseTuple, serializeTuple, type Address, type TupleItem } from '@ton/core';
 import type { Blockchain } from '@ton/sandbox';
-import { ChainError, stackLimitViolation, type GetMethodResult } from '@tongate/chain';
+import { ChainError, EXIT_CODE_NO_CODE, GET_METHOD_GAS_LIMIT, getMethodCall, LruCache, type GetMethodResult } from '@tongate/chain';
 import { emulatorCall } from './executor.js';
-import { LruCache } from './lru.js';
-import { bigintHash, type ChainReader } from './reader.js';
+import type { ChainReader } from './reader.js';
 
-const GET_METHOD_GAS_LIMIT = 10_000_000n;
-/** Exit code returned for get-methods on an account without code (what tonlib reports for uninitialized accounts). */
-const EXIT_CODE_NO_CODE = -13;
 const GET_METHOD_CACHE_ENTRIES = 4096;
 
 /** Get-methods run on sealed account states in the sandbox's emulator, with results kept per block. */
@@ -21,14 +17,12 @@ export class GetMethods {
   ) {}
 
   async run(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
-    const methodId = toMethodId(method);
-    // Checked here too, whatever API the stack came from: past these the emulator traps (see STACK_LIMITS).
-    const violation = stackLimitViolation(stack);
-    if (violation) throw new ChainError('invalid', `stack: ${violation}`);
+    // The method id, and the stack checked against what the emulator survives (shared with every backend).
+    const methodId = getMethodCall(method, stack);
     const mc = this.reader.history.mcAt(atMcSeqno);
     const snapshot = this.reader.accountAt(address, mc.id.seqno);
     const sa = snapshot?.decoded.sa;
-    const lastTransaction = sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null;
+    const lastTransaction = snapshot?.decoded.state.lastTransaction ?? null;
     const state = sa?.account?.storage.state;
     if (!snapshot || !sa?.account || state?.type !== 'active' || !state.state.code) {
       return { exitCode: EXIT_CODE_NO_CODE, gasUsed: 0n, stack: [], block: mc.id, lastTransaction };
@@ -76,13 +70,4 @@ export class GetMethods {
     const r = await this.bc.runGetMethod(address, 'seqno');
     return Number(r.stackReader.readBigNumber());
   }
-}
-
-function toMethodId(method: string | number): number {
-  if (typeof method === 'number') {
-    if (!Number.isInteger(method) || method < -(2 ** 31) || method >= 2 ** 31) throw new ChainError('invalid', `method id must be a 32-bit integer, got ${method}`);
-    return method;
-  }
-  if (method.length === 0) throw new ChainError('invalid', 'method name is empty');
-  return /^-?\d+$/.test(method) ? Number(method) : getMethodId(method);
 }

@@ -1,6 +1,6 @@
-import { Address, beginCell, Cell, loadMessage, loadTransaction, storeShardAccount, type Message } from '@ton/core';
+import { Address, beginCell, Cell, loadTransaction, storeShardAccount, type Message } from '@ton/core';
 import { EmulationError, TimeError, type Blockchain } from '@ton/sandbox';
-import { ChainError, type EmulationResult } from '@tongate/chain';
+import { ChainError, emulationResultOf, externalMessageOf, parseExternalMessage, type EmulationResult } from '@tongate/chain';
 import { emulatorCall } from './executor.js';
 import type { BlockchainControl } from './fast/index.js';
 import { LT_PER_ROUND, nowSeconds, type BlockProducer } from './producer.js';
@@ -85,48 +85,27 @@ export class Messages {
       if (!res.result.success) {
         throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
       }
-      const transaction = loadTransaction(Cell.fromBase64(res.result.transaction).beginParse());
-      const d = transaction.description;
-      if (d.type !== 'generic') throw new ChainError('internal', `unexpected ${d.type} transaction from an external message`);
-      const storageFee = d.storagePhase?.storageFeesCollected ?? 0n;
-      const compute = d.computePhase;
-      const gasFee = compute.type === 'vm' ? compute.gasFees : 0n;
-      const fwdFee = d.actionPhase?.totalFwdFees ?? 0n;
-      const actionFees = d.actionPhase?.totalActionFees ?? 0n;
-      // total_fees = storage + import (in_fwd_fee) + gas + action fees; the import fee is what remains.
-      const inFwdFee = transaction.totalFees.coins - storageFee - gasFee - actionFees;
-      return {
-        transaction,
-        fees: { inFwdFee, storageFee, gasFee, fwdFee },
-        accepted: compute.type === 'vm' && compute.success,
-        exitCode: compute.type === 'vm' ? compute.exitCode : null,
-      };
+      return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
     });
   }
 }
 
+/** A client's external message (decoded by the chain package's rules), to a workchain the devnet has. */
 function parseExternal(boc: Buffer): { cell: Cell; msg: Message } {
-  let cells: Cell[];
-  try {
-    cells = Cell.fromBoc(boc);
-  } catch (e) {
-    throw new ChainError('invalid', `cannot deserialize BOC: ${(e as Error).message}`);
-  }
-  if (cells.length !== 1) throw new ChainError('invalid', `expected a BOC with one root, got ${cells.length}`);
-  return { cell: cells[0], msg: externalOf(cells[0]) };
+  const parsed = parseExternalMessage(boc);
+  checkWorkchain(parsed.msg);
+  return parsed;
 }
 
 function externalOf(cell: Cell): Message {
-  let msg: Message;
-  try {
-    msg = loadMessage(cell.beginParse());
-  } catch (e) {
-    throw new ChainError('invalid', `not a Message: ${(e as Error).message}`);
-  }
-  if (msg.info.type !== 'external-in') throw new ChainError('invalid', `expected an external-in message, got ${msg.info.type}`);
-  const wc = msg.info.dest.workChain;
-  if (wc !== 0 && wc !== -1) throw new ChainError('invalid', `workchain ${wc} does not exist on the devnet`);
+  const msg = externalMessageOf(cell);
+  checkWorkchain(msg);
   return msg;
+}
+
+function checkWorkchain(msg: Message): void {
+  const wc = (msg.info.dest as Address).workChain;
+  if (wc !== 0 && wc !== -1) throw new ChainError('invalid', `workchain ${wc} does not exist on the devnet`);
 }
 
 function rejectionReason(e: unknown): string {

@@ -1,7 +1,6 @@
-import { Address, beginCell, Cell, Dictionary, loadShardAccount, loadTransaction, storeShardAccount, type ShardAccount } from '@ton/core';
-import { ChainError, type AccountState, type BlockIdExt, type ChainTransaction, type TransactionId } from '@tongate/chain';
+import { Address, Cell, Dictionary, loadShardAccount, loadTransaction, type ShardAccount } from '@ton/core';
+import { accountStateFields, ChainError, LruCache, type AccountState, type AccountStateFields, type BlockIdExt, type ChainTransaction, type TransactionId } from '@tongate/chain';
 import type { HistoryIndex } from './history.js';
-import { LruCache } from './lru.js';
 import type { BlobRef, ChainStore, Round, StoredTx } from './store.js';
 
 /**
@@ -17,10 +16,8 @@ const TRANSACTION_CACHE_ENTRIES = 4096;
  */
 export interface DecodedAccount {
   sa: ShardAccount | null;
-  state: Omit<AccountState, 'address' | 'block' | 'syncUtime'>;
+  state: AccountStateFields;
 }
-
-export const bigintHash = (v: bigint) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
 
 /**
  * Reads of sealed history: account states, transactions, the config and the global libraries, decoded from the
@@ -121,27 +118,7 @@ export class ChainReader {
   }
 }
 
-/** The block-independent part of an account's state; null (no snapshot) and the sandbox's placeholder read as nonexist. */
+/** The block-independent part of an account's state, decoded as every backend decodes it. */
 export function decodeAccount(sa: ShardAccount | null): DecodedAccount {
-  const acc = sa?.account;
-  const lastTransaction = sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null;
-  const placeholder = acc && acc.storage.state.type === 'uninit' && acc.storage.balance.coins === 0n && sa!.lastTransactionLt === 0n;
-  if (!sa || !acc || placeholder) {
-    return { sa, state: { status: 'nonexist', balance: 0n, extraCurrencies: [], code: null, data: null, frozenHash: null, lastTransaction, shardAccount: null } };
-  }
-  const state = acc.storage.state;
-  const other = acc.storage.balance.other;
-  return {
-    sa,
-    state: {
-      status: state.type === 'active' ? 'active' : state.type === 'frozen' ? 'frozen' : 'uninitialized',
-      balance: acc.storage.balance.coins,
-      extraCurrencies: other ? other.keys().map((id) => ({ id, amount: other.get(id)! })) : [],
-      code: state.type === 'active' ? (state.state.code ?? null) : null,
-      data: state.type === 'active' ? (state.state.data ?? null) : null,
-      frozenHash: state.type === 'frozen' ? bigintHash(state.stateHash) : null,
-      lastTransaction,
-      shardAccount: beginCell().store(storeShardAccount(sa)).endCell(),
-    },
-  };
+  return { sa, state: accountStateFields(sa) };
 }

@@ -1,7 +1,7 @@
 import { Address, Cell, loadShardAccount, toNano } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevnet, type Devnet } from '../src/index.js';
-import { LruCache } from '../src/lru.js';
+import { LruCache } from '@tongate/chain';
 import { faucetTransfer } from './helpers.js';
 
 describe('LruCache', () => {

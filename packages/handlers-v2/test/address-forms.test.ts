@@ -47,4 +47,19 @@ describe('utils conversions', () => {
     expect(r.b64url).toHaveLength(43);
     expect(() => detectHash('nope')).toThrow(/invalid hash/);
   });
+
+  it('never wraps a workchain: int8 in friendly forms, outside it 422', () => {
+    const hash = '6cc9f039a3e58facea446cbaa92c267ef451086b36780413f1fd191cff244287';
+    // 0x80 in the workchain byte is -128; -128 packs to that same form and back.
+    const detected = detectAddress('EYBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRChxGG', false);
+    expect(detected.raw_form).toBe(`-128:${hash}`);
+    expect(packAddress(`-128:${hash}`, false)).toBe(detected.bounceable.b64url);
+    expect(unpackAddress(detected.bounceable.b64url)).toBe(`-128:${hash.toUpperCase()}`);
+    expect(detectAddress(`127:${hash}`, false).raw_form).toBe(`127:${hash}`);
+    for (const wc of ['2147483647', '128', '-129', '99999999999']) {
+      for (const fn of [(a: string) => detectAddress(a, false), (a: string) => packAddress(a, false), unpackAddress]) {
+        expect(() => fn(`${wc}:${hash}`)).toThrow(new RegExp(`workchain ${wc} is outside -128..127`));
+      }
+    }
+  });
 });

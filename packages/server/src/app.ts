@@ -11,6 +11,7 @@ import { createJsonRpcHandler } from './jsonrpc.js';
 import type { RateLimiter } from './limiter.js';
 import { redactUrl, type Logger } from './logging.js';
 import { createMetrics, registerDegradedGauge, type Metrics } from './metrics.js';
+import { backendHealthSources, registerBackendMetrics, type BackendHealth } from './backend-health.js';
 import { createNetworkResolver } from './network.js';
 import { createOperationTable } from './operations.js';
 import { jsonBodyReader } from './json-body.js';
@@ -26,6 +27,8 @@ export interface AppOptions {
   limiter: RateLimiter;
   logger: Logger;
   metrics?: Metrics;
+  /** Upstream servers of chain backends (liteservers): per-server gauges in /metrics, degraded /healthcheck. */
+  backendHealth?: BackendHealth;
   bundles?: Bundles;
   jsonRpcMethods?: Readonly<Record<string, JsonRpcMethod>>;
   /** Parts that can degrade (chain backends, the indexer): shown by /healthcheck and /metrics. The limiter is added. */
@@ -93,7 +96,9 @@ export function createApp(options: AppOptions): Express {
     );
   }
 
-  const healthSources: HealthSource[] = [...(options.healthSources ?? [])];
+  const backendHealth = options.backendHealth ?? {};
+  if (Object.keys(backendHealth).length > 0) registerBackendMetrics(metrics.registry, backendHealth);
+  const healthSources: HealthSource[] = [...(options.healthSources ?? []), ...backendHealthSources(backendHealth)];
   const limiterHealth = options.limiter.health?.bind(options.limiter);
   if (limiterHealth) healthSources.push({ name: 'rate_limiter', health: limiterHealth });
   registerDegradedGauge(metrics, healthSources);

@@ -9,3 +9,4 @@ export * from './metrics.js';
 export * from './network.js';
 export * from './serve.js';
 export * from './admin.js';
+export * from './backend-health.js';

@@ -175,6 +175,24 @@ export class FailoverRedisLimiter implements RateLimiter {
     }
   }
 
+  /**
+   * Resolves once Redis is connected, or after `timeoutMs` (then the limiter runs degraded until it connects): the
+   * composition root waits here so that a fresh process does not count its first requests locally.
+   */
+  async waitForRedis(timeoutMs = 2_000): Promise<boolean> {
+    if (this.connected) return true;
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(this.connected), timeoutMs);
+      this.client.on('ready', onReady);
+    });
+  }
+
   /** Whether limits are being counted in Redis right now. */
   get connected(): boolean {
     return this.client.status === 'ready';

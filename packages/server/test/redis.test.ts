@@ -19,7 +19,9 @@ describe.runIf(Boolean(process.env.REDIS_URL))('Redis limiter shared by two inst
 
   beforeAll(async () => {
     ({ store, cleanup } = await openTestStore());
-    limiters = [createRedisLimiter(process.env.REDIS_URL!, prefix), createRedisLimiter(process.env.REDIS_URL!, prefix)];
+    const both = [createRedisLimiter(process.env.REDIS_URL!, prefix), createRedisLimiter(process.env.REDIS_URL!, prefix)];
+    for (const l of both) expect(await l.waitForRedis(5000)).toBe(true);
+    limiters = both;
     servers = [await startServer({ v2, limiter: limiters[0], store }), await startServer({ v2, limiter: limiters[1], store })];
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 /**
- * A bounded map that evicts the least recently used entry. The devnet keeps decoded account states and transactions
- * in these, so hot reads skip re-parsing BOCs while memory stays bounded however long the chain grows.
+ * A bounded map that evicts the least recently used entry: backends keep decoded states, transactions, block ids and
+ * get-method results in these, so hot reads skip re-parsing while memory stays bounded however long the chain grows.
  */
 export class LruCache<K, V> {
   // A Map iterates in insertion order; re-inserting on every hit keeps the least recently used entry first.
@@ -37,6 +37,10 @@ export class LruCache<K, V> {
       this.set(key, value);
     }
     return value;
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
   }
 
   clear(): void {

@@ -1,0 +1,201 @@
+import { type ActionDraft, type Matcher, type MatchContext, iface, isFree, nodeSet } from '../core.js';
+import { boc, coinsStr, loadAddress, loadEitherCell, loadMaybeRefBoc, tryDecode, uintStr } from '../decode.js';
+import { MARKETPLACES, OP } from '../opcodes.js';
+import { bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import type { DataValue, RawAddress } from '../types.js';
+
+/** TEP-62 transfer#5fcc3d14 query_id new_owner response_destination custom_payload forward_amount forward_payload */
+function decodeNftTransfer(node: TraceNode) {
+  const s = bodySlice(node);
+  if (!s) return null;
+  return tryDecode(() => {
+    s.skip(32);
+    return {
+      query_id: uintStr(s, 64),
+      new_owner: loadAddress(s),
+      response_destination: loadAddress(s),
+      custom_payload: loadMaybeRefBoc(s),
+      forward_amount: coinsStr(s),
+      forward_payload: ((c) => (c ? boc(c) : null))(tryDecode(() => loadEitherCell(s))),
+    };
+  });
+}
+
+interface SaleInfo {
+  kind: 'sale' | 'auction';
+  price: string | null;
+  seller: RawAddress | null;
+  marketplace: RawAddress | null;
+}
+
+/** What the indexer knows of a getgems-style sale or auction contract. */
+function saleInfo(ctx: MatchContext, address: RawAddress | null): SaleInfo | null {
+  const kinds = iface(ctx, address);
+  const sale = kinds.NftSale as { full_price?: number | string; nft_owner_address?: string; marketplace_address?: string } | undefined;
+  if (sale) {
+    return { kind: 'sale', price: sale.full_price != null ? String(sale.full_price) : null, seller: normalizeAddress(sale.nft_owner_address ?? null), marketplace: normalizeAddress(sale.marketplace_address ?? null) };
+  }
+  const auction = kinds.NftAuction as { last_bid?: number | string; nft_owner?: string; mp_addr?: string } | undefined;
+  if (auction) {
+    return { kind: 'auction', price: auction.last_bid != null ? String(auction.last_bid) : null, seller: normalizeAddress(auction.nft_owner ?? null), marketplace: normalizeAddress(auction.mp_addr ?? null) };
+  }
+  return null;
+}
+
+function nftTransferDraft(ctx: MatchContext, transfer: TraceNode): { draft: ActionDraft; sale: SaleInfo | null } | null {
+  const body = decodeNftTransfer(transfer);
+  if (!body || !body.new_owner) return null;
+  const sender = normalizeAddress(transfer.inMsg?.source);
+  const sale = saleInfo(ctx, sender);
+  const item = iface(ctx, transfer.account).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  const ownership = childWithOp(transfer, OP.NFT_OWNERSHIP_ASSIGNED);
+  const excess = childWithOp(transfer, OP.EXCESS);
+  // a sale or auction contract handing the item over is part of the transfer: it decided it
+  const saleNode = sale && transfer.parent?.account === sender ? transfer.parent : null;
+  const data: Record<string, DataValue> = {
+    query_id: body.query_id,
+    is_purchase: !!sale,
+    price: sale?.price ?? null,
+    nft_item_index: item?.index != null ? String(item.index) : null,
+    forward_amount: body.forward_amount,
+    custom_payload: body.custom_payload,
+    forward_payload: body.forward_payload,
+    response_destination: body.response_destination,
+    marketplace: sale?.marketplace ? (MARKETPLACES.get(sale.marketplace) ?? null) : null,
+    real_prev_owner: sale?.seller ?? null,
+    marketplace_address: sale?.marketplace ?? null,
+  };
+  return {
+    sale,
+    draft: {
+      type: 'nft_transfer',
+      nodes: nodeSet(saleNode, transfer, ownership, excess),
+      success: !txFailed(transfer),
+      fields: {
+        source: sender,
+        destination: body.new_owner,
+        asset: normalizeAddress(item?.collection_address ?? null),
+        asset_secondary: transfer.account,
+        nft_transfer_data: data,
+      },
+    },
+  };
+}
+
+/** An item deployed by its collection: the mint request the collection got names who minted. */
+function mintDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  const item = iface(ctx, node.account).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  const collection = normalizeAddress(item?.collection_address ?? null);
+  if (!collection || normalizeAddress(node.inMsg?.source) !== collection || node.tx.orig_status === 'active' || node.tx.end_status !== 'active') return null;
+  const request = node.parent?.account === collection ? node.parent : null;
+  return {
+    type: 'nft_mint',
+    nodes: nodeSet(request, node),
+    success: !txFailed(node),
+    fields: {
+      source: normalizeAddress(request?.inMsg?.source),
+      destination: node.account,
+      asset: collection,
+      asset_secondary: node.account,
+      opcode: node.op,
+      nft_mint_data: { nft_item_index: item?.index != null ? String(item.index) : null },
+    },
+  };
+}
+
+/** A bid: TON sent to a getgems auction contract by someone other than the auction's own parties' contracts. */
+function bidDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  const auction = iface(ctx, node.account).NftAuction as { nft_addr?: string } | undefined;
+  if (!auction || (node.op !== null && node.op !== OP.TEXT_COMMENT) || !node.inMsg?.source) return null;
+  const nftAddress = normalizeAddress(auction.nft_addr ?? null);
+  const item = iface(ctx, nftAddress).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  return {
+    type: 'auction_bid',
+    nodes: [node],
+    success: !txFailed(node),
+    fields: {
+      source: normalizeAddress(node.inMsg.source),
+      destination: node.account,
+      value: String(node.inMsg.value ?? 0),
+      asset: normalizeAddress(item?.collection_address ?? null),
+      asset_secondary: nftAddress,
+      nft_transfer_data: { nft_item_index: item?.index != null ? String(item.index) : null },
+    },
+  };
+}
+
+/** get_static_data#2fcb26a2 answered by report_static_data#8b771735 query_id index:uint256 collection. */
+function discoveryDraft(node: TraceNode): ActionDraft | null {
+  if (node.op !== OP.NFT_GET_STATIC_DATA) return null;
+  const report = childWithOp(node, OP.NFT_REPORT_STATIC_DATA);
+  const data = tryDecode(() => {
+    const s = bodySlice(report)!;
+    s.skip(32 + 64);
+    return { index: uintStr(s, 256), collection: loadAddress(s) };
+  });
+  return {
+    type: 'nft_discovery',
+    nodes: nodeSet(node, report),
+    success: !!data && !txFailed(node),
+    fields: {
+      source: normalizeAddress(node.inMsg?.source),
+      asset_secondary: node.account,
+      asset: data?.collection ?? null,
+      nft_transfer_data: { nft_item_index: data?.index ?? null },
+    },
+  };
+}
+
+/** NFT mints, discoveries and bids on auctions; transfers and purchases are matched by `nftMatcher`. */
+export const nftMintAndBidMatcher: Matcher = {
+  name: 'nft-mint-bid',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      if (!isFree(ctx, node) || !node.inMsg?.source) continue;
+      const d = mintDraft(ctx, node) ?? discoveryDraft(node) ?? bidDraft(ctx, node);
+      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
+    }
+    return drafts;
+  },
+};
+
+/**
+ * NFT transfers, and purchases from fixed-price sale contracts: the buyer's payment to the sale, the payout to the
+ * seller and the item's transfer to the buyer form an nft_purchase, with the transfer nested in it.
+ */
+export const nftMatcher: Matcher = {
+  name: 'nft',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      if (node.op !== OP.NFT_TRANSFER || !node.inMsg?.source || !isFree(ctx, node)) continue;
+      const built = nftTransferDraft(ctx, node);
+      if (!built || !isFree(ctx, ...built.draft.nodes)) continue;
+      const saleNode = node.parent;
+      if (built.sale?.kind !== 'sale' || !saleNode || !built.sale.seller) {
+        drafts.push(built.draft);
+        continue;
+      }
+      const payout = saleNode.children.find((c) => c.account === built.sale!.seller && !txFailed(c));
+      const transferData = built.draft.fields.nft_transfer_data as Record<string, DataValue>;
+      drafts.push({
+        type: 'nft_purchase',
+        nodes: nodeSet(saleNode, payout, ...built.draft.nodes),
+        success: built.draft.success,
+        fields: {
+          ...built.draft.fields,
+          nft_transfer_data: {
+            ...transferData,
+            payout_amount: payout?.inMsg?.value != null ? String(payout.inMsg.value) : null,
+            payout_comment: null,
+            payout_comment_encoded: false,
+            payout_comment_encrypted: false,
+          },
+        },
+        children: [built.draft],
+      });
+    }
+    return drafts;
+  },
+};

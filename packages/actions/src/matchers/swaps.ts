@@ -1,0 +1,296 @@
+import { Cell, type Slice } from '@ton/core';
+import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet, nodeSet } from '../core.js';
+import { coinsStr, dedustAsset, loadAddress, tryDecode } from '../decode.js';
+import { DEX, OP, TONCO_PTON_MASTERS } from '../opcodes.js';
+import { bodyCell, bodySlice, childWithOp, descendants, logsWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import type { DataValue, RawAddress, TraceMessage } from '../types.js';
+import { decodeJettonNotify, decodeJettonTransfer } from './jettons.js';
+
+/**
+ * DEX swaps (STON.fi v1/v2, DeDust, TONCO, Coffee). Every DEX is entered the same way — jettons (or proxy-TON)
+ * arrive at a router or vault with a notification — and left the same way — the DEX sends jettons from its wallet
+ * or TON to the receiver. What differs is the chain of DEX-internal messages in between; each DEX has a walker
+ * that follows it from the entry to the exit and reports the hops.
+ */
+export interface DexTransfer {
+  asset: RawAddress | null;
+  amount: string | null;
+  source: RawAddress | null;
+  destination: RawAddress | null;
+  source_jetton_wallet: RawAddress | null;
+  destination_jetton_wallet: RawAddress | null;
+}
+
+type AssetOf = (wallet: RawAddress | null | undefined) => RawAddress | null;
+
+interface Entry {
+  transfer: DexTransfer;
+  nodes: TraceNode[];
+  notify: TraceNode;
+}
+
+/** Jettons (or proxy-TON) arriving at a DEX contract: the notification and the transfer that caused it. */
+export function dexEntry(notify: TraceNode, assetOf: AssetOf): Entry | null {
+  const note = decodeJettonNotify(notify);
+  const wallet = notify.parent;
+  if (!note || !wallet) return null;
+  // a jetton arrives through internal_transfer from the sender's wallet; proxy-TON wallets notify directly
+  const viaInternal = wallet.op === OP.JETTON_INTERNAL_TRANSFER;
+  const userTransfer = viaInternal ? wallet.parent : wallet;
+  return {
+    notify,
+    nodes: nodeSet(userTransfer, wallet, viaInternal && childWithOp(wallet, OP.EXCESS), notify),
+    transfer: {
+      asset: assetOf(wallet.account),
+      amount: note.amount,
+      source: note.sender,
+      destination: notify.account,
+      source_jetton_wallet: viaInternal ? (userTransfer?.account ?? null) : null,
+      destination_jetton_wallet: wallet.account,
+    },
+  };
+}
+
+interface Exit {
+  transfer: DexTransfer;
+  nodes: TraceNode[];
+  /** the DEX's own jetton wallet the tokens left from */
+  dexWallet: RawAddress;
+}
+
+/** Jettons leaving a DEX: its transfer request to its own wallet and what that causes at the receiver. */
+export function dexExit(transfer: TraceNode, assetOf: AssetOf): Exit | null {
+  const req = decodeJettonTransfer(bodyCell(transfer.inMsg));
+  if (!req) return null;
+  const internal = childWithOp(transfer, OP.JETTON_INTERNAL_TRANSFER);
+  const notify = childWithOp(internal ?? transfer, OP.JETTON_NOTIFY);
+  const excess = childWithOp(internal, OP.EXCESS);
+  return {
+    dexWallet: transfer.account,
+    nodes: nodeSet(transfer, internal, notify, excess),
+    transfer: {
+      asset: assetOf(transfer.account),
+      amount: req.amount,
+      source: normalizeAddress(transfer.inMsg?.source),
+      destination: req.destination,
+      // proxy-TON leaves as plain TON: no jetton wallets on either side
+      source_jetton_wallet: internal ? transfer.account : null,
+      destination_jetton_wallet: internal?.account ?? null,
+    },
+  };
+}
+
+interface PeerSwap {
+  asset_in: RawAddress | null;
+  amount_in: string | null;
+  asset_out: RawAddress | null;
+  amount_out: string | null;
+}
+
+interface SwapRoute {
+  dex: string;
+  nodes: TraceNode[];
+  exit: DexTransfer;
+  peerSwaps: PeerSwap[];
+  success: boolean;
+  /** wallet and asset the DEX meant to pay out, when they differ from what it paid (refunds) */
+  intendedWallet?: RawAddress | null;
+  minOut?: string | null;
+}
+
+function swapDraft(entry: Entry, route: SwapRoute, assetOf: AssetOf): ActionDraft {
+  const data: Record<string, DataValue> = {
+    dex: route.dex,
+    sender: entry.transfer.source,
+    dex_incoming_transfer: { ...entry.transfer },
+    dex_outgoing_transfer: { ...route.exit },
+    peer_swaps: route.peerSwaps.map((p) => ({ ...p })),
+  };
+  if (route.minOut !== undefined) data.min_out_amount = route.minOut;
+  const intended = route.intendedWallet ?? route.exit.destination_jetton_wallet;
+  const nodes = nodeSet(...entry.nodes, ...route.nodes);
+  return {
+    type: 'jetton_swap',
+    nodes,
+    success: route.success && !nodes.some((n) => txFailed(n) && n.op !== OP.JETTON_NOTIFY),
+    fields: {
+      source: entry.transfer.source,
+      source_secondary: entry.transfer.source_jetton_wallet,
+      destination: route.exit.destination,
+      destination_secondary: intended,
+      asset: entry.transfer.asset,
+      asset2: route.intendedWallet ? assetOf(route.intendedWallet) : route.exit.asset,
+      jetton_swap_data: data,
+    },
+  };
+}
+
+function read<T>(node: TraceNode | undefined, decode: (s: Slice) => T): T | null {
+  const s = bodySlice(node);
+  return s ? tryDecode(() => (s.skip(32), decode(s))) : null;
+}
+
+/** STON.fi v1: router → pool swap#25938561 → pay_to#f93bb43f back at the router (one per payee) → router's wallet. */
+function stonfiV1(ctx: MatchContext, entry: Entry, assetOf: AssetOf): SwapRoute | null {
+  const swap = childWithOp(entry.notify, DEX.STONFI_SWAP);
+  const receiver = read(swap, (s) => (s.skip(64), loadAddress(s)));
+  if (!swap) return null;
+  const pays = swap.children.filter((c) => c.op === DEX.STONFI_PAY_TO);
+  const parsed = pays.map((p) => ({
+    node: p,
+    body: read(p, (s) => {
+      s.skip(64);
+      const owner = loadAddress(s);
+      const exitCode = s.loadUint(32);
+      const params = s.loadBit() ? s.loadRef().beginParse() : s;
+      return { owner, exitCode, tokens: [coinsStr(params), loadAddress(params), coinsStr(params), loadAddress(params)] as const };
+    }),
+  }));
+  // the receiver's payment; others (referral fees) are separate transfers
+  const pay = parsed.find((p) => p.body?.owner === receiver) ?? parsed[parsed.length - 1];
+  const transfer = pay?.node.children.find((c) => c.op === OP.JETTON_TRANSFER);
+  const exit = transfer && dexExit(transfer, assetOf);
+  if (!pay?.body || !exit) return null;
+  const [, token0, , token1] = pay.body.tokens;
+  const intendedWallet = [token0, token1].find((t) => t && t !== entry.transfer.destination_jetton_wallet) ?? null;
+  void ctx;
+  return { dex: 'stonfi', nodes: nodeSet(swap, pay.node, ...exit.nodes), exit: exit.transfer, peerSwaps: [], success: true, intendedWallet };
+}
+
+/** STON.fi v2: router → pool swap#6664de2a → pay_to#657b54f5 at the router → router's wallet. */
+function stonfiV2(entry: Entry, assetOf: AssetOf): SwapRoute | null {
+  const swap = childWithOp(entry.notify, DEX.STONFI_V2_SWAP);
+  const pay = childWithOp(swap, DEX.STONFI_V2_PAY_TO);
+  const transfer = pay?.children.find((c) => c.op === OP.JETTON_TRANSFER);
+  const exit = transfer && dexExit(transfer, assetOf);
+  if (!swap || !pay || !exit) return null;
+  return { dex: 'stonfi_v2', nodes: nodeSet(swap, pay, ...exit.nodes), exit: exit.transfer, peerSwaps: [], success: true };
+}
+
+/** TONCO: router → pool swap#a7fb58f8 → pay_to#a1daa96d at the router; multi-hop routes go round the router again. */
+function tonco(entry: Entry, assetOf: AssetOf): SwapRoute | null {
+  const nodes: TraceNode[] = [];
+  const hops: PeerSwap[] = [];
+  let notify = entry.notify;
+  let amountIn = entry.transfer.amount;
+  let assetIn = entry.transfer.asset;
+  let minOut: string | null = null;
+  for (let hop = 0; hop < 8; hop++) {
+    const swap = childWithOp(notify, DEX.TONCO_POOL_SWAP);
+    const pay = childWithOp(swap, DEX.TONCO_PAY_TO);
+    const transfer = pay?.children.find((c) => c.op === OP.JETTON_TRANSFER);
+    const exit = transfer && dexExit(transfer, assetOf);
+    if (!swap || !pay || !exit) return null;
+    minOut ??= read(swap, (s) => {
+      s.skip(64);
+      loadAddress(s);
+      loadAddress(s);
+      const params = s.loadRef().beginParse();
+      coinsStr(params);
+      params.skip(160);
+      return coinsStr(params);
+    });
+    nodes.push(swap, pay, ...exit.nodes);
+    hops.push({ asset_in: assetIn, amount_in: amountIn, asset_out: exit.transfer.asset, amount_out: exit.transfer.amount });
+    // a hop: the output comes back to the router (directly or through its proxy-TON wallet) and is swapped again
+    const next = [...descendants(transfer!)].find((n) => n.op === OP.JETTON_NOTIFY && n.account === notify.account);
+    if (!next) {
+      return { dex: 'tonco', nodes, exit: exit.transfer, peerSwaps: hops.length > 1 ? hops : [], success: true, minOut: hops.length > 1 ? undefined : minOut };
+    }
+    for (let n: TraceNode | null = next.parent; n && n !== transfer; n = n.parent) nodes.push(n);
+    nodes.push(next);
+    notify = next;
+    amountIn = exit.transfer.amount;
+    assetIn = exit.transfer.asset;
+  }
+  return null;
+}
+
+/** Coffee: vault → pool swap_internal#c0ffee20 → payout_internal#c0ffee21 at the output vault → payout to the receiver. */
+function coffee(entry: Entry, assetOf: AssetOf): SwapRoute | null {
+  const swap = childWithOp(entry.notify, DEX.COFFEE_SWAP_INTERNAL);
+  const payoutInternal = childWithOp(swap, DEX.COFFEE_PAYOUT_INTERNAL);
+  const payout = read(payoutInternal, (s) => (s.skip(64), { recipient: loadAddress(s), amount: coinsStr(s) }));
+  if (!swap || !payoutInternal || !payout) return null;
+  const tonPayout = childWithOp(payoutInternal, DEX.COFFEE_PAYOUT);
+  const jettonOut = payoutInternal.children.find((c) => c.op === OP.JETTON_TRANSFER);
+  const exit = jettonOut ? dexExit(jettonOut, assetOf) : null;
+  const out: DexTransfer = {
+    asset: exit ? exit.transfer.asset : null,
+    amount: payout.amount,
+    source: swap.account,
+    destination: payout.recipient,
+    source_jetton_wallet: exit?.transfer.source_jetton_wallet ?? null,
+    destination_jetton_wallet: exit?.transfer.destination_jetton_wallet ?? null,
+  };
+  return { dex: 'coffee', nodes: nodeSet(swap, payoutInternal, tonPayout, ...(exit?.nodes ?? [])), exit: out, peerSwaps: [], success: true };
+}
+
+function dedustSwapEvent(log: TraceMessage): PeerSwap | null {
+  if (!log.body) return null;
+  return tryDecode(() => {
+    const s = Cell.fromBase64(log.body!).beginParse();
+    s.skip(32);
+    const asset_in = dedustAsset(s);
+    const asset_out = dedustAsset(s);
+    return { asset_in, asset_out, amount_in: coinsStr(s), amount_out: coinsStr(s) };
+  });
+}
+
+/** DeDust: vault → pool swap_external#61ee542d → (swap_peer#72aca8aa per extra hop) → payout_from_pool at the output vault. */
+function dedust(entry: Entry, assetOf: AssetOf): SwapRoute | null {
+  const first = childWithOp(entry.notify, DEX.DEDUST_SWAP_EXTERNAL);
+  if (!first) return null;
+  const pools: TraceNode[] = [first];
+  let cur = first;
+  for (let next = childWithOp(cur, DEX.DEDUST_SWAP_PEER); next; next = childWithOp(cur, DEX.DEDUST_SWAP_PEER)) {
+    pools.push(next);
+    cur = next;
+  }
+  const payout = childWithOp(cur, DEX.DEDUST_PAYOUT_FROM_POOL);
+  if (!payout) return null;
+  const hops = pools.flatMap((p) => logsWithOp(p, DEX.DEDUST_SWAP_EVENT)).map(dedustSwapEvent).filter((h): h is PeerSwap => !!h);
+  const transfer = payout.children.find((c) => c.op === OP.JETTON_TRANSFER);
+  const exit = transfer ? dexExit(transfer, assetOf) : null;
+  const tonOut = payout.children.find((c) => c.op === DEX.DEDUST_PAYOUT);
+  let out: DexTransfer;
+  if (exit) out = exit.transfer;
+  else if (tonOut) {
+    out = { asset: null, amount: hops.at(-1)?.amount_out ?? null, source: payout.account, destination: tonOut.account, source_jetton_wallet: null, destination_jetton_wallet: null };
+  } else return null;
+  return { dex: 'dedust', nodes: nodeSet(...pools, payout, tonOut, ...(exit?.nodes ?? [])), exit: out, peerSwaps: hops.length > 1 ? hops : [], success: true };
+}
+
+/** Which walker a DEX entry takes, from the first DEX-internal message the router/vault sends. */
+function route(ctx: MatchContext, entry: Entry, assetOf: AssetOf): SwapRoute | null {
+  const ops = new Set(entry.notify.children.map((c) => c.op));
+  if (ops.has(DEX.STONFI_SWAP)) return stonfiV1(ctx, entry, assetOf);
+  if (ops.has(DEX.STONFI_V2_SWAP)) return stonfiV2(entry, assetOf);
+  if (ops.has(DEX.TONCO_POOL_SWAP)) return tonco(entry, assetOf);
+  if (ops.has(DEX.COFFEE_SWAP_INTERNAL)) return coffee(entry, assetOf);
+  if (ops.has(DEX.DEDUST_SWAP_EXTERNAL)) return dedust(entry, assetOf);
+  return null;
+}
+
+export const swapMatcher: Matcher = {
+  name: 'swaps',
+  match(ctx) {
+    const assetOf: AssetOf = (wallet) => {
+      const jetton = jettonOfWallet(ctx, wallet);
+      return jetton && TONCO_PTON_MASTERS.has(jetton) ? null : jetton;
+    };
+    const drafts: ActionDraft[] = [];
+    const claimed = new Set<TraceNode>();
+    for (const node of ctx.tree.nodes) {
+      if (node.op !== OP.JETTON_NOTIFY || !isFree(ctx, node) || claimed.has(node)) continue;
+      const entry = dexEntry(node, assetOf);
+      const r = entry && route(ctx, entry, assetOf);
+      if (!entry || !r) continue;
+      const draft = swapDraft(entry, r, assetOf);
+      if (!isFree(ctx, ...draft.nodes) || draft.nodes.some((n) => claimed.has(n))) continue;
+      for (const n of draft.nodes) claimed.add(n);
+      drafts.push(draft);
+    }
+    return drafts;
+  },
+};

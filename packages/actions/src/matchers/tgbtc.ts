@@ -1,0 +1,116 @@
+import { Cell } from '@ton/core';
+import { type ActionDraft, flowDraft, type Matcher, isFree } from '../core.js';
+import { bitcoinTxId, coinsStr, loadAddress, tryDecode, uint256Hex, uintStr } from '../decode.js';
+import { OP, TGBTC } from '../opcodes.js';
+import { ancestors, childWithOp, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
+import type { TraceMessage } from '../types.js';
+
+/**
+ * tgBTC (the TON teleport for bitcoin). Its contracts announce what happened in external-out events: mint
+ * (0x77a80ef3), burn (0xca444ce6), new key (0x27756729); the actions are keyed on those events and completed from
+ * the messages around them.
+ */
+function readLog<T>(msg: TraceMessage | undefined, decode: (s: ReturnType<Cell['beginParse']>) => T): T | null {
+  if (!msg?.body) return null;
+  return tryDecode(() => {
+    const s = Cell.fromBase64(msg.body!).beginParse();
+    s.skip(32);
+    return decode(s);
+  });
+}
+
+/** The first transaction of the flow on the emitting contract: where the request came in. */
+function requestNode(emitter: TraceNode): TraceNode {
+  let top = emitter;
+  for (const a of ancestors(emitter)) if (a.account === emitter.account) top = a;
+  return top;
+}
+
+function mint(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
+  const event = readLog(log, (s) => ({ amount: coinsStr(s), recipient: loadAddress(s), txid: bitcoinTxId(s) }));
+  if (!event) return null;
+  const request = requestNode(emitter);
+  const minter = childWithOp(emitter, OP.JETTON_MINT);
+  const internal = childWithOp(minter, OP.JETTON_INTERNAL_TRANSFER);
+  const nodes = subtree(request);
+  return {
+    type: minter && internal ? 'tgbtc_mint' : 'tgbtc_mint_fallback',
+    nodes,
+    success: !nodes.some(txFailed),
+    fields: {
+      source: normalizeAddress(request.inMsg?.source),
+      source_secondary: emitter.account,
+      destination: event.recipient,
+      destination_secondary: internal?.account ?? null,
+      asset: minter?.account ?? null,
+      asset_secondary: event.txid,
+      amount: event.amount,
+    },
+  };
+}
+
+function burn(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
+  const event = readLog(log, (s) => {
+    const amount = coinsStr(s);
+    const sender = tryDecode(() => loadAddress(s));
+    const pegout = tryDecode(() => loadAddress(s));
+    return { amount, sender, pegout };
+  });
+  if (!event) return null;
+  const burnNode = [...ancestors(emitter)].find((a) => a.op === OP.JETTON_BURN);
+  const internalAddress = (a: string | null) => (a && /^-?\d+:/.test(a) ? a : null);
+  if (!burnNode) {
+    const nodes = subtree(requestNode(emitter));
+    return {
+      type: 'tgbtc_burn_fallback',
+      nodes,
+      success: !nodes.some(txFailed),
+      fields: { source: null, source_secondary: null, destination: internalAddress(event.pegout), asset: null, amount: event.amount },
+    };
+  }
+  const notification = childWithOp(burnNode, OP.JETTON_BURN_NOTIFICATION);
+  return flowDraft('tgbtc_burn', [...subtree(burnNode)], {
+    source: normalizeAddress(burnNode.inMsg?.source),
+    source_secondary: burnNode.account,
+    destination: internalAddress(event.pegout),
+    asset: notification?.account ?? null,
+    amount: event.amount,
+  });
+}
+
+function newKey(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
+  const event = readLog(log, (s) => ({ amount: coinsStr(s), pubkey: uint256Hex(s), pegout: loadAddress(s) }));
+  if (!event) return null;
+  const request = requestNode(emitter);
+  // the coordinator's DKG-completed event (emitted by the request's sender) carries the key's timestamp
+  const dkgLog = request.parent ? logsWithOp(request.parent, TGBTC.DKG_COMPLETED_EVENT)[0] : undefined;
+  const timestamp = readLog(dkgLog, (s) => uintStr(s, 64));
+  return flowDraft('tgbtc_new_key', [...subtree(request)], {
+    source: normalizeAddress(request.inMsg?.source),
+    source_secondary: event.pubkey,
+    destination: emitter.account,
+    destination_secondary: event.pegout,
+    amount: event.amount,
+    value: timestamp,
+  });
+}
+
+export const tgbtcMatcher: Matcher = {
+  name: 'tgbtc',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      for (const [op, build] of [
+        [TGBTC.MINT_EVENT, mint],
+        [TGBTC.BURN_EVENT, burn],
+        [TGBTC.NEW_KEY_EVENT, newKey],
+      ] as const) {
+        for (const log of logsWithOp(node, op)) {
+          const d = build(node, log);
+          if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
+        }
+      }
+    }
+    return drafts;
+  },
+};

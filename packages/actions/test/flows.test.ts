@@ -1,0 +1,295 @@
+import { Address, beginCell } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
+import { actionValidator } from './spec.js';
+import { addr, syntheticTrace } from './synthetic.js';
+
+// Flows of the issue's list that no golden fixture covers, on traces built here message by message.
+const validate = actionValidator();
+const WALLET = addr(1);
+const OTHER = addr(2);
+
+function classify(input: TraceInput): ClassifiedAction[] {
+  const actions = classifyTrace(input);
+  for (const a of actions) {
+    const v3 = toV3Action(a, { includeAccounts: true });
+    expect(validate(v3), JSON.stringify(validate.errors)).toBe(true);
+  }
+  return actions;
+}
+
+const ofType = (actions: ClassifiedAction[], type: string) => actions.filter((a) => a.type === type);
+const v3 = (a: ClassifiedAction) => toV3Action(a).details!;
+const ext = { account: WALLET, body: beginCell().storeUint(0x12345678, 32).endCell() };
+
+describe('basic actions', () => {
+  it('reads text and encrypted comments of TON transfers, and a plain transfer without one', () => {
+    const text = beginCell().storeUint(0, 32).storeStringTail('thanks for lunch').endCell();
+    const encrypted = beginCell().storeUint(0x2167da4b, 32).storeBuffer(Buffer.from('0011223344', 'hex')).endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: OTHER, from: 0, body: text, value: 5n }, { account: addr(3), from: 0, body: encrypted }, { account: addr(4), from: 0 }]),
+    );
+    const transfers = ofType(actions, 'ton_transfer');
+    expect(transfers).toHaveLength(3);
+    expect(v3(transfers[0])).toMatchObject({ source: WALLET, destination: OTHER, value: '5', comment: 'thanks for lunch', encrypted: false });
+    expect(v3(transfers[1])).toMatchObject({ comment: Buffer.from('0011223344', 'hex').toString('base64'), encrypted: true });
+    expect(v3(transfers[2])).toMatchObject({ comment: null, encrypted: false });
+  });
+
+  it('reports calls with their opcode, deployments beside them, bounces not as new transfers, tick-tock', () => {
+    const call = beginCell().storeUint(0x0badc0de, 32).storeUint(7, 64).endCell();
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: OTHER, from: 0, body: call, deploys: true, aborted: true, exitCode: 33 },
+        { account: WALLET, from: 1, bounced: true, body: beginCell().storeUint(0xffffffff, 32).endCell() },
+        { account: addr(9, -1), tick: true },
+      ]),
+    );
+    const [callAction] = ofType(actions, 'call_contract');
+    expect(v3(callAction)).toMatchObject({ opcode: '0x0badc0de', source: WALLET, destination: OTHER });
+    expect(callAction.success).toBe(false);
+    expect(ofType(actions, 'contract_deploy')).toHaveLength(1);
+    expect(ofType(actions, 'ton_transfer')).toHaveLength(0);
+    expect(ofType(actions, 'tick_tock')).toHaveLength(1);
+  });
+});
+
+describe('jettons and NFTs', () => {
+  it('classifies a jetton burn: owner, wallet, master, amount', () => {
+    const wallet = addr(10);
+    const master = addr(11);
+    const burn = beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(777n).storeAddress(null).storeBit(false).endCell();
+    const notification = beginCell().storeUint(0x7bdd97de, 32).storeUint(1, 64).storeCoins(777n).storeAddress(Address.parseRaw(WALLET)).endCell();
+    const actions = classify(
+      syntheticTrace(
+        [ext, { account: wallet, from: 0, body: burn }, { account: master, from: 1, body: notification }, { account: WALLET, from: 2, body: beginCell().storeUint(0xd53276db, 32).storeUint(1, 64).endCell() }],
+        { [wallet]: { JettonWallet: { owner: WALLET, jetton: master } } },
+      ),
+    );
+    const [action] = ofType(actions, 'jetton_burn');
+    expect(v3(action)).toEqual({ owner: WALLET, owner_jetton_wallet: wallet, asset: master, amount: '777' });
+    expect(action.success).toBe(true);
+    expect(ofType(actions, 'call_contract')).toHaveLength(0);
+  });
+
+  it('classifies an NFT mint by its collection and a bid on a getgems auction', () => {
+    const collection = addr(20);
+    const item = addr(21);
+    const auction = addr(22);
+    const mint = beginCell().storeUint(1, 32).storeUint(0, 64).storeUint(5, 64).endCell();
+    const actions = classify(
+      syntheticTrace(
+        [ext, { account: collection, from: 0, body: mint }, { account: item, from: 1, body: beginCell().storeAddress(Address.parseRaw(WALLET)).endCell(), deploys: true }, { account: auction, from: 0, value: 3_000_000_000n }],
+        {
+          [item]: { NftItem: { collection_address: collection, index: 5 } },
+          [auction]: { NftAuction: { nft_addr: item, last_bid: 3_000_000_000 } },
+        },
+      ),
+    );
+    expect(v3(ofType(actions, 'nft_mint')[0])).toEqual({ owner: WALLET, nft_collection: collection, nft_item: item, nft_item_index: '5' });
+    expect(v3(ofType(actions, 'auction_bid')[0])).toMatchObject({ bidder: WALLET, auction, amount: '3000000000', nft_item: item, nft_collection: collection, nft_item_index: '5' });
+  });
+});
+
+describe('NFT discovery', () => {
+  it('reads the index and collection an item reports', () => {
+    const item = addr(25);
+    const collection = addr(26);
+    const ask = beginCell().storeUint(0x2fcb26a2, 32).storeUint(1, 64).endCell();
+    const report = beginCell().storeUint(0x8b771735, 32).storeUint(1, 64).storeUint(42, 256).storeAddress(Address.parseRaw(collection)).endCell();
+    const actions = classify(syntheticTrace([ext, { account: item, from: 0, body: ask }, { account: WALLET, from: 1, body: report }]));
+    expect(v3(ofType(actions, 'nft_discovery')[0])).toEqual({ source: WALLET, nft_item: item, nft_collection: collection, nft_item_index: '42' });
+  });
+});
+
+describe('elections and DNS', () => {
+  const ELECTOR = `-1:${'3'.repeat(64)}`;
+
+  it('classifies a stake sent to the elector and a stake recovered', () => {
+    const newStake = beginCell().storeUint(0x4e73744b, 32).storeUint(1, 64).storeUint(0, 256).storeUint(1_700_000_000, 32).storeUint(65536, 32).storeUint(0, 256).storeRef(beginCell().storeBuffer(Buffer.alloc(64)).endCell()).endCell();
+    const confirmation = beginCell().storeUint(0xf374484c, 32).storeUint(1, 64).storeUint(0, 32).endCell();
+    const recover = beginCell().storeUint(0x47657424, 32).storeUint(2, 64).endCell();
+    const response = beginCell().storeUint(0xf96f7324, 32).storeUint(2, 64).endCell();
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: ELECTOR, from: 0, body: newStake, value: 300_000_000_000n },
+        { account: WALLET, from: 1, body: confirmation },
+        { account: ELECTOR, from: 0, body: recover },
+        { account: WALLET, from: 3, body: response, value: 310_000_000_000n },
+      ]),
+    );
+    expect(v3(ofType(actions, 'election_deposit')[0])).toEqual({ stake_holder: WALLET, amount: '300000000000' });
+    expect(ofType(actions, 'election_deposit')[0].success).toBe(true);
+    expect(v3(ofType(actions, 'election_recover')[0])).toEqual({ stake_holder: WALLET, amount: '310000000000' });
+  });
+
+  it('tells a DNS record change from a deletion and a renewal', () => {
+    const item = addr(30);
+    const collection = `0:${'B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF'}`;
+    const key = BigInt(`0x${'ab'.repeat(32)}`);
+    const record = beginCell().storeUint(0x9fd3, 16).storeAddress(Address.parseRaw(OTHER)).storeUint(0, 8).endCell();
+    const change = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(key, 256).storeMaybeRef(record).endCell();
+    const remove = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(key, 256).storeMaybeRef(null).endCell();
+    const renew = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(0, 256).storeMaybeRef(null).endCell();
+    const actions = classify(
+      syntheticTrace(
+        [ext, { account: item, from: 0, body: change }, { account: item, from: 0, body: remove }, { account: item, from: 0, body: renew }],
+        { [item]: { NftItem: { collection_address: collection } } },
+      ),
+    );
+    expect(v3(ofType(actions, 'change_dns')[0])).toMatchObject({
+      source: WALLET,
+      asset: item,
+      nft_collection: collection,
+      key: 'ab'.repeat(32),
+      value: { sum_type: 'DNSSmcAddress', dns_smc_address: OTHER },
+    });
+    expect(v3(ofType(actions, 'delete_dns')[0])).toMatchObject({ asset: item, hash: 'ab'.repeat(32) });
+    expect(v3(ofType(actions, 'renew_dns')[0])).toEqual({ source: WALLET, asset: item, nft_collection: collection });
+  });
+});
+
+describe('multisig and vesting', () => {
+  const MULTISIG = addr(40);
+  const ORDER = addr(41);
+  const VESTING = addr(42);
+  const order = beginCell().storeUint(0, 1).endCell();
+
+  it('classifies creating, approving (by op and by comment) and executing a multisig order', () => {
+    const newOrder = beginCell().storeUint(0xf718510f, 32).storeUint(3, 64).storeUint(7, 256).storeBit(true).storeUint(1, 8).storeUint(1_800_000_000, 48).storeRef(order).endCell();
+    const init = beginCell().storeUint(0x9c73fba2, 32).storeUint(3, 64).storeUint(2, 8).storeRef(order).storeUint(1_800_000_000, 48).storeRef(order).storeBit(true).storeUint(1, 8).endCell();
+    const approveOp = beginCell().storeUint(0xa762230f, 32).storeUint(4, 64).storeUint(0, 8).endCell();
+    const approveText = beginCell().storeUint(0, 32).storeStringTail('approve').endCell();
+    const accepted = beginCell().storeUint(0x82609bf6, 32).storeUint(4, 64).endCell();
+    const rejected = beginCell().storeUint(0xafaf283e, 32).storeUint(5, 64).storeUint(107, 32).endCell();
+    const execute = beginCell().storeUint(0x75097f5d, 32).storeUint(6, 64).storeUint(7, 256).storeUint(1_800_000_000, 48).storeUint(2, 8).storeUint(BigInt(`0x${'cd'.repeat(32)}`), 256).storeRef(order).endCell();
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: MULTISIG, from: 0, body: newOrder },
+        { account: ORDER, from: 1, body: init, deploys: true },
+        { account: ORDER, from: 0, body: approveOp },
+        { account: WALLET, from: 3, body: accepted },
+        { account: ORDER, from: 0, body: approveText },
+        { account: WALLET, from: 5, body: rejected },
+        { account: MULTISIG, from: 3, body: execute },
+      ]),
+    );
+    expect(v3(ofType(actions, 'multisig_create_order')[0])).toMatchObject({
+      source: WALLET,
+      destination: MULTISIG,
+      destination_order: ORDER,
+      order_seqno: '7',
+      is_created_by_signer: true,
+      is_signed_by_creator: true,
+      creator_index: 1,
+      expiration_date: 1_800_000_000,
+    });
+    const approvals = ofType(actions, 'multisig_approve');
+    expect(approvals.map((a) => v3(a))).toEqual([
+      { source: WALLET, destination: ORDER, signer_index: 0, exit_code: 0 },
+      { source: WALLET, destination: ORDER, signer_index: null, exit_code: 107 },
+    ]);
+    expect(approvals.map((a) => a.success)).toEqual([true, false]);
+    expect(v3(ofType(actions, 'multisig_execute')[0])).toMatchObject({ source: ORDER, destination: MULTISIG, approvals_num: 2, signers_hash: 'cd'.repeat(32) });
+  });
+
+  it('lists the addresses a vesting wallet whitelists', () => {
+    const second = beginCell().storeAddress(Address.parseRaw(addr(44))).endCell();
+    const body = beginCell().storeUint(0x7258a69b, 32).storeUint(9, 64).storeAddress(Address.parseRaw(addr(43))).storeRef(second).endCell();
+    const actions = classify(syntheticTrace([ext, { account: VESTING, from: 0, body }]));
+    expect(v3(ofType(actions, 'vesting_add_whitelist')[0])).toEqual({ source: WALLET, vesting: VESTING, query_id: '9', accounts_added: [addr(43), addr(44)] });
+  });
+});
+
+describe('subscriptions', () => {
+  const PLUGIN = addr(50);
+  const BENEFICIARY = addr(51);
+
+  it('classifies a subscription payment and an unsubscription', () => {
+    const request = beginCell().storeUint(0x706c7567, 32).storeUint(1, 64).storeCoins(2_000_000_000n).storeBit(false).endCell();
+    const response = beginCell().storeUint(0xf06c7567, 32).storeUint(1, 64).endCell();
+    const payment = beginCell().storeUint(0x73756273, 32).endCell();
+    const destruct = beginCell().storeUint(0x64737472, 32).storeUint(2, 64).endCell();
+    const actions = classify(
+      syntheticTrace([
+        { account: PLUGIN, body: beginCell().storeUint(0, 32).endCell() },
+        { account: WALLET, from: 0, body: request },
+        { account: PLUGIN, from: 1, body: response, value: 2_000_000_000n },
+        { account: BENEFICIARY, from: 2, body: payment },
+        { account: PLUGIN, from: 1, body: destruct },
+        { account: BENEFICIARY, from: 4, body: destruct },
+      ]),
+    );
+    expect(v3(ofType(actions, 'subscribe')[0])).toEqual({ subscriber: WALLET, beneficiary: BENEFICIARY, subscription: PLUGIN, amount: '2000000000' });
+    expect(ofType(actions, 'unsubscribe')).toHaveLength(1);
+    expect(v3(ofType(actions, 'unsubscribe')[0])).toEqual({ subscriber: WALLET, beneficiary: BENEFICIARY, subscription: PLUGIN, amount: null });
+  });
+});
+
+describe('nominator pools', () => {
+  const POOL = addr(60);
+  const comment = (text: string) => beginCell().storeUint(0, 32).storeStringTail(text).endCell();
+
+  it('reads "d" as a stake deposit and "w" as a withdrawal request paid at once', () => {
+    const actions = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: POOL, from: 0, body: comment('d'), value: 10_000_000_000n },
+          { account: POOL, from: 0, body: comment('w'), value: 1_000_000_000n },
+          { account: WALLET, from: 2, value: 10_500_000_000n },
+        ],
+        { [POOL]: { NominatorPool: {} } },
+      ),
+    );
+    expect(v3(ofType(actions, 'stake_deposit')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, amount: '10000000000', provider: 'nominator' });
+    const [request] = ofType(actions, 'stake_withdrawal_request');
+    expect(v3(request)).toMatchObject({ stake_holder: WALLET, pool: POOL, provider: 'nominator' });
+    expect(request.amount).toBe('10500000000');
+    expect(ofType(actions, 'ton_transfer')).toHaveLength(0);
+  });
+});
+
+describe('tonstakers withdrawals', () => {
+  const TS_WALLET = addr(70);
+  const TS_MASTER = addr(71);
+  const POOL = addr(72);
+  const burn = beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(4_000_000_000n).storeAddress(null).storeBit(false).endCell();
+  const notification = beginCell().storeUint(0x7bdd97de, 32).storeUint(1, 64).storeCoins(4_000_000_000n).storeAddress(Address.parseRaw(WALLET)).endCell();
+  const request = beginCell().storeUint(0x319b0cdc, 32).storeUint(1, 64).endCell();
+  const interfaces = { [TS_WALLET]: { JettonWallet: { owner: WALLET, jetton: TS_MASTER } } };
+  const requested = [
+    ext,
+    { account: TS_WALLET, from: 0, body: burn },
+    { account: TS_MASTER, from: 1, body: notification },
+    { account: POOL, from: 2, body: request },
+  ];
+
+  it('reports an immediate payout as stake_withdrawal and a delayed one as a request with its NFT', () => {
+    const immediate = classify(
+      syntheticTrace(
+        [
+          ...requested,
+          { account: addr(73), from: 3, body: beginCell().storeUint(0x0a77535c, 32).storeUint(1, 64).endCell() },
+          { account: WALLET, from: 4, value: 4_200_000_000n },
+        ],
+        interfaces,
+      ),
+    );
+    expect(v3(ofType(immediate, 'stake_withdrawal')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, amount: '4200000000', tokens_burnt: '4000000000', asset: TS_MASTER });
+    const delayed = classify(
+      syntheticTrace(
+        [
+          ...requested,
+          { account: addr(74), from: 3, body: beginCell().storeUint(0x1674b0a0, 32).storeUint(1, 64).endCell() },
+          { account: addr(75), from: 4, body: beginCell().storeUint(0x132f9a45, 32).endCell(), deploys: true },
+        ],
+        interfaces,
+      ),
+    );
+    expect(v3(ofType(delayed, 'stake_withdrawal_request')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, payout_nft: addr(75), tokens_burnt: '4000000000' });
+  });
+});

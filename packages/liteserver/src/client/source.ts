@@ -1,0 +1,531 @@
+import {
+  Address,
+  beginCell,
+  Cell,
+  CellType,
+  Dictionary,
+  loadAccount,
+  loadTransaction,
+  parseTuple,
+  serializeTuple,
+  storeShardAccount,
+  type ShardAccount,
+  type TupleItem,
+} from '@ton/core';
+import { createHash } from 'node:crypto';
+import {
+  accountStateFields,
+  ChainError,
+  emulationResultOf,
+  externalMessageOf,
+  EXIT_CODE_NO_CODE,
+  GET_METHOD_GAS_LIMIT,
+  LruCache,
+  parseExternalMessage,
+  getMethodCall,
+  WHOLE_SHARD,
+  type AccountState,
+  type BlockHeader,
+  type BlockIdExt,
+  type BlockLookup,
+  type BlockRef,
+  type BlockSignatures,
+  type BlockTransactionCursor,
+  type BlockTransactionsPage,
+  type ChainSource,
+  type ChainTransaction,
+  type EmulationResult,
+  type GetMethodResult,
+  type MasterchainInfo,
+  type Network,
+  type OutMsgQueueSizes,
+  type ShardBlockProof,
+  type ShortTransactionId,
+  type TransactionId,
+} from '@tongate/chain';
+import * as tl from '@tongate/liteserver-tl';
+import type { GlobalConfig } from '../config.js';
+import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
+import { checkAccountStateProof, checkBlockHeaderProof, checkConfigProof, proofRoots, type ProofPolicy } from '../proofs.js';
+import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
+import { GuardedEmulator } from './emulator.js';
+import { LitePool, type PoolOptions, type ServerHealth, type Session } from './pool.js';
+
+export interface LiteserverChainOptions {
+  network: Network;
+  config: GlobalConfig;
+  /** `checking` (default) verifies proofs against the block hashes they claim; `unsafe` trusts the server. */
+  proofs?: ProofPolicy;
+  pool?: Omit<PoolOptions, 'servers' | 'zeroState'>;
+}
+
+const GLOBAL_IDS: Record<Network, number> = { mainnet: -239, testnet: -3 };
+const ZERO32 = Buffer.alloc(32);
+
+/** One emulator per process, shared by every network's backend. */
+const emulator = new GuardedEmulator();
+
+const toBlockId = (id: tl.TonNodeBlockIdExt): BlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
+const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
+const refKey = (r: BlockRef) => `${r.workchain}:${r.shard}:${r.seqno}`;
+const accountOf = (a: Address): tl.LiteServerAccountId => ({ workchain: a.workChain, id: a.hash });
+const bigintBuffer = (v: bigint) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
+
+/**
+ * ChainSource over liteservers. Reads go through the pool (failover, deadlines); get-methods and fee estimation run
+ * locally in @ton/sandbox's emulator on the account state, config and libraries fetched from the servers, as tonlib
+ * (and so toncenter) does, so gas limits and results match the devnet backend.
+ */
+export class LiteserverChain implements ChainSource {
+  readonly network: Network;
+  readonly globalId: number;
+  readonly backendId = 'liteserver';
+  readonly pool: LitePool;
+  readonly proofs: ProofPolicy;
+  private readonly blockIds = new LruCache<string, BlockIdExt>(4096);
+  /** Configs by the key block that set them. */
+  private readonly configs = new LruCache<number, Promise<{ cell: Cell; base64: string }>>(16);
+  private readonly keyBlocks = new LruCache<number, Promise<number>>(4096);
+  private readonly libraries = new LruCache<string, Cell>(1024);
+  private readonly getMethodResults = new LruCache<string, Promise<GetMethodResult>>(4096);
+  private readonly accountAnswers = new LruCache<string, { state: AccountState; sa: ShardAccount | null }>(4096);
+
+  constructor(opts: LiteserverChainOptions) {
+    this.network = opts.network;
+    this.globalId = GLOBAL_IDS[opts.network];
+    this.proofs = opts.proofs ?? 'checking';
+    this.pool = new LitePool({ ...opts.pool, servers: opts.config.liteservers, zeroState: opts.config.zeroState });
+  }
+
+  /** Waits (bounded) for a first healthy server; the source answers 503 until then anyway. */
+  ready(timeoutMs?: number): Promise<boolean> {
+    return this.pool.ready(timeoutMs);
+  }
+
+  health(): ServerHealth[] {
+    return this.pool.health();
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  // ---------------------------------------------------------------- blocks
+
+  async getMasterchainInfo(): Promise<MasterchainInfo> {
+    const info = await this.pool.call(tl.liteServerGetMasterchainInfoExt, { mode: 0 });
+    return {
+      last: toBlockId(info.last),
+      init: { workchain: info.init.workchain, shard: WHOLE_SHARD, seqno: 0, rootHash: info.init.rootHash, fileHash: info.init.fileHash },
+      stateRootHash: info.stateRootHash,
+      lastUtime: info.lastUtime,
+    };
+  }
+
+  /** A block's full id (hashes) from its coordinates; ids never change, so they are cached. */
+  private async blockId(ref: BlockRef, session: Session): Promise<BlockIdExt> {
+    const key = refKey(ref);
+    const hit = this.blockIds.get(key);
+    if (hit) return hit;
+    const res = await session.call(tl.liteServerLookupBlock, { mode: 1, id: { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno } }, ref.workchain === -1 ? ref.seqno : undefined);
+    return this.rememberHeader(res).id;
+  }
+
+  private rememberHeader(res: tl.LiteServerBlockHeader): { id: BlockIdExt; block: Cell | null } {
+    const id = toBlockId(res.id);
+    let block: Cell | null = null;
+    if (res.headerProof.length > 0) {
+      const [root] = proofRoots(res.headerProof);
+      if (this.proofs === 'checking') checkBlockHeaderProof(id, root);
+      block = blockOfProof(root);
+    }
+    this.blockIds.set(refKey(id), id);
+    return { id, block };
+  }
+
+  private mcBlockId(seqno: number, session: Session): Promise<BlockIdExt> {
+    if (!Number.isInteger(seqno) || seqno < 0 || seqno > 0xfffffffe) throw new ChainError('invalid', `masterchain seqno must be a non-negative integer, got ${seqno}`);
+    return this.blockId({ workchain: -1, shard: WHOLE_SHARD, seqno }, session);
+  }
+
+  async lookupBlock(query: BlockLookup): Promise<BlockIdExt> {
+    const session = this.pool.session();
+    if ('seqno' in query) return this.blockId(query, session);
+    const base = { workchain: query.workchain, shard: query.shard, seqno: 0 };
+    const res =
+      'lt' in query
+        ? await session.call(tl.liteServerLookupBlock, { mode: 2, id: base, lt: query.lt })
+        : await session.call(tl.liteServerLookupBlock, { mode: 4, id: base, utime: query.utime });
+    return this.rememberHeader(res).id;
+  }
+
+  async getBlockHeader(ref: BlockRef): Promise<BlockHeader> {
+    const session = this.pool.session();
+    const known = this.blockIds.get(refKey(ref));
+    const res = known
+      ? await session.call(tl.liteServerGetBlockHeader, { id: tlId(known), mode: 0xffff }, ref.workchain === -1 ? ref.seqno : undefined)
+      : await session.call(tl.liteServerLookupBlock, { mode: 1, id: { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno } }, ref.workchain === -1 ? ref.seqno : undefined);
+    const { id, block } = this.rememberHeader(res);
+    if (!block) throw new ChainError('internal', `liteserver sent no header for block ${ref.seqno}`);
+    const header = parseBlockHeader(id, block);
+    if (id.workchain === -1) header.shardBlocks = await this.shardsOf(id, session);
+    return header;
+  }
+
+  private async shardsOf(mcId: BlockIdExt, session: Session): Promise<BlockIdExt[]> {
+    const res = await session.call(tl.liteServerGetAllShardsInfo, { id: tlId(mcId) }, mcId.seqno);
+    return parseShardHashes(Cell.fromBoc(res.data)[0].beginParse());
+  }
+
+  async getShards(mcSeqno: number): Promise<BlockIdExt[]> {
+    const session = this.pool.session();
+    return this.shardsOf(await this.mcBlockId(mcSeqno, session), session);
+  }
+
+  private pageParams(id: BlockIdExt, opts: { count: number; after?: BlockTransactionCursor }) {
+    if (!Number.isInteger(opts.count) || opts.count < 1) throw new ChainError('invalid', `count must be a positive integer, got ${opts.count}`);
+    const after = opts.after ? { account: opts.after.account, lt: opts.after.lt } : undefined;
+    return { id: tlId(id), mode: 7 | (after ? 128 : 0), count: opts.count, after };
+  }
+
+  async listBlockTransactions(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ShortTransactionId>> {
+    const session = this.pool.session();
+    const id = await this.blockId(ref, session);
+    const res = await session.call(tl.liteServerListBlockTransactions, this.pageParams(id, opts));
+    return {
+      transactions: res.ids.map((t) => ({ account: t.account!, workchain: id.workchain, lt: t.lt!, hash: t.hash! })),
+      incomplete: res.incomplete,
+    };
+  }
+
+  async listBlockTransactionsExt(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ChainTransaction>> {
+    const session = this.pool.session();
+    const id = await this.blockId(ref, session);
+    const res = await session.call(tl.liteServerListBlockTransactionsExt, this.pageParams(id, opts));
+    const cells = res.transactions.length > 0 ? Cell.fromBoc(res.transactions) : [];
+    return { transactions: cells.map((cell) => chainTransaction(cell, id.workchain, id)), incomplete: res.incomplete };
+  }
+
+  async getMasterchainBlockSignatures(seqno: number): Promise<BlockSignatures> {
+    const session = this.pool.session();
+    const target = await this.mcBlockId(seqno, session);
+    const known = seqno > 0 ? await this.mcBlockId(seqno - 1, session) : target;
+    const proof = await session.call(tl.liteServerGetBlockProof, { mode: 0x1001, knownBlock: tlId(known), targetBlock: tlId(target) }, seqno);
+    const forward = [...proof.steps].reverse().find((s): s is tl.LiteServerBlockLinkForward => s._ === 'liteServer.blockLinkForward');
+    if (!forward) throw new ChainError('internal', `liteserver sent no signatures for masterchain block ${seqno}`);
+    return { id: target, signatures: forward.signatures.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature })) };
+  }
+
+  async getShardBlockProof(ref: BlockRef, fromMcSeqno?: number): Promise<ShardBlockProof> {
+    const session = this.pool.session();
+    const id = await this.blockId(ref, session);
+    const res = await session.call(tl.liteServerGetShardBlockProof, { id: tlId(id) });
+    const mcId = toBlockId(res.masterchainId);
+    const from = fromMcSeqno !== undefined ? await this.mcBlockId(fromMcSeqno, session) : (await this.getMasterchainInfo()).last;
+    if (from.seqno < mcId.seqno) throw new ChainError('invalid', `masterchain block ${from.seqno} is older than block ${mcId.seqno} that commits the requested block`);
+    let mcProof: ShardBlockProof['mcProof'] = [];
+    if (from.seqno > mcId.seqno) {
+      const back = await session.call(tl.liteServerGetBlockProof, { mode: 1, knownBlock: tlId(from), targetBlock: tlId(mcId) }, from.seqno);
+      mcProof = back.steps
+        .filter((s): s is tl.LiteServerBlockLinkBack => s._ === 'liteServer.blockLinkBack')
+        .map((s) => ({ toKeyBlock: s.toKeyBlock, from: toBlockId(s.from), to: toBlockId(s.to), destProof: s.destProof, proof: s.proof, stateProof: s.stateProof }));
+    }
+    return { from, mcId, links: res.links.map((l) => ({ id: toBlockId(l.id), proof: l.proof })), mcProof };
+  }
+
+  async getOutMsgQueueSizes(): Promise<OutMsgQueueSizes> {
+    const res = await this.pool.call(tl.liteServerGetOutMsgQueueSizes, { mode: 0 });
+    return { shards: res.shards.map((s) => ({ id: toBlockId(s.id), size: s.size })), extMsgQueueSizeLimit: res.extMsgQueueSizeLimit };
+  }
+
+  // ---------------------------------------------------------------- transactions
+
+  async getAccountTransactions(address: Address, from: TransactionId, count: number): Promise<ChainTransaction[]> {
+    if (!Number.isInteger(count) || count < 1) throw new ChainError('invalid', `count must be a positive integer, got ${count}`);
+    const session = this.pool.session();
+    const out: ChainTransaction[] = [];
+    let cursor: TransactionId | null = from;
+    // The liteserver answers at most 16 per query; walk on from the last one's predecessor.
+    while (cursor && out.length < count) {
+      const res = await session.call(tl.liteServerGetTransactions, { count: Math.min(LITESERVER_LIMITS.transactionsPerQuery, count - out.length), account: accountOf(address), lt: cursor.lt, hash: cursor.hash });
+      const cells = res.transactions.length > 0 ? Cell.fromBoc(res.transactions) : [];
+      if (cells.length === 0) break;
+      if (cells.length !== res.ids.length) throw new ChainError('internal', 'liteserver sent a transaction list whose ids and transactions differ in number');
+      cells.forEach((cell, i) => out.push(chainTransaction(cell, address.workChain, toBlockId(res.ids[i]))));
+      // The list must chain: each transaction's hash is what the previous one (or the request) named.
+      const first = out[out.length - cells.length];
+      if (!first.hash.equals(cursor.hash) || first.lt !== cursor.lt) throw new ChainError('internal', 'liteserver sent transactions that do not start at the requested one');
+      const last = out[out.length - 1].tx;
+      cursor = last.prevTransactionLt === 0n ? null : { lt: last.prevTransactionLt, hash: bigintBuffer(last.prevTransactionHash) };
+    }
+    return out.slice(0, count);
+  }
+
+  async getTransaction(address: Address, lt: bigint): Promise<ChainTransaction | null> {
+    const session = this.pool.session();
+    const head = await this.getMasterchainInfo();
+    const shard = address.workChain === -1 ? WHOLE_SHARD : shardOfAccount(await this.shardsOf(head.last, session), address);
+    let block: BlockIdExt;
+    try {
+      block = this.rememberHeader(await session.call(tl.liteServerLookupBlock, { mode: 2, id: { workchain: address.workChain, shard, seqno: 0 }, lt })).id;
+    } catch (err) {
+      if (err instanceof ChainError && err.kind === 'not_found') return null;
+      throw err;
+    }
+    try {
+      const res = await session.call(tl.liteServerGetOneTransaction, { id: tlId(block), account: accountOf(address), lt });
+      if (res.transaction.length === 0) return null;
+      return chainTransaction(Cell.fromBoc(res.transaction)[0], address.workChain, toBlockId(res.id));
+    } catch (err) {
+      if (err instanceof ChainError && err.kind === 'not_found') return null;
+      throw err;
+    }
+  }
+
+  // ---------------------------------------------------------------- state
+
+  private async accountState(address: Address, atMcSeqno: number | undefined, session: Session): Promise<{ state: AccountState; sa: ShardAccount | null }> {
+    const id: tl.TonNodeBlockIdExt =
+      atMcSeqno === undefined
+        ? // "At the server's last block" in one round trip (liteserver.cpp accepts seqno 0xffffffff).
+          { workchain: -1, shard: WHOLE_SHARD, seqno: LAST_BLOCK_SEQNO, rootHash: ZERO32, fileHash: ZERO32 }
+        : tlId(await this.mcBlockId(atMcSeqno, session));
+    const res = await session.call(tl.liteServerGetAccountState, { id, account: accountOf(address) }, atMcSeqno);
+    // The same answer bytes (same block, same account: wallets polled within a block) are decoded and checked once.
+    const digest = createHash('sha256').update(res.id.rootHash).update(res.shardblk.rootHash).update(res.proof).update(res.state).update(res.shardProof).digest('base64');
+    const known = this.accountAnswers.get(digest);
+    if (known && known.state.address.equals(address)) return known;
+    const decoded = this.decodeAccountState(address, res);
+    this.accountAnswers.set(digest, decoded);
+    this.blockIds.set(refKey(decoded.state.block), decoded.state.block);
+    return decoded;
+  }
+
+  private decodeAccountState(address: Address, res: tl.LiteServerAccountState): { state: AccountState; sa: ShardAccount | null } {
+    const roots = proofRoots(res.proof);
+    if (roots.length < 2) throw new ChainError('internal', 'liteserver sent an account state without its proof');
+    const stateRoot = res.state.length > 0 ? Cell.fromBoc(res.state)[0] : null;
+    if (this.proofs === 'checking') checkAccountStateProof({ mcId: toBlockId(res.id), shardBlock: toBlockId(res.shardblk), shardProof: res.shardProof, proof: roots, state: stateRoot, account: address });
+    // The proof's ShardAccount gives the last transaction; the Account itself comes whole in `state`.
+    const leaf = findAccountLeaf(stateOfProof(roots[1]), address.hash);
+    const accountSlice = stateRoot?.beginParse();
+    const sa: ShardAccount | null =
+      leaf && accountSlice && accountSlice.loadBit()
+        ? { account: loadAccount(accountSlice), lastTransactionHash: leaf.lastTransactionHash, lastTransactionLt: leaf.lastTransactionLt }
+        : null;
+    const header = parseBlockHeader(toBlockId(res.shardblk), blockOfProof(roots[0]));
+    return { state: { address, block: toBlockId(res.id), syncUtime: header.genUtime, ...accountStateFields(sa) }, sa };
+  }
+
+  async getAccountState(address: Address, atMcSeqno?: number): Promise<AccountState> {
+    return (await this.accountState(address, atMcSeqno, this.pool.session())).state;
+  }
+
+  /**
+   * The config at a masterchain block. Config changes only in key blocks, so it is fetched once per key block (the
+   * block's own seqno when it is one, else its prev_key_block_seqno), not once per block; concurrent requests share
+   * one fetch.
+   */
+  private async config(mcId: BlockIdExt, session: Session): Promise<{ cell: Cell; base64: string }> {
+    const keyBlock = await this.keyBlockOf(mcId, session);
+    const hit = this.configs.get(keyBlock);
+    if (hit) return hit;
+    const pending = (async () => {
+      const res = await session.call(tl.liteServerGetConfigAll, { mode: 0, id: tlId(mcId) }, mcId.seqno);
+      const cell = this.configRoot(res);
+      return { cell, base64: cell.toBoc().toString('base64') };
+    })();
+    this.configs.set(keyBlock, pending);
+    // A failed fetch is not remembered: the next request asks again.
+    pending.catch(() => this.configs.delete(keyBlock));
+    return pending;
+  }
+
+  /** The key block whose config a masterchain block runs with. */
+  private keyBlockOf(mcId: BlockIdExt, session: Session): Promise<number> {
+    const hit = this.keyBlocks.get(mcId.seqno);
+    if (hit) return hit;
+    const pending = (async () => {
+      const res = await session.call(tl.liteServerGetBlockHeader, { id: tlId(mcId), mode: 0 }, mcId.seqno);
+      const { id, block } = this.rememberHeader(res);
+      if (!block) throw new ChainError('internal', `liteserver sent no header for masterchain block ${mcId.seqno}`);
+      const header = parseBlockHeader(id, block);
+      return header.isKeyBlock ? header.id.seqno : header.prevKeyBlockSeqno;
+    })();
+    this.keyBlocks.set(mcId.seqno, pending);
+    pending.catch(() => this.keyBlocks.delete(mcId.seqno));
+    return pending;
+  }
+
+  private configRoot(res: tl.LiteServerConfigInfo): Cell {
+    const [proof] = proofRoots(res.configProof);
+    if (!proof) throw new ChainError('internal', 'liteserver sent a config without its proof');
+    if (this.proofs === 'checking') checkConfigProof(toBlockId(res.id), proofRoots(res.stateProof)[0], proof);
+    return configRootOfState(stateOfProof(proof));
+  }
+
+  async getConfigParam(id: number, atMcSeqno?: number): Promise<Cell | null> {
+    if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31) throw new ChainError('invalid', `config param id must be a 32-bit integer, got ${id}`);
+    const session = this.pool.session();
+    const mcId = atMcSeqno === undefined ? (await this.getMasterchainInfo()).last : await this.mcBlockId(atMcSeqno, session);
+    const res = await session.call(tl.liteServerGetConfigParams, { mode: 0, id: tlId(mcId), paramList: [id] }, mcId.seqno);
+    return configParamOf(this.configRoot(res), id);
+  }
+
+  async getConfigAll(atMcSeqno?: number): Promise<Cell> {
+    const session = this.pool.session();
+    const mcId = atMcSeqno === undefined ? (await this.getMasterchainInfo()).last : await this.mcBlockId(atMcSeqno, session);
+    return (await this.config(mcId, session)).cell;
+  }
+
+  async getLibraries(hashes: Buffer[]): Promise<{ hash: Buffer; data: Cell }[]> {
+    for (const h of hashes) if (h.length !== 32) throw new ChainError('invalid', 'library hashes must be 32 bytes');
+    return this.fetchLibraries(hashes, this.pool.session());
+  }
+
+  private async fetchLibraries(hashes: Buffer[], session: Session): Promise<{ hash: Buffer; data: Cell }[]> {
+    const out: { hash: Buffer; data: Cell }[] = [];
+    const missing: Buffer[] = [];
+    for (const h of hashes) {
+      const hit = this.libraries.get(h.toString('hex'));
+      if (hit) out.push({ hash: h, data: hit });
+      else missing.push(h);
+    }
+    for (let i = 0; i < missing.length; i += LITESERVER_LIMITS.librariesPerQuery) {
+      const res = await session.call(tl.liteServerGetLibraries, { libraryList: missing.slice(i, i + LITESERVER_LIMITS.librariesPerQuery) });
+      for (const entry of res.result) {
+        const data = Cell.fromBoc(entry.data)[0];
+        // A library is known by its cell hash: a server cannot substitute another cell.
+        if (!data.hash().equals(entry.hash)) throw new ChainError('internal', 'liteserver sent a library whose hash does not match');
+        this.libraries.set(entry.hash.toString('hex'), data);
+        out.push({ hash: entry.hash, data });
+      }
+    }
+    return out;
+  }
+
+  /** Library cells code and data reach (transitively, through fetched libraries), as the emulator's libs dictionary. */
+  private async librariesFor(roots: Cell[], session: Session): Promise<Cell | undefined> {
+    const dict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+    const seen = new Set<string>();
+    let frontier = roots;
+    for (let round = 0; round < 8 && frontier.length > 0; round++) {
+      const wanted = new Map<string, Buffer>();
+      const visit = (c: Cell) => {
+        const h = c.hash().toString('hex');
+        if (seen.has(h)) return;
+        seen.add(h);
+        if (c.type === CellType.Library) {
+          const lib = c.bits.subbuffer(8, 256)!;
+          if (!dict.has(lib)) wanted.set(lib.toString('hex'), lib);
+        }
+        for (const r of c.refs) visit(r);
+      };
+      frontier.forEach(visit);
+      if (wanted.size === 0) break;
+      const got = await this.fetchLibraries([...wanted.values()], session);
+      for (const l of got) dict.set(l.hash, l.data);
+      frontier = got.map((l) => l.data);
+    }
+    return dict.size > 0 ? beginCell().storeDictDirect(dict).endCell() : undefined;
+  }
+
+  async runGetMethod(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
+    const methodId = getMethodCall(method, stack);
+    const session = this.pool.session();
+    const { state, sa } = await this.accountState(address, atMcSeqno, session);
+    if (state.status !== 'active' || !state.code || !sa?.account) {
+      return { exitCode: EXIT_CODE_NO_CODE, gasUsed: 0n, stack: [], block: state.block, lastTransaction: state.lastTransaction };
+    }
+    // As the devnet does: the result depends only on the block, the account's state, the method and the arguments.
+    const key = `${state.block.seqno}:${state.shardAccount!.hash().toString('hex')}:${methodId}:${stack.length === 0 ? '' : serializeTuple(stack).hash().toString('base64')}`;
+    const known = this.getMethodResults.get(key);
+    if (known) return known;
+    const run = this.executeGetMethod(state, methodId, stack, session);
+    this.getMethodResults.set(key, run);
+    // A failure is not remembered: the next request runs again.
+    run.catch(() => this.getMethodResults.delete(key));
+    return run;
+  }
+
+  private async executeGetMethod(state: AccountState, methodId: number, stack: TupleItem[], session: Session): Promise<GetMethodResult> {
+    const [config, libs] = await Promise.all([this.config(state.block, session), this.librariesFor([state.code!, ...(state.data ? [state.data] : [])], session)]);
+    const res = await emulator.run((executor) => executor.runGetMethod({
+      code: state.code!,
+      data: state.data ?? beginCell().endCell(),
+      methodId,
+      stack,
+      config: config.base64,
+      verbosity: 'short',
+      libs,
+      address: state.address,
+      unixTime: state.syncUtime,
+      balance: state.balance,
+      randomSeed: state.block.rootHash,
+      gasLimit: GET_METHOD_GAS_LIMIT,
+      debugEnabled: false,
+    }));
+    if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
+    const result: GetMethodResult = {
+      exitCode: res.output.vm_exit_code,
+      gasUsed: BigInt(res.output.gas_used),
+      stack: parseTuple(Cell.fromBase64(res.output.stack)),
+      block: state.block,
+      lastTransaction: state.lastTransaction,
+    };
+    return result;
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  async sendMessage(boc: Buffer): Promise<{ hash: Buffer }> {
+    const { cell } = parseExternalMessage(boc);
+    // Several servers at once: the message reaches validators even when one server is slow or drops it.
+    await this.pool.broadcast(tl.liteServerSendMessage, { body: boc });
+    return { hash: cell.hash() };
+  }
+
+  async emulateExternalMessage(message: Cell, opts: { ignoreChksig: boolean }): Promise<EmulationResult> {
+    const dest = externalMessageOf(message).info.dest as Address;
+    const session = this.pool.session();
+    const { state, sa } = await this.accountState(dest, undefined, session);
+    const shardAccount: ShardAccount = sa ?? { account: undefined, lastTransactionLt: 0n, lastTransactionHash: 0n };
+    const roots = state.code ? [state.code, ...(state.data ? [state.data] : [])] : [];
+    const [config, libs] = await Promise.all([this.config(state.block, session), this.librariesFor(roots, session)]);
+    const lastPaid = sa?.account?.storageStats.lastPaid ?? 0;
+    const res = await emulator.run((executor) => executor.runTransaction({
+      config: config.base64,
+      libs: libs ?? null,
+      verbosity: 'short',
+      shardAccount: beginCell().store(storeShardAccount(shardAccount)).endCell().toBoc().toString('base64'),
+      message,
+      now: Math.max(Math.floor(Date.now() / 1000), lastPaid),
+      lt: (state.lastTransaction?.lt ?? 0n) + 1_000_000n,
+      randomSeed: Buffer.alloc(32),
+      ignoreChksig: opts.ignoreChksig,
+      debugEnabled: false,
+    }));
+    if (!res.result.success) {
+      throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
+    }
+    return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
+  }
+}
+
+function chainTransaction(cell: Cell, workchain: number, block: BlockIdExt): ChainTransaction {
+  const tx = loadTransaction(cell.beginParse());
+  return { address: new Address(workchain, bigintBuffer(tx.address)), lt: tx.lt, hash: cell.hash(), cell, tx, block };
+}
+
+/** The top shard of a workchain that holds an account (its id's leading bits match the shard prefix). */
+function shardOfAccount(shards: BlockIdExt[], address: Address): bigint {
+  const accountTop = BigInt('0x' + address.hash.subarray(0, 8).toString('hex'));
+  for (const s of shards) {
+    if (s.workchain !== address.workChain) continue;
+    const u = BigInt.asUintN(64, s.shard);
+    const low = u & -u;
+    const mask = ~(low * 2n - 1n) & (2n ** 64n - 1n);
+    if ((accountTop & mask) === (u & mask)) return s.shard;
+  }
+  throw new ChainError('not_found', `workchain ${address.workChain} has no shard for ${address.toRawString()}`);
+}

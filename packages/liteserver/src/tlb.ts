@@ -1,0 +1,434 @@
+import {
+  beginCell,
+  Cell,
+  Dictionary,
+  storeDepthBalanceInfo,
+  ShardAccountRefValue,
+  type ShardAccount,
+  type Slice,
+} from '@ton/core';
+import type { BlockHeader, BlockIdExt, BlockRef } from '@tongate/chain';
+
+/**
+ * The block.tlb structures liteserver answers carry (@ton/core has no Block, BlockInfo or ShardDescr codecs): readers
+ * for what the client needs, writers for the liteserver that serves a ChainSource. Writers fill only what readers
+ * and ton-lite-client look at; the rest are empty cells where a real proof would have pruned branches.
+ */
+
+const BLOCK_TAG = 0x11ef55aa;
+const BLOCK_INFO_TAG = 0x9bc7a987;
+const SHARD_STATE_TAG = 0x9023afe2;
+const MC_STATE_EXTRA_TAG = 0xcc26;
+const EMPTY = beginCell().endCell();
+
+// ---------------------------------------------------------------- shards
+
+const U64 = 2n ** 64n;
+const toUnsigned = (shard: bigint) => BigInt.asUintN(64, shard);
+const toSigned = (shard: bigint) => BigInt.asIntN(64, shard);
+const lowBit = (u: bigint) => u & (U64 - u) & (U64 - 1n);
+
+/** ShardIdent (shard_ident$00 shard_pfx_bits:(#<= 60) workchain_id:int32 shard_prefix:uint64). */
+function storeShardIdent(workchain: number, shard: bigint) {
+  const u = toUnsigned(shard);
+  const low = lowBit(u);
+  const pfxBits = 63 - (low.toString(2).length - 1);
+  return (b: ReturnType<typeof beginCell>) => b.storeUint(0, 2).storeUint(pfxBits, 6).storeInt(workchain, 32).storeUint(u - low, 64);
+}
+
+function loadShardIdent(s: Slice): { workchain: number; shard: bigint } {
+  if (s.loadUint(2) !== 0) throw new Error('bad ShardIdent tag');
+  const pfxBits = s.loadUint(6);
+  const workchain = s.loadInt(32);
+  const prefix = s.loadUintBig(64);
+  return { workchain, shard: toSigned(prefix | (1n << BigInt(63 - pfxBits))) };
+}
+
+function parentShard(shard: bigint): bigint {
+  const u = toUnsigned(shard);
+  const low = lowBit(u);
+  return toSigned((u - low) | (low << 1n));
+}
+
+function childShard(shard: bigint, right: boolean): bigint {
+  const u = toUnsigned(shard);
+  const half = lowBit(u) >> 1n;
+  return toSigned(right ? u + half : u - half);
+}
+
+// ---------------------------------------------------------------- blocks
+
+interface ExtBlkRef {
+  endLt: bigint;
+  seqno: number;
+  rootHash: Buffer;
+  fileHash: Buffer;
+}
+
+const storeExtBlkRef = (r: ExtBlkRef) => beginCell().storeUint(r.endLt, 64).storeUint(r.seqno, 32).storeBuffer(r.rootHash, 32).storeBuffer(r.fileHash, 32);
+function loadExtBlkRef(s: Slice): ExtBlkRef {
+  return { endLt: s.loadUintBig(64), seqno: s.loadUint(32), rootHash: s.loadBuffer(32), fileHash: s.loadBuffer(32) };
+}
+
+export interface BlockInfoInput {
+  header: BlockHeader;
+  /** end_lt of each previous block (ExtBlkRef carries it). */
+  prevEndLts: bigint[];
+  /** For shard blocks: the referenced masterchain block (id and end_lt). */
+  masterRef?: ExtBlkRef;
+}
+
+/** A `Block` cell whose BlockInfo carries a ChainSource BlockHeader (value flow, state update and extra left empty). */
+export function buildBlockCell(input: BlockInfoInput): Cell {
+  const h = input.header;
+  const notMaster = h.id.workchain !== -1;
+  const info = beginCell()
+    .storeUint(BLOCK_INFO_TAG, 32)
+    .storeUint(h.version, 32)
+    .storeBit(notMaster)
+    .storeBit(h.afterMerge)
+    .storeBit(h.beforeSplit)
+    .storeBit(h.afterSplit)
+    .storeBit(h.wantSplit)
+    .storeBit(h.wantMerge)
+    .storeBit(h.isKeyBlock)
+    .storeBit(false) // vert_seqno_incr
+    .storeUint(0, 8) // flags: no gen_software
+    .storeUint(h.id.seqno, 32)
+    .storeUint(h.vertSeqno, 32)
+    .store(storeShardIdent(h.id.workchain, h.id.shard))
+    .storeUint(h.genUtime, 32)
+    .storeUint(h.startLt, 64)
+    .storeUint(h.endLt, 64)
+    .storeUint(h.validatorListHashShort >>> 0, 32)
+    .storeUint(h.catchainSeqno, 32)
+    .storeUint(h.minRefMcSeqno, 32)
+    .storeUint(h.prevKeyBlockSeqno, 32);
+  if (notMaster) {
+    if (!input.masterRef) throw new Error('a shard block header needs its masterchain reference');
+    info.storeRef(storeExtBlkRef(input.masterRef));
+  }
+  const prevRef = (i: number) => storeExtBlkRef({ endLt: input.prevEndLts[i] ?? 0n, seqno: h.prevBlocks[i]?.seqno ?? 0, rootHash: h.prevBlocks[i]?.rootHash ?? Buffer.alloc(32), fileHash: h.prevBlocks[i]?.fileHash ?? Buffer.alloc(32) });
+  info.storeRef(h.afterMerge ? beginCell().storeRef(prevRef(0)).storeRef(prevRef(1)) : prevRef(0));
+  return beginCell().storeUint(BLOCK_TAG, 32).storeInt(h.globalId, 32).storeRef(info).storeRef(EMPTY).storeRef(EMPTY).storeRef(EMPTY).endCell();
+}
+
+/** The Block inside a header proof (a MerkleProof root, or the block itself). */
+export function blockOfProof(root: Cell): Cell {
+  return root.isExotic ? root.refs[0] : root;
+}
+
+/** Reads a Block cell's BlockInfo as a ChainSource BlockHeader (without shardBlocks, which come from ShardHashes). */
+export function parseBlockHeader(id: BlockIdExt, block: Cell): BlockHeader {
+  const b = block.beginParse();
+  if (b.loadUint(32) !== BLOCK_TAG) throw new Error('not a Block cell');
+  const globalId = b.loadInt(32);
+  const s = b.loadRef().beginParse();
+  if (s.loadUint(32) !== BLOCK_INFO_TAG) throw new Error('not a BlockInfo cell');
+  const version = s.loadUint(32);
+  const notMaster = s.loadBit();
+  const afterMerge = s.loadBit();
+  const beforeSplit = s.loadBit();
+  const afterSplit = s.loadBit();
+  const wantSplit = s.loadBit();
+  const wantMerge = s.loadBit();
+  const isKeyBlock = s.loadBit();
+  const vertSeqnoIncr = s.loadBit();
+  const flags = s.loadUint(8);
+  const seqno = s.loadUint(32);
+  const vertSeqno = s.loadUint(32);
+  const shard = loadShardIdent(s);
+  const genUtime = s.loadUint(32);
+  const startLt = s.loadUintBig(64);
+  const endLt = s.loadUintBig(64);
+  const validatorListHashShort = s.loadInt(32);
+  const catchainSeqno = s.loadUint(32);
+  const minRefMcSeqno = s.loadUint(32);
+  const prevKeyBlockSeqno = s.loadUint(32);
+  void vertSeqnoIncr;
+  if (seqno !== id.seqno || shard.workchain !== id.workchain || shard.shard !== id.shard) {
+    throw new Error(`block header is for (${shard.workchain},${toUnsigned(shard.shard).toString(16)},${seqno}), not the requested block`);
+  }
+  let masterchainRef: BlockRef | undefined;
+  if (notMaster) {
+    const m = loadExtBlkRef(s.loadRef().beginParse());
+    masterchainRef = { workchain: -1, shard: toSigned(1n << 63n), seqno: m.seqno };
+  }
+  const prevCell = s.loadRef();
+  const prevBlocks: BlockIdExt[] = [];
+  if (seqno > 0) {
+    if (afterMerge) {
+      prevCell.refs.forEach((ref, i) => {
+        const r = loadExtBlkRef(ref.beginParse());
+        prevBlocks.push({ workchain: id.workchain, shard: childShard(id.shard, i === 1), seqno: r.seqno, rootHash: r.rootHash, fileHash: r.fileHash });
+      });
+    } else {
+      const r = loadExtBlkRef(prevCell.beginParse());
+      prevBlocks.push({ workchain: id.workchain, shard: afterSplit ? parentShard(id.shard) : id.shard, seqno: r.seqno, rootHash: r.rootHash, fileHash: r.fileHash });
+    }
+  }
+  return {
+    id,
+    globalId,
+    version,
+    flags,
+    afterMerge,
+    afterSplit,
+    beforeSplit,
+    wantMerge,
+    wantSplit,
+    validatorListHashShort,
+    catchainSeqno,
+    minRefMcSeqno,
+    isKeyBlock,
+    prevKeyBlockSeqno,
+    vertSeqno,
+    startLt,
+    endLt,
+    genUtime,
+    prevBlocks,
+    ...(notMaster ? { masterchainRef } : {}),
+  };
+}
+
+// ---------------------------------------------------------------- shard hashes
+
+export interface ShardDescrInput {
+  id: BlockIdExt;
+  startLt: bigint;
+  endLt: bigint;
+  genUtime: number;
+  regMcSeqno: number;
+}
+
+function shardDescrCell(d: ShardDescrInput): Cell {
+  const cc = beginCell().storeCoins(0).storeBit(false);
+  return beginCell()
+    .storeBit(false) // bt_leaf$0
+    .storeUint(0xa, 4)
+    .storeUint(d.id.seqno, 32)
+    .storeUint(d.regMcSeqno, 32)
+    .storeUint(d.startLt, 64)
+    .storeUint(d.endLt, 64)
+    .storeBuffer(d.id.rootHash, 32)
+    .storeBuffer(d.id.fileHash, 32)
+    .storeUint(0, 8) // before_split .. nx_cc_updated, flags
+    .storeUint(0, 32) // next_catchain_seqno
+    .storeUint(toUnsigned(d.id.shard), 64)
+    .storeUint(d.regMcSeqno, 32) // min_ref_mc_seqno
+    .storeUint(d.genUtime, 32)
+    .storeBit(false) // fsm_none
+    .storeRef(beginCell().storeBuilder(cc).storeBuilder(cc))
+    .endCell();
+}
+
+/** ShardHashes (HashmapE 32 ^(BinTree ShardDescr)) as a cell whose slice starts with the HashmapE bit. */
+export function buildShardHashes(shards: ShardDescrInput[]): Cell {
+  const byWorkchain = new Map<number, ShardDescrInput[]>();
+  for (const s of shards) byWorkchain.set(s.id.workchain, [...(byWorkchain.get(s.id.workchain) ?? []), s]);
+  const dict = Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
+  const tree = (shard: bigint, list: ShardDescrInput[]): Cell => {
+    const exact = list.find((s) => s.id.shard === shard);
+    if (exact) return shardDescrCell(exact);
+    return beginCell().storeBit(true).storeRef(tree(childShard(shard, false), list)).storeRef(tree(childShard(shard, true), list)).endCell();
+  };
+  for (const [wc, list] of byWorkchain) dict.set(wc, tree(toSigned(1n << 63n), list));
+  return beginCell().storeDict(dict).endCell();
+}
+
+function loadShardDescr(t: Slice, workchain: number, shard: bigint): BlockIdExt {
+  const tag = t.loadUint(4);
+  if (tag !== 0xa && tag !== 0xb) throw new Error(`unknown ShardDescr tag ${tag}`);
+  const seqno = t.loadUint(32);
+  t.skip(32 + 64 + 64); // reg_mc_seqno, start_lt, end_lt
+  return { workchain, shard, seqno, rootHash: t.loadBuffer(32), fileHash: t.loadBuffer(32) };
+}
+
+/** The top shard blocks listed in ShardHashes (a slice at its HashmapE bit), bt_leaf / bt_fork walked in order. */
+export function parseShardHashes(s: Slice): BlockIdExt[] {
+  const dict = Dictionary.load(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), s);
+  const out: BlockIdExt[] = [];
+  const walk = (workchain: number, shard: bigint, cell: Cell) => {
+    const t = cell.beginParse();
+    if (t.loadBit()) {
+      walk(workchain, childShard(shard, false), t.loadRef());
+      walk(workchain, childShard(shard, true), t.loadRef());
+    } else out.push(loadShardDescr(t, workchain, shard));
+  };
+  for (const [wc, cell] of dict) walk(wc, toSigned(1n << 63n), cell);
+  return out;
+}
+
+/** One shard's top block in ShardHashes, walking only its path (the rest may be pruned in a proof). */
+export function findShardDescr(s: Slice, workchain: number, shard: bigint): BlockIdExt | null {
+  if (!s.loadBit()) return null;
+  const key = Buffer.alloc(4);
+  key.writeInt32BE(workchain);
+  const leaf = hashmapLookup(s.loadRef(), key, 32);
+  if (!leaf) return null;
+  let cell = leaf.loadRef();
+  let current = toSigned(1n << 63n);
+  const target = toUnsigned(shard);
+  for (;;) {
+    const t = cell.beginParse();
+    if (!t.loadBit()) return current === shard ? loadShardDescr(t, workchain, current) : null;
+    // Go left when the target lies below the current shard's middle.
+    const u = toUnsigned(current);
+    const right = target >= u;
+    if (lowBit(u) === 1n) return null;
+    current = childShard(current, right);
+    const left = t.loadRef();
+    const rightRef = t.loadRef();
+    cell = right ? rightRef : left;
+  }
+}
+
+// ---------------------------------------------------------------- states
+
+interface StateHead {
+  globalId: number;
+  workchain: number;
+  shard: bigint;
+  seqno: number;
+  genUtime: number;
+  genLt: bigint;
+}
+
+function shardState(head: StateHead, accounts: Cell, custom: Cell | null): Cell {
+  return beginCell()
+    .storeUint(SHARD_STATE_TAG, 32)
+    .storeInt(head.globalId, 32)
+    .store(storeShardIdent(head.workchain, head.shard))
+    .storeUint(head.seqno, 32)
+    .storeUint(0, 32)
+    .storeUint(head.genUtime, 32)
+    .storeUint(head.genLt, 64)
+    .storeUint(head.seqno, 32)
+    .storeRef(EMPTY) // out_msg_queue_info
+    .storeBit(false) // before_split
+    .storeRef(accounts)
+    .storeRef(EMPTY)
+    .storeMaybeRef(custom)
+    .endCell();
+}
+
+/** A ShardStateUnsplit whose accounts hold just the one account (a single-entry HashmapAugE has no fork extras to get wrong). */
+export function buildAccountShardState(head: StateHead, accountId: Buffer, shardAccount: ShardAccount | null): Cell {
+  const dict = Dictionary.empty(Dictionary.Keys.BigUint(256), ShardAccountRefValue);
+  const depthBalance = { splitDepth: 0, balance: { coins: shardAccount?.account?.storage.balance.coins ?? 0n } };
+  if (shardAccount) dict.set(BigInt('0x' + accountId.toString('hex')), { depthBalanceInfo: depthBalance, shardAccount });
+  const accounts = beginCell().storeDict(dict).store(storeDepthBalanceInfo(depthBalance)).endCell();
+  return shardState(head, accounts, null);
+}
+
+/** A masterchain ShardStateUnsplit carrying McStateExtra with the config dictionary (what getConfig* proofs show). */
+export function buildConfigShardState(head: StateHead, configRoot: Cell, configAddress: Buffer): Cell {
+  const extra = beginCell()
+    .storeUint(MC_STATE_EXTRA_TAG, 16)
+    .storeBit(false) // shard_hashes (served by getAllShardsInfo)
+    .storeBuffer(configAddress, 32)
+    .storeRef(configRoot)
+    .storeRef(EMPTY)
+    .storeCoins(0)
+    .storeBit(false)
+    .endCell();
+  return shardState(head, beginCell().storeBit(false).store(storeDepthBalanceInfo({ splitDepth: 0, balance: { coins: 0n } })).endCell(), extra);
+}
+
+/** The ShardStateUnsplit inside a state proof (MerkleProof root or the state itself). */
+export function stateOfProof(root: Cell): Cell {
+  return root.isExotic ? root.refs[0] : root;
+}
+
+/**
+ * Looks one key up in a Hashmap / HashmapAug of `n`-bit keys, walking only the path to it, so that pruned branches
+ * elsewhere (what a Merkle proof leaves of the rest) are never read. `skipExtra` skips a fork's or leaf's extra
+ * (HashmapAug); returns the leaf's value slice, or null when the key is absent.
+ */
+export function hashmapLookup(root: Cell, key: Buffer, n: number, skipExtra?: (s: Slice) => void): Slice | null {
+  const bit = (i: number) => ((key[i >> 3] >> (7 - (i & 7))) & 1) === 1;
+  let cell = root;
+  let pos = 0;
+  for (;;) {
+    // A pruned branch on the path: the proof does not cover this key (it must not be read as dictionary data).
+    if (cell.isExotic) throw new Error('the dictionary path to this key is pruned in the proof');
+    const s = cell.beginParse();
+    const m = n - pos;
+    const width = Math.ceil(Math.log2(m + 1));
+    let label: boolean[];
+    if (!s.loadBit()) {
+      let len = 0;
+      while (s.loadBit()) len++;
+      label = Array.from({ length: len }, () => s.loadBit());
+    } else if (!s.loadBit()) {
+      const len = s.loadUint(width);
+      label = Array.from({ length: len }, () => s.loadBit());
+    } else {
+      const v = s.loadBit();
+      label = new Array(s.loadUint(width)).fill(v);
+    }
+    for (const b of label) if (b !== bit(pos++)) return null;
+    if (pos === n) {
+      skipExtra?.(s);
+      return s;
+    }
+    const next = bit(pos++);
+    const left = s.loadRef();
+    const right = s.loadRef();
+    cell = next ? right : left;
+  }
+}
+
+/** What a ShardStateUnsplit says of one account: its ShardAccount pointers (the Account itself may be pruned). */
+export interface AccountLeaf {
+  /** Hash of the Account cell (the `state` a liteserver sends must have it). */
+  accountHash: Buffer;
+  lastTransactionHash: bigint;
+  lastTransactionLt: bigint;
+}
+
+const skipDepthBalance = (s: Slice) => {
+  s.loadUint(5); // split_depth:(#<= 30)
+  s.loadCoins();
+  s.loadMaybeRef(); // extra currencies
+};
+
+/** The account's leaf in a (proof of a) ShardStateUnsplit, or null when the state shows it absent. */
+export function findAccountLeaf(state: Cell, accountId: Buffer): AccountLeaf | null {
+  const s = state.beginParse(true);
+  if (s.loadUint(32) !== SHARD_STATE_TAG) throw new Error('not a ShardStateUnsplit');
+  s.skip(32 + 104 + 32 + 32 + 32 + 64 + 32);
+  s.loadRef();
+  s.loadBit();
+  const accounts = s.loadRef().beginParse(true);
+  if (!accounts.loadBit()) return null;
+  const leaf = hashmapLookup(accounts.loadRef(), accountId, 256, skipDepthBalance);
+  if (!leaf) return null;
+  const account = leaf.loadRef();
+  return { accountHash: account.hash(0), lastTransactionHash: leaf.loadUintBig(256), lastTransactionLt: leaf.loadUintBig(64) };
+}
+
+/** One config parameter from a (proof of a) ConfigParams dictionary root, or null when absent. */
+export function configParamOf(configRoot: Cell, id: number): Cell | null {
+  const key = Buffer.alloc(4);
+  key.writeInt32BE(id);
+  return hashmapLookup(configRoot, key, 32)?.loadRef() ?? null;
+}
+
+/** The ConfigParams dictionary root in a (proof of a) masterchain ShardStateUnsplit. */
+export function configRootOfState(state: Cell): Cell {
+  const s = state.beginParse();
+  if (s.loadUint(32) !== SHARD_STATE_TAG) throw new Error('not a ShardStateUnsplit');
+  s.skip(32 + 104 + 32 + 32 + 32 + 64 + 32);
+  s.loadRef();
+  s.loadBit();
+  s.loadRef();
+  s.loadRef();
+  const custom = s.loadMaybeRef();
+  if (!custom) throw new Error('the state has no McStateExtra (not a masterchain state)');
+  const e = custom.beginParse();
+  if (e.loadUint(16) !== MC_STATE_EXTRA_TAG) throw new Error('not a McStateExtra');
+  if (e.loadBit()) e.loadRef(); // shard_hashes
+  e.skip(256); // config_addr
+  return e.loadRef();
+}

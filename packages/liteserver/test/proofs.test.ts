@@ -1,0 +1,140 @@
+/**
+ * Proof checks on real recorded mainnet answers (../shared/fixtures/liteserver/, as CI has it): block header, account
+ * state with its shard proof, config proofs; tampered answers are rejected. And the client's `checking` policy is
+ * really on: against the devnet liteserver (whose ids are not cell hashes) every proven answer is refused.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Address, Cell } from '@ton/core';
+import { isChainError, type BlockIdExt } from '@tongate/chain';
+import { readBoxedLiteServerConfigInfo, readBoxedLiteServerMasterchainInfo, TlReader } from '@tongate/liteserver-tl';
+import { createDevnet, type Devnet } from '@tongate/devnet';
+import { checkAccountStateProof, checkBlockHeaderProof, checkConfigProof, checkShardInMaster, proofRoots } from '../src/proofs.js';
+import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, stateOfProof } from '../src/tlb.js';
+import { ChainLiteServer } from '../src/server/index.js';
+import { LiteserverChain, parseGlobalConfig } from '../src/index.js';
+
+const fixtures = path.resolve(import.meta.dirname, '../../../../shared/fixtures/liteserver');
+const json = (f: string) => JSON.parse(readFileSync(path.join(fixtures, f), 'utf8'));
+const hex = (s: string) => Buffer.from(s, 'hex');
+const idOf = (f: { workchain: number; shard_signed: string; seqno: number; root_hash: string; file_hash: string }): BlockIdExt => ({
+  workchain: f.workchain,
+  shard: BigInt(f.shard_signed),
+  seqno: f.seqno,
+  rootHash: hex(f.root_hash),
+  fileHash: hex(f.file_hash),
+});
+/** The same BOC with one byte of cell data changed (past the header, before the end). */
+function tamper(boc: Buffer, at = Math.floor(boc.length * 0.7)): Buffer {
+  const t = Buffer.from(boc);
+  t[at] ^= 0x01;
+  return t;
+}
+const rejected = (fn: () => unknown) => expect(fn).toThrow(/liteserver proof rejected/);
+
+describe('block header proof (docs: masterchain 31220993)', () => {
+  const f = json('docs/mc-31220993.block-header.json');
+  const id = idOf(f.fields.id);
+  const boc = Buffer.from(f.fields.header_proof.base64, 'base64');
+
+  it('proves the block and reads its header', () => {
+    const root = Cell.fromBoc(boc)[0];
+    checkBlockHeaderProof(id, root);
+    const h = parseBlockHeader(id, blockOfProof(root));
+    expect(h).toMatchObject({ globalId: -239, genUtime: 1689699158, startLt: 39391488000000n, endLt: 39391488000004n, isKeyBlock: false, prevKeyBlockSeqno: 31212222, minRefMcSeqno: 31220989, catchainSeqno: 459393 });
+    expect(h.validatorListHashShort >>> 0).toBe(2288844950);
+    expect(h.prevBlocks).toHaveLength(1);
+    expect(h.prevBlocks[0]).toMatchObject({ seqno: 31220992, rootHash: hex(f.expect.block.prev_ref.root_hash) });
+  });
+
+  it('rejects it for another block, and rejects a tampered proof', () => {
+    rejected(() => checkBlockHeaderProof({ ...id, rootHash: Buffer.alloc(32, 1) }, Cell.fromBoc(boc)[0]));
+    rejected(() => checkBlockHeaderProof(id, proofRoots(tamper(boc))[0]));
+  });
+});
+
+describe('account state proof (docs: EQBvW8Z5… at masterchain 31220993)', () => {
+  const acc = json('docs/mc-31220993.account-state.json');
+  const shardInfo = json('docs/mc-31220993.shard-info.json');
+  const mcId = idOf(acc.fields.id);
+  const shardBlock = idOf(acc.fields.shardblk);
+  const proof = Buffer.from(acc.fields.proof.base64, 'base64');
+  const state = Buffer.from(acc.fields.state.base64, 'base64');
+  const shardProof = Buffer.from(shardInfo.fields.shard_proof.base64, 'base64');
+  const account = Address.parse(acc.account.friendly);
+  const answer = () => ({ mcId, shardBlock, shardProof, proof: Cell.fromBoc(proof), state: Cell.fromBoc(state)[0], account });
+
+  it('passes: shard block in the masterchain block, header and state proven, the account cell is the state\'s', () => {
+    checkAccountStateProof(answer());
+    const leaf = findAccountLeaf(stateOfProof(Cell.fromBoc(proof)[1]), account.hash)!;
+    expect(leaf.lastTransactionLt).toBe(39330697000001n);
+    expect(leaf.lastTransactionHash.toString(16).padStart(64, '0')).toBe(acc.expect.shard_account.last_trans_hash);
+    expect(leaf.accountHash.toString('hex')).toBe(acc.expect.shard_account.account_hash);
+    checkShardInMaster(mcId, shardBlock, shardProof);
+  });
+
+  it('rejects another account cell, a tampered proof, a shard block the masterchain does not list, another masterchain block', () => {
+    const other = Cell.fromBoc(tamper(state))[0];
+    expect(() => checkAccountStateProof({ ...answer(), state: other })).toThrow(/not the one the state holds/);
+    rejected(() => checkAccountStateProof({ ...answer(), proof: proofRoots(tamper(proof)) }));
+    rejected(() => checkAccountStateProof({ ...answer(), shardBlock: { ...shardBlock, fileHash: Buffer.alloc(32, 7) } }));
+    rejected(() => checkAccountStateProof({ ...answer(), mcId: { ...mcId, rootHash: Buffer.alloc(32, 3) } }));
+    rejected(() => checkAccountStateProof({ ...answer(), shardProof: tamper(shardProof) }));
+  });
+});
+
+describe('config proofs', () => {
+  it('tongo recording (masterchain 26309435): state_proof → block → config_proof chain, params readable', () => {
+    const info = readBoxedLiteServerMasterchainInfo(new TlReader(readFileSync(path.join(fixtures, 'tongo/ton/get-last-config-all-1.bin'))));
+    const config = readBoxedLiteServerConfigInfo(new TlReader(readFileSync(path.join(fixtures, 'tongo/ton/get-last-config-all-2.bin'))));
+    const id = { ...info.last };
+    const stateProof = Cell.fromBoc(config.stateProof)[0];
+    const configProof = Cell.fromBoc(config.configProof)[0];
+    checkConfigProof(id, stateProof, configProof);
+    const root = configRootOfState(stateOfProof(configProof));
+    expect(configParamOf(root, 34)).not.toBeNull();
+    expect(configParamOf(root, 0)!.beginParse().loadBuffer(32).toString('hex')).toBe('5'.repeat(64));
+    rejected(() => checkConfigProof(id, stateProof, proofRoots(tamper(config.configProof))[0]));
+    rejected(() => checkConfigProof({ ...id, rootHash: Buffer.alloc(32) }, stateProof, configProof));
+  });
+
+  it('docs getConfigParams [1,4,5,7,8,15]: requested params read, pruned ones refused rather than misread', () => {
+    const f = json('docs/mc-31220993.config-params.json');
+    const id = idOf(f.fields.id);
+    const configProof = Cell.fromBoc(Buffer.from(f.fields.config_proof.base64, 'base64'))[0];
+    checkConfigProof(id, Cell.fromBoc(Buffer.from(f.fields.state_proof.base64, 'base64'))[0], configProof);
+    const root = configRootOfState(stateOfProof(configProof));
+    expect(configParamOf(root, 1)!.beginParse().loadBuffer(32).toString('hex')).toBe('3'.repeat(64));
+    expect(configParamOf(root, 15)!.beginParse().loadUint(32)).toBe(65536);
+    expect(() => configParamOf(root, 34)).toThrow(/pruned/);
+  });
+});
+
+describe('the checking policy in the client', () => {
+  let devnet: Devnet;
+  let server: ChainLiteServer;
+  let chain: LiteserverChain;
+
+  beforeAll(async () => {
+    devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
+    server = new ChainLiteServer({ chain: devnet });
+    await server.listen(0);
+    chain = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig(await server.globalConfig()) });
+    await chain.ready(5000);
+  });
+
+  afterAll(async () => {
+    await chain?.close();
+    await server?.close();
+    await devnet?.close();
+  });
+
+  it('is the default, and refuses the devnet liteserver\'s unprovable answers', async () => {
+    expect(chain.proofs).toBe('checking');
+    for (const call of [() => chain.getAccountState(devnet.faucet.address), () => chain.getConfigAll(0), () => chain.lookupBlock({ workchain: -1, shard: -(2n ** 63n), seqno: 0 })]) {
+      const err = await call().catch((e) => e);
+      expect(isChainError(err) && err.message).toMatch(/proof rejected/);
+    }
+  });
+});
