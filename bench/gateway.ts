@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import express from 'express';
-import { createDevnet } from '@tongate/devnet';
+import { createDevnet, installFastSha256 } from '@tongate/devnet';
 import { createV2Handlers } from '@tongate/handlers-v2';
 import { createApp, createLogger, createMemoryLimiter, createMetrics, createRedisLimiter, defaultConfig, listen, logDestination, type RateLimiter } from '@tongate/server';
 import { KeyLookup, openStore } from '@tongate/store';
@@ -92,6 +92,7 @@ async function main() {
   const { key } = await store.keys.create({ network: 'mainnet', rps: 1_000_000_000, burst: 1_000_000_000, label: 'bench' });
   const keys = new KeyLookup(store.keys);
   await keys.start();
+  installFastSha256(); // as the composition root does (packages/cli/src/start.ts)
   const chain = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
   const handlers = createV2Handlers({ chain });
   // Production logging (the server's own logger and batching destination, info level: one JSON line per request),

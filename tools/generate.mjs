@@ -14,7 +14,7 @@ import { diffTrees, syncTrees, writeFiles } from './lib/files.mjs';
 import { buildJsonRpcTable, readMethodMap } from './lib/jsonrpc.mjs';
 import { buildModel } from './lib/model.mjs';
 import { emitOperations } from './lib/operations.mjs';
-import { generateSdk, readSdkFunctions } from './lib/sdk.mjs';
+import { generateSdk, readSdkFunctions, shareRuntime } from './lib/sdk.mjs';
 import { emitServerFiles } from './lib/server.mjs';
 import { GENERATED_BANNER } from './lib/emit-util.mjs';
 import { generateTlFiles } from './lib/tl.mjs';
@@ -22,20 +22,20 @@ import { generateTlFiles } from './lib/tl.mjs';
 const repoRoot = path.resolve(import.meta.dirname, '..');
 
 /** Paths under the output dir that the generator owns; anything else there (package.json, tsconfig, …) is kept. */
-export const MANAGED = ['bundles/**', 'sdk/v2/**', 'sdk/v3/**', 'sdk/*.ts', 'server/*.ts', 'liteserver/*.ts'];
+export const MANAGED = ['bundles/**', 'sdk/v2/**', 'sdk/v3/**', 'sdk/runtime/**', 'sdk/*.ts', 'server/*.ts', 'liteserver/*.ts'];
 
 export async function generateInto(specDir, outDir) {
   const { v2, v3, methods } = await bundleSpecs({ repoRoot, specDir, bundlesDir: path.join(outDir, 'bundles') });
   const jsonRpcTable = buildJsonRpcTable(v2.doc, readMethodMap(methods));
-  await writeFiles(path.join(outDir, 'bundles'), { 'jsonrpc.json': `${JSON.stringify(jsonRpcTable, null, 2)}\n` });
 
   await generateSdk(v2.path, path.join(outDir, 'sdk/v2'));
   await generateSdk(v3.path, path.join(outDir, 'sdk/v3'));
+  await shareRuntime(path.join(outDir, 'sdk'), ['v2', 'v3']);
   const v2Model = buildModel(v2.doc, await readSdkFunctions(path.join(outDir, 'sdk/v2')), 'v2');
   const v3Model = buildModel(v3.doc, await readSdkFunctions(path.join(outDir, 'sdk/v3')), 'v3');
 
   await writeFiles(path.join(outDir, 'sdk'), {
-    'index.ts': `${GENERATED_BANNER}\nexport * as v2 from './v2/index.js';\nexport * as v3 from './v3/index.js';\nexport * from './operations.js';\n// The fetch client runtime is the same code in both folders; one export serves both versions.\nexport { createClient as createFetchClient, type Client as FetchClient } from './v2/client/index.js';\n`,
+    'index.ts': `${GENERATED_BANNER}\nexport * as v2 from './v2/index.js';\nexport * as v3 from './v3/index.js';\nexport * from './operations.js';\n// hey-api's fetch client runtime, emitted once for both versions (runtime/).\nexport { createClient as createFetchClient, type Client as FetchClient } from './runtime/client/index.js';\n`,
     'operations.ts': emitOperations({ v2Model, v3Model, jsonRpcTable }),
   });
   await writeFiles(path.join(outDir, 'server'), emitServerFiles({ v2Model, v3Model, jsonRpcTable }));

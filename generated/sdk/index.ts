@@ -2,5 +2,5 @@
 export * as v2 from './v2/index.js';
 export * as v3 from './v3/index.js';
 export * from './operations.js';
-// The fetch client runtime is the same code in both folders; one export serves both versions.
-export { createClient as createFetchClient, type Client as FetchClient } from './v2/client/index.js';
+// hey-api's fetch client runtime, emitted once for both versions (runtime/).
+export { createClient as createFetchClient, type Client as FetchClient } from './runtime/client/index.js';

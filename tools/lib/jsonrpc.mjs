@@ -1,4 +1,4 @@
-// Builds bundles/jsonrpc.json: JSON-RPC method -> { operationId, in, params } where params is a standalone JSON
+// Builds the JSON-RPC table (emitted once, as server/jsonrpc.ts): JSON-RPC method -> { operationId, in, params } where params is a standalone JSON
 // Schema (2020-12) of the `params` object, derived from the operation's query parameters or JSON request body.
 import { deref, jsonRequestSchema, listOperations } from './spec-walk.mjs';
 

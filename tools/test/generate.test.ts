@@ -1,6 +1,6 @@
 // tools/generate.mjs: committed output is current, output is deterministic, --check reports drift, and the
 // JSON-RPC table and route order are built as CONTRACT.md says (against the small fixture specs).
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -9,6 +9,14 @@ import { runGenerate } from './support/run.js';
 import { REPO_ROOT } from './support/spec.js';
 
 const FIXTURES = path.join(REPO_ROOT, 'tools/test/fixtures');
+
+/** The JSON-RPC table as server/jsonrpc.ts holds it (a JSON literal). */
+async function readJsonRpcTable(outDir: string) {
+  const source = await readFile(path.join(outDir, 'server/jsonrpc.ts'), 'utf8');
+  const literal = /export const jsonRpcMethods: [^=]+= (\{[\s\S]*?\n\});\n/.exec(source);
+  if (!literal) throw new Error('server/jsonrpc.ts: no jsonRpcMethods literal');
+  return JSON.parse(literal[1]);
+}
 
 describe('committed generated/', () => {
   it('matches spec/ (node tools/generate.mjs --check)', async () => {
@@ -49,12 +57,12 @@ describe('generator on the fixture specs', () => {
     try {
       await cp(outA, copy, { recursive: true });
       await writeFile(path.join(copy, 'server/v3.ts'), '// edited by hand\n');
-      await rm(path.join(copy, 'bundles/jsonrpc.json'));
+      await rm(path.join(copy, 'sdk/runtime/client/index.ts'));
       await writeFile(path.join(copy, 'sdk/v2/leftover.gen.ts'), 'export {};\n');
       const result = await runGenerate(['--spec', FIXTURES, '--out', copy, '--check']);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/changed\s+\S*server\/v3\.ts/);
-      expect(result.stderr).toMatch(/missing\s+\S*bundles\/jsonrpc\.json/);
+      expect(result.stderr).toMatch(/missing\s+\S*sdk\/runtime\/client\/index\.ts/);
       expect(result.stderr).toMatch(/stale\s+\S*sdk\/v2\/leftover\.gen\.ts/);
       expect(result.stderr).not.toContain('v2.ts\n');
     } finally {
@@ -62,8 +70,17 @@ describe('generator on the fixture specs', () => {
     }
   });
 
-  it('builds jsonrpc.json from query parameters and request bodies', async () => {
-    const table = JSON.parse(await readFile(path.join(outA, 'bundles/jsonrpc.json'), 'utf8'));
+  it('emits the hey-api runtime once for both versions, and the JSON-RPC table once (server/jsonrpc.ts)', async () => {
+    await expect(readFile(path.join(outA, 'sdk/runtime/client/index.ts'), 'utf8')).resolves.toContain('createClient');
+    for (const version of ['v2', 'v3']) {
+      for (const folder of ['client', 'core']) await expect(stat(path.join(outA, 'sdk', version, folder))).rejects.toThrow(/ENOENT/);
+      expect(await readFile(path.join(outA, 'sdk', version, 'sdk.gen.ts'), 'utf8')).toContain("from '../runtime/client/index.js'");
+    }
+    await expect(stat(path.join(outA, 'bundles/jsonrpc.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('builds the JSON-RPC table from query parameters and request bodies', async () => {
+    const table = await readJsonRpcTable(outA);
     expect(Object.keys(table)).toEqual(['getAddressInformation', 'getShards', 'sendBoc', 'shards']);
     expect(table.getShards).toEqual({
       operationId: 'getShards',
@@ -91,7 +108,7 @@ describe('generator on the fixture specs', () => {
     expect(v2Fixture.paths['/getAddressInformation'].get.responses['200'].content['application/json'].schema.properties.result.$ref).toBe(
       '#/components/schemas/FullAccountState',
     );
-    const table = JSON.parse(await readFile(path.join(outA, 'bundles/jsonrpc.json'), 'utf8'));
+    const table = await readJsonRpcTable(outA);
     expect(JSON.stringify(table)).not.toContain('#/components/');
     expect(table.sendBoc.params.properties.boc).toEqual({ $ref: '#/$defs/Boc' });
     expect(table.sendBoc.params.$defs.Boc).toMatchObject({ type: 'string', minLength: 1 });

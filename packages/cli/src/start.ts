@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
-import { createDevnet, type Devnet } from '@tongate/devnet';
+import { createDevnet, installFastSha256, type Devnet } from '@tongate/devnet';
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
 import { createV2Handlers } from '@tongate/handlers-v2';
 import { createV3Handlers } from '@tongate/handlers-v3';
@@ -67,6 +67,9 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
   const close = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
   };
+  // @ton/core hashes every cell with a pure-JS sha256; node:crypto's is swapped in process-wide here, once, by the
+  // composition root (a no-op on a @ton/crypto other than the one it was written for: packages/devnet/src/fast/).
+  if (!installFastSha256()) logger.warn('fast sha256 not installed: @ton/crypto is not the version the devnet fast path was written for');
   try {
     const store = await databaseStep(config, () =>
       openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema : undefined }),

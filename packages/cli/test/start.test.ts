@@ -1,24 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, repoRoot as root, serviceEnv, startService } from './service.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
 const mainTs = path.join(root, 'packages/cli/src/main.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -41,26 +29,10 @@ describe('tongate start (end to end, embedded database, devnets)', () => {
   beforeAll(async () => {
     mainnetPort = await freePort();
     testnetPort = await freePort();
-    env = {
-      ...process.env,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      TONGATE_DATA_DIR: dataDir,
-      TONGATE_MAINNET_PORT: String(mainnetPort),
-      TONGATE_TESTNET_PORT: String(testnetPort),
-      TONGATE_KEYLESS_RPS: '1000',
-      TONGATE_LOG_LEVEL: 'warn',
-      TONGATE_DEVNET_BLOCK_INTERVAL_MS: '1000',
-    };
-    child = spawn(tsx, [mainTs, 'start'], { env, cwd: root });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const started = Date.now();
-    while (!output.includes('tongate is running')) {
-      if (child.exitCode !== null) throw new Error(`tongate start exited: ${output}`);
-      if (Date.now() - started > 110_000) throw new Error(`tongate start did not come up: ${output}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    env = serviceEnv(dataDir, mainnetPort, testnetPort);
+    const service = await startService(tsx, [mainTs, 'start'], env);
+    child = service.child;
+    output = service.output();
   });
   afterAll(async () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');

@@ -4,11 +4,12 @@
  *   npx tsx bench/emulator-micro.ts [iterations]
  */
 import { Address, Cell, toNano } from '@ton/core';
-import { createDevnet } from '../src/index.js';
+import { createDevnet, installFastSha256 } from '../src/index.js';
 import { DevnetExecutor } from '../src/executor.js';
 import { faucetTransfer } from '../test/helpers.js';
 
 const n = Number(process.argv[2] ?? 2000);
+installFastSha256(); // as the composition root does (packages/cli/src/start.ts)
 const devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
 const state = await devnet.getAccountState(devnet.faucet.address);
 const message = Cell.fromBoc(await faucetTransfer(devnet, 0, new Address(0, Buffer.alloc(32, 5)), toNano('1')))[0];

@@ -13,12 +13,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Address, comment, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
-import { createDevnet, signerFromSeed, walletTransferBoc } from '../src/index.js';
+import { createDevnet, installFastSha256, signerFromSeed, walletTransferBoc } from '../src/index.js';
 
 const count = Number(process.argv[2] ?? 1500);
 if (!Number.isInteger(count) || count < 1) throw new Error(`count must be a positive integer, got ${process.argv[2]}`);
 const BLOCK_EVERY = 100;
 
+installFastSha256(); // as the composition root does (packages/cli/src/start.ts)
 const devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
 const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
 const signer = signerFromSeed(devnet.faucet.secretKey);

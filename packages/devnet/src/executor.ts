@@ -11,34 +11,16 @@ import {
   type IExecutor,
   type PrevBlocksInfo,
 } from '@ton/sandbox';
-import { EmulatorFault, isEmulatorFault } from '@tongate/chain';
-import { createEmulatorExecutor } from './emulator.js';
+import { ChainError, EmulatorFault, isEmulatorFault } from '@tongate/chain';
+import { createEmulatorExecutor, emulatorAccess, type EmulatorAccess, type EmulatorModule, type SeamOptions } from './fast/index.js';
 
 /**
  * The sandbox executor re-serializes c7's PREVBLOCKS tuple (16 block ids, dozens of cells) and the global library
  * dictionary for every transaction; for a simple wallet transfer that is about a quarter of the CPU. The devnet
  * changes both once per round, so this wrapper serializes each once (cached by object identity) and hands the same
- * parameters to the same emulator entry point as @ton/sandbox 0.41.0's own runTransaction. If the sandbox's
- * internals ever differ, it falls back to the stock path.
+ * parameters to the same emulator entry point as @ton/sandbox 0.41.0's own runTransaction. It reaches the emulator
+ * through the fast/ seam; on another sandbox version (no emulator access) it takes the stock path.
  */
-interface ExecutorInternals {
-  getEmulatorPointer(config: string, verbosity: number): number;
-  /** Calls an emulator export; string arguments are copied into wasm memory, numbers pass as they are (pointers). */
-  invoke(method: string, args: (string | number)[]): number;
-  /** Reads and frees a C string the emulator returned. */
-  extractString(ptr: number): string;
-  module: EmulatorModule;
-}
-
-/** The emscripten module's exports the devnet calls directly. */
-interface EmulatorModule {
-  _malloc(size: number): number;
-  _free(ptr: number): void;
-  lengthBytesUTF8(s: string): number;
-  stringToUTF8(s: string, ptr: number, max: number): void;
-  _emulate_with_emulator(emulator: number, libs: number, shardAccount: number, message: number, params: number): number;
-}
-
 /** A string kept as a C string in wasm memory while it stays the same (the config, the libraries). */
 class PinnedString {
   private current: { value: string; ptr: number } | undefined;
@@ -139,16 +121,27 @@ export class DevnetExecutor implements IExecutor {
   /** How many times the emulator was replaced after a fault (tests and logs read it). */
   restarts = 0;
 
+  /** The emulator's private entry points (fast/executor.ts); null → every call takes the stock path. */
+  private access: EmulatorAccess | null;
+
   private constructor(
     private current: Executor,
-    /** Which emscripten glue the emulator runs with (see emulator.ts). */
+    /** Which emscripten glue the emulator runs with (see fast/emscripten.ts). */
     readonly glue: 'memoized' | 'stock',
-  ) {}
+    private readonly seam: SeamOptions,
+  ) {
+    this.access = emulatorAccess(current, seam);
+  }
 
   /** With the emulator's faster exception glue (see emulator.ts) unless `stockGlue`, or when that cannot be built. */
-  static async create(opts: { stockGlue?: boolean } = {}): Promise<DevnetExecutor> {
-    const fast = opts.stockGlue ? null : await createEmulatorExecutor();
-    return fast ? new DevnetExecutor(fast, 'memoized') : new DevnetExecutor(await Executor.create(), 'stock');
+  /**
+   * With the emulator's faster exception glue (fast/emscripten.ts) unless `stockGlue`, or when that cannot be built;
+   * `seam` can make the fast paths assume other library versions (tests force the public-API fallback with it).
+   */
+  static async create(opts: { stockGlue?: boolean; seam?: SeamOptions } = {}): Promise<DevnetExecutor> {
+    const seam = opts.seam ?? {};
+    const fast = opts.stockGlue ? null : await createEmulatorExecutor(seam);
+    return fast ? new DevnetExecutor(fast, 'memoized', seam) : new DevnetExecutor(await Executor.create(), 'stock', seam);
   }
 
   /** The emulator instance in use (replaced after a fault). */
@@ -180,8 +173,9 @@ export class DevnetExecutor implements IExecutor {
     if (this.replacing) return;
     this.restarts++;
     this.replacing = (async () => {
-      const fresh = this.glue === 'memoized' ? await createEmulatorExecutor() : null;
+      const fresh = this.glue === 'memoized' ? await createEmulatorExecutor(this.seam) : null;
       this.current = fresh ?? (await Executor.create());
+      this.access = emulatorAccess(this.current, this.seam);
       this.configString = new PinnedString();
       this.libsPointer = new PinnedString();
       this.scratch = new ScratchStrings();
@@ -219,8 +213,8 @@ export class DevnetExecutor implements IExecutor {
   }
 
   private async runGetMethodOnce(args: ExecutorGetMethodArgs): Promise<ExecutorGetMethodResult> {
-    const internals = this.inner as unknown as Partial<ExecutorInternals>;
-    if (typeof internals.invoke !== 'function' || typeof internals.extractString !== 'function' || typeof internals.module?._malloc !== 'function') {
+    const access = this.access;
+    if (!access) {
       const inner = this.inner;
       return this.guardAsync(() => inner.runGetMethod(args));
     }
@@ -246,8 +240,8 @@ export class DevnetExecutor implements IExecutor {
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
     const stack = serializeTuple(args.stack).toBoc().toString('base64');
     const resp = this.guard(() => {
-      const raw = internals.invoke!.call(this.inner, '_run_get_method', [JSON.stringify(params), stack, this.configString.get(internals.module!, args.config)]);
-      return JSON.parse(internals.extractString!.call(this.inner, raw));
+      const raw = access.invoke('_run_get_method', [JSON.stringify(params), stack, this.configString.get(access.module, args.config)]);
+      return JSON.parse(access.extractString(raw));
     });
     if (resp.fail) throw new Error(`get-method emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
     const { vmLog, debugLog } = splitVmLog('vm_log' in resp.output ? resp.output.vm_log : '');
@@ -274,15 +268,9 @@ export class DevnetExecutor implements IExecutor {
     }
   }
 
-  /** Whether the sandbox internals the direct paths call are there (they are in @ton/sandbox 0.41.0). */
+  /** Whether the direct paths can reach the emulator (the fast/ seam recognized the installed @ton/sandbox). */
   get canRunDirect(): boolean {
-    const internals = this.inner as unknown as Partial<ExecutorInternals>;
-    return (
-      typeof internals.getEmulatorPointer === 'function' &&
-      typeof internals.extractString === 'function' &&
-      typeof internals.module?._emulate_with_emulator === 'function' &&
-      typeof internals.module._malloc === 'function'
-    );
+    return this.access !== null;
   }
 
   /** runTransactionBoc, tried once more on a fresh emulator after a fault (see retryAfterFault). */
@@ -297,8 +285,8 @@ export class DevnetExecutor implements IExecutor {
    */
   runTransactionBoc(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string }): ExecutorEmulationResult {
     if (this.replacing) throw new EmulatorFault(new Error('the emulator is being restarted'));
-    const internals = this.inner as unknown as ExecutorInternals;
-    const module = internals.module;
+    const access = this.access!;
+    const module = access.module;
     const params: Record<string, unknown> = {
       utime: args.now,
       lt: args.lt.toString(),
@@ -308,13 +296,13 @@ export class DevnetExecutor implements IExecutor {
     };
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
     const resp = this.guard(() => {
-      const emulator = internals.getEmulatorPointer.call(this.inner, args.config, VERBOSITY[args.verbosity]);
+      const emulator = access.emulatorPointer(args.config, VERBOSITY[args.verbosity]);
       // The same arguments as the sandbox's runCommon, written into wasm memory here: the libraries once per change
       // (like the config), the rest into one reused buffer. The sandbox's string heap sorted and searched its
       // buffers on every call, a few percent of a wallet transfer.
       const libs = args.libs ? this.libsPointer.get(module, this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64'))) : 0;
       const [account, message, json] = this.scratch.write(module, [args.shardAccount, args.message, JSON.stringify(params)]);
-      return JSON.parse(internals.extractString.call(this.inner, module._emulate_with_emulator(emulator, libs, account, message, json)));
+      return JSON.parse(access.extractString(module._emulate_with_emulator(emulator, libs, account, message, json)));
     });
     if (resp.fail) throw new Error(`transaction emulation failed: ${JSON.stringify(resp).slice(0, 300)}`);
     // Shaped exactly as the sandbox's runCommon shapes it.
@@ -333,5 +321,15 @@ export class DevnetExecutor implements IExecutor {
     let v = cache.get(key);
     if (v === undefined) cache.set(key, (v = make(key)));
     return v;
+  }
+}
+
+/** An emulator fault is caused by what the request fed it (the emulator was replaced meanwhile): a 422, not a 500. */
+export async function emulatorCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof EmulatorFault) throw new ChainError('invalid', e.message, { cause: e });
+    throw e;
   }
 }

@@ -1,4 +1,5 @@
-export { createDevnet, Devnet, EXT_MSG_QUEUE_SIZE_LIMIT, type DevnetOptions } from './devnet.js';
+export { createDevnet, Devnet, EXT_MSG_QUEUE_SIZE_LIMIT, type DevnetOptions, type DevnetFastPaths } from './devnet.js';
+export { installFastSha256, fastSha256Installed, WRITTEN_FOR, type SeamOptions } from './fast/index.js';
 export { DEVNET_FAUCET_MNEMONIC, DEVNET_FAUCET_BALANCE, devnetFaucet, type Faucet } from './faucet.js';
 export { GLOBAL_IDS, genesisConfig } from './genesis.js';
 export { signerFromSeed, verifyEd25519, devnetValidatorSigner, type Ed25519Signer } from './keys.js';

@@ -1,6 +1,7 @@
 import { Address, Cell, Dictionary } from '@ton/core';
 import { EmulationError, TimeError, type Blockchain, type ExecutorVerbosity, type LogsVerbosity } from '@ton/sandbox';
 import type { DevnetExecutor } from './executor.js';
+import type { SandboxInternals } from './fast/index.js';
 import { BitCursor, RawBoc } from './raw-boc.js';
 
 /** A transaction the runner applied, as the devnet journals it. */
@@ -18,15 +19,6 @@ export interface RunResult {
   transactions: AppliedTransaction[];
   /** Why the chain stopped early (the sandbox's EmulationError / TimeError), if it did. */
   failure?: unknown;
-}
-
-/** SmartContract's private state as @ton/sandbox 0.41.0 keeps it (see SmartContract.runCommon). */
-interface ContractInternals {
-  _account: string;
-  parsedAccount: unknown;
-  lastTxTime: number;
-  readonly verbosity: LogsVerbosity;
-  readonly debug: boolean;
 }
 
 const EXECUTOR_VERBOSITY: Record<LogsVerbosity['vmLogs'], ExecutorVerbosity> = {
@@ -53,15 +45,16 @@ export class MessageRunner {
   private constructor(
     private readonly bc: Blockchain,
     private readonly executor: DevnetExecutor,
+    private readonly internals: SandboxInternals,
   ) {}
 
-  /** A runner, or null when the sandbox internals it relies on are not what it expects (then use the stock path). */
-  static async create(bc: Blockchain, executor: DevnetExecutor, probe: Address): Promise<MessageRunner | null> {
-    const b = bc as unknown as { increaseLt?: unknown };
-    if (!executor.canRunDirect || typeof b.increaseLt !== 'function') return null;
-    const sc = (await bc.getContract(probe)) as unknown as Partial<ContractInternals>;
-    if (typeof sc._account !== 'string' || !('parsedAccount' in sc) || typeof sc.lastTxTime !== 'number') return null;
-    return new MessageRunner(bc, executor);
+  /**
+   * A runner, or null when the sandbox internals it relies on are not available (fast/sandbox.ts: another
+   * @ton/sandbox version, or another shape); then use the stock path.
+   */
+  static create(bc: Blockchain, executor: DevnetExecutor, internals: SandboxInternals | null): MessageRunner | null {
+    if (!executor.canRunDirect || !internals) return null;
+    return new MessageRunner(bc, executor, internals);
   }
 
   /** Whether this blockchain's settings are ones the runner reproduces (library auto-deploy and the debugger are not). */
@@ -79,8 +72,8 @@ export class MessageRunner {
     const queue: { boc: string; dest: Address }[] = [{ boc: message, dest }];
     try {
       for (let item = queue.shift(); item; item = queue.shift()) {
-        (bc as unknown as { increaseLt(): void }).increaseLt();
-        const sc = (await bc.getContract(item.dest)) as unknown as ContractInternals;
+        this.internals.increaseLt();
+        const sc = this.internals.contract(await bc.getContract(item.dest));
         const now = bc.now ?? Math.floor(Date.now() / 1000);
         if (now < sc.lastTxTime) throw new TimeError(item.dest, sc.lastTxTime, now);
         const verbosity = sc.verbosity;

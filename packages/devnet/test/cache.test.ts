@@ -76,7 +76,7 @@ describe('cached reads', () => {
   });
 
   it('runs a get-method once per block, account state, method and arguments', async () => {
-    const executor = (devnet as unknown as { bc: { executor: { runGetMethod: (...a: unknown[]) => Promise<unknown> } } }).bc.executor;
+    const executor = (devnet as unknown as { getMethods: { bc: { executor: { runGetMethod: (...a: unknown[]) => Promise<unknown> } } } }).getMethods.bc.executor;
     const original = executor.runGetMethod;
     let runs = 0;
     executor.runGetMethod = function (this: unknown, ...a: unknown[]) {

@@ -21,7 +21,7 @@ describe('the emulator after a trap', () => {
   let executor: DevnetExecutor;
   beforeAll(async () => {
     devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
-    executor = (devnet as unknown as { bc: { executor: DevnetExecutor } }).bc.executor;
+    executor = (devnet as unknown as { getMethods: { bc: { executor: DevnetExecutor } } }).getMethods.bc.executor;
   });
   afterAll(() => devnet.close());
 
@@ -37,7 +37,7 @@ describe('the emulator after a trap', () => {
 
   it('is replaced after a trap, and get-methods, fee estimates and transfers work again', async () => {
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
-    const config = (devnet as unknown as { bc: { configBase64: string } }).bc.configBase64;
+    const config = (devnet as unknown as { getMethods: { bc: { configBase64: string } } }).getMethods.bc.configBase64;
     const poison = executor.runGetMethod({
       code: wallet.init.code,
       data: wallet.init.data,

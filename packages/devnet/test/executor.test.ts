@@ -4,7 +4,7 @@ import { WHOLE_SHARD } from '@tongate/chain';
 import { createDevnet } from '../src/index.js';
 import { jettonWalletCodeBoc } from '../src/contracts/codes.js';
 import { DevnetExecutor } from '../src/executor.js';
-import { createEmulatorExecutor } from '../src/emulator.js';
+import { createEmulatorExecutor } from '../src/fast/index.js';
 import { faucetTransfer } from './helpers.js';
 
 describe('DevnetExecutor', () => {

@@ -5,6 +5,7 @@ import { WHOLE_SHARD } from '@tongate/chain';
 import { describe, expect, it } from 'vitest';
 import { createDevnet, devnetFaucet, DEVNET_FAUCET_BALANCE, genesisConfig, GLOBAL_IDS, signerFromSeed, walletTransferBoc } from '../src/index.js';
 import { DevnetExecutor } from '../src/executor.js';
+import { sandboxInternals } from '../src/fast/index.js';
 import { bocRoot, MessageRunner, rawExternalMessage, rawTransactionSummary, readTransaction, transactionSummary } from '../src/runner.js';
 import { jettonWalletCodeBoc } from '../src/contracts/codes.js';
 
@@ -100,7 +101,7 @@ describe('MessageRunner', () => {
 
     const stock = await chain();
     const fast = await chain();
-    const runner = await MessageRunner.create(fast, fast.executor as DevnetExecutor, faucet.address);
+    const runner = MessageRunner.create(fast, fast.executor as DevnetExecutor, await sandboxInternals(fast, faucet.address));
     expect(runner).not.toBeNull();
     expect(runner!.applicable).toBe(true);
 

@@ -31,8 +31,12 @@ export function docsRouter(bundles: Bundles): Router {
   });
   for (const version of ['v2', 'v3'] as const) {
     const spec = bundles[version];
+    // "Try it out" goes to the first server. The spec's own servers name the deployment's host names, which
+    // differ from wherever the page was opened (127.0.0.1, another port) and would be cross-origin (no CORS), so
+    // the page's own origin comes first; the named hosts stay selectable.
+    const served = { ...spec, servers: [{ url: `/api/${version}`, description: 'This server (the network of the host and port this page came from)' }, ...(spec.servers ?? [])] };
     router.get(`/api/${version}/openapi.json`, (_req, res) => {
-      res.json(spec);
+      res.json(served);
     });
     router.get(`/api/${version}/`, (req, res, next) => {
       // express matches `/api/v2` and `/api/v2/` alike; only the slash form is the docs page (relative links).

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Executor } from '@ton/sandbox';
+import { fastPathApplies, type SeamOptions } from './version.js';
 
 /**
  * The sandbox's emulator is C++ compiled by emscripten with JS-side exception handling: every call that may throw
@@ -9,10 +10,11 @@ import { Executor } from '@ton/sandbox';
  * native call — thousands of times per transaction (about a tenth of the devnet's CPU on a wallet transfer). This
  * builds the same wasm binary with the same glue, but hands the instance `invoke_*` imports recompiled from the
  * glue's own source with the table lookup memoized. The emulator's table is never modified after instantiation (the
- * glue has no table setter), so a memoized entry is always the entry. Anything unexpected → null, and the caller
- * uses Executor.create() as it is.
+ * glue has no table setter), so a memoized entry is always the entry. Anything unexpected, or a @ton/sandbox other
+ * than the one this was written for → null, and the caller uses Executor.create() as it is.
  */
-export async function createEmulatorExecutor(): Promise<Executor | null> {
+export async function createEmulatorExecutor(opts: SeamOptions = {}): Promise<Executor | null> {
+  if (!fastPathApplies('@ton/sandbox', opts)) return null;
   try {
     const require = createRequire(import.meta.url);
     const dir = dirname(require.resolve('@ton/sandbox/dist/executor/emulator-emscripten.js'));

@@ -1,0 +1,73 @@
+import { beginCell, Cell, parseTuple, serializeTuple, type Address, type TupleItem } from '@ton/core';
+import type { Blockchain } from '@ton/sandbox';
+import { ChainError, EXIT_CODE_NO_CODE, GET_METHOD_GAS_LIMIT, getMethodCall, LruCache, type GetMethodResult } from '@tongate/chain';
+import { emulatorCall } from './executor.js';
+import type { ChainReader } from './reader.js';
+
+const GET_METHOD_CACHE_ENTRIES = 4096;
+
+/** Get-methods run on sealed account states in the sandbox's emulator, with results kept per block. */
+export class GetMethods {
+  /** Results by block, account snapshot, method and arguments (see run); shared, read-only. */
+  private readonly cache = new LruCache<string, GetMethodResult>(GET_METHOD_CACHE_ENTRIES);
+
+  constructor(
+    private readonly bc: Blockchain,
+    private readonly reader: ChainReader,
+  ) {}
+
+  async run(address: Address, method: string | number, stack: TupleItem[], atMcSeqno?: number): Promise<GetMethodResult> {
+    // The method id, and the stack checked against what the emulator survives (shared with every backend).
+    const methodId = getMethodCall(method, stack);
+    const mc = this.reader.history.mcAt(atMcSeqno);
+    const snapshot = this.reader.accountAt(address, mc.id.seqno);
+    const sa = snapshot?.decoded.sa;
+    const lastTransaction = snapshot?.decoded.state.lastTransaction ?? null;
+    const state = sa?.account?.storage.state;
+    if (!snapshot || !sa?.account || state?.type !== 'active' || !state.state.code) {
+      return { exitCode: EXIT_CODE_NO_CODE, gasUsed: 0n, stack: [], block: mc.id, lastTransaction };
+    }
+    // Everything the emulator sees is fixed by the masterchain block and the account's state in it (code, data,
+    // balance; time and seed from the block), so a result is reused for the same method and arguments: wallets poll
+    // seqno and balances many times per block, and each run costs milliseconds.
+    const key = `${mc.id.seqno}:${snapshot.blob.off}:${methodId}:${stack.length === 0 ? '' : serializeTuple(stack).hash().toString('base64')}`;
+    const known = this.cache.get(key);
+    if (known) return known;
+    const code = state.state.code;
+    const balance = sa.account.storage.balance.coins;
+    const res = await emulatorCall(() => this.bc.executor.runGetMethod({
+      code,
+      data: state.state.data ?? beginCell().endCell(),
+      methodId,
+      stack,
+      config: this.bc.configBase64,
+      verbosity: 'short',
+      libs: this.reader.libs,
+      address,
+      unixTime: mc.genUtime,
+      balance,
+      randomSeed: mc.id.rootHash,
+      gasLimit: GET_METHOD_GAS_LIMIT,
+      debugEnabled: false,
+      prevBlocksInfo: this.bc.prevBlocks,
+    }));
+    if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
+    const result: GetMethodResult = {
+      exitCode: res.output.vm_exit_code,
+      gasUsed: BigInt(res.output.gas_used),
+      stack: parseTuple(Cell.fromBase64(res.output.stack)),
+      block: mc.id,
+      lastTransaction,
+    };
+    this.cache.set(key, result);
+    return result;
+  }
+
+  /** A wallet's seqno in the live (unsealed) state, which the seeder needs between blocks. Call inside the chain queue. */
+  async liveSeqno(address: Address): Promise<number> {
+    const sc = await this.bc.getContract(address);
+    if (sc.accountState?.type !== 'active') return 0;
+    const r = await this.bc.runGetMethod(address, 'seqno');
+    return Number(r.stackReader.readBigNumber());
+  }
+}
