@@ -1,6 +1,5 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../src/index.js';
+import { dropSchema, openStore } from '../src/index.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -14,10 +13,7 @@ describe.runIf(Boolean(url))('migrations on PostgreSQL', () => {
       expect((await stores[4].keys.list()).map((k) => k.id)).toContain(issued.record.id);
     } finally {
       for (const s of stores) await s.close();
-      const client = new pg.Client(url);
-      await client.connect();
-      await client.query(`drop schema "${schema}" cascade`);
-      await client.end();
+      await dropSchema(url!, schema); // with the networks' chain schemas beside it
     }
   });
 });
