@@ -2535,6 +2535,10 @@ export type GetMasterchainInfoErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The index holds no masterchain block yet (the indexer is still starting or catching up).
+     */
+    503: V3ErrorBody;
 };
 
 export type GetMasterchainInfoError = GetMasterchainInfoErrors[keyof GetMasterchainInfoErrors];

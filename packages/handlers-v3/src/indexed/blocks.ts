@@ -53,7 +53,7 @@ export function blockOperations(db: Kysely<ChainDatabase>): BlockOperations {
   return {
     async getMasterchainInfo() {
       const [first, last] = await Promise.all([mcBlock('asc'), mcBlock('desc')]);
-      if (!first || !last) throw new Error('the index holds no masterchain block yet');
+      if (!first || !last) throw new ApiError(503, 'the index holds no masterchain block yet: the indexer is catching up, retry shortly');
       return { status: 200, body: { first: formatBlock(first), last: formatBlock(last) } };
     },
 

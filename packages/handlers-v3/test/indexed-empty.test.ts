@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '@tongate/store';
+import { indexedOperations } from '../src/indexed/index.js';
+
+/** Before the indexer has written its first block, masterchainInfo says so (503), instead of failing with a 500. */
+describe('an empty index', () => {
+  let store: Store;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tongate-empty-index-'));
+    store = await openStore({ dataDir: dir });
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers masterchainInfo 503, and lists empty', async () => {
+    const ops = indexedOperations({ db: store.chain('mainnet'), network: 'mainnet' });
+    const ctx = { network: 'mainnet' as const, requestId: 't', startedAt: 0 };
+    await expect(ops.getMasterchainInfo({ ctx } as never)).rejects.toMatchObject({ name: 'ApiError', status: 503 });
+    const blocks = (await ops.getBlocks({ query: { limit: 10, offset: 0, sort: 'desc' }, ctx } as never)) as { status: number; body: { blocks: unknown[] } };
+    expect(blocks.status).toBe(200);
+    expect(blocks.body.blocks).toEqual([]);
+  });
+});
