@@ -1780,6 +1780,10 @@ export type GetAccountStatesErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetAccountStatesError = GetAccountStatesErrors[keyof GetAccountStatesErrors];
@@ -1826,6 +1830,10 @@ export type GetAddressBookErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetAddressBookError = GetAddressBookErrors[keyof GetAddressBookErrors];
@@ -1918,6 +1926,10 @@ export type GetWalletStatesErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetWalletStatesError = GetWalletStatesErrors[keyof GetWalletStatesErrors];
@@ -2292,6 +2304,10 @@ export type GetAdjacentTransactionsErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetAdjacentTransactionsError = GetAdjacentTransactionsErrors[keyof GetAdjacentTransactionsErrors];
@@ -2386,6 +2402,10 @@ export type GetBlocksErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetBlocksError = GetBlocksErrors[keyof GetBlocksErrors];
@@ -2436,6 +2456,10 @@ export type GetMasterchainBlockShardStateErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetMasterchainBlockShardStateError = GetMasterchainBlockShardStateErrors[keyof GetMasterchainBlockShardStateErrors];
@@ -2494,6 +2518,10 @@ export type GetMasterchainBlockShardsErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetMasterchainBlockShardsError = GetMasterchainBlockShardsErrors[keyof GetMasterchainBlockShardsErrors];
@@ -2539,6 +2567,10 @@ export type GetMasterchainInfoErrors = {
      * The index holds no masterchain block yet (the indexer is still starting or catching up).
      */
     503: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetMasterchainInfoError = GetMasterchainInfoErrors[keyof GetMasterchainInfoErrors];
@@ -2641,6 +2673,10 @@ export type GetMessagesErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetMessagesError = GetMessagesErrors[keyof GetMessagesErrors];
@@ -2797,6 +2833,10 @@ export type GetTransactionsErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetTransactionsError = GetTransactionsErrors[keyof GetTransactionsErrors];
@@ -2859,6 +2899,10 @@ export type GetTransactionsByMasterchainBlockErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetTransactionsByMasterchainBlockError = GetTransactionsByMasterchainBlockErrors[keyof GetTransactionsByMasterchainBlockErrors];
@@ -2925,6 +2969,10 @@ export type GetTransactionsByMessageErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetTransactionsByMessageError = GetTransactionsByMessageErrors[keyof GetTransactionsByMessageErrors];
@@ -4465,6 +4513,10 @@ export type GetTopAccountsByBalanceErrors = {
      * Unexpected failure inside the service.
      */
     500: V3ErrorBody;
+    /**
+     * The query ran past the database's statement timeout (narrow the filters or lower the offset).
+     */
+    504: V3ErrorBody;
 };
 
 export type GetTopAccountsByBalanceError = GetTopAccountsByBalanceErrors[keyof GetTopAccountsByBalanceErrors];

@@ -72,7 +72,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
   if (!installFastSha256()) logger.warn('fast sha256 not installed: @ton/crypto is not the version the devnet fast path was written for');
   try {
     const store = await databaseStep(config, () =>
-      openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema : undefined }),
+      openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema : undefined, readTimeoutMs: config.dbReadTimeoutMs }),
     );
     cleanups.push(() => store.close());
     await databaseStep(config, () => store.migrate());
@@ -119,7 +119,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         }
       }
       v2Handlers[network] = createV2Handlers({ chain });
-      v3Handlers[network] = createV3Handlers({ chain, v2: v2Handlers[network], index: store.chain(network) });
+      v3Handlers[network] = createV3Handlers({ chain, v2: v2Handlers[network], index: store.chainReader(network), indexReadTimeoutMs: store.readTimeoutMs });
       if (config.indexer === 'embedded') {
         const lock = await store.tryLockChainWriter(network);
         if (!lock) throw new Error(`${network}: another process indexes this database; set TONGATE_INDEXER=external to only serve it`);

@@ -4,8 +4,9 @@ import { indexedOperations, type IndexedDeps } from './indexed/index.js';
 import { legacyOperations, type LegacyDeps } from './legacy.js';
 
 export interface V3Deps extends LegacyDeps {
-  /** The network's indexed chain tables; without them the indexed operations are left out (501). */
+  /** The network's indexed chain tables (and their read timeout); without them the indexed operations are left out (501). */
   index?: IndexedDeps['db'];
+  indexReadTimeoutMs?: number;
 }
 
 /**
@@ -17,7 +18,7 @@ export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   return {
     ...legacyOperations(deps),
     ...decodeOperations(),
-    ...(deps.index ? indexedOperations({ db: deps.index, network: deps.chain.network }) : {}),
+    ...(deps.index ? indexedOperations({ db: deps.index, network: deps.chain.network, readTimeoutMs: deps.indexReadTimeoutMs }) : {}),
   };
 }
 

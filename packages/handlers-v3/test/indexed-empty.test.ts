@@ -28,3 +28,25 @@ describe('an empty index', () => {
     expect(blocks.body.blocks).toEqual([]);
   });
 });
+
+/** A query builder whose every query fails as PostgreSQL fails one cancelled by statement_timeout. */
+function timingOutDb(): never {
+  const timeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+  const builder: object = new Proxy(() => {}, {
+    get: (_t, prop) => (typeof prop === 'string' && prop.startsWith('execute') ? () => Promise.reject(timeout) : builder),
+    apply: () => builder,
+  });
+  return builder as never;
+}
+
+describe('a query past the statement timeout', () => {
+  it('answers 504 naming the timeout, not 500', async () => {
+    const ops = indexedOperations({ db: timingOutDb(), network: 'mainnet', readTimeoutMs: 5000 });
+    const ctx = { network: 'mainnet' as const, requestId: 't', startedAt: 0 };
+    await expect(ops.getTransactions({ query: { limit: 10, offset: 1_000_000_000, sort: 'desc' }, ctx } as never)).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 504,
+      message: 'the query took longer than 5000 ms: narrow the filters or lower the offset',
+    });
+  });
+});

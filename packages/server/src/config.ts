@@ -53,6 +53,8 @@ export interface Config {
   connectionsCheckIntervalMs: number;
   /** Open connections per client address; 0 = no cap (set 0 behind a proxy, where every connection is the proxy's). */
   maxConnectionsPerClient: number;
+  /** PostgreSQL statement timeout of the v3 operations' reads of the index (504 past it). */
+  dbReadTimeoutMs: number;
   /** `embedded`: each API process indexes its networks itself; `external`: a separate `tongate index` process does. */
   indexer: 'embedded' | 'external';
 }
@@ -98,6 +100,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'requestTimeoutMs', env: 'TONGATE_REQUEST_TIMEOUT_MS', default: '30000', description: 'A connection must send its whole request within this time, or it is closed (408).' },
   { key: 'keepAliveTimeoutMs', env: 'TONGATE_KEEPALIVE_TIMEOUT_MS', default: '5000', description: 'Idle keep-alive connections are closed after this time.' },
   { key: 'connectionsCheckIntervalMs', env: 'TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', default: '5000', description: 'How often open connections are checked against the two timeouts above (a silent socket is closed within their sum).' },
+  { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
   { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
 ];
 
@@ -132,6 +135,7 @@ export function defaultConfig(): Config {
     keepAliveTimeoutMs: 5_000,
     connectionsCheckIntervalMs: 5_000,
     maxConnectionsPerClient: 256,
+    dbReadTimeoutMs: 5_000,
     indexer: 'embedded',
   };
 }
@@ -229,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_REQUEST_TIMEOUT_MS'))) config.requestTimeoutMs = parseInteger('TONGATE_REQUEST_TIMEOUT_MS', v, 100);
   if ((v = e('TONGATE_KEEPALIVE_TIMEOUT_MS'))) config.keepAliveTimeoutMs = parseInteger('TONGATE_KEEPALIVE_TIMEOUT_MS', v, 100);
   if ((v = e('TONGATE_CONNECTIONS_CHECK_INTERVAL_MS'))) config.connectionsCheckIntervalMs = parseInteger('TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', v, 100);
+  if ((v = e('TONGATE_DB_READ_TIMEOUT_MS'))) config.dbReadTimeoutMs = parseInteger('TONGATE_DB_READ_TIMEOUT_MS', v, 10);
   if ((v = e('TONGATE_MAX_CONNECTIONS_PER_CLIENT'))) config.maxConnectionsPerClient = parseInteger('TONGATE_MAX_CONNECTIONS_PER_CLIENT', v, 0);
   else if (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' && !('maxConnectionsPerClient' in overrides)) config.maxConnectionsPerClient = 0;
   if ((v = e('TONGATE_INDEXER'))) {

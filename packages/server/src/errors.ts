@@ -89,7 +89,7 @@ export function mapError(err: unknown, requestId: string): MappedError {
   }
   // ApiError from @tongate/stubs: identified structurally so this module does not depend on generated code.
   if (e && e.name === 'ApiError' && typeof e.status === 'number') {
-    return { status: e.status, message: e.message ?? '', unexpected: e.status >= 500 && e.status !== 501 && e.status !== 503 };
+    return { status: e.status, message: e.message ?? '', unexpected: e.status >= 500 && e.status !== 501 && e.status !== 503 && e.status !== 504 };
   }
   // body-parser
   if (e && e.type === 'entity.parse.failed') return { status: 422, message: `malformed JSON body: ${e.message}`, unexpected: false };

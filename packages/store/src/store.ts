@@ -17,6 +17,11 @@ export interface StoreOptions {
   dataDir?: string;
   /** PostgreSQL only: schema to work in (created if missing); lets parallel test runs share one database. */
   schema?: string;
+  /**
+   * PostgreSQL only: statement timeout of the API's reads of chain data (chainReader), so that no query — a huge
+   * offset, a filter without an index — holds a connection and the database for long. Default 5000 ms.
+   */
+  readTimeoutMs?: number;
 }
 
 export interface Store {
@@ -27,6 +32,13 @@ export interface Store {
   migrate(): Promise<void>;
   /** A network's indexed chain data: the same connection pool, pinned to that network's schema. */
   chain(network: NetworkName): Kysely<ChainDatabase>;
+  /**
+   * A network's chain data for the API's reads: on PostgreSQL its own small pool whose statements end after
+   * `readTimeoutMs` (error code 57014, see isQueryTimeout); on PGlite the same as chain().
+   */
+  chainReader(network: NetworkName): Kysely<ChainDatabase>;
+  /** The statement timeout of chainReader's queries (PostgreSQL), for error messages. */
+  readonly readTimeoutMs: number;
   /** Name of the schema that holds a network's chain tables. */
   chainSchema(network: NetworkName): string;
   /**
@@ -87,16 +99,36 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   }
   const chainDbs = new Map<NetworkName, Kysely<ChainDatabase>>();
+  const chainOf = (network: NetworkName) => {
+    let chainDb = chainDbs.get(network);
+    if (!chainDb) chainDbs.set(network, (chainDb = (db as unknown as Kysely<ChainDatabase>).withSchema(chainSchema(network))));
+    return chainDb;
+  };
+  const readTimeoutMs = options.readTimeoutMs ?? 5_000;
+  let readerDb: Kysely<ChainDatabase> | undefined;
+  const readers = new Map<NetworkName, Kysely<ChainDatabase>>();
   const chainSchema = (network: NetworkName) => chainSchemaName(network, options.schema);
   return {
     kind,
     db,
     keys: new KeyRepository(db),
     chainSchema,
-    chain(network) {
-      let chainDb = chainDbs.get(network);
-      if (!chainDb) chainDbs.set(network, (chainDb = (db as unknown as Kysely<ChainDatabase>).withSchema(chainSchema(network))));
-      return chainDb;
+    chain: chainOf,
+    readTimeoutMs,
+    chainReader(network) {
+      if (kind === 'pglite' || !options.databaseUrl) return chainOf(network);
+      readerDb ??= new Kysely<ChainDatabase>({
+        dialect: new PostgresDialect({
+          pool: new pg.Pool({
+            connectionString: options.databaseUrl,
+            max: 5,
+            options: `-c statement_timeout=${readTimeoutMs}${options.schema ? ` -c search_path=${options.schema}` : ''}`,
+          }),
+        }),
+      });
+      let reader = readers.get(network);
+      if (!reader) readers.set(network, (reader = readerDb.withSchema(chainSchema(network))));
+      return reader;
     },
     async tryLockChainWriter(network) {
       if (kind === 'pglite' || !options.databaseUrl) return { release: async () => {} };
@@ -143,6 +175,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       });
     },
     async close() {
+      await readerDb?.destroy();
       await db.destroy();
     },
   };
@@ -168,3 +201,8 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
 }
 
 export { sql };
+
+/** Whether a database error is PostgreSQL's "canceling statement due to statement timeout". */
+export function isQueryTimeout(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '57014';
+}

@@ -3,7 +3,7 @@
  * on PostgreSQL (advisory lock).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../src/index.js';
+import { dropSchema, isQueryTimeout, openStore, sql, type Store } from '../src/index.js';
 import { migratedStore, storeBackends } from './backends.js';
 
 describe.each(storeBackends('c'))('chain tables on $name', (backend) => {
@@ -35,5 +35,22 @@ describe.each(storeBackends('c'))('chain tables on $name', (backend) => {
       await first!.release();
     }
     await other!.release();
+  });
+});
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('chain reads on PostgreSQL', () => {
+  it('end at the read timeout; the writer is not limited', async () => {
+    const schema = `t_reader_${Date.now().toString(36)}`;
+    const store = await openStore({ databaseUrl: process.env.DATABASE_URL, schema, readTimeoutMs: 100 });
+    try {
+      const slow = sql`select pg_sleep(0.5)`;
+      const err = await slow.execute(store.chainReader('mainnet')).catch((e: unknown) => e);
+      expect(isQueryTimeout(err)).toBe(true);
+      await expect(slow.execute(store.chain('mainnet'))).resolves.toBeDefined();
+      expect(store.readTimeoutMs).toBe(100);
+    } finally {
+      await store.close();
+      await dropSchema(process.env.DATABASE_URL!, schema);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { Network } from '@tongate/chain';
-import type { ChainDatabase } from '@tongate/store';
+import { isQueryTimeout, type ChainDatabase } from '@tongate/store';
+import { ApiError } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
@@ -13,10 +14,12 @@ export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
   db: Kysely<ChainDatabase>;
   network: Network;
+  /** The database's statement timeout for these reads, when it has one: a query past it answers 504. */
+  readTimeoutMs?: number;
 }
 
 /** The v3 operations over indexed chain data: one query module per domain (request → SQL → wire shape). */
-export function indexedOperations({ db, network }: IndexedDeps): IndexedOperations {
+export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): IndexedOperations {
   const testnet = network === 'testnet';
   const operations: IndexedOperations = {
     ...blockOperations(db),
@@ -25,8 +28,13 @@ export function indexedOperations({ db, network }: IndexedDeps): IndexedOperatio
     ...accountOperations(db, testnet),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
+  // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
   for (const [name, operation] of Object.entries(operations) as [string, (input: { query?: object }) => Promise<unknown>][]) {
-    (operations as unknown as Record<string, unknown>)[name] = (input: { query?: object }) => operation({ ...input, query: checkedIntegers(input.query) });
+    (operations as unknown as Record<string, unknown>)[name] = (input: { query?: object }) =>
+      operation({ ...input, query: checkedIntegers(input.query) }).catch((err: unknown) => {
+        if (isQueryTimeout(err)) throw new ApiError(504, `the query took longer than ${readTimeoutMs ?? 'the allowed'} ms: narrow the filters or lower the offset`);
+        throw err;
+      });
   }
   return operations;
 }
