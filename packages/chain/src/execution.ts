@@ -1,7 +1,7 @@
-import { getMethodId, type Transaction, type TupleItem } from '@ton/core';
+import { Cell, getMethodId, parseTuple, type Transaction, type TupleItem } from '@ton/core';
 import { stackLimitViolation } from './stack-limits.js';
 import { ChainError } from './errors.js';
-import type { EmulationResult } from './source.js';
+import type { BlockIdExt, EmulationResult, GetMethodResult, TransactionId } from './source.js';
 
 /**
  * What every backend that runs get-methods and emulates messages locally shares, so that the devnet and the
@@ -30,6 +30,22 @@ export function getMethodCall(method: string | number, stack: TupleItem[]): numb
   const violation = stackLimitViolation(stack);
   if (violation) throw new ChainError('invalid', `stack: ${violation}`);
   return methodId;
+}
+
+/** The emulator's get-method output (the sandbox's `output` object) as a GetMethodResult of the state at `block`. */
+export function getMethodResultOf(
+  output: { success: true; vm_exit_code: number; gas_used: string; stack: string } | { success: false; error: string },
+  block: BlockIdExt,
+  lastTransaction: TransactionId | null,
+): GetMethodResult {
+  if (!output.success) throw new ChainError('internal', `get-method failed in the emulator: ${output.error}`);
+  return {
+    exitCode: output.vm_exit_code,
+    gasUsed: BigInt(output.gas_used),
+    stack: parseTuple(Cell.fromBase64(output.stack)),
+    block,
+    lastTransaction,
+  };
 }
 
 /** Fees and outcome of an emulated external message's transaction (estimateFee). */

@@ -1,6 +1,6 @@
-import { beginCell, Cell, parseTuple, serializeTuple, type Address, type TupleItem } from '@ton/core';
+import { beginCell, serializeTuple, type Address, type TupleItem } from '@ton/core';
 import type { Blockchain } from '@ton/sandbox';
-import { ChainError, EXIT_CODE_NO_CODE, GET_METHOD_GAS_LIMIT, getMethodCall, LruCache, type GetMethodResult } from '@tongate/chain';
+import { EXIT_CODE_NO_CODE, GET_METHOD_GAS_LIMIT, getMethodCall, getMethodResultOf, LruCache, type GetMethodResult } from '@tongate/chain';
 import { emulatorCall } from './executor.js';
 import type { ChainReader } from './reader.js';
 
@@ -51,14 +51,7 @@ export class GetMethods {
       debugEnabled: false,
       prevBlocksInfo: this.bc.prevBlocks,
     }));
-    if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
-    const result: GetMethodResult = {
-      exitCode: res.output.vm_exit_code,
-      gasUsed: BigInt(res.output.gas_used),
-      stack: parseTuple(Cell.fromBase64(res.output.stack)),
-      block: mc.id,
-      lastTransaction,
-    };
+    const result = getMethodResultOf(res.output, mc.id, lastTransaction);
     this.cache.set(key, result);
     return result;
   }

@@ -6,7 +6,6 @@ import {
   Dictionary,
   loadAccount,
   loadTransaction,
-  parseTuple,
   serializeTuple,
   storeShardAccount,
   type ShardAccount,
@@ -42,6 +41,7 @@ import {
   type ShardBlockProof,
   type ShortTransactionId,
   type TransactionId,
+  getMethodResultOf,
 } from '@tongate/chain';
 import * as tl from '@tongate/liteserver-tl';
 import type { GlobalConfig } from '../config.js';
@@ -465,14 +465,7 @@ export class LiteserverChain implements ChainSource {
       gasLimit: GET_METHOD_GAS_LIMIT,
       debugEnabled: false,
     }));
-    if (!res.output.success) throw new ChainError('internal', `get-method failed in the emulator: ${res.output.error}`);
-    const result: GetMethodResult = {
-      exitCode: res.output.vm_exit_code,
-      gasUsed: BigInt(res.output.gas_used),
-      stack: parseTuple(Cell.fromBase64(res.output.stack)),
-      block: state.block,
-      lastTransaction: state.lastTransaction,
-    };
+    const result = getMethodResultOf(res.output, state.block, state.lastTransaction);
     return result;
   }
 
