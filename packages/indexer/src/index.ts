@@ -1,4 +1,5 @@
 export { Indexer, type IndexerLogger, type IndexerOptions, type IndexerStatus } from './indexer.js';
 export { collectMcBlock, newShardBlocks, shardsOverlap, type McBlockBatch } from './collect.js';
-export { readCursor, writeMcBlock, type Cursor } from './writer.js';
+export { prepareDerivations, readCursor, writeMcBlock, type Cursor, type DerivedWrites } from './writer.js';
+export { defaultDerivations, type BlockDerivation, type DerivationContext } from './derive/index.js';
 export { describeTransaction, rawAddress } from './rows.js';

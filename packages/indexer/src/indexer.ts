@@ -2,7 +2,8 @@ import { isChainError, type BlockRef, type ChainSource } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import type { Kysely } from 'kysely';
 import { collectMcBlock, type McBlockBatch } from './collect.js';
-import { readCursor, readShardTops, writeMcBlock } from './writer.js';
+import { defaultDerivations, type BlockDerivation } from './derive/index.js';
+import { prepareDerivations, readCursor, readShardTops, writeMcBlock } from './writer.js';
 
 export interface IndexerLogger {
   info(obj: object, msg: string): void;
@@ -19,6 +20,8 @@ export interface IndexerOptions {
   /** Delay before retrying a block that failed for another reason than "not there yet"; doubles up to 30 s. */
   retryMs?: number;
   logger?: IndexerLogger;
+  /** Data derived from each block in its transaction (traces, tokens, …); `defaultDerivations()` unless given. */
+  derivations?: readonly BlockDerivation[];
 }
 
 export interface IndexerStatus {
@@ -60,6 +63,7 @@ export class Indexer {
   private readonly chain: ChainSource;
   private readonly db: Kysely<ChainDatabase>;
   private readonly options: IndexerOptions;
+  private readonly derivations: readonly BlockDerivation[];
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
   private readonly listeners = new Set<(seqno: number) => void>();
@@ -79,6 +83,7 @@ export class Indexer {
     this.chain = options.chain;
     this.db = options.db;
     this.options = options;
+    this.derivations = options.derivations ?? defaultDerivations();
   }
 
   status(): IndexerStatus {
@@ -138,7 +143,8 @@ export class Indexer {
           p.catch(() => {}); // a failure is met again when the block is read for real
           prefetch = { seqno: next + 1, batch: p };
         }
-        await writeMcBlock(this.db, batch);
+        const derived = await prepareDerivations(this.db, batch, this.derivations, { chain: this.chain });
+        await writeMcBlock(this.db, batch, derived);
         previousTops = tops;
         failures = 0;
         this.state.transactions += batch.transactions.length;

@@ -2,6 +2,7 @@ import type { BlockRef } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { McBlockBatch } from './collect.js';
+import type { BlockDerivation, DerivationContext } from './derive/index.js';
 
 /** PostgreSQL type of every column the indexer writes, per table (the unnest arrays are cast to these). */
 const COLUMN_TYPES = {
@@ -66,7 +67,7 @@ function insertRows<T extends WrittenTable>(trx: Transaction<ChainDatabase>, tab
  * Rows of the block are plain inserts (a second write of the same block fails loudly instead of doubling rows);
  * contents and account states are shared between blocks and deduplicated by hash.
  */
-export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatch): Promise<void> {
+export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatch, derived: DerivedWrites = NO_DERIVED): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // No wait for the WAL flush at commit: a database crash may lose the last blocks written, but always together
     // with the cursor (one transaction), so the indexer writes them again; nothing is lost or doubled. (PGlite
@@ -105,12 +106,33 @@ export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatc
         )
         .execute();
     }
+    for (const { derivation, prepared } of derived.prepared) await derivation.write(trx, batch, prepared, derived.ctx);
     await trx
       .insertInto('indexer_cursor')
       .values({ id: 1, mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime })
       .onConflict((oc) => oc.column('id').doUpdateSet({ mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime }))
       .execute();
   });
+}
+
+/** The derivations of one block with what each prepared, written in the block's transaction. */
+export interface DerivedWrites {
+  ctx: DerivationContext;
+  prepared: { derivation: BlockDerivation; prepared: unknown }[];
+}
+
+const NO_DERIVED: DerivedWrites = { ctx: { chain: undefined as never }, prepared: [] };
+
+/** Runs each derivation's `prepare` (outside the block's transaction) in order. */
+export async function prepareDerivations(
+  db: Kysely<ChainDatabase>,
+  batch: McBlockBatch,
+  derivations: readonly BlockDerivation[],
+  ctx: DerivationContext,
+): Promise<DerivedWrites> {
+  const prepared: DerivedWrites['prepared'] = [];
+  for (const derivation of derivations) prepared.push({ derivation, prepared: derivation.prepare ? await derivation.prepare(batch, db, ctx) : undefined });
+  return { ctx, prepared };
 }
 
 export interface Cursor {

@@ -1,13 +1,16 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { DOMAIN_MIGRATIONS, type DdlRunner } from './chain/index.js';
 
 /**
  * Migrations of one network's chain tables (see chain-schema.ts), applied inside that network's schema. Indexes are
  * chosen for the v3 queries: each list endpoint's filter + total order has an index that yields rows in that order.
  */
 function chainMigrations(schema: string): Record<string, Migration> {
-  const run = (db: Kysely<unknown>, statements: string[]) =>
+  const run: DdlRunner = (db: Kysely<unknown>, statements: string[]) =>
     statements.reduce<Promise<unknown>>((prev, ddl) => prev.then(() => sql.raw(ddl.replaceAll('$S', `"${schema}"`)).execute(db)), Promise.resolve());
+  const domains = Object.assign({}, ...DOMAIN_MIGRATIONS.map((domain) => domain(run))) as Record<string, Migration>;
   return {
+    ...domains,
     '0001_chain_tables': {
       async up(db) {
         await run(db, [

@@ -1,5 +1,9 @@
 import type { ColumnType } from 'kysely';
 
+/** The domain tables (see chain/index.ts); an empty placeholder until the first domain adds its own. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+interface DomainTables {}
+
 /**
  * Tables of indexed chain data, one set per network (each network in its own PostgreSQL schema, so mainnet and
  * testnet rows never mix). Modelled on the reference indexer's schema.
@@ -152,7 +156,11 @@ export interface IndexerCursorTable {
   gen_utime: number;
 }
 
-export interface ChainDatabase {
+/**
+ * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
+ * in `chain/<domain>.ts` and are added here with `extends`, one name each.
+ */
+export interface ChainDatabase extends DomainTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -159,7 +159,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         for (const network of NETWORK_NAMES) {
           const schema = chainSchema(network);
           await sql.raw(`create schema if not exists "${schema}"`).execute(target);
-          await migrateOne(new Migrator({ db: target, provider: chainMigrationProvider(schema), migrationTableSchema: schema }));
+          await migrateOne(new Migrator({ db: target, provider: chainMigrationProvider(schema), migrationTableSchema: schema, allowUnorderedMigrations: true }));
         }
       };
       if (kind === 'pglite') return run(db);

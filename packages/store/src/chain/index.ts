@@ -1,0 +1,19 @@
+import type { Kysely, Migration } from 'kysely';
+
+/**
+ * The chain tables of each domain beyond the core ones (traces, tokens, DNS, validators, pools, …): each domain
+ * keeps its table types and migrations in its own file here, and adds one line to `DOMAIN_MIGRATIONS` and to
+ * `ChainDatabase` (chain-schema.ts).
+ *
+ * Migration names are `<number>_<domain>_<what>`, with a number range per domain so that names sort in the order
+ * they were written: 0001–0099 core, 0100 traces and actions, 0200 jettons and NFTs, 0300 DNS, multisig, vesting and
+ * metadata, 0400 validators, 0500 nominator pools, 0600 sales and auctions, 0700 pending. A database migrated
+ * before a domain existed takes that domain's migrations later (the migrator allows that order).
+ */
+
+/** Runs DDL statements in order, `$S` standing for the network's schema. */
+export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<unknown>;
+
+export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
+
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [];
