@@ -1714,6 +1714,11 @@ export type LimitDnsRecords = number;
 export type LimitTopAccounts = number;
 
 /**
+ * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+ */
+export type LimitStaking = number;
+
+/**
  * Number of rows to skip; the next page uses offset + limit.
  */
 export type Offset = number;
@@ -3782,6 +3787,10 @@ export type GetNominatorPoolNominatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+         */
+        limit?: number;
     };
     url: '/staking/nominatorPools/nominatorEvents';
 };
@@ -3840,6 +3849,10 @@ export type GetNominatorPoolNominatorRewardsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+         */
+        limit?: number;
     };
     url: '/staking/nominatorPools/nominatorRewards';
 };
@@ -3902,6 +3915,10 @@ export type GetNominatorPoolValidatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+         */
+        limit?: number;
     };
     url: '/staking/nominatorPools/validatorEvents';
 };
@@ -3960,6 +3977,10 @@ export type GetNominatorPoolValidatorRewardsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+         */
+        limit?: number;
     };
     url: '/staking/nominatorPools/validatorRewards';
 };

@@ -1,0 +1,309 @@
+import {
+  ELECTOR_ADDRESS,
+  ELECTOR_OPS,
+  STAKING_CODE_HASHES,
+  decodeNominatorPoolData,
+  decodeNominatorPoolMessage,
+  decodeSingleNominatorData,
+  nominatorChanges,
+  type NominatorChange,
+  type NominatorPoolData,
+  type NominatorPosition,
+  type StakingContract,
+} from '@tongate/contracts';
+import type { ChainDatabase, NominatorPoolEventsTable, NominatorPoolValidatorEventsTable } from '@tongate/store';
+import { Cell, type Address } from '@ton/core';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { McBlockBatch } from '../collect.js';
+import { rawAddress } from '../rows.js';
+import type { BlockDerivation } from './index.js';
+
+/**
+ * Nominator pools: pools are recognised by code hash among the accounts a block changed. Each one's data after the
+ * block is compared with the data stored after the previous block; every nominator entry that differs becomes
+ * events of the pool transaction that caused it (a `d`/`w` comment from that nominator, the elector's stake
+ * return, a withdraw-requests run), and the validator's amount is followed message by message as the contract
+ * itself accounts it. The diff is per block: two transactions of one nominator in the same block show as one change.
+ */
+
+const ONE_TON = 1_000_000_000n;
+const ELECTOR_RAW = raw(ELECTOR_ADDRESS);
+
+function raw(address: Address): string {
+  return rawAddress(address.workChain, address.hash);
+}
+
+/** A pool transaction with what its inbound message says. */
+export interface PoolTransaction {
+  hash: string;
+  lt: bigint;
+  utime: number;
+  aborted: boolean;
+  /** The account did not exist (or was not active) before this transaction: the pool was deployed by it. */
+  deploys: boolean;
+  source: string | null;
+  value: bigint;
+  body: Cell | null;
+}
+
+type Cause =
+  | { kind: 'nominator'; type: 'deposit' | 'withdraw'; nominator: string }
+  | { kind: 'recovered'; queryId: bigint }
+  | { kind: 'stake_answer'; accepted: boolean }
+  | { kind: 'process_withdrawals' }
+  | { kind: 'validator_deposit'; queryId: bigint }
+  | { kind: 'validator_withdraw'; queryId: bigint; amount: bigint }
+  | { kind: 'other' };
+
+function causeOf(tx: PoolTransaction): Cause {
+  if (!tx.body || !tx.source) return { kind: 'other' };
+  if (tx.source === ELECTOR_RAW) {
+    const s = tx.body.beginParse();
+    if (s.remainingBits < 96) return { kind: 'other' };
+    const op = s.loadUint(32);
+    const queryId = s.loadUintBig(64);
+    if (op === ELECTOR_OPS.recoverStakeResponse) return { kind: 'recovered', queryId };
+    if (op === ELECTOR_OPS.newStakeConfirmation || op === ELECTOR_OPS.stakeRejected) return { kind: 'stake_answer', accepted: op === ELECTOR_OPS.newStakeConfirmation };
+    return { kind: 'other' };
+  }
+  const message = decodeNominatorPoolMessage(tx.body);
+  switch (message?.type) {
+    case 'deposit':
+    case 'withdraw':
+      return { kind: 'nominator', type: message.type, nominator: tx.source };
+    case 'process_withdraw_requests':
+    case 'emergency_process_withdraw_request':
+      return { kind: 'process_withdrawals' };
+    case 'validator_deposit':
+      return { kind: 'validator_deposit', queryId: message.queryId };
+    case 'validator_withdraw':
+      return { kind: 'validator_withdraw', queryId: message.queryId, amount: message.amount };
+    default:
+      return { kind: 'other' };
+  }
+}
+
+export type NominatorEventRow = Insertable<NominatorPoolEventsTable>;
+export type ValidatorEventRow = Insertable<NominatorPoolValidatorEventsTable>;
+
+const NONE: NominatorPosition = { amount: 0n, pendingDepositAmount: 0n, withdrawRequested: false };
+
+/** The transaction a nominator's change belongs to: its own comment, else the pool operation that moves entries. */
+function causingTransaction(change: NominatorChange, txs: { tx: PoolTransaction; cause: Cause }[]): { tx: PoolTransaction; cause: Cause } | undefined {
+  const nominator = raw(change.address);
+  const last = (match: (c: Cause) => boolean) => txs.filter((t) => match(t.cause)).at(-1);
+  return (
+    last((c) => c.kind === 'nominator' && c.nominator === nominator) ??
+    (change.after === null ? last((c) => c.kind === 'process_withdrawals') : undefined) ??
+    (change.before !== null && change.after !== null ? last((c) => c.kind === 'recovered') : undefined) ??
+    txs.at(-1)
+  );
+}
+
+function eventRow(pool: string, nominator: string, tx: PoolTransaction, type: string, amount: bigint, before: NominatorPosition, after: NominatorPosition): NominatorEventRow {
+  return {
+    pool,
+    nominator,
+    type,
+    utime: tx.utime,
+    tx_hash: tx.hash,
+    tx_lt: tx.lt,
+    amount,
+    balance_before: before.amount,
+    balance_after: after.amount,
+    pending_balance_before: before.pendingDepositAmount,
+    pending_balance_after: after.pendingDepositAmount,
+    withdraw_request_before: before.withdrawRequested,
+    withdraw_request_after: after.withdrawRequested,
+  };
+}
+
+/** Events of one nominator's change, read from the entry before and after and from what caused it. */
+function changeEvents(pool: string, change: NominatorChange, tx: PoolTransaction, cause: Cause): NominatorEventRow[] {
+  const nominator = raw(change.address);
+  const before = change.before ?? NONE;
+  const after = change.after ?? NONE;
+  const row = (type: string, amount: bigint, from: NominatorPosition, to: NominatorPosition) => eventRow(pool, nominator, tx, type, amount, from, to);
+  if (cause.kind === 'recovered' && change.before && change.after) {
+    // distribute_share: the reward on `amount` first, then the pending deposit joins it.
+    const share = after.amount - before.amount - before.pendingDepositAmount;
+    const rewarded = { ...before, amount: before.amount + share };
+    const events: NominatorEventRow[] = [];
+    if (before.amount > 0n) events.push(row('reward', share, before, rewarded));
+    if (before.pendingDepositAmount > 0n) events.push(row('pending_deposit_activation', before.pendingDepositAmount, rewarded, after));
+    return events;
+  }
+  const total = (p: NominatorPosition) => p.amount + p.pendingDepositAmount;
+  if (change.after === null) return [row('withdrawal', total(before), before, after)];
+  if (!before.withdrawRequested && after.withdrawRequested) return [row('withdrawal_request', total(after), before, after)];
+  const delta = total(after) - total(before);
+  if (delta > 0n) return [row('deposit', delta, before, after)];
+  if (delta < 0n) return [row('withdrawal', -delta, before, after)];
+  return [];
+}
+
+/**
+ * The validator's amount through the block's transactions, as `pool.fc` changes it: op 4 adds value − 1 TON, op 5
+ * takes the requested amount (never below zero), and the elector's stake return adds the validator's part of the
+ * reward or takes the loss.
+ */
+function validatorEvents(pool: string, before: NominatorPoolData, after: NominatorPoolData, txs: { tx: PoolTransaction; cause: Cause }[]): ValidatorEventRow[] {
+  const rows: ValidatorEventRow[] = [];
+  let amount = before.validatorAmount;
+  const validator = raw(after.validatorAddress);
+  const push = (tx: PoolTransaction, type: string, next: bigint, queryId: bigint, cycleStart: number | null, eventAmount: bigint) => {
+    rows.push({
+      pool,
+      validator,
+      type,
+      utime: tx.utime,
+      tx_hash: tx.hash,
+      tx_lt: tx.lt,
+      cycle_start: cycleStart,
+      query_id: queryId,
+      amount: eventAmount,
+      balance_before: amount,
+      balance_after: next,
+      validator_reward_share: after.validatorRewardShare,
+    });
+    amount = next;
+  };
+  for (const { tx, cause } of txs) {
+    if (tx.aborted) continue;
+    if (cause.kind === 'validator_deposit') push(tx, 'deposit', amount + tx.value - ONE_TON, cause.queryId, null, tx.value - ONE_TON);
+    else if (cause.kind === 'validator_withdraw') {
+      const next = amount - cause.amount < 0n ? 0n : amount - cause.amount;
+      push(tx, 'withdrawal', next, cause.queryId, null, cause.amount);
+    } else if (cause.kind === 'recovered') {
+      const reward = tx.value - before.stakeAmountSent;
+      const share = reward <= 0n ? reward : (reward * BigInt(after.validatorRewardShare)) / 10000n;
+      const next = amount + (share > reward ? reward : share);
+      push(tx, reward > 0n ? 'reward' : 'penalty', next < 0n ? 0n : next, cause.queryId, before.stakeAt, (next < 0n ? 0n : next) - amount);
+    }
+  }
+  return rows;
+}
+
+/**
+ * Events of one TON Foundation pool over one block. `before` is null for a pool first seen in this block: a pool
+ * deployed in it starts empty, while one the index meets mid-life only sets the baseline (its history is not known).
+ */
+export function poolBlockEvents(pool: string, before: NominatorPoolData | null, after: NominatorPoolData, transactions: PoolTransaction[]) {
+  const txs = [...transactions].sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0)).map((tx) => ({ tx, cause: causeOf(tx) }));
+  const live = txs.filter((t) => !t.tx.aborted);
+  const nominator: NominatorEventRow[] = [];
+  if (live.length === 0 || (before === null && !txs.some((t) => t.tx.deploys))) return { nominator, validator: [] as ValidatorEventRow[] };
+  const base = before ?? { ...after, nominators: [], validatorAmount: 0n, stakeAmountSent: 0n };
+  for (const change of nominatorChanges(base, after)) {
+    const caused = causingTransaction(change, live);
+    if (caused) nominator.push(...changeEvents(pool, change, caused.tx, caused.cause));
+  }
+  return { nominator, validator: validatorEvents(pool, base, after, live) };
+}
+
+interface PoolState {
+  address: string;
+  kind: StakingContract;
+  validator: string;
+  dataBoc: string;
+  balance: string;
+  lastLt: string;
+  members: { nominator: string; balance: bigint; pending: bigint; withdrawRequested: boolean }[];
+  nominatorEvents: NominatorEventRow[];
+  validatorEvents: ValidatorEventRow[];
+}
+
+function poolTransactions(batch: McBlockBatch, account: string): PoolTransaction[] {
+  const bodies = new Map(batch.contents.map((c) => [c.hash, c.body]));
+  const inbound = new Map(batch.messages.filter((m) => m.direction === 'in' && m.tx_account === account).map((m) => [m.tx_hash, m]));
+  return batch.transactions
+    .filter((t) => t.account === account)
+    .map((t) => {
+      const m = inbound.get(t.hash);
+      const body = m ? bodies.get(m.body_hash) : undefined;
+      return {
+        hash: t.hash,
+        lt: BigInt(t.lt),
+        utime: t.now,
+        aborted: t.aborted,
+        deploys: t.orig_status !== 'active',
+        source: m?.source ?? null,
+        value: m?.value == null ? 0n : BigInt(m.value),
+        body: body ? Cell.fromBase64(body) : null,
+      };
+    });
+}
+
+const hexOf = (base64: string) => Buffer.from(base64, 'base64').toString('hex');
+
+function decodeOrNull<T>(decode: () => T): T | null {
+  try {
+    return decode();
+  } catch {
+    return null;
+  }
+}
+
+export function poolsDerivation(): BlockDerivation<PoolState[]> {
+  return {
+    name: 'pools',
+    async prepare(batch, db) {
+      const found = batch.latestAccountStates.flatMap((s) => {
+        const kind = s.code_hash ? STAKING_CODE_HASHES[hexOf(s.code_hash)] : undefined;
+        return kind && s.data_boc && s.account_status === 'active' ? [{ state: s, kind }] : [];
+      });
+      if (found.length === 0) return [];
+      const previous = new Map(
+        (await (db as Kysely<ChainDatabase>).selectFrom('nominator_pools').select(['address', 'data_boc']).where('address', 'in', found.map((f) => f.state.account)).execute()).map((r) => [r.address, r.data_boc]),
+      );
+      const out: PoolState[] = [];
+      for (const { state, kind } of found) {
+        const data = Cell.fromBase64(state.data_boc!);
+        const txs = poolTransactions(batch, state.account);
+        const lastLt = txs.reduce((m, t) => (t.lt > m ? t.lt : m), 0n).toString();
+        const common = { address: state.account, kind, dataBoc: state.data_boc!, balance: String(state.balance), lastLt };
+        if (kind === 'nominator_pool_v1') {
+          const after = decodeOrNull(() => decodeNominatorPoolData(data));
+          if (!after) continue;
+          const prevBoc = previous.get(state.account);
+          const before = prevBoc ? decodeOrNull(() => decodeNominatorPoolData(Cell.fromBase64(prevBoc))) : null;
+          const events = poolBlockEvents(state.account, before, after, txs);
+          out.push({
+            ...common,
+            validator: raw(after.validatorAddress),
+            members: after.nominators.map((n) => ({ nominator: raw(n.address), balance: n.amount, pending: n.pendingDepositAmount, withdrawRequested: n.withdrawRequested })),
+            nominatorEvents: events.nominator,
+            validatorEvents: events.validator,
+          });
+        } else {
+          // A single-nominator pool holds one owner's stake: the whole balance is the owner's position.
+          const roles = decodeOrNull(() => decodeSingleNominatorData(data));
+          if (!roles) continue;
+          out.push({
+            ...common,
+            validator: raw(roles.validator),
+            members: [{ nominator: raw(roles.owner), balance: BigInt(state.balance), pending: 0n, withdrawRequested: false }],
+            nominatorEvents: [],
+            validatorEvents: [],
+          });
+        }
+      }
+      return out;
+    },
+    async write(trx: Transaction<ChainDatabase>, batch, pools) {
+      for (const p of pools) {
+        const row = { kind: p.kind, validator_address: p.validator, data_boc: p.dataBoc, balance: p.balance, last_tx_lt: p.lastLt, mc_seqno: batch.mcSeqno };
+        await trx.insertInto('nominator_pools').values({ address: p.address, ...row }).onConflict((oc) => oc.column('address').doUpdateSet(row)).execute();
+        await trx.deleteFrom('nominator_pool_members').where('pool', '=', p.address).execute();
+        if (p.members.length > 0) {
+          await trx
+            .insertInto('nominator_pool_members')
+            .values(p.members.map((m) => ({ pool: p.address, nominator: m.nominator, balance: m.balance, pending_balance: m.pending, withdraw_requested: m.withdrawRequested })))
+            .execute();
+        }
+        if (p.nominatorEvents.length > 0) await trx.insertInto('nominator_pool_events').values(p.nominatorEvents).execute();
+        if (p.validatorEvents.length > 0) await trx.insertInto('nominator_pool_validator_events').values(p.validatorEvents).execute();
+      }
+    },
+  };
+}
