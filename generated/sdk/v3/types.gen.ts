@@ -1714,7 +1714,7 @@ export type LimitDnsRecords = number;
 export type LimitTopAccounts = number;
 
 /**
- * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+ * Maximum number of rows to return (1–1000); rows come newest first.
  */
 export type LimitStaking = number;
 
@@ -3788,9 +3788,13 @@ export type GetNominatorPoolNominatorEventsData = {
          */
         end_utime?: number;
         /**
-         * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+         * Maximum number of rows to return (1–1000); rows come newest first.
          */
         limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/staking/nominatorPools/nominatorEvents';
 };
@@ -3850,9 +3854,13 @@ export type GetNominatorPoolNominatorRewardsData = {
          */
         end_utime?: number;
         /**
-         * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+         * Maximum number of rows to return (1–1000); rows come newest first.
          */
         limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/staking/nominatorPools/nominatorRewards';
 };
@@ -3916,9 +3924,13 @@ export type GetNominatorPoolValidatorEventsData = {
          */
         end_utime?: number;
         /**
-         * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+         * Maximum number of rows to return (1–1000); rows come newest first.
          */
         limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/staking/nominatorPools/validatorEvents';
 };
@@ -3978,9 +3990,13 @@ export type GetNominatorPoolValidatorRewardsData = {
          */
         end_utime?: number;
         /**
-         * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+         * Maximum number of rows to return (1–1000); rows come newest first.
          */
         limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/staking/nominatorPools/validatorRewards';
 };

@@ -1467,7 +1467,7 @@ export const zLimitDnsRecords = z.int().gte(1).lte(1000).default(100);
 export const zLimitTopAccounts = z.int().gte(1).lte(1024).default(10);
 
 /**
- * Maximum number of rows to return (1–1000), newest first; to page back, pass the last row's utime as end_utime.
+ * Maximum number of rows to return (1–1000); rows come newest first.
  */
 export const zLimitStaking = z.int().gte(1).lte(1000).default(100);
 
@@ -1918,7 +1918,8 @@ export const zGetNominatorPoolNominatorEventsQuery = z.object({
     nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100)
+    limit: z.int().gte(1).lte(1000).optional().default(100),
+    offset: z.int().gte(0).optional().default(0)
 });
 
 /**
@@ -1931,7 +1932,8 @@ export const zGetNominatorPoolNominatorRewardsQuery = z.object({
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100)
+    limit: z.int().gte(1).lte(1000).optional().default(100),
+    offset: z.int().gte(0).optional().default(0)
 });
 
 /**
@@ -1950,7 +1952,8 @@ export const zGetNominatorPoolValidatorEventsQuery = z.object({
     ]).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100)
+    limit: z.int().gte(1).lte(1000).optional().default(100),
+    offset: z.int().gte(0).optional().default(0)
 });
 
 /**
@@ -1963,7 +1966,8 @@ export const zGetNominatorPoolValidatorRewardsQuery = z.object({
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100)
+    limit: z.int().gte(1).lte(1000).optional().default(100),
+    offset: z.int().gte(0).optional().default(0)
 });
 
 /**

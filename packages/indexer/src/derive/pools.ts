@@ -12,7 +12,8 @@ import {
   type StakingContract,
 } from '@tongate/contracts';
 import type { ChainDatabase, NominatorPoolEventsTable, NominatorPoolValidatorEventsTable } from '@tongate/store';
-import { Cell, type Address } from '@ton/core';
+import { Address, Cell } from '@ton/core';
+import type { ChainSource } from '@tongate/chain';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
 import { rawAddress } from '../rows.js';
@@ -201,10 +202,23 @@ export function poolBlockEvents(pool: string, before: NominatorPoolData | null, 
   return { nominator, validator: validatorEvents(pool, base, after, live) };
 }
 
+/** The `/pool` figures, as `get_pool_data` answers them. */
+interface PoolFigures {
+  state: number;
+  nominators_count: number;
+  stake_amount_sent: bigint;
+  validator_amount: bigint;
+  validator_reward_share: number;
+  max_nominators_count: number;
+  min_validator_stake: bigint;
+  min_nominator_stake: bigint;
+}
+
 interface PoolState {
   address: string;
   kind: StakingContract;
   validator: string;
+  figures: PoolFigures;
   dataBoc: string;
   balance: string;
   lastLt: string;
@@ -234,6 +248,28 @@ function poolTransactions(batch: McBlockBatch, account: string): PoolTransaction
     });
 }
 
+/**
+ * A single-nominator pool's data holds only its roles; the figures come from its `get_pool_data`, the 17-value
+ * tuple shaped like the TON Foundation pool's (state, nominators_count, stake_amount_sent, validator_amount,
+ * min_stake, deposit_fee, withdraw_fee, pool_fee, receipt_price, …). Null when the method fails.
+ */
+async function singleNominatorFigures(chain: ChainSource, account: string, mcSeqno: number): Promise<PoolFigures | null> {
+  const result = await chain.runGetMethod(Address.parseRaw(account), 'get_pool_data', [], mcSeqno);
+  if (result.exitCode !== 0 && result.exitCode !== 1) return null;
+  const ints = result.stack.map((item) => (item.type === 'int' ? item.value : 0n));
+  if (ints.length < 5) return null;
+  return {
+    state: Number(ints[0]),
+    nominators_count: Number(ints[1]),
+    stake_amount_sent: ints[2]!,
+    validator_amount: ints[3]!,
+    validator_reward_share: 0,
+    max_nominators_count: 1,
+    min_validator_stake: 0n,
+    min_nominator_stake: ints[4]!,
+  };
+}
+
 const hexOf = (base64: string) => Buffer.from(base64, 'base64').toString('hex');
 
 function decodeOrNull<T>(decode: () => T): T | null {
@@ -247,7 +283,7 @@ function decodeOrNull<T>(decode: () => T): T | null {
 export function poolsDerivation(): BlockDerivation<PoolState[]> {
   return {
     name: 'pools',
-    async prepare(batch, db) {
+    async prepare(batch, db, ctx) {
       const found = batch.latestAccountStates.flatMap((s) => {
         const kind = s.code_hash ? STAKING_CODE_HASHES[hexOf(s.code_hash)] : undefined;
         return kind && s.data_boc && s.account_status === 'active' ? [{ state: s, kind }] : [];
@@ -271,6 +307,16 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
           out.push({
             ...common,
             validator: raw(after.validatorAddress),
+            figures: {
+              state: after.state,
+              nominators_count: after.nominatorsCount,
+              stake_amount_sent: after.stakeAmountSent,
+              validator_amount: after.validatorAmount,
+              validator_reward_share: after.validatorRewardShare,
+              max_nominators_count: after.maxNominatorsCount,
+              min_validator_stake: after.minValidatorStake,
+              min_nominator_stake: after.minNominatorStake,
+            },
             members: after.nominators.map((n) => ({ nominator: raw(n.address), balance: n.amount, pending: n.pendingDepositAmount, withdrawRequested: n.withdrawRequested })),
             nominatorEvents: events.nominator,
             validatorEvents: events.validator,
@@ -278,10 +324,12 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
         } else {
           // A single-nominator pool holds one owner's stake: the whole balance is the owner's position.
           const roles = decodeOrNull(() => decodeSingleNominatorData(data));
-          if (!roles) continue;
+          const figures = roles && (await singleNominatorFigures(ctx.chain, state.account, batch.mcSeqno));
+          if (!roles || !figures) continue;
           out.push({
             ...common,
             validator: raw(roles.validator),
+            figures,
             members: [{ nominator: raw(roles.owner), balance: BigInt(state.balance), pending: 0n, withdrawRequested: false }],
             nominatorEvents: [],
             validatorEvents: [],
@@ -292,7 +340,7 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
     },
     async write(trx: Transaction<ChainDatabase>, batch, pools) {
       for (const p of pools) {
-        const row = { kind: p.kind, validator_address: p.validator, data_boc: p.dataBoc, balance: p.balance, last_tx_lt: p.lastLt, mc_seqno: batch.mcSeqno };
+        const row = { kind: p.kind, validator_address: p.validator, data_boc: p.dataBoc, balance: p.balance, ...p.figures, last_tx_lt: p.lastLt, mc_seqno: batch.mcSeqno };
         await trx.insertInto('nominator_pools').values({ address: p.address, ...row }).onConflict((oc) => oc.column('address').doUpdateSet(row)).execute();
         await trx.deleteFrom('nominator_pool_members').where('pool', '=', p.address).execute();
         if (p.members.length > 0) {

@@ -20,6 +20,15 @@ export interface NominatorPoolsTable {
   /** Newest data cell (base64 BOC): /pool decodes it, and the next block's diff starts from it. */
   data_boc: string;
   balance: Amount;
+  /** What `get_pool_data` answers (for the TON Foundation pool, its storage). */
+  state: number;
+  nominators_count: number;
+  stake_amount_sent: Amount;
+  validator_amount: Amount;
+  validator_reward_share: number;
+  max_nominators_count: number;
+  min_validator_stake: Amount;
+  min_nominator_stake: Amount;
   last_tx_lt: Amount;
   mc_seqno: number;
 }
@@ -79,7 +88,10 @@ export const poolMigrations: DomainMigrations = (run) => ({
       await run(db, [
         `create table $S.nominator_pools (
           address text primary key, kind text not null, validator_address text not null, data_boc text not null,
-          balance numeric not null, last_tx_lt bigint not null, mc_seqno integer not null)`,
+          balance numeric not null, state integer not null, nominators_count integer not null,
+          stake_amount_sent numeric not null, validator_amount numeric not null, validator_reward_share integer not null,
+          max_nominators_count integer not null, min_validator_stake numeric not null, min_nominator_stake numeric not null,
+          last_tx_lt bigint not null, mc_seqno integer not null)`,
         `create table $S.nominator_pool_members (
           pool text not null, nominator text not null, balance numeric not null, pending_balance numeric not null,
           withdraw_requested boolean not null,
