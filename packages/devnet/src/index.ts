@@ -8,3 +8,5 @@ export { serializeBlock, blockHashes, nextStateHash } from './blocks.js';
 export type { SeedSummary } from './seed.js';
 export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
+export type { PoolSeedSummary } from './seed-pools.js';
+export * as poolCodes from './contracts/pool-codes.js';

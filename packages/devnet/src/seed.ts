@@ -3,6 +3,7 @@ import { Address, beginCell, comment, internal, toNano, type MessageRelaxed } fr
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import type { BlockIdExt, Network } from '@tongate/chain';
 import type { Faucet } from './faucet.js';
+import { seedPools, type PoolSeedSummary } from './seed-pools.js';
 import { signerFromSeed, type Ed25519Signer } from './keys.js';
 import { walletTransferBoc, type DevnetWallet } from './wallets.js';
 import {
@@ -22,6 +23,7 @@ export interface SeedSummary {
   wallets: { version: 'v3r2' | 'v4r2' | 'v5r1'; address: Address; secretSeedHex: string }[];
   jetton: { minter: Address; wallets: Address[]; minted: bigint; transferred: bigint; burned: bigint };
   nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
+  pools: PoolSeedSummary;
   /** Hashes of the external messages sent, in order. */
   messages: Buffer[];
   lastBlock: BlockIdExt;
@@ -37,11 +39,14 @@ export interface SeedContext {
   liveSeqno(address: Address): Promise<number>;
 }
 
-interface Actor {
+export interface Actor {
   wallet: DevnetWallet;
   signer: Ed25519Signer;
   seqno: number;
 }
+
+/** Sends a signed transfer from an actor's wallet (next seqno) and records the message hash. */
+export type SeedSend = (from: Actor, out: MessageRelaxed[]) => Promise<void>;
 
 /**
  * Realistic activity in a few blocks: three fresh wallets (v4r2, v5r1, v3r2) funded from the faucet, transfers with comments both ways,
@@ -70,7 +75,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   };
   const carol: Actor = { wallet: WalletContractV3R2.create({ workchain: 0, publicKey: s3.publicKey }), signer: s3, seqno: 0 };
   const messages: Buffer[] = [];
-  const send = async (from: Actor, out: MessageRelaxed[]) => {
+  const send: SeedSend = async (from, out) => {
     const boc = await walletTransferBoc(from.wallet, from.signer, from.seqno, out);
     const { hash } = await ctx.sendMessage(boc);
     from.seqno++;
@@ -133,6 +138,10 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await ctx.produceBlock();
   const item = nftItemAddress(collection.address, 0n);
   await send(alice, [internal({ to: item, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }) })]);
+  await ctx.produceBlock();
+
+  // 5. Staking pools: a nominator pool and a single-nominator pool with deposits and withdrawals.
+  const pools = await seedPools(faucet, send, () => ctx.produceBlock());
   const lastBlock = await ctx.produceBlock();
 
   return {
@@ -143,6 +152,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     ],
     jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
+    pools,
     messages,
     lastBlock,
   };
