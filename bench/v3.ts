@@ -25,12 +25,14 @@ import { collectMcBlock, Indexer, writeMcBlock, type McBlockBatch } from '@tonga
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
 import { autocannon, benchLog, freePort, round, runBench, startBareExpress } from './lib.js';
+import { fillNominatorEvents, NOMINATORS, POOLS } from './v3-pools.js';
 
 const CORPUS_BLOCKS = Number(process.env.BENCH_V3_CORPUS_BLOCKS ?? 40);
 /** Faucet messages per block; each carries 4 transfers, so a block holds ~5 × this many transactions. */
 const EXTERNALS_PER_BLOCK = 25;
 const INGEST_ROUNDS = 3;
 const TARGET_TRANSACTIONS = Number(process.env.BENCH_V3_TRANSACTIONS ?? 1_000_000);
+const TARGET_NOMINATOR_EVENTS = Number(process.env.BENCH_V3_NOMINATOR_EVENTS ?? 1_000_000);
 /** Accounts the synthetic history is spread over (so an account has TARGET / ACCOUNTS transactions). */
 const SYNTHETIC_ACCOUNTS = 10_000;
 const LATENCY_REQUESTS = 500;
@@ -247,6 +249,7 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
     const started = performance.now();
     const synthetic = await fillVolume(store, TARGET_TRANSACTIONS);
     const fillSeconds = round((performance.now() - started) / 1000, 1);
+    const poolVolume = await fillNominatorEvents(store, TARGET_NOMINATOR_EVENTS, log);
     gateway = await startGateway(config, { schema });
     const base = `http://127.0.0.1:${testnetPort}/api/v3`;
     const account = `0:${(4242).toString(16).padStart(64, '0').toUpperCase()}`;
@@ -260,8 +263,20 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
     if (probe.transactions?.length !== 100 || probeMsg.messages?.length !== 1) {
       throw new Error(`volume probes did not find the synthetic rows: ${JSON.stringify(probe).slice(0, 300)} ${JSON.stringify(probeMsg).slice(0, 300)}`);
     }
-    const latency = { transactionsByAccount: await sequentialLatency(txUrl), messagesByHash: await sequentialLatency(msgUrl) };
+    const poolEventsUrl = `${base}/staking/nominatorPools/nominatorEvents?pool=${encodeURIComponent(poolVolume.pool)}&limit=100`;
+    const nominatorEventsUrl = `${poolEventsUrl}&nominator=${encodeURIComponent(poolVolume.nominator)}`;
+    for (const url of [poolEventsUrl, nominatorEventsUrl]) {
+      const page = (await (await fetch(url)).json()) as { events?: unknown[] };
+      if (page.events?.length !== 100) throw new Error(`nominatorEvents probe did not find the synthetic rows: ${JSON.stringify(page).slice(0, 300)}`);
+    }
+    const latency = {
+      transactionsByAccount: await sequentialLatency(txUrl),
+      messagesByHash: await sequentialLatency(msgUrl),
+      nominatorEventsByPool: await sequentialLatency(poolEventsUrl),
+      nominatorEventsByNominator: await sequentialLatency(nominatorEventsUrl),
+    };
     log(`latency at ${TARGET_TRANSACTIONS} tx: account history p99 ${latency.transactionsByAccount.p99} ms, message by hash p99 ${latency.messagesByHash.p99} ms`);
+    log(`latency at ${TARGET_NOMINATOR_EVENTS} nominator events: a pool's page p99 ${latency.nominatorEventsByPool.p99} ms, a nominator's p99 ${latency.nominatorEventsByNominator.p99} ms`);
     const bareRun = await throughput(bare.url);
     const txRun = await throughput(txUrl);
     log(`throughput: bare ${bareRun.requestsPerSecond} req/s, v3 transactions limit 100 ${txRun.requestsPerSecond} req/s`);
@@ -270,10 +285,12 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
       transactions: TARGET_TRANSACTIONS,
       accounts: SYNTHETIC_ACCOUNTS,
       fillSeconds,
+      nominatorEvents: { events: TARGET_NOMINATOR_EVENTS, pools: POOLS, nominatorsPerPool: NOMINATORS, fillSeconds: round(poolVolume.seconds, 1) },
       latencyMs: latency,
       throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
       plans: {
         transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
+        nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, nominator, type limit 100`),
         messagesByHash: await explain(store, `select distinct msg_hash, order_lt from "${chainSchema}".messages where msg_hash = '${Buffer.from(msgHash, 'hex').toString('base64')}' or msg_hash_norm = '${Buffer.from(msgHash, 'hex').toString('base64')}' order by order_lt desc, msg_hash desc limit 10`),
       },
     };
@@ -312,6 +329,12 @@ async function main(): Promise<void> {
         measured: volume?.latencyMs.transactionsByAccount.p99 ?? null,
         target: 10,
         pass: volume !== null && volume.latencyMs.transactionsByAccount.p99 <= 10,
+      },
+      {
+        goal: `nominator events of a pool (staking/nominatorPools/nominatorEvents?pool=…&limit=100) p99 ≤ 10 ms at ${TARGET_NOMINATOR_EVENTS} events`,
+        measured: volume?.latencyMs.nominatorEventsByPool.p99 ?? null,
+        target: 10,
+        pass: volume !== null && volume.latencyMs.nominatorEventsByPool.p99 <= 10,
       },
     ];
     const report = {
