@@ -227,25 +227,29 @@ interface PoolState {
   validatorEvents: ValidatorEventRow[];
 }
 
-function poolTransactions(batch: McBlockBatch, account: string): PoolTransaction[] {
+/** The block's transactions of each given account, with their inbound messages decoded once for all pools. */
+function poolTransactions(batch: McBlockBatch, accounts: ReadonlySet<string>): Map<string, PoolTransaction[]> {
   const bodies = new Map(batch.contents.map((c) => [c.hash, c.body]));
-  const inbound = new Map(batch.messages.filter((m) => m.direction === 'in' && m.tx_account === account).map((m) => [m.tx_hash, m]));
-  return batch.transactions
-    .filter((t) => t.account === account)
-    .map((t) => {
-      const m = inbound.get(t.hash);
-      const body = m ? bodies.get(m.body_hash) : undefined;
-      return {
-        hash: t.hash,
-        lt: BigInt(t.lt),
-        utime: t.now,
-        aborted: t.aborted,
-        deploys: t.orig_status !== 'active',
-        source: m?.source ?? null,
-        value: m?.value == null ? 0n : BigInt(m.value),
-        body: body ? Cell.fromBase64(body) : null,
-      };
+  const inbound = new Map(batch.messages.filter((m) => m.direction === 'in' && accounts.has(m.tx_account)).map((m) => [m.tx_hash, m]));
+  const out = new Map<string, PoolTransaction[]>();
+  for (const t of batch.transactions) {
+    if (!accounts.has(t.account)) continue;
+    const m = inbound.get(t.hash);
+    const body = m ? bodies.get(m.body_hash) : undefined;
+    const list = out.get(t.account) ?? [];
+    list.push({
+      hash: t.hash,
+      lt: BigInt(t.lt),
+      utime: t.now,
+      aborted: t.aborted,
+      deploys: t.orig_status !== 'active',
+      source: m?.source ?? null,
+      value: m?.value == null ? 0n : BigInt(m.value),
+      body: body ? Cell.fromBase64(body) : null,
     });
+    out.set(t.account, list);
+  }
+  return out;
 }
 
 /**
@@ -292,10 +296,11 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
       const previous = new Map(
         (await (db as Kysely<ChainDatabase>).selectFrom('nominator_pools').select(['address', 'data_boc']).where('address', 'in', found.map((f) => f.state.account)).execute()).map((r) => [r.address, r.data_boc]),
       );
+      const transactions = poolTransactions(batch, new Set(found.map((f) => f.state.account)));
       const out: PoolState[] = [];
       for (const { state, kind } of found) {
         const data = Cell.fromBase64(state.data_boc!);
-        const txs = poolTransactions(batch, state.account);
+        const txs = transactions.get(state.account) ?? [];
         const lastLt = txs.reduce((m, t) => (t.lt > m ? t.lt : m), 0n).toString();
         const common = { address: state.account, kind, dataBoc: state.data_boc!, balance: String(state.balance), lastLt };
         if (kind === 'nominator_pool_v1') {
@@ -322,7 +327,8 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
             validatorEvents: events.validator,
           });
         } else {
-          // A single-nominator pool holds one owner's stake: the whole balance is the owner's position.
+          // A single-nominator pool holds one owner's stake: the account's balance is the owner's position (what is at
+          // the elector is not in it while staked). Its deposits and withdrawals are not nominator-pool events.
           const roles = decodeOrNull(() => decodeSingleNominatorData(data));
           const figures = roles && (await singleNominatorFigures(ctx.chain, state.account, batch.mcSeqno));
           if (!roles || !figures) continue;
