@@ -50,11 +50,26 @@ async function poolData(): Promise<Cell> {
   return state.state.data!;
 }
 
+/** The recorded pool with another validator reward share (both recorded pools keep 0), so the split shows. */
+function withRewardShare(data: Cell, share: number): Cell {
+  const s = data.beginParse();
+  const head = s.loadBits(8 + 16);
+  const sent = s.loadCoins();
+  const validatorAmount = s.loadCoins();
+  const config = s.loadRef().beginParse();
+  const validator = config.loadBits(256);
+  config.skip(16);
+  const newConfig = beginCell().storeBits(validator).storeUint(share, 16).storeSlice(config).endCell();
+  return beginCell().storeBits(head).storeCoins(sent).storeCoins(validatorAmount).storeRef(newConfig).storeSlice(s).endCell();
+}
+
+const SHARE = 4000;
+
 beforeAll(async () => {
   chain = await Blockchain.create();
   chain.now = 1_700_000_000;
   const code = Cell.fromBase64(fixture('code.boc.b64'));
-  const data = Cell.fromBase64(fixture('data-2.boc.b64'));
+  const data = withRewardShare(Cell.fromBase64(fixture('data-2.boc.b64')), SHARE);
   await chain.setShardAccount(POOL, createShardAccount({ address: POOL, code, data, balance: toNano('700000'), workchain: -1 }));
 });
 
@@ -105,8 +120,9 @@ describe('pools derivation on the recorded nominator pool', () => {
     expect(nominator.filter((e) => e.type === 'pending_deposit_activation')).toEqual([
       expect.objectContaining({ nominator: raw(NEWCOMER), amount: pendingDeposit, balance_before: 0n, balance_after: pendingDeposit, pending_balance_before: pendingDeposit, pending_balance_after: 0n }),
     ]);
+    expect(split.validatorAmountAfter - pool.validatorAmount).toBe((reward * BigInt(SHARE)) / 10000n);
     expect(validator).toEqual([
-      expect.objectContaining({ type: 'reward', amount: split.validatorAmountAfter - pool.validatorAmount, balance_before: pool.validatorAmount, balance_after: split.validatorAmountAfter, cycle_start: pool.stakeAt, query_id: 7n }),
+      expect.objectContaining({ type: 'reward', validator_reward_share: SHARE, amount: split.validatorAmountAfter - pool.validatorAmount, balance_before: pool.validatorAmount, balance_after: split.validatorAmountAfter, cycle_start: pool.stakeAt, query_id: 7n }),
     ]);
     expect(after.validatorAmount).toBe(split.validatorAmountAfter);
   });
@@ -117,6 +133,25 @@ describe('pools derivation on the recorded nominator pool', () => {
     const requester = before.nominators.find((n) => n.withdrawRequested)!;
     const { nominator } = poolBlockEvents(POOL_RAW, before, after, [tx]);
     expect(nominator).toEqual([expect.objectContaining({ type: 'withdrawal', nominator: raw(requester.address), amount: requester.amount, balance_after: 0n, withdraw_request_before: true })]);
+  });
+
+  it('a stake returned short is a penalty on the validator; the nominators keep their amounts', async () => {
+    // Stake the pool again by hand: state 2 with the whole nominators' amount sent, as after an accepted new_stake.
+    const pool = decodeNominatorPoolData(await poolData());
+    const total = pool.nominators.reduce((s, n) => s + n.amount, 0n);
+    const data = (await poolData()).beginParse();
+    data.skip(8);
+    const staked = beginCell().storeUint(2, 8).storeBits(data.loadBits(16)).storeCoins(total);
+    data.loadCoins();
+    await chain.setShardAccount(POOL, createShardAccount({ address: POOL, code: Cell.fromBase64(fixture('code.boc.b64')), data: staked.storeSlice(data).endCell(), balance: toNano('10'), workchain: -1 }));
+    const loss = toNano('3');
+    const body = beginCell().storeUint(ELECTOR_OPS.recoverStakeResponse, 32).storeUint(8, 64).endCell();
+    const { tx, before, after } = await step(ELECTOR, total - loss, body);
+    const { nominator, validator } = poolBlockEvents(POOL_RAW, before, after, [tx]);
+    expect(validator).toEqual([expect.objectContaining({ type: 'penalty', amount: -loss, balance_before: before.validatorAmount, balance_after: before.validatorAmount - loss })]);
+    expect(after.validatorAmount).toBe(before.validatorAmount - loss);
+    expect(nominator.length).toBe(before.nominators.length);
+    expect(nominator.every((e) => e.type === 'reward' && e.amount === 0n)).toBe(true);
   });
 
   it('a pool first met mid-life sets the baseline only; aborted transactions yield nothing', async () => {
