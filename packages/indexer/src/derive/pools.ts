@@ -195,9 +195,20 @@ export function poolBlockEvents(pool: string, before: NominatorPoolData | null, 
   const nominator: NominatorEventRow[] = [];
   if (live.length === 0 || (before === null && !txs.some((t) => t.tx.deploys))) return { nominator, validator: [] as ValidatorEventRow[] };
   const base = before ?? { ...after, nominators: [], validatorAmount: 0n, stakeAmountSent: 0n };
-  for (const change of nominatorChanges(base, after)) {
+  const changes = nominatorChanges(base, after);
+  for (const change of changes) {
     const caused = causingTransaction(change, live);
     if (caused) nominator.push(...changeEvents(pool, change, caused.tx, caused.cause));
+  }
+  // A returned stake is a round's result for every nominator that took part, also when its share is zero.
+  const recovered = live.filter((t) => t.cause.kind === 'recovered').at(-1);
+  if (recovered) {
+    const changed = new Set(changes.map((c) => raw(c.address)));
+    for (const n of after.nominators) {
+      if (changed.has(raw(n.address)) || n.amount === 0n) continue;
+      const unchanged = { amount: n.amount, pendingDepositAmount: n.pendingDepositAmount, withdrawRequested: n.withdrawRequested };
+      nominator.push(...changeEvents(pool, { address: n.address, before: unchanged, after: unchanged }, recovered.tx, recovered.cause));
+    }
   }
   return { nominator, validator: validatorEvents(pool, base, after, live) };
 }
