@@ -68,7 +68,8 @@ function freshActor(workchain: number): Actor {
 }
 
 /**
- * Staking pools with activity: a TON Foundation nominator pool whose validator deposits (op 4) and whose two
+ * Staking pools with activity (amounts large enough for the pool to stake in a devnet election: the elector takes
+ * stakes from 10 000 TON, and the validator's own amount must cover the recommended fine): a TON Foundation nominator pool whose validator deposits (op 4) and whose two
  * nominators deposit with `d` (one twice) before one leaves with `w`; and a single-nominator pool that its owner
  * funds and withdraws from (op 0x1000). The pools run their recorded mainnet code.
  */
@@ -80,9 +81,9 @@ export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () 
   const single = singleNominatorInit(owner.wallet.address, validator.wallet.address);
 
   await send(faucet, [
-    internal({ to: validator.wallet.address, value: toNano('50'), bounce: false, body: comment('devnet seed: pool validator') }),
-    internal({ to: alice.wallet.address, value: toNano('100'), bounce: false, body: comment('devnet seed: nominator') }),
-    internal({ to: bob.wallet.address, value: toNano('100'), bounce: false, body: comment('devnet seed: nominator') }),
+    internal({ to: validator.wallet.address, value: toNano('2000'), bounce: false, body: comment('devnet seed: pool validator') }),
+    internal({ to: alice.wallet.address, value: toNano('20000'), bounce: false, body: comment('devnet seed: nominator') }),
+    internal({ to: bob.wallet.address, value: toNano('40000'), bounce: false, body: comment('devnet seed: nominator') }),
     internal({ to: owner.wallet.address, value: toNano('100'), bounce: false, body: comment('devnet seed: single nominator owner') }),
   ]);
   // The nominator pool rejects an empty body; op 1 (accept coins) deploys it. The single-nominator pool takes any.
@@ -97,14 +98,14 @@ export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () 
     await send(who, [internal({ to: pool.address, value, bounce: true, body: comment('d') })]);
     deposits.push({ nominator: who.wallet.address, amount: value - DEPOSIT_FEE });
   };
-  const validatorDeposit = toNano('20');
+  const validatorDeposit = toNano('1001');
   await send(validator, [internal({ to: pool.address, value: validatorDeposit, bounce: true, body: opBody(4, 1n).endCell() })]);
-  await deposit(alice, toNano('30'));
-  await deposit(bob, toNano('40'));
+  await deposit(alice, toNano('10001'));
+  await deposit(bob, toNano('15001'));
   await send(owner, [internal({ to: single.address, value: toNano('50'), bounce: true })]);
   await produceBlock();
 
-  await deposit(bob, toNano('11'));
+  await deposit(bob, toNano('5001'));
   await produceBlock();
 
   await send(alice, [internal({ to: pool.address, value: toNano('1'), bounce: true, body: comment('w') })]);
