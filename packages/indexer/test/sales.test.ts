@@ -14,7 +14,7 @@ import { Address, Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Indexer, defaultDerivations } from '../src/index.js';
-import { dnsAuctionRow, nftSaleRow, salesContractKind } from '../src/derive/sales.js';
+import { decodeSalesAccount, dnsAuctionRow, nftSaleRow, salesContractKind } from '../src/derive/sales.js';
 
 const ACCOUNTS = fileURLToPath(new URL('../../../../shared/fixtures/accounts/', import.meta.url));
 const fixture = (file: string) => Cell.fromBase64(readFileSync(ACCOUNTS + file, 'utf8').trim());
@@ -69,9 +69,28 @@ describe('recorded mainnet states', () => {
     expect(dnsAuctionRow('0:A1', decodeDnsItemData(fixture('dns-item/data-2.boc.b64')), STATE)).toBeNull();
   });
 
-  it('the Telemint item is a sale contract; a wallet is none', () => {
-    const tele = fixture('telemint-item/code.boc.b64');
-    expect(salesContractKind(tele.hash().toString('hex'), codeMethodIds(tele))).toBe('sale');
+  it('a Telemint item becomes a teleitem row, its own NFT with its owner and auction; a wallet is no sale contract', async () => {
+    const code = fixture('telemint-item/code.boc.b64');
+    const data = fixture('telemint-item/data.boc.b64');
+    expect(salesContractKind(code.hash().toString('hex'), codeMethodIds(code))).toBe('sale');
+    const address = '0:542462B50B9698E2265BEAEE3FECE4CBCEC3887270F47547875CC33438DEDD73';
+    const latest = {
+      account: address,
+      code_boc: code.toBoc().toString('base64'),
+      data_boc: data.toBoc().toString('base64'),
+      code_hash: code.hash().toString('base64'),
+      data_hash: data.hash().toString('base64'),
+      account_status: 'active',
+      contract_methods: JSON.stringify([...codeMethodIds(code)]),
+      balance: '1000000000',
+      last_trans_lt: '5',
+    };
+    const decoded = await decodeSalesAccount(latest as never, { mcSeqno: 3, genUtime: 1683000000 } as never);
+    expect(decoded!.sale).toMatchObject({ type: 'teleitem', nft_address: address, created_at: null, last_transaction_lt: '5', mc_seqno: 3 });
+    const details = JSON.parse(decoded!.sale!.details as string);
+    // An auction the owner started, with no bid yet: the owner is its beneficiary.
+    expect(details).toMatchObject({ token_name: 'yoganews', bid: '0', min_bid: '80000000000', end_time: 1683280182, duration: '604800', royalty_numerator: 5, royalty_denominator: 100 });
+    expect(decoded!.sale!.nft_owner_address).toBe(details.beneficiary_address);
     expect(salesContractKind('00'.repeat(32), new Set())).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import {
   detectInterfaces,
   methodId,
   readNftSale,
+  runGetMethod,
   type DnsItem,
   type GetgemsAuction,
   type GetgemsSale,
@@ -108,8 +109,16 @@ function teleitemDetails(t: TelemintItem): Record<string, unknown> {
   return fields;
 }
 
-/** The `nft_sales` row of a decoded contract (its own address is the NFT for a Telemint item). */
-export function nftSaleRow(address: string, sale: NftSale, state: { code_hash: string; data_hash: string; last_transaction_lt: string; mc_seqno: number }): Insertable<NftSalesTable> {
+/**
+ * The `nft_sales` row of a decoded contract. A Telemint item is its own NFT; its owner (from `get_nft_data`, null
+ * while the item is in its first auction) stands as the seller.
+ */
+export function nftSaleRow(
+  address: string,
+  sale: NftSale,
+  state: { code_hash: string; data_hash: string; last_transaction_lt: string; mc_seqno: number },
+  teleitemOwner: Address | null = null,
+): Insertable<NftSalesTable> {
   const common = { address, type: sale.type, ...state };
   switch (sale.type) {
     case 'getgems_sale': {
@@ -121,7 +130,7 @@ export function nftSaleRow(address: string, sale: NftSale, state: { code_hash: s
       return { ...common, nft_address: raw(a.nft), nft_owner_address: raw(a.nftOwner), marketplace_address: raw(a.marketplace), created_at: a.createdAt, details: JSON.stringify(auctionDetails(a)) };
     }
     case 'teleitem':
-      return { ...common, nft_address: address, nft_owner_address: null, marketplace_address: null, created_at: null, details: JSON.stringify(teleitemDetails(sale.item)) };
+      return { ...common, nft_address: address, nft_owner_address: raw(teleitemOwner), marketplace_address: null, created_at: null, details: JSON.stringify(teleitemDetails(sale.item)) };
   }
 }
 
@@ -146,7 +155,7 @@ export interface SalesPrepared {
 }
 
 /** Decodes one touched account; null when it is none of these contracts or its state does not decode. */
-async function decodeAccount(row: LatestAccountStateRow, batch: McBlockBatch): Promise<{ sale?: Insertable<NftSalesTable>; auction?: Insertable<DnsAuctionsTable> | null } | null> {
+export async function decodeSalesAccount(row: LatestAccountStateRow, batch: McBlockBatch): Promise<{ sale?: Insertable<NftSalesTable>; auction?: Insertable<DnsAuctionsTable> | null } | null> {
   if (!row.code_boc || !row.data_boc || !row.code_hash || !row.data_hash || row.account_status !== 'active') return null;
   const methods = new Set(typeof row.contract_methods === 'string' ? (JSON.parse(row.contract_methods) as number[]) : []);
   const kind = salesContractKind(Buffer.from(row.code_hash, 'base64').toString('hex'), methods);
@@ -157,8 +166,13 @@ async function decodeAccount(row: LatestAccountStateRow, batch: McBlockBatch): P
   try {
     if (kind === 'dns_item') return { auction: dnsAuctionRow(row.account, decodeDnsItemData(data), state) };
     // Get-methods see the block's time, so a re-indexed block decodes the same way.
-    const sale = await readNftSale({ code, data, address: Address.parseRaw(row.account), balance: BigInt(row.balance) }, { now: batch.genUtime });
-    return sale ? { sale: nftSaleRow(row.account, sale, { ...state, code_hash: row.code_hash, data_hash: row.data_hash }) } : null;
+    const contract = { code, data, address: Address.parseRaw(row.account), balance: BigInt(row.balance) };
+    const options = { now: batch.genUtime };
+    const sale = await readNftSale(contract, options);
+    if (!sale) return null;
+    // get_nft_data: (init, index, collection, owner, content).
+    const owner = sale.type === 'teleitem' ? (await runGetMethod(contract, 'get_nft_data', [], options)).skip(3).readAddressOpt() : null;
+    return { sale: nftSaleRow(row.account, sale, { ...state, code_hash: row.code_hash, data_hash: row.data_hash }, owner) };
   } catch {
     return null;
   }
@@ -169,7 +183,7 @@ export const salesDerivation: BlockDerivation<SalesPrepared> = {
   async prepare(batch) {
     const prepared: SalesPrepared = { sales: [], auctions: [], settledDnsItems: [] };
     for (const row of batch.latestAccountStates) {
-      const decoded = await decodeAccount(row, batch);
+      const decoded = await decodeSalesAccount(row, batch);
       if (!decoded) continue;
       if (decoded.sale) prepared.sales.push(decoded.sale);
       if (decoded.auction) prepared.auctions.push(decoded.auction);
