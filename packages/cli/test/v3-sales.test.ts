@@ -80,6 +80,26 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     expect(r.body.address_book[raw(sale.address)].user_friendly).toBe(friendly(sale.address).replace(/\+/g, '-').replace(/\//g, '_'));
   });
 
+  it('/nft/sales: a purchase completes the sale, and the row follows the contract', async () => {
+    const { sale } = seed.sales;
+    const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+    const seqno = Number(int((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0]));
+    // A plain transfer of the price and the gas buys the NFT.
+    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: sale.address, value: sale.fullPrice + toNano('1'), bounce: true })]);
+    await devnet.sendMessage(boc);
+    await indexer.waitFor((await devnet.produceBlock()).seqno);
+    const saleData = (await devnet.runGetMethod(sale.address, 'get_fix_price_data_v4', [])).stack;
+    expect(int(saleData[0])).toBe(-1n); // the contract says it is complete
+    const r = await api.get('nft/sales', { address: raw(sale.address) });
+    expect(r.status).toBe(200);
+    expect(r.body.nft_sales).toHaveLength(1);
+    expect(r.body.nft_sales[0].details.is_complete).toBe(true);
+    const latest = await api.get('accountStates', { address: raw(sale.address) });
+    expect(r.body.nft_sales[0].last_transaction_lt).toBe(latest.body.accounts[0].last_transaction_lt);
+    // The buyer owns the NFT now.
+    expect(raw(addr((await devnet.runGetMethod(sale.nft, 'get_nft_data', [])).stack[3])!)).toBe(raw(devnet.faucet.address));
+  });
+
   it('/nft/sales: an address that is no sale is left out; a bad one is a 422', async () => {
     const none = await api.get('nft/sales', { address: raw(seed.wallets[0].address) });
     expect(none.status).toBe(200);
