@@ -154,11 +154,26 @@ export interface SalesPrepared {
   settledDnsItems: string[];
 }
 
+/** Distinct codes on a chain number in the thousands; past this many the memo starts over rather than grow. */
+const KIND_MEMO_LIMIT = 20_000;
+const kindMemo = new Map<string, SalesContractKind | null>();
+
+/** The kind of a code, from its hash and the method ids the indexer stored with the state (memoized by code hash). */
+function kindOfCode(codeHash: string, contractMethods: unknown): SalesContractKind | null {
+  let kind = kindMemo.get(codeHash);
+  if (kind === undefined) {
+    const methods = new Set(typeof contractMethods === 'string' ? (JSON.parse(contractMethods) as number[]) : []);
+    kind = salesContractKind(Buffer.from(codeHash, 'base64').toString('hex'), methods);
+    if (kindMemo.size >= KIND_MEMO_LIMIT) kindMemo.clear();
+    kindMemo.set(codeHash, kind);
+  }
+  return kind;
+}
+
 /** Decodes one touched account; null when it is none of these contracts or its state does not decode. */
 export async function decodeSalesAccount(row: LatestAccountStateRow, batch: McBlockBatch): Promise<{ sale?: Insertable<NftSalesTable>; auction?: Insertable<DnsAuctionsTable> | null } | null> {
   if (!row.code_boc || !row.data_boc || !row.code_hash || !row.data_hash || row.account_status !== 'active') return null;
-  const methods = new Set(typeof row.contract_methods === 'string' ? (JSON.parse(row.contract_methods) as number[]) : []);
-  const kind = salesContractKind(Buffer.from(row.code_hash, 'base64').toString('hex'), methods);
+  const kind = kindOfCode(row.code_hash, row.contract_methods);
   if (!kind) return null;
   const code = Cell.fromBase64(row.code_boc);
   const data = Cell.fromBase64(row.data_boc);
