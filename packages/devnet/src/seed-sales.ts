@@ -26,10 +26,11 @@ export interface SalesSeedSummary {
   collection: Address;
   sale: { address: Address; nft: Address; seller: Address; fullPrice: bigint };
   auction: { address: Address; nft: Address; seller: Address; bidder: Address; bid: bigint; endTime: number };
-  dns: { item: Address; domain: string; bidder: Address; bid: bigint; outbid: Address; endTime: number };
+  /** The item's end time moves with late bids: read it with get_auction_info. */
+  dns: { item: Address; domain: string; bidder: Address; bid: bigint; outbid: Address };
 }
 
-/** The DNS auction of a new `.ton` item lasts an hour past its last bid in the devnet (a week on mainnet). */
+/** The devnet opens its DNS auction for an hour (mainnet: a week); a late bid extends it by the item's own rule. */
 const DNS_AUCTION_SECONDS = 3600;
 const AUCTION_SECONDS = 24 * 3600;
 
@@ -64,9 +65,8 @@ export async function seedSales<A extends SalesActor>(deps: SalesSeedDeps<A>): P
     internal({ to: auction.address, value: toNano('0.05'), bounce: false, init: auction.init }),
   ]);
   const domain = `devnet-${tag}`;
-  const dnsEnd = now + DNS_AUCTION_SECONDS;
   // The opening bid in the state is one nanoton by the opener, so that the deploy message itself is the real first bid.
-  const dns = dnsAuctionItemInit({ collection: mp, domain, bidder: dnsOpener.wallet.address, bid: 1n, endTime: dnsEnd, now });
+  const dns = dnsAuctionItemInit({ collection: mp, domain, bidder: dnsOpener.wallet.address, bid: 1n, endTime: now + DNS_AUCTION_SECONDS, now });
   await send(dnsOpener, [internal({ to: dns.address, value: toNano('1'), bounce: false, init: dns.init })]);
   await produceBlock();
 
@@ -89,6 +89,6 @@ export async function seedSales<A extends SalesActor>(deps: SalesSeedDeps<A>): P
     collection: collection.address,
     sale: { address: sale.address, nft: saleNft, seller: seller.wallet.address, fullPrice },
     auction: { address: auction.address, nft: auctionNft, seller: seller.wallet.address, bidder: bidder.wallet.address, bid: auctionBid, endTime: auctionEnd },
-    dns: { item: dns.address, domain, bidder: bidder.wallet.address, bid: dnsBid, outbid: dnsOpener.wallet.address, endTime: dnsEnd },
+    dns: { item: dns.address, domain, bidder: bidder.wallet.address, bid: dnsBid, outbid: dnsOpener.wallet.address },
   };
 }
