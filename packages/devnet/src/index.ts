@@ -10,3 +10,6 @@ export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
 export type { PoolSeedSummary } from './seed-pools.js';
 export * as poolCodes from './contracts/pool-codes.js';
+export type { SalesSeedSummary } from './seed-sales.js';
+export * as salesContracts from './contracts/sales.js';
+export * as salesContractCodes from './contracts/sales-codes.js';

@@ -17,6 +17,7 @@ import {
   nftMintBody,
   nftTransferBody,
 } from './contracts/tokens.js';
+import { seedSales, type SalesSeedSummary } from './seed-sales.js';
 
 export interface SeedSummary {
   /** Wallets created by this seed run: a v4r2, a v5r1 and a v3r2, each with its 32-byte key seed (hex). */
@@ -24,6 +25,8 @@ export interface SeedSummary {
   jetton: { minter: Address; wallets: Address[]; minted: bigint; transferred: bigint; burned: bigint };
   nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
   pools: PoolSeedSummary;
+  /** A getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts). */
+  sales: SalesSeedSummary;
   /** Hashes of the external messages sent, in order. */
   messages: Buffer[];
   lastBlock: BlockIdExt;
@@ -138,9 +141,9 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await ctx.produceBlock();
   const item = nftItemAddress(collection.address, 0n);
   await send(alice, [internal({ to: item, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }) })]);
-  await ctx.produceBlock();
+  const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol });
 
-  // 5. Staking pools: a nominator pool and a single-nominator pool with deposits and withdrawals.
+  // 6. Staking pools: a nominator pool and a single-nominator pool with deposits and withdrawals.
   const pools = await seedPools(faucet, send, () => ctx.produceBlock());
   const lastBlock = await ctx.produceBlock();
 
@@ -153,6 +156,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
     pools,
+    sales,
     messages,
     lastBlock,
   };

@@ -7,9 +7,10 @@ import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { checkedIntegers } from './params.js';
 import { poolOperations, type PoolOperations } from './pools.js';
+import { salesOperations, type SalesOperations } from './sales.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & PoolOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & PoolOperations & SalesOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -28,6 +29,7 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
     ...poolOperations(db, testnet),
+    ...salesOperations(db, testnet),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
   // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
