@@ -50,7 +50,6 @@ export interface PoolTransaction {
 type Cause =
   | { kind: 'nominator'; type: 'deposit' | 'withdraw'; nominator: string }
   | { kind: 'recovered'; queryId: bigint }
-  | { kind: 'stake_answer'; accepted: boolean }
   | { kind: 'process_withdrawals' }
   | { kind: 'validator_deposit'; queryId: bigint }
   | { kind: 'validator_withdraw'; queryId: bigint; amount: bigint }
@@ -64,7 +63,6 @@ function causeOf(tx: PoolTransaction): Cause {
     const op = s.loadUint(32);
     const queryId = s.loadUintBig(64);
     if (op === ELECTOR_OPS.recoverStakeResponse) return { kind: 'recovered', queryId };
-    if (op === ELECTOR_OPS.newStakeConfirmation || op === ELECTOR_OPS.stakeRejected) return { kind: 'stake_answer', accepted: op === ELECTOR_OPS.newStakeConfirmation };
     return { kind: 'other' };
   }
   const message = decodeNominatorPoolMessage(tx.body);
