@@ -8,9 +8,9 @@
  * work is bounded too (DECODE_BUDGET_VALUES per request): bodies past the budget get an error entry.
  */
 import { Cell } from '@ton/core';
-import { decodeBase64, queryToken } from '@tongate/handlers-v2';
+import { decodeBase64 } from '@tongate/handlers-v2';
 import type { v3 } from '@tongate/sdk';
-import { ApiError, type V3Handlers } from '@tongate/stubs';
+import { ApiError, queryToken, type V3Handlers } from '@tongate/stubs';
 import { messageSchemes, type MessageSchemes } from '@tongate/tlb';
 
 export type DecodeOperations = Pick<V3Handlers, 'decodeGet' | 'decodePost'>;
