@@ -30,6 +30,7 @@ export { runMethod, type GetMethodCall } from './operations/run.js';
 export { apiErrorOf, mapChainErrors } from './chain-errors.js';
 // The domain layer: chain reads as values, formatted by each API version its own way.
 export { readAccount, readWallet, simpleStatus, type WalletInfo } from './domain/accounts.js';
+export { findInHistory, previousTransactionId, readAccountHistory, type HistoryRequest, type TransactionPage } from './domain/transactions.js';
 export { estimateExternalFees, externalMessage, sendExternal, type FeeQuery, type SentMessage } from './domain/messages.js';
 export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from './stack.js';
 export { b64, bocB64 } from './format.js';

@@ -1,14 +1,11 @@
-import type { BlockTransactionCursor, ChainSource, ChainTransaction, TransactionId } from '@tongate/chain';
-import type { Address } from '@ton/core';
+import type { BlockTransactionCursor, ChainSource, TransactionId } from '@tongate/chain';
 import type { V2Inputs } from '@tongate/stubs';
 import { ApiError } from '../api-error.js';
+import { findInHistory, readAccountHistory, type TransactionPage } from '../domain/transactions.js';
 import { b64, formatBlockIdExt, formatTransactionId, rawLower } from '../format.js';
 import { formatBlockTransactionExt, formatExtTransaction, formatRawTransaction } from '../transactions-format.js';
 import { resolveBlock } from './blocks.js';
 import { type Deps, isTestnet, operation } from './common.js';
-
-/** Page size when walking an account's history for tryLocate*. */
-const WALK_PAGE = 64;
 
 /** A 64-bit parameter the spec types as any integer but the chain counts from zero (lt). */
 function nonNegative<T extends bigint | undefined>(name: string, value: T): T {
@@ -25,62 +22,21 @@ function blockCursor(query: { after_lt?: bigint; after_hash?: Buffer }): BlockTr
 
 type HistoryQuery = V2Inputs['getTransactions']['query'];
 
-/** The (lt, hash) to start an account history walk from, or null when the account has no transactions. */
-async function historyStart(chain: ChainSource, query: HistoryQuery, ltZeroMeansAbsent: boolean): Promise<TransactionId | null> {
+/**
+ * The history page a getTransactions* query asks for. `lt`/`hash` name the newest transaction (both or neither;
+ * getTransactions reads lt=0 as absent). `archival` is accepted for compatibility: every backend has full history.
+ */
+function history(chain: ChainSource, query: HistoryQuery, ltZeroMeansAbsent: boolean): Promise<TransactionPage> {
   let lt = nonNegative('lt', query.lt);
   if (lt === 0n && ltZeroMeansAbsent) lt = undefined;
   const { hash } = query;
   if ((lt === undefined) !== (hash === undefined)) throw new ApiError(422, 'lt and hash should be used together');
-  if (lt !== undefined && hash) return { lt, hash };
-  return (await chain.getAccountState(query.address)).lastTransaction;
-}
-
-/** Newest first from `start` inclusive, stopping before the first transaction with lt <= toLt. */
-async function accountHistory(chain: ChainSource, address: Address, start: TransactionId | null, limit: number, toLt: bigint) {
-  if (!start || start.lt <= toLt) return [];
-  const txs = await chain.getAccountTransactions(address, start, limit);
-  const cut = txs.findIndex((tx) => tx.lt <= toLt);
-  return cut < 0 ? txs : txs.slice(0, cut);
-}
-
-/** `archival` is accepted for compatibility: every backend answers from full history. */
-async function history(chain: ChainSource, query: HistoryQuery, ltZeroMeansAbsent: boolean) {
-  const toLt = nonNegative('to_lt', query.to_lt);
-  const start = await historyStart(chain, query, ltZeroMeansAbsent);
-  return accountHistory(chain, query.address, start, query.limit, toLt);
-}
-
-/**
- * Walks `address`'s history newest first while `keepGoing(tx)` holds, returning the first transaction that
- * `matches`. Bounded by the chain: every step moves to an older transaction.
- */
-async function findInHistory(
-  chain: ChainSource,
-  address: Address,
-  keepGoing: (tx: ChainTransaction) => boolean,
-  matches: (tx: ChainTransaction) => boolean,
-): Promise<ChainTransaction | null> {
-  let cursor = (await chain.getAccountState(address)).lastTransaction;
-  while (cursor) {
-    const page = await chain.getAccountTransactions(address, cursor, WALK_PAGE);
-    for (const tx of page) {
-      if (!keepGoing(tx)) return null;
-      if (matches(tx)) return tx;
-    }
-    const last = page[page.length - 1];
-    if (!last || page.length < WALK_PAGE) return null;
-    cursor = previousTransactionId(last);
-  }
-  return null;
+  const from: TransactionId | undefined = lt !== undefined && hash ? { lt, hash } : undefined;
+  return readAccountHistory(chain, { address: query.address, from, limit: query.limit, toLt: nonNegative('to_lt', query.to_lt) });
 }
 
 function locateParams(query: V2Inputs['tryLocateTx']['query']) {
   return { source: query.source, destination: query.destination, createdLt: nonNegative('created_lt', query.created_lt) };
-}
-
-function previousTransactionId(tx: ChainTransaction): TransactionId | null {
-  if (tx.tx.prevTransactionLt === 0n) return null;
-  return { lt: tx.tx.prevTransactionLt, hash: Buffer.from(tx.tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex') };
 }
 
 const NOT_FOUND = 'transaction was not found';
@@ -139,18 +95,16 @@ export function transactionOperations(deps: Deps) {
     }),
 
     getTransactions: operation<'getTransactions'>(deps, async ({ query, ctx }) => {
-      const txs = await history(chain, query, true);
-      return txs.map((tx) => formatExtTransaction(tx, { testOnly: isTestnet(ctx) }));
+      const { transactions } = await history(chain, query, true);
+      return transactions.map((tx) => formatExtTransaction(tx, { testOnly: isTestnet(ctx) }));
     }),
 
     getTransactionsStd: operation<'getTransactionsStd'>(deps, async ({ query, ctx }) => {
-      const txs = await history(chain, query, false);
-      const oldest = txs[txs.length - 1];
-      const previous = oldest ? previousTransactionId(oldest) : null;
+      const page = await history(chain, query, false);
       return {
         '@type': 'raw.transactions',
-        transactions: txs.map((tx) => formatRawTransaction(tx, { testOnly: isTestnet(ctx) })),
-        previous_transaction_id: formatTransactionId(previous),
+        transactions: page.transactions.map((tx) => formatRawTransaction(tx, { testOnly: isTestnet(ctx) })),
+        previous_transaction_id: formatTransactionId(page.previous),
       };
     }),
 
