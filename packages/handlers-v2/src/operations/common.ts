@@ -1,3 +1,4 @@
+import type { Cell } from '@ton/core';
 import type { ChainSource } from '@tongate/chain';
 import type { RequestContext, V2Handlers } from '@tongate/stubs';
 import { ok } from '../envelope.js';
@@ -20,6 +21,8 @@ export type ResultOf<K extends OperationId> = Extract<Awaited<ReturnType<V2Handl
 
 export interface Deps {
   chain: ChainSource;
+  /** How accepted external messages are sent (the pending-trace service emulates them first); default: the chain. */
+  submitMessage?: (message: Cell) => Promise<{ hash: Buffer }>;
 }
 
 /** Merges query and body so an operation reads its parameters the same way for GET and POST. */

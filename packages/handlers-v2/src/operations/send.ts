@@ -30,16 +30,17 @@ async function send<T>(action: () => Promise<T>): Promise<T> {
 
 export function sendOperations(deps: Deps) {
   const { chain } = deps;
+  const submit = (message: Cell) => send(() => (deps.submitMessage ? deps.submitMessage(message) : chain.sendMessage(message.toBoc())));
   return {
     sendBoc: operation<'sendBoc'>(deps, async (params) => {
       const message = externalMessage(params);
-      await send(() => chain.sendMessage(message.toBoc()));
+      await submit(message);
       return { '@type': 'ok' };
     }),
 
     sendBocReturnHash: operation<'sendBocReturnHash'>(deps, async (params) => {
       const message = externalMessage(params);
-      const { hash } = await send(() => chain.sendMessage(message.toBoc()));
+      const { hash } = await submit(message);
       return { '@type': 'raw.extMessageInfo', hash: b64(hash), hash_norm: b64(normalizedExternalMessageHash(message)) };
     }),
 

@@ -1,0 +1,137 @@
+import { externalMessageOf, normalizedExternalMessageHash, type ChainSource } from '@tongate/chain';
+import type { ChainDatabase } from '@tongate/store';
+import { Address, type Cell } from '@ton/core';
+import type { Kysely } from 'kysely';
+import type { PendingEntry, PendingStore } from './store.js';
+import { pendingEntryOf } from './trace.js';
+
+export interface PendingLogger {
+  warn(obj: object, msg?: string): void;
+}
+
+export interface PendingTracesOptions {
+  chain: ChainSource;
+  store: PendingStore;
+  /** The network's index: an entry is finalized once its root transaction is indexed. */
+  index?: Kysely<ChainDatabase>;
+  /** How long an entry lives without landing, and after it is finalized. */
+  ttlMs: number;
+  /** How often the tracker looks for landed transactions. */
+  pollMs?: number;
+  /** Longest the emulation may hold a send back; past it the message is sent without a pending entry. */
+  emulationTimeoutMs?: number;
+  logger?: PendingLogger;
+}
+
+/** Entries the tracker looks at per round (the rest wait for the next round). */
+const TRACKED_PER_ROUND = 1_000;
+
+/**
+ * One network's pending traces. `submit` is how the API sends an external message: it emulates the whole trace
+ * against the latest state, sends the message, and stores the trace as pending. The tracker then moves each entry
+ * to `confirmed` when the chain backend shows its root transaction, and to `finalized` when the index holds it (a
+ * step per round, so both states are seen); an entry that never lands expires after the TTL.
+ */
+export class PendingTraces {
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+
+  constructor(private readonly opts: PendingTracesOptions) {}
+
+  get network() {
+    return this.opts.chain.network;
+  }
+
+  get store() {
+    return this.opts.store;
+  }
+
+  async submit(message: Cell): Promise<{ hash: Buffer }> {
+    const { chain } = this.opts;
+    const emulated = await this.emulate(message);
+    const sent = await chain.sendMessage(message.toBoc());
+    if (emulated) {
+      try {
+        await this.opts.store.put(chain.network, emulated);
+      } catch (err) {
+        this.opts.logger?.warn({ err, network: chain.network }, 'pending trace not stored');
+      }
+    }
+    return sent;
+  }
+
+  /** The message's pending entry, or null when it cannot be emulated (the send then answers for itself). */
+  private async emulate(message: Cell): Promise<PendingEntry | null> {
+    const { chain } = this.opts;
+    const timeoutMs = this.opts.emulationTimeoutMs ?? 5_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const work = (async () => {
+        const address = externalMessageOf(message).info.dest as Address;
+        const before = await chain.getAccountState(address);
+        const trace = await chain.emulateTrace(message);
+        return pendingEntryOf(message, trace, { ttlMs: this.opts.ttlMs, rootLastLt: before.lastTransaction?.lt ?? 0n });
+      })();
+      const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
+      return await Promise.race([work, timeout]);
+    } catch (err) {
+      this.opts.logger?.warn({ err: (err as Error).message, network: chain.network }, 'external message not emulated: no pending trace');
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.round) return;
+      this.round = this.track()
+        .catch((err) => this.opts.logger?.warn({ err, network: this.network }, 'pending tracker round failed'))
+        .finally(() => (this.round = null));
+    }, this.opts.pollMs ?? 250);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.round;
+  }
+
+  /** One round: every unfinished entry one step further when its transaction has landed. */
+  async track(): Promise<void> {
+    const { chain, store, index } = this.opts;
+    const entries = await store.unfinished(chain.network, TRACKED_PER_ROUND);
+    for (const entry of entries) {
+      if (entry.finality === 'pending') {
+        const landed = await this.landedRoot(entry);
+        if (landed) await this.advance(entry, { finality: 'confirmed', landedTxHash: landed });
+      } else if (entry.finality === 'confirmed' && index && entry.landedTxHash) {
+        const row = await index.selectFrom('transactions').select(['mc_block_seqno']).where('hash', '=', entry.landedTxHash).executeTakeFirst();
+        if (row) await this.advance(entry, { finality: 'finalized', mcSeqno: row.mc_block_seqno });
+      }
+    }
+  }
+
+  private async advance(entry: PendingEntry, change: Partial<PendingEntry>): Promise<void> {
+    // A landed trace stays visible for one more TTL from this step.
+    await this.opts.store.put(this.network, { ...entry, ...change, expiresAt: Date.now() + this.opts.ttlMs });
+  }
+
+  /** The hash of the root account's transaction that took this entry's external message, once the chain has it. */
+  private async landedRoot(entry: PendingEntry): Promise<string | null> {
+    const { chain } = this.opts;
+    const address = Address.parseRaw(entry.rootAccount);
+    const state = await chain.getAccountState(address);
+    const last = state.lastTransaction;
+    if (!last || last.lt <= BigInt(entry.rootLastLt)) return null;
+    // Newest first, back to where the account stood when the message was accepted.
+    const txs = await chain.getAccountTransactions(address, last, 16);
+    for (const t of txs) {
+      if (t.lt <= BigInt(entry.rootLastLt)) break;
+      const inMsg = t.tx.inMessage;
+      if (inMsg?.info.type === 'external-in' && normalizedExternalMessageHash(inMsg).toString('base64') === entry.key) return t.hash.toString('base64');
+    }
+    return null;
+  }
+}
