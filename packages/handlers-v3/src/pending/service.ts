@@ -1,4 +1,4 @@
-import { externalMessageOf, normalizedExternalMessageHash, type ChainSource } from '@tongate/chain';
+import { externalMessageOf, normalizedExternalMessageHash, type ChainSource, type TransactionId } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import { Address, type Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
@@ -89,7 +89,7 @@ export class PendingTraces {
       this.round = this.track()
         .catch((err) => this.opts.logger?.warn({ err, network: this.network }, 'pending tracker round failed'))
         .finally(() => (this.round = null));
-    }, this.opts.pollMs ?? 250);
+    }, this.opts.pollMs ?? 500);
   }
 
   async stop(): Promise<void> {
@@ -102,9 +102,16 @@ export class PendingTraces {
   async track(): Promise<void> {
     const { chain, store, index } = this.opts;
     const entries = await store.unfinished(chain.network, TRACKED_PER_ROUND);
+    // One state read per root account, however many of its messages are in flight.
+    const heads = new Map<string, Promise<TransactionId | null>>();
+    const headOf = (account: string) => {
+      let head = heads.get(account);
+      if (!head) heads.set(account, (head = chain.getAccountState(Address.parseRaw(account)).then((s) => s.lastTransaction)));
+      return head;
+    };
     for (const entry of entries) {
       if (entry.finality === 'pending') {
-        const landed = await this.landedRoot(entry);
+        const landed = await this.landedRoot(entry, await headOf(entry.rootAccount));
         if (landed) await this.advance(entry, { finality: 'confirmed', landedTxHash: landed });
       } else if (entry.finality === 'confirmed' && index && entry.landedTxHash) {
         const row = await index.selectFrom('transactions').select(['mc_block_seqno']).where('hash', '=', entry.landedTxHash).executeTakeFirst();
@@ -119,14 +126,10 @@ export class PendingTraces {
   }
 
   /** The hash of the root account's transaction that took this entry's external message, once the chain has it. */
-  private async landedRoot(entry: PendingEntry): Promise<string | null> {
-    const { chain } = this.opts;
-    const address = Address.parseRaw(entry.rootAccount);
-    const state = await chain.getAccountState(address);
-    const last = state.lastTransaction;
+  private async landedRoot(entry: PendingEntry, last: TransactionId | null): Promise<string | null> {
     if (!last || last.lt <= BigInt(entry.rootLastLt)) return null;
     // Newest first, back to where the account stood when the message was accepted.
-    const txs = await chain.getAccountTransactions(address, last, 16);
+    const txs = await this.opts.chain.getAccountTransactions(Address.parseRaw(entry.rootAccount), last, 16);
     for (const t of txs) {
       if (t.lt <= BigInt(entry.rootLastLt)) break;
       const inMsg = t.tx.inMessage;

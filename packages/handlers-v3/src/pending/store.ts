@@ -91,7 +91,7 @@ export class MemoryPendingStore implements PendingStore {
 
 /**
  * Redis layout per network (prefix `tongate:pending:<network>:`): `e:<key>` the entry as JSON with its expiry;
- * `h:<hash>` → key for the external hash and the trace id; `all` and `a:<account>` sorted sets of keys scored by
+ * `h:<hash>` → key for the external hash and the trace id; `all`, `open` (not finalized yet) and `a:<account>` sorted sets of keys scored by
  * expiry (members past their score are dropped on read).
  */
 export class RedisPendingStore implements PendingStore {
@@ -102,8 +102,9 @@ export class RedisPendingStore implements PendingStore {
     private readonly maxEntries = PENDING_MAX_ENTRIES,
     private readonly prefix = 'tongate:pending',
   ) {
-    // Commands fail at once while Redis is down instead of queueing: a pending list is best-effort.
-    this.client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // A command waits for the connection (a fresh process) but never long: with Redis down, sends still go out
+    // (without a pending entry) and the pending operations fail fast.
+    this.client = new Redis(redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
     this.client.on('error', () => {});
   }
 
@@ -117,6 +118,8 @@ export class RedisPendingStore implements PendingStore {
     m.set(this.k(network, `e:${entry.key}`), JSON.stringify(entry), 'PX', ttl);
     for (const h of new Set([entry.extHash, entry.traceId])) if (h !== entry.key) m.set(this.k(network, `h:${h}`), entry.key, 'PX', ttl);
     m.zadd(this.k(network, 'all'), entry.expiresAt, entry.key);
+    if (entry.finality === 'finalized') m.zrem(this.k(network, 'open'), entry.key);
+    else m.zadd(this.k(network, 'open'), entry.expiresAt, entry.key);
     for (const a of entry.accounts) {
       m.zadd(this.k(network, `a:${a}`), entry.expiresAt, entry.key);
       m.pexpire(this.k(network, `a:${a}`), ttl);
@@ -126,7 +129,12 @@ export class RedisPendingStore implements PendingStore {
     if (count > this.maxEntries) {
       const evicted = await this.client.zrange(this.k(network, 'all'), 0, count - this.maxEntries - 1);
       if (evicted.length > 0) {
-        await this.client.multi().zrem(this.k(network, 'all'), ...evicted).del(...evicted.map((key) => this.k(network, `e:${key}`))).exec();
+        await this.client
+          .multi()
+          .zrem(this.k(network, 'all'), ...evicted)
+          .zrem(this.k(network, 'open'), ...evicted)
+          .del(...evicted.map((key) => this.k(network, `e:${key}`)))
+          .exec();
       }
     }
   }
@@ -158,13 +166,8 @@ export class RedisPendingStore implements PendingStore {
   }
 
   async unfinished(network: Network, limit: number): Promise<PendingEntry[]> {
-    const keys = await this.liveKeys(network, 'all', this.maxEntries);
-    const out: PendingEntry[] = [];
-    // In slices, so one MGET never carries the whole set.
-    for (let i = 0; i < keys.length && out.length < limit; i += 500) {
-      out.push(...(await this.load(network, keys.slice(i, i + 500))).filter((e) => e.finality !== 'finalized'));
-    }
-    return out.slice(0, limit);
+    const entries = await this.load(network, await this.liveKeys(network, 'open', limit));
+    return entries.filter((e) => e.finality !== 'finalized');
   }
 
   async close(): Promise<void> {
