@@ -74,6 +74,24 @@ describe.each(stores)('pending traces held %s', (_name, makeStore) => {
     }
   }, 60_000);
 
+  it('a send is not held back past emulationTimeoutMs: the message goes out and its entry follows', async () => {
+    const sent: string[] = [];
+    const chain = new Proxy(losingBroadcasts(devnet), {
+      get(target, prop, receiver) {
+        if (prop === 'sendMessage') return async (boc: Buffer) => (sent.push(Cell.fromBoc(boc)[0]!.hash().toString('base64')), { hash: Cell.fromBoc(boc)[0]!.hash() });
+        return Reflect.get(target, prop, receiver);
+      },
+    }) as ChainSource;
+    const pending = new PendingTraces({ chain, store, ttlMs: 30_000, emulationTimeoutMs: 0 });
+    const message = await transfer(`late ${Date.now()}`);
+    const hash = message.hash().toString('base64');
+    await pending.submit(message);
+    expect(sent).toEqual([hash]);
+    const started = Date.now();
+    while ((await store.byHash('testnet', [hash])).length === 0 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 10));
+    expect((await store.byHash('testnet', [hash]))[0]).toMatchObject({ extHash: hash, finality: 'pending' });
+  }, 60_000);
+
   it('keeps the networks apart and at most maxEntries per network, dropping the oldest', async () => {
     const pending = new PendingTraces({ chain: losingBroadcasts(devnet), store, ttlMs: 30_000 });
     const keys: string[] = [];

@@ -1,4 +1,4 @@
-import { externalMessageOf, normalizedExternalMessageHash, type ChainSource, type TransactionId } from '@tongate/chain';
+import { normalizedExternalMessageHash, type ChainSource, type TransactionId } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import { Address, type Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
@@ -18,7 +18,7 @@ export interface PendingTracesOptions {
   ttlMs: number;
   /** How often the tracker looks for landed transactions. */
   pollMs?: number;
-  /** Longest the emulation may hold a send back; past it the message is sent without a pending entry. */
+  /** Longest the emulation may hold a send back (default 2 s); past it the message goes out and the entry follows. */
   emulationTimeoutMs?: number;
   logger?: PendingLogger;
 }
@@ -46,39 +46,42 @@ export class PendingTraces {
     return this.opts.store;
   }
 
+  /**
+   * Sends an external message through the chain backend, emulating its trace first: the send waits for the
+   * emulation at most `emulationTimeoutMs` (a slow emulation must not hold sends back); one that finishes later is
+   * still stored, once the send has succeeded, if it could run on the state from before the message.
+   */
   async submit(message: Cell): Promise<{ hash: Buffer }> {
     const { chain } = this.opts;
-    const emulated = await this.emulate(message);
+    const emulation = this.emulate(message);
+    let timer: NodeJS.Timeout | undefined;
+    const late = Symbol('late');
+    const early = await Promise.race([emulation, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), this.opts.emulationTimeoutMs ?? 2_000)))]);
+    clearTimeout(timer);
     const sent = await chain.sendMessage(message.toBoc());
-    if (emulated) {
-      try {
-        await this.opts.store.put(chain.network, emulated);
-      } catch (err) {
-        this.opts.logger?.warn({ err, network: chain.network }, 'pending trace not stored');
-      }
-    }
+    if (early === late) void emulation.then((entry) => this.keep(entry));
+    else await this.keep(early);
     return sent;
+  }
+
+  private async keep(entry: PendingEntry | null): Promise<void> {
+    if (!entry) return;
+    try {
+      await this.opts.store.put(this.network, entry);
+    } catch (err) {
+      this.opts.logger?.warn({ err, network: this.network }, 'pending trace not stored');
+    }
   }
 
   /** The message's pending entry, or null when it cannot be emulated (the send then answers for itself). */
   private async emulate(message: Cell): Promise<PendingEntry | null> {
     const { chain } = this.opts;
-    const timeoutMs = this.opts.emulationTimeoutMs ?? 5_000;
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const work = (async () => {
-        const address = externalMessageOf(message).info.dest as Address;
-        const before = await chain.getAccountState(address);
-        const trace = await chain.emulateTrace(message);
-        return pendingEntryOf(message, trace, { ttlMs: this.opts.ttlMs, rootLastLt: before.lastTransaction?.lt ?? 0n });
-      })();
-      const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
-      return await Promise.race([work, timeout]);
+      const trace = await chain.emulateTrace(message);
+      return pendingEntryOf(message, trace, { ttlMs: this.opts.ttlMs });
     } catch (err) {
       this.opts.logger?.warn({ err: (err as Error).message, network: chain.network }, 'external message not emulated: no pending trace');
       return null;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

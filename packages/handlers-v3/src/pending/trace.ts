@@ -91,8 +91,6 @@ function classifierInput(nodes: Node[], trace: Omit<TraceInput['trace'], 'state'
 export interface PendingEntryOptions {
   ttlMs: number;
   now?: number;
-  /** The root account's last transaction lt before the message ran. */
-  rootLastLt: bigint;
 }
 
 /** The pending entry of an external message's emulated trace. */
@@ -187,7 +185,8 @@ export function pendingEntryOf(message: Cell, emulated: EmulatedTrace, opts: Pen
     traceId,
     accounts: [...new Set(nodes.map((n) => n.tx.account))],
     rootAccount: root.tx.account,
-    rootLastLt: opts.rootLastLt.toString(),
+    // The root account's last transaction before the message: the tracker watches for the ones after it.
+    rootLastLt: emulated.transactions[0]!.tx.prevTransactionLt.toString(),
     finality: 'pending',
     landedTxHash: null,
     mcSeqno: null,
