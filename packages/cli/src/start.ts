@@ -90,7 +90,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     cleanups.push(() => limiter.close());
 
     // Pending traces: in Redis when there is one, so every API process serves what any of them accepted.
-    const pendingStore = config.redisUrl ? new RedisPendingStore(config.redisUrl) : new MemoryPendingStore();
+    const pendingStore = config.redisUrl ? new RedisPendingStore(config.redisUrl, config.pendingMaxEntries) : new MemoryPendingStore(config.pendingMaxEntries);
     cleanups.push(() => pendingStore.close());
 
     const devnets: Partial<Record<Network, Devnet>> = {};

@@ -12,7 +12,7 @@ import { traceAt, transactionAt } from './trace.js';
 export type PendingOperations = Pick<V3Handlers, 'getPendingTraces' | 'getPendingActions' | 'getPendingTransactions'>;
 
 /** Traces one pending reply holds at most (an account with many messages in flight gets the newest). */
-const MAX_TRACES = 100;
+const MAX_TRACES = 50;
 
 const transactionsOf = (entry: PendingEntry) => Object.values(entry.trace.transactions ?? {}).map((tx) => transactionAt(entry, tx));
 
