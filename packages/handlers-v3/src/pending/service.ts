@@ -25,6 +25,8 @@ export interface PendingTracesOptions {
 
 /** Entries the tracker looks at per round (the rest wait for the next round). */
 const TRACKED_PER_ROUND = 1_000;
+/** Emulations one network runs at once; a send past it goes out without a pending entry instead of waiting. */
+const MAX_CONCURRENT_EMULATIONS = 8;
 
 /**
  * One network's pending traces. `submit` is how the API sends an external message: it emulates the whole trace
@@ -35,6 +37,9 @@ const TRACKED_PER_ROUND = 1_000;
 export class PendingTraces {
   private timer: NodeJS.Timeout | null = null;
   private round: Promise<void> | null = null;
+  private emulating = 0;
+  /** The masterchain head the tracker last looked for landed messages at (none can land without a new block). */
+  private trackedHead = -1;
 
   constructor(private readonly opts: PendingTracesOptions) {}
 
@@ -76,12 +81,19 @@ export class PendingTraces {
   /** The message's pending entry, or null when it cannot be emulated (the send then answers for itself). */
   private async emulate(message: Cell): Promise<PendingEntry | null> {
     const { chain } = this.opts;
+    if (this.emulating >= MAX_CONCURRENT_EMULATIONS) {
+      this.opts.logger?.warn({ network: chain.network }, 'emulations at capacity: message sent without a pending trace');
+      return null;
+    }
+    this.emulating++;
     try {
       const trace = await chain.emulateTrace(message);
       return pendingEntryOf(message, trace, { ttlMs: this.opts.ttlMs });
     } catch (err) {
       this.opts.logger?.warn({ err: (err as Error).message, network: chain.network }, 'external message not emulated: no pending trace');
       return null;
+    } finally {
+      this.emulating--;
     }
   }
 
@@ -105,22 +117,26 @@ export class PendingTraces {
   async track(): Promise<void> {
     const { chain, store, index } = this.opts;
     const entries = await store.unfinished(chain.network, TRACKED_PER_ROUND);
+    if (entries.length === 0) return;
+    const head = (await chain.getMasterchainInfo()).last.seqno;
+    const newBlock = head !== this.trackedHead;
     // One state read per root account, however many of its messages are in flight.
-    const heads = new Map<string, Promise<TransactionId | null>>();
-    const headOf = (account: string) => {
-      let head = heads.get(account);
-      if (!head) heads.set(account, (head = chain.getAccountState(Address.parseRaw(account)).then((s) => s.lastTransaction)));
-      return head;
+    const lastTransactions = new Map<string, Promise<TransactionId | null>>();
+    const lastTransactionOf = (account: string) => {
+      let last = lastTransactions.get(account);
+      if (!last) lastTransactions.set(account, (last = chain.getAccountState(Address.parseRaw(account)).then((s) => s.lastTransaction)));
+      return last;
     };
     for (const entry of entries) {
-      if (entry.finality === 'pending') {
-        const landed = await this.landedRoot(entry, await headOf(entry.rootAccount));
+      if (entry.finality === 'pending' && newBlock) {
+        const landed = await this.landedRoot(entry, await lastTransactionOf(entry.rootAccount));
         if (landed) await this.advance(entry, { finality: 'confirmed', landedTxHash: landed });
       } else if (entry.finality === 'confirmed' && index && entry.landedTxHash) {
         const row = await index.selectFrom('transactions').select(['mc_block_seqno']).where('hash', '=', entry.landedTxHash).executeTakeFirst();
         if (row) await this.advance(entry, { finality: 'finalized', mcSeqno: row.mc_block_seqno });
       }
     }
+    this.trackedHead = head;
   }
 
   private async advance(entry: PendingEntry, change: Partial<PendingEntry>): Promise<void> {
