@@ -5,6 +5,7 @@
  * other network never sees it. Runs on PGlite with in-process pending entries, and on PostgreSQL and Redis when
  * DATABASE_URL and REDIS_URL are set.
  */
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, internal, WalletContractV4 } from '@ton/ton';
 import { signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
@@ -41,7 +42,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-/** A signed faucet transfer with a comment unique to this run (so Redis entries of an earlier run never match). */
+/** A signed faucet transfer from the devnet's faucet. */
 async function faucetTransfer(devnet: Devnet, receiver: Address, comment: string) {
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
   const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
@@ -51,8 +52,10 @@ async function faucetTransfer(devnet: Devnet, receiver: Address, comment: string
 describe.each(NETWORKS)('pending traces on %s', (network) => {
   let devnet: Devnet;
   let indexer: Indexer;
-  const receiver = new Address(0, Buffer.from(`${network}-pending-receiver`.padEnd(32, '#')));
-  const comment = `pending ${network} ${Date.now()}`;
+  // Unique to this run: with REDIS_URL, entries of an earlier run may still be live in the shared store.
+  const run = `${process.pid}-${Date.now()}`;
+  const receiver = new Address(0, createHash('sha256').update(`${network}-pending-receiver-${run}`).digest());
+  const comment = `pending ${network} ${run}`;
   let extHash: string;
   let traceId: string;
 
