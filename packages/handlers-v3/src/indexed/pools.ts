@@ -3,7 +3,7 @@ import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { addressBook } from './address-book.js';
-import { page, rawAddressParam } from './params.js';
+import { page, rawAddress } from './params.js';
 
 export type PoolOperations = Pick<
   V3Handlers,
@@ -26,10 +26,10 @@ interface TimeWindow {
 }
 
 function checkedWindow(query: TimeWindow): TimeWindow {
-  if (query.start_utime !== undefined && query.start_utime < 0) throw new ApiError(422, 'invalid start_utime: must not be negative');
-  if (query.end_utime !== undefined && query.end_utime < 0) throw new ApiError(422, 'invalid end_utime: must not be negative');
+  if (query.start_utime !== undefined && query.start_utime < 0) throw new ApiError(422, 'start_utime: must not be negative');
+  if (query.end_utime !== undefined && query.end_utime < 0) throw new ApiError(422, 'end_utime: must not be negative');
   if (query.start_utime !== undefined && query.end_utime !== undefined && query.start_utime > query.end_utime) {
-    throw new ApiError(422, 'invalid start_utime: must not be after end_utime');
+    throw new ApiError(422, 'start_utime: must not be after end_utime');
   }
   return query;
 }
@@ -41,7 +41,7 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
 
   return {
     async getNominatorPool({ query }) {
-      const address = rawAddressParam('pool', query.pool);
+      const address = rawAddress(query.pool);
       const pool = await db.selectFrom('nominator_pools').selectAll().where('address', '=', address).executeTakeFirst();
       if (!pool) throw new ApiError(404, 'nominator pool not found');
       const members = await db.selectFrom('nominator_pool_members').selectAll().where('pool', '=', address).orderBy('nominator').execute();
@@ -63,7 +63,7 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
     },
 
     async getNominatorPoolNominator({ query }) {
-      const nominator = rawAddressParam('nominator', query.nominator);
+      const nominator = rawAddress(query.nominator);
       // A nominator is in at most a handful of pools; the bound keeps the reply finite all the same.
       const rows = await db.selectFrom('nominator_pool_members').selectAll().where('nominator', '=', nominator).orderBy('pool').limit(1000).execute();
       const nominator_pools = rows.map((r) => ({ pool_address: r.pool, balance: r.balance, pending_balance: r.pending_balance }));
@@ -72,8 +72,8 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
 
     async getNominatorPoolNominatorEvents({ query }) {
       const { limit, offset } = page(query);
-      const pool = rawAddressParam('pool', query.pool);
-      const nominator = query.nominator === undefined ? undefined : rawAddressParam('nominator', query.nominator);
+      const pool = rawAddress(query.pool);
+      const nominator = query.nominator && rawAddress(query.nominator);
       const { start_utime, end_utime } = checkedWindow(query);
       let q = db.selectFrom('nominator_pool_events').selectAll().where('pool', '=', pool);
       if (nominator) q = q.where('nominator', '=', nominator);
@@ -102,8 +102,8 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
 
     async getNominatorPoolNominatorRewards({ query }) {
       const { limit, offset } = page(query);
-      const pool = rawAddressParam('pool', query.pool);
-      const nominator = rawAddressParam('nominator', query.nominator);
+      const pool = rawAddress(query.pool);
+      const nominator = rawAddress(query.nominator);
       const { start_utime, end_utime } = checkedWindow(query);
       let q = db.selectFrom('nominator_pool_events').selectAll().where('pool', '=', pool).where('nominator', '=', nominator).where('type', '=', 'reward');
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
@@ -119,8 +119,8 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
     async getNominatorPoolValidatorEvents({ query }) {
       const { limit, offset } = page(query);
       if (query.validator === undefined && query.pool === undefined) throw new ApiError(422, 'validator or pool is required');
-      const validator = query.validator === undefined ? undefined : rawAddressParam('validator', query.validator);
-      const pool = query.pool === undefined ? undefined : rawAddressParam('pool', query.pool);
+      const validator = query.validator && rawAddress(query.validator);
+      const pool = query.pool && rawAddress(query.pool);
       const { start_utime, end_utime } = checkedWindow(query);
       let q = db.selectFrom('nominator_pool_validator_events').selectAll();
       if (validator) q = q.where('validator', '=', validator);
@@ -152,8 +152,8 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
 
     async getNominatorPoolValidatorRewards({ query }) {
       const { limit, offset } = page(query);
-      const validator = rawAddressParam('validator', query.validator);
-      const pool = rawAddressParam('pool', query.pool);
+      const validator = rawAddress(query.validator);
+      const pool = rawAddress(query.pool);
       const { start_utime, end_utime } = checkedWindow(query);
       let q = db.selectFrom('nominator_pool_validator_events').selectAll().where('pool', '=', pool).where('validator', '=', validator).where('type', '=', 'reward');
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);

@@ -5,7 +5,7 @@ import type { Kysely, SelectQueryBuilder, Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
 import { requireMcBlock } from './blocks.js';
 import { formatMessage, messagesWithContents, type MessageRow } from './messages.js';
-import { addressList, hashParam, int64Param, opcodeParam, page, shardParam, window } from './params.js';
+import { decimal, page, rawAddresses, storedHash, window } from './params.js';
 import { shardToHex } from '@tongate/chain';
 
 export type TransactionOperations = Pick<
@@ -13,7 +13,7 @@ export type TransactionOperations = Pick<
   'getTransactions' | 'getTransactionsByMasterchainBlock' | 'getTransactionsByMessage' | 'getAdjacentTransactions'
 >;
 
-type TxRow = Selectable<TransactionsTable>;
+export type TxRow = Selectable<TransactionsTable>;
 type TxQuery = SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>;
 
 function accountState(hash: string, states: Map<string, Selectable<ChainDatabase['account_states']>>): v3.AccountState {
@@ -27,6 +27,38 @@ function accountState(hash: string, states: Map<string, Selectable<ChainDatabase
     frozen_hash: s.frozen_hash,
     data_hash: s.data_hash,
     code_hash: s.code_hash,
+  };
+}
+
+/** One transaction row with its messages (out_msgs in order) and account states → the wire shape (an indexed one). */
+export function formatTransaction(
+  r: TxRow,
+  incoming: MessageRow | undefined,
+  outgoing: MessageRow[],
+  before: v3.AccountState,
+  after: v3.AccountState,
+): v3.Transaction {
+  return {
+    account: r.account,
+    hash: r.hash,
+    lt: r.lt,
+    now: r.now,
+    mc_block_seqno: r.mc_block_seqno,
+    trace_id: null,
+    prev_trans_hash: r.prev_trans_hash,
+    prev_trans_lt: r.prev_trans_lt,
+    orig_status: r.orig_status as v3.AccountStatus,
+    end_status: r.end_status as v3.AccountStatus,
+    total_fees: r.total_fees,
+    total_fees_extra_currencies: r.total_fees_extra_currencies,
+    description: r.description as unknown as v3.TransactionDescription,
+    block_ref: { workchain: r.block_workchain, shard: shardToHex(BigInt(r.block_shard)).toUpperCase(), seqno: r.block_seqno },
+    in_msg: incoming ? formatMessage(incoming) : null,
+    out_msgs: outgoing.map(formatMessage),
+    account_state_before: before,
+    account_state_after: after,
+    emulated: false,
+    finality: 'finalized',
   };
 }
 
@@ -50,32 +82,15 @@ export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[]
       outMsgs.set(m.tx_hash, list);
     }
   }
-  const transactions: v3.Transaction[] = rows.map((r) => {
-    const incoming = inMsg.get(r.hash);
-    const outgoing = (outMsgs.get(r.hash) ?? []).sort((a, b) => a.out_index - b.out_index);
-    return {
-      account: r.account,
-      hash: r.hash,
-      lt: r.lt,
-      now: r.now,
-      mc_block_seqno: r.mc_block_seqno,
-      trace_id: null,
-      prev_trans_hash: r.prev_trans_hash,
-      prev_trans_lt: r.prev_trans_lt,
-      orig_status: r.orig_status as v3.AccountStatus,
-      end_status: r.end_status as v3.AccountStatus,
-      total_fees: r.total_fees,
-      total_fees_extra_currencies: r.total_fees_extra_currencies,
-      description: r.description as unknown as v3.TransactionDescription,
-      block_ref: { workchain: r.block_workchain, shard: shardToHex(BigInt(r.block_shard)).toUpperCase(), seqno: r.block_seqno },
-      in_msg: incoming ? formatMessage(incoming) : null,
-      out_msgs: outgoing.map(formatMessage),
-      account_state_before: accountState(r.account_state_hash_before, states),
-      account_state_after: accountState(r.account_state_hash_after, states),
-      emulated: false,
-      finality: 'finalized',
-    };
-  });
+  const transactions: v3.Transaction[] = rows.map((r) =>
+    formatTransaction(
+      r,
+      inMsg.get(r.hash),
+      (outMsgs.get(r.hash) ?? []).sort((a, b) => a.out_index - b.out_index),
+      accountState(r.account_state_hash_before, states),
+      accountState(r.account_state_hash_after, states),
+    ),
+  );
   const book = await addressBook(
     db,
     transactions.flatMap((t) => [t.account, t.in_msg?.source, t.in_msg?.destination, ...t.out_msgs.flatMap((m) => [m.source, m.destination])]),
@@ -96,11 +111,11 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
   return {
     async getTransactions({ query }) {
       const { limit, offset, sort } = page(query);
-      const accounts = addressList('account', query.account);
-      const excluded = addressList('exclude_account', query.exclude_account);
-      const hash = hashParam('hash', query.hash);
-      const shard = shardParam('shard', query.shard);
-      const lt = int64Param('lt', query.lt);
+      const accounts = rawAddresses(query.account);
+      const excluded = rawAddresses(query.exclude_account);
+      const hash = storedHash(query.hash);
+      const shard = decimal(query.shard);
+      const lt = decimal(query.lt);
       const { startLt, endLt, startUtime, endUtime, byTime } = window(query);
       if (query.mc_seqno !== undefined) await requireMcBlock(db, query.mc_seqno);
       let q: TxQuery = db.selectFrom('transactions').selectAll();
@@ -128,9 +143,9 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
 
     async getTransactionsByMessage({ query }) {
       const { limit, offset } = page(query);
-      const msgHash = hashParam('msg_hash', query.msg_hash);
-      const bodyHash = hashParam('body_hash', query.body_hash);
-      const opcode = opcodeParam('opcode', query.opcode);
+      const msgHash = storedHash(query.msg_hash);
+      const bodyHash = storedHash(query.body_hash);
+      const opcode = query.opcode;
       if (!msgHash && !bodyHash && opcode === undefined) throw new ApiError(422, 'at least one of msg_hash, body_hash, opcode must be given');
       if (opcode !== undefined && query.direction === 'out') throw new ApiError(422, 'opcode selects receiving transactions: direction must be in or omitted');
       const direction = opcode !== undefined ? 'in' : query.direction;
@@ -149,7 +164,7 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
     },
 
     async getAdjacentTransactions({ query }) {
-      const hash = hashParam('hash', query.hash)!;
+      const hash = storedHash(query.hash);
       const tx = await db.selectFrom('transactions').select(['hash']).where('hash', '=', hash).executeTakeFirst();
       if (!tx) throw new ApiError(404, 'transaction not found');
       // in: the sender of this transaction's inbound message; out: the receivers of its outbound messages.
