@@ -6,5 +6,7 @@ export { signerFromSeed, verifyEd25519, devnetValidatorSigner, type Ed25519Signe
 export { walletTransferBoc, type DevnetWallet } from './wallets.js';
 export { serializeBlock, blockHashes, nextStateHash } from './blocks.js';
 export type { SeedSummary } from './seed.js';
+export type { DnsSeedSummary } from './seed-dns.js';
 export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
+export * as dns from './contracts/dns.js';

@@ -16,12 +16,19 @@ import {
   nftMintBody,
   nftTransferBody,
 } from './contracts/tokens.js';
+import { seedDns, type DnsSeedSummary } from './seed-dns.js';
 
 export interface SeedSummary {
   /** Wallets created by this seed run: a v4r2, a v5r1 and a v3r2, each with its 32-byte key seed (hex). */
   wallets: { version: 'v3r2' | 'v4r2' | 'v5r1'; address: Address; secretSeedHex: string }[];
   jetton: { minter: Address; wallets: Address[]; minted: bigint; transferred: bigint; burned: bigint };
   nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
+  /** `.ton` domains with wallet, site, storage and next-resolver records (seed-dns.ts). */
+  dns: DnsSeedSummary;
+  /** A transfer to an account that does not exist, sent bounceable: it comes back bounced to `from`. */
+  bounced: { from: Address; to: Address };
+  /** An encrypted-comment message (opcode 0x2167da4b) from alice to bob. */
+  encryptedComment: { from: Address; to: Address };
   /** Hashes of the external messages sent, in order. */
   messages: Buffer[];
   lastBlock: BlockIdExt;
@@ -37,6 +44,11 @@ export interface SeedContext {
   liveSeqno(address: Address): Promise<number>;
 }
 
+/** Encrypted comment (ton-marker): opcode 0x2167da4b, then the ciphertext as a snake cell. */
+function encryptedCommentBody(ciphertext: Buffer) {
+  return beginCell().storeUint(0x2167da4b, 32).storeBuffer(ciphertext).endCell();
+}
+
 interface Actor {
   wallet: DevnetWallet;
   signer: Ed25519Signer;
@@ -45,7 +57,8 @@ interface Actor {
 
 /**
  * Realistic activity in a few blocks: three fresh wallets (v4r2, v5r1, v3r2) funded from the faucet, transfers with comments both ways,
- * a jetton (deploy + mint, transfer with a forward payload, burn) and an NFT collection (deploy + mint, transfer).
+ * a jetton (deploy + mint, transfer with a forward payload, burn), an NFT collection (deploy + mint, transfer), two
+ * `.ton` domains with records, an encrypted comment and a transfer that bounces.
  * Every run uses fresh keys and content URIs, so running it again adds new contracts instead of colliding.
  */
 export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
@@ -133,6 +146,16 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await ctx.produceBlock();
   const item = nftItemAddress(collection.address, 0n);
   await send(alice, [internal({ to: item, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }) })]);
+  await ctx.produceBlock();
+
+  // 5. DNS: alice and bob each own a .ton domain with records.
+  const dns = await seedDns({ send, produceBlock: () => ctx.produceBlock(), address: (a: Actor) => a.wallet.address }, alice, bob, tag);
+
+  // 6. An encrypted comment, and a bounceable transfer to an account that does not exist (it bounces back).
+  // The encrypted comment's payload stands in for ciphertext: the index stores and classifies it, never decrypts it.
+  const nowhere = new Address(0, randomBytes(32));
+  await send(alice, [internal({ to: bob.wallet.address, value: toNano('0.2'), bounce: true, body: encryptedCommentBody(randomBytes(96)) })]);
+  await send(carol, [internal({ to: nowhere, value: toNano('0.25'), bounce: true, body: comment('this one bounces') })]);
   const lastBlock = await ctx.produceBlock();
 
   return {
@@ -143,6 +166,9 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     ],
     jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
+    dns,
+    bounced: { from: carol.wallet.address, to: nowhere },
+    encryptedComment: { from: alice.wallet.address, to: bob.wallet.address },
     messages,
     lastBlock,
   };

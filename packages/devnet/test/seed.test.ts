@@ -1,6 +1,6 @@
 import { Address, beginCell, type TupleItem } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractCodes, createDevnet, type Devnet, type SeedSummary } from '../src/index.js';
+import { contractCodes, createDevnet, dns, type Devnet, type SeedSummary } from '../src/index.js';
 import { JETTON_OP, NFT_OP } from '../src/contracts/tokens.js';
 
 let devnet: Devnet;
@@ -71,6 +71,42 @@ describe('seed', () => {
     expect(addr(nft.stack[2]).equals(collection)).toBe(true);
     expect(addr(nft.stack[3]).equals(ownerAfterTransfer)).toBe(true);
     expect(await opsOf(item)).toContain(NFT_OP.transfer);
+  });
+
+  it('deploys .ton domains whose records resolve through the item code', async () => {
+    for (const item of seed.dns.items) {
+      expect((await devnet.getAccountState(item.address)).code!.hash().toString('hex')).toBe(contractCodes.dnsItemCodeHash);
+      const nft = await devnet.runGetMethod(item.address, 'get_nft_data', []);
+      expect(addr(nft.stack[3]).equals(item.owner)).toBe(true);
+      const resolve = async (category: string) => {
+        const r = await devnet.runGetMethod(item.address, 'dnsresolve', [
+          { type: 'slice', cell: beginCell().storeUint(0, 8).endCell() },
+          { type: 'int', value: dns.dnsCategory(category) },
+        ]);
+        expect(r.exitCode).toBe(0);
+        expect(int(r.stack[0])).toBe(8n);
+        return r.stack[1].type === 'cell' ? r.stack[1].cell : null;
+      };
+      expect((await resolve('wallet'))!.beginParse().skip(16).loadAddress().equals(item.wallet!)).toBe(true);
+      const site = await resolve('site');
+      expect(site ? site.beginParse().skip(16).loadBuffer(32).toString('hex') : null).toBe(item.siteAdnl);
+      const storage = await resolve('storage');
+      expect(storage ? storage.beginParse().skip(16).loadBuffer(32).toString('hex') : null).toBe(item.storageBagId);
+      const next = await resolve('dns_next_resolver');
+      expect(next ? next.beginParse().skip(16).loadAddress().toRawString() : null).toBe(item.nextResolver?.toRawString() ?? null);
+    }
+  });
+
+  it('sends an encrypted comment and a transfer that bounces', async () => {
+    const bobState = await devnet.getAccountState(seed.encryptedComment.to);
+    const bobTxs = await devnet.getAccountTransactions(seed.encryptedComment.to, bobState.lastTransaction!, 50);
+    const encrypted = bobTxs.filter((t) => t.tx.inMessage?.info.src?.toString() === seed.encryptedComment.from.toString() && t.tx.inMessage.body.beginParse().preloadUint(32) === 0x2167da4b);
+    expect(encrypted).toHaveLength(1);
+    const from = await devnet.getAccountState(seed.bounced.from);
+    const txs = await devnet.getAccountTransactions(seed.bounced.from, from.lastTransaction!, 5);
+    const back = txs.find((t) => t.tx.inMessage?.info.type === 'internal' && t.tx.inMessage.info.bounced);
+    expect(back?.tx.inMessage?.info.src?.toString()).toBe(seed.bounced.to.toString());
+    expect((await devnet.getAccountState(seed.bounced.to)).status).not.toBe('active');
   });
 
   it('spreads the activity over several blocks and can run again', async () => {
