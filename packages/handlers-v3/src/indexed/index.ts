@@ -4,11 +4,12 @@ import { ApiError } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
+import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { checkedIntegers } from './params.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & DnsOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -26,6 +27,7 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...dnsOperations(db, testnet),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
   // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

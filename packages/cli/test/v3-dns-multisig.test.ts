@@ -1,0 +1,144 @@
+/**
+ * DNS (and the multisig / vesting operations) of API v3 over real HTTP against the composed service, on both
+ * networks, with response validation on (an off-spec 200 body turns into a 500). PGlite, or PostgreSQL when
+ * DATABASE_URL is set. What the chain holds is read from the devnet (the items' own get-methods) and compared with
+ * what v3 answers, after the seed and after this test's own DNS operations.
+ */
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { Address, beginCell, internal, toNano, WalletContractV4, type MessageRelaxed } from '@ton/ton';
+import { dns, signerFromSeed, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
+import type { Indexer } from '@tongate/indexer';
+import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
+
+const suite = useKeyedGateway({ devnetBlockIntervalMs: 0 });
+
+const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+
+describe.each(['mainnet', 'testnet'] as const)('API v3 DNS on %s', (network) => {
+  let devnet: Devnet;
+  let indexer: Indexer;
+  let seed: SeedSummary;
+  const api = v3Requests(suite, network);
+  const v3 = (path: string, query: Record<string, string> = {}) => api.get(path, query);
+
+  /** Sends from the faucet wallet, seals a block and waits until the indexer has written it. */
+  const faucetSends = async (out: MessageRelaxed[]) => {
+    const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+    const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
+    await devnet.sendMessage(await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, out));
+    const block = await devnet.produceBlock();
+    await indexer.waitFor(block.seqno);
+  };
+  /** The record of a category as the item's own `dnsresolve` answers it (null when unset). */
+  const resolve = async (item: Address, category: string) => {
+    const r = await devnet.runGetMethod(item, 'dnsresolve', [
+      { type: 'slice', cell: beginCell().storeUint(0, 8).endCell() },
+      { type: 'int', value: dns.dnsCategory(category) },
+    ]);
+    const cell = r.stack[1];
+    return cell.type === 'cell' ? cell.cell.beginParse().skip(16) : null;
+  };
+
+  beforeAll(async () => {
+    devnet = suite.service.gateway.devnets[network]!;
+    indexer = suite.service.gateway.indexers[network]!;
+    seed = await devnet.seed();
+    await indexer.waitFor(seed.lastBlock.seqno);
+  });
+
+  it('dns/records by domain: each seeded domain with the records its item resolves', async () => {
+    for (const item of seed.dns.items) {
+      const r = await v3('dns/records', { domain: item.domain });
+      expect(r.status).toBe(200);
+      expect(r.body.records).toHaveLength(1);
+      const [record] = r.body.records;
+      const nextResolver = await resolve(item.address, 'dns_next_resolver');
+      expect(record).toEqual({
+        nft_item_address: raw(item.address),
+        nft_item_owner: raw(item.owner),
+        domain: item.domain,
+        dns_wallet: raw((await resolve(item.address, 'wallet'))!.loadAddress()),
+        dns_site_adnl: (await resolve(item.address, 'site'))?.loadBuffer(32).toString('hex') ?? null,
+        dns_storage_bag_id: (await resolve(item.address, 'storage'))?.loadBuffer(32).toString('hex') ?? null,
+        dns_next_resolver: nextResolver ? raw(nextResolver.loadAddress()) : null,
+      });
+      expect(record.dns_wallet).toBe(raw(item.wallet!));
+      expect(record.dns_next_resolver).toBe(item.nextResolver ? raw(item.nextResolver) : null);
+      // The owner's wallet record points back at it: its address book entry names the domain.
+      expect(r.body.address_book[raw(item.owner)].domain).toBe(item.domain);
+      expect(r.body.address_book[raw(item.address)].user_friendly).toBe(item.address.toString({ testOnly: network === 'testnet', urlSafe: true, bounceable: true }));
+    }
+    expect((await v3('dns/records', { domain: `nobody-${Date.now()}.ton` })).body.records).toEqual([]);
+  });
+
+  it('dns/records by wallet, in raw or user-friendly form; addressBook names the domain', async () => {
+    const [aliceItem] = seed.dns.items;
+    for (const wallet of [raw(aliceItem.wallet!), aliceItem.wallet!.toString({ testOnly: network === 'testnet', bounceable: false })]) {
+      const r = await v3('dns/records', { wallet });
+      expect(r.status).toBe(200);
+      expect(r.body.records.map((x: { domain: string }) => x.domain)).toEqual([aliceItem.domain]);
+    }
+    const book = await v3('addressBook', { address: raw(aliceItem.owner) });
+    expect(book.status).toBe(200);
+    expect(book.body[raw(aliceItem.owner)].domain).toBe(aliceItem.domain);
+  });
+
+  it('follows the test’s own DNS operations: new domains, ordering, pages, a changed and a deleted record', async () => {
+    const faucet = devnet.faucet.address;
+    const tag = `${network}-${Date.now().toString(36)}`;
+    const labels = [`ccc-${tag}`, `a-${tag}`, `bb-${tag}`, `bb2-${tag}`];
+    const items = labels.map((label) => ({ label, ...dns.dnsItemInit({ collection: seed.dns.collection, label, owner: faucet, lastFillUpTime: Math.floor(Date.now() / 1000) }) }));
+    await faucetSends(items.map((i) => internal({ to: i.address, value: toNano('0.3'), bounce: false, init: i.init, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet)) })));
+
+    // Ordered by domain length, then domain.
+    const expected = labels.map((l) => `${l}.ton`).sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    const all = await v3('dns/records', { wallet: raw(faucet) });
+    expect(all.status).toBe(200);
+    expect(all.body.records.map((x: { domain: string }) => x.domain)).toEqual(expected);
+    expect(all.body.address_book[raw(faucet)].domain).toBe(expected[0]);
+    const pages = [];
+    for (let offset = 0; offset < 4; offset += 3) pages.push(...(await v3('dns/records', { wallet: raw(faucet), limit: '3', offset: String(offset) })).body.records);
+    expect(pages.map((x: { domain: string }) => x.domain)).toEqual(expected);
+
+    // The shortest domain's wallet record moves to another address, and a site record is set then deleted.
+    const shortest = items.find((i) => `${i.label}.ton` === expected[0])!;
+    const elsewhere = new Address(0, Buffer.from(`${network}-dns-wallet-elsewhere`.padEnd(32, '#')));
+    const adnl = Buffer.alloc(32, 7);
+    await faucetSends([
+      internal({ to: shortest.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(elsewhere)) }),
+      internal({ to: shortest.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('site', dns.dnsRecord.siteAdnl(adnl)) }),
+    ]);
+    expect((await resolve(shortest.address, 'wallet'))!.loadAddress().equals(elsewhere)).toBe(true);
+    let r = await v3('dns/records', { domain: expected[0] });
+    expect(r.body.records[0]).toMatchObject({ dns_wallet: raw(elsewhere), dns_site_adnl: adnl.toString('hex'), nft_item_owner: raw(faucet) });
+    const moved = await v3('dns/records', { wallet: raw(faucet) });
+    expect(moved.body.records.map((x: { domain: string }) => x.domain)).toEqual(expected.slice(1));
+    expect(moved.body.address_book[raw(faucet)].domain).toBe(expected[1]);
+    // The new wallet does not own the domain: no domain in its address book entry.
+    expect((await v3('addressBook', { address: raw(elsewhere) })).body[raw(elsewhere)].domain).toBeNull();
+
+    await faucetSends([internal({ to: shortest.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('site', null) })]);
+    expect(await resolve(shortest.address, 'site')).toBeNull();
+    r = await v3('dns/records', { domain: expected[0] });
+    expect(r.body.records[0]).toMatchObject({ dns_wallet: raw(elsewhere), dns_site_adnl: null });
+  });
+
+  it('dns/records: documented errors name the parameter', async () => {
+    const [item] = seed.dns.items;
+    for (const query of [{}, { wallet: raw(item.wallet!), domain: item.domain }]) {
+      const r = await v3('dns/records', query);
+      expect(r.status).toBe(422);
+      expect(r.body.error).toMatch(/wallet, domain/);
+    }
+    const bad = await v3('dns/records', { wallet: `0:${'g'.repeat(64)}` });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error).toMatch(/wallet/);
+    for (const limit of ['0', '1001']) {
+      const r = await v3('dns/records', { domain: item.domain, limit });
+      expect(r.status).toBe(422);
+      expect(r.body.error).toMatch(/limit/);
+    }
+  });
+});
