@@ -127,7 +127,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS on %s', (network) => 
 
   it('dns/records: documented errors name the parameter', async () => {
     const [item] = seed.dns.items;
-    for (const query of [{}, { wallet: raw(item.wallet!), domain: item.domain }]) {
+    for (const query of [{}, { wallet: raw(item.wallet!), domain: item.domain }] as Record<string, string>[]) {
       const r = await v3('dns/records', query);
       expect(r.status).toBe(422);
       expect(r.body.error).toMatch(/wallet, domain/);

@@ -7,6 +7,8 @@ export { walletTransferBoc, type DevnetWallet } from './wallets.js';
 export { serializeBlock, blockHashes, nextStateHash } from './blocks.js';
 export type { SeedSummary } from './seed.js';
 export type { DnsSeedSummary } from './seed-dns.js';
+export type { VestingSeedSummary } from './seed-vesting.js';
 export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
 export * as dns from './contracts/dns.js';
+export * as vesting from './contracts/vesting.js';

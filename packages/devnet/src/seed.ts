@@ -17,6 +17,7 @@ import {
   nftTransferBody,
 } from './contracts/tokens.js';
 import { seedDns, type DnsSeedSummary } from './seed-dns.js';
+import { seedVesting, type VestingSeedSummary } from './seed-vesting.js';
 
 export interface SeedSummary {
   /** Wallets created by this seed run: a v4r2, a v5r1 and a v3r2, each with its 32-byte key seed (hex). */
@@ -25,6 +26,8 @@ export interface SeedSummary {
   nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
   /** `.ton` domains with wallet, site, storage and next-resolver records (seed-dns.ts). */
   dns: DnsSeedSummary;
+  /** A vesting wallet owned by alice and funded by the faucet (seed-vesting.ts). */
+  vesting: VestingSeedSummary;
   /** A transfer to an account that does not exist, sent bounceable: it comes back bounced to `from`. */
   bounced: { from: Address; to: Address };
   /** An encrypted-comment message (opcode 0x2167da4b) from alice to bob. */
@@ -58,7 +61,7 @@ interface Actor {
 /**
  * Realistic activity in a few blocks: three fresh wallets (v4r2, v5r1, v3r2) funded from the faucet, transfers with comments both ways,
  * a jetton (deploy + mint, transfer with a forward payload, burn), an NFT collection (deploy + mint, transfer), two
- * `.ton` domains with records, an encrypted comment and a transfer that bounces.
+ * `.ton` domains with records, a vesting wallet, an encrypted comment and a transfer that bounces.
  * Every run uses fresh keys and content URIs, so running it again adds new contracts instead of colliding.
  */
 export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
@@ -149,9 +152,13 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await ctx.produceBlock();
 
   // 5. DNS: alice and bob each own a .ton domain with records.
-  const dns = await seedDns({ send, produceBlock: () => ctx.produceBlock(), address: (a: Actor) => a.wallet.address }, alice, bob, tag);
+  const sender = { send, produceBlock: () => ctx.produceBlock(), address: (a: Actor) => a.wallet.address };
+  const dns = await seedDns(sender, alice, bob, tag);
 
-  // 6. An encrypted comment, and a bounceable transfer to an account that does not exist (it bounces back).
+  // 6. Vesting: the faucet funds a vesting wallet for alice; alice pays bob from it.
+  const vesting = await seedVesting(sender, faucet, alice, bob, carol);
+
+  // 7. An encrypted comment, and a bounceable transfer to an account that does not exist (it bounces back).
   // The encrypted comment's payload stands in for ciphertext: the index stores and classifies it, never decrypts it.
   const nowhere = new Address(0, randomBytes(32));
   await send(alice, [internal({ to: bob.wallet.address, value: toNano('0.2'), bounce: true, body: encryptedCommentBody(randomBytes(96)) })]);
@@ -167,6 +174,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
     dns,
+    vesting,
     bounced: { from: carol.wallet.address, to: nowhere },
     encryptedComment: { from: alice.wallet.address, to: bob.wallet.address },
     messages,

@@ -1,4 +1,7 @@
-import { Address, beginCell, type TupleItem } from '@ton/core';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { compileFunc } from '@ton-community/func-js';
+import { Address, beginCell, Cell, Dictionary, type TupleItem } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractCodes, createDevnet, dns, type Devnet, type SeedSummary } from '../src/index.js';
 import { JETTON_OP, NFT_OP } from '../src/contracts/tokens.js';
@@ -95,6 +98,28 @@ describe('seed', () => {
       const next = await resolve('dns_next_resolver');
       expect(next ? next.beginParse().skip(16).loadAddress().toRawString() : null).toBe(item.nextResolver?.toRawString() ?? null);
     }
+  });
+
+  it('deploys a vesting wallet that relays its owner\'s transfer to a whitelisted address', async () => {
+    const v = seed.vesting;
+    expect((await devnet.getAccountState(v.address)).code!.hash().toString('hex')).toBe(contractCodes.vestingWalletCodeHash);
+    const r = await devnet.runGetMethod(v.address, 'get_vesting_data', []);
+    expect(r.exitCode).toBe(0);
+    expect(r.stack.slice(0, 5).map(int)).toEqual([BigInt(v.startTime), BigInt(v.totalDuration), BigInt(v.unlockPeriod), BigInt(v.cliffDuration), v.totalAmount]);
+    expect(addr(r.stack[5]).equals(v.sender)).toBe(true);
+    expect(addr(r.stack[6]).equals(v.owner)).toBe(true);
+    const whitelist = r.stack[7].type === 'cell' ? Dictionary.loadDirect(Dictionary.Keys.Address(), { serialize: () => {}, parse: () => true }, r.stack[7].cell) : null;
+    expect(whitelist!.keys().map((a) => a.toRawString()).sort()).toEqual(v.whitelist.map((a) => a.toRawString()).sort());
+    expect(int((await devnet.runGetMethod(v.address, 'seqno', [])).stack[0])).toBe(2n);
+    const bobTxs = await devnet.getAccountTransactions(v.relayed.to, (await devnet.getAccountState(v.relayed.to)).lastTransaction!, 50);
+    expect(bobTxs.some((t) => t.tx.inMessage?.info.src?.toString() === v.address.toString() && t.tx.inMessage.info.type === 'internal' && t.tx.inMessage.info.value.coins === v.relayed.value)).toBe(true);
+  });
+
+  it('the devnet vesting wallet code is its FunC source compiled', async () => {
+    const source = readFileSync(fileURLToPath(new URL('../contracts/vesting-wallet.fc', import.meta.url)), 'utf8');
+    const compiled = await compileFunc({ targets: ['vesting-wallet.fc'], sources: { 'vesting-wallet.fc': source } });
+    expect(compiled.status).toBe('ok');
+    expect(Cell.fromBase64((compiled as { codeBoc: string }).codeBoc).hash().toString('hex')).toBe(contractCodes.vestingWalletCodeHash);
   });
 
   it('sends an encrypted comment and a transfer that bounces', async () => {
