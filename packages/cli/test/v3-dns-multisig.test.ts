@@ -5,8 +5,8 @@
  * what v3 answers, after the seed and after this test's own DNS operations.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { Address, beginCell, internal, toNano, WalletContractV4, type MessageRelaxed } from '@ton/ton';
-import { dns, signerFromSeed, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
+import { Address, beginCell, Dictionary, internal, toNano, WalletContractV4, type MessageRelaxed, type TupleItem } from '@ton/ton';
+import { dns, signerFromSeed, vesting, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
 
@@ -16,7 +16,7 @@ const suite = useKeyedGateway({ devnetBlockIntervalMs: 0 });
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
-describe.each(['mainnet', 'testnet'] as const)('API v3 DNS on %s', (network) => {
+describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig on %s', (network) => {
   let devnet: Devnet;
   let indexer: Indexer;
   let seed: SeedSummary;
@@ -139,6 +139,87 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS on %s', (network) => 
       const r = await v3('dns/records', { domain: item.domain, limit });
       expect(r.status).toBe(422);
       expect(r.body.error).toMatch(/limit/);
+    }
+  });
+
+  /** A vesting contract as its own `get_vesting_data` answers it, in the v3 shape. */
+  const vestingOnChain = async (address: Address) => {
+    const r = await devnet.runGetMethod(address, 'get_vesting_data', []);
+    const n = (i: number) => Number((r.stack[i] as { value: bigint }).value);
+    const a = (i: number) => raw((r.stack[i] as { cell: import('@ton/core').Cell }).cell.beginParse().loadAddress());
+    const list = r.stack[7] as TupleItem;
+    const whitelist = list.type === 'cell' ? Dictionary.loadDirect(Dictionary.Keys.Address(), { serialize: () => {}, parse: () => true }, list.cell).keys().map(raw).sort() : [];
+    return {
+      address: raw(address),
+      start_time: n(0),
+      total_duration: n(1),
+      unlock_period: n(2),
+      cliff_duration: n(3),
+      total_amount: (r.stack[4] as { value: bigint }).value.toString(),
+      sender_address: a(5),
+      owner_address: a(6),
+      whitelist,
+    };
+  };
+  const addressesOf = (body: { vesting_contracts: { address: string }[] }) => body.vesting_contracts.map((c) => c.address);
+
+  it('vesting by contract: what the contract answers, with the address book', async () => {
+    const r = await v3('vesting', { contract_address: seed.vesting.address.toString({ testOnly: network === 'testnet' }) });
+    expect(r.status).toBe(200);
+    expect(r.body.vesting_contracts).toEqual([await vestingOnChain(seed.vesting.address)]);
+    expect(r.body.vesting_contracts[0]).toMatchObject({ owner_address: raw(seed.vesting.owner), sender_address: raw(seed.vesting.sender), total_amount: seed.vesting.totalAmount.toString() });
+    expect(r.body.vesting_contracts[0].whitelist).toEqual(seed.vesting.whitelist.map(raw).sort());
+    for (const a of [seed.vesting.address, seed.vesting.owner, seed.vesting.sender, ...seed.vesting.whitelist]) expect(r.body.address_book[raw(a)]).toBeDefined();
+  });
+
+  it('vesting by wallet: owner or sender, and whitelisted addresses with check_whitelist', async () => {
+    const v = seed.vesting;
+    for (const wallet of [v.owner, v.sender]) expect(addressesOf((await v3('vesting', { wallet_address: raw(wallet) })).body)).toContain(raw(v.address));
+    const bob = v.whitelist[0];
+    expect(addressesOf((await v3('vesting', { wallet_address: raw(bob) })).body)).not.toContain(raw(v.address));
+    expect(addressesOf((await v3('vesting', { wallet_address: raw(bob), check_whitelist: 'true' })).body)).toEqual([raw(v.address)]);
+  });
+
+  it('vesting follows the test’s own contract: deploy, whitelist, pages in order of first sight', async () => {
+    const owner = new Address(0, Buffer.from(`${network}-vesting-owner`.padEnd(32, '#')));
+    const friend = new Address(0, Buffer.from(`${network}-vesting-friend`.padEnd(32, '#')));
+    const params = { owner, sender: devnet.faucet.address, startTime: 1_700_000_000, totalDuration: 1000, unlockPeriod: 100, cliffDuration: 200, totalAmount: toNano('3') };
+    const own = vesting.vestingWalletInit(params);
+    await faucetSends([internal({ to: own.address, value: toNano('3.5'), bounce: false, init: own.init })]);
+    let r = await v3('vesting', { contract_address: raw(own.address) });
+    expect(r.body.vesting_contracts).toEqual([await vestingOnChain(own.address)]);
+    expect(r.body.vesting_contracts[0].whitelist).toEqual([]);
+
+    await faucetSends([internal({ to: own.address, value: toNano('0.05'), bounce: true, body: vesting.vestingAddWhitelistBody(friend) })]);
+    r = await v3('vesting', { contract_address: raw(own.address) });
+    expect(r.body.vesting_contracts[0].whitelist).toEqual([raw(friend)]);
+    expect(addressesOf((await v3('vesting', { wallet_address: raw(friend), check_whitelist: 'true' })).body)).toEqual([raw(own.address)]);
+
+    // The faucet funds both the seed's contract and this one: first seen, first listed; pages do not overlap.
+    const all = addressesOf((await v3('vesting', { wallet_address: raw(devnet.faucet.address) })).body);
+    expect(all.indexOf(raw(seed.vesting.address))).toBeLessThan(all.indexOf(raw(own.address)));
+    const paged = [];
+    for (let offset = 0; offset < all.length; offset++) paged.push(...addressesOf((await v3('vesting', { wallet_address: raw(devnet.faucet.address), limit: '1', offset: String(offset) })).body));
+    expect(paged).toEqual(all);
+  });
+
+  it('vesting: documented errors name the parameter', async () => {
+    const a = raw(seed.vesting.address);
+    for (const query of [{}, { contract_address: a, wallet_address: a }] as Record<string, string>[]) {
+      const r = await v3('vesting', query);
+      expect(r.status).toBe(422);
+      expect(r.body.error).toMatch(/contract_address, wallet_address/);
+    }
+    const bad = await v3('vesting', { wallet_address: 'not-an-address' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error).toMatch(/wallet_address/);
+  });
+
+  it('multisig: not built, answered 501 with a reason', async () => {
+    for (const [path, query] of [['multisig/wallets', { address: raw(devnet.faucet.address) }], ['multisig/orders', { address: raw(devnet.faucet.address) }]] as const) {
+      const r = await v3(path, query);
+      expect(r.status).toBe(501);
+      expect(r.body.error).toMatch(/multisig/i);
     }
   });
 });

@@ -8,8 +8,9 @@ import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { checkedIntegers } from './params.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
+import { vestingOperations, type VestingOperations } from './vesting.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & DnsOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & DnsOperations & VestingOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -28,6 +29,7 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
     ...dnsOperations(db, testnet),
+    ...vestingOperations(db, testnet),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
   // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import { dnsMigrations } from './dns.js';
+import { vestingMigrations } from './vesting.js';
 
 /**
  * The chain tables of each domain beyond the core ones (traces, tokens, DNS, validators, pools, …): each domain
@@ -19,4 +20,5 @@ export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
 export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
   dnsMigrations,
+  vestingMigrations,
 ];
