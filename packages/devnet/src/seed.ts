@@ -18,6 +18,7 @@ import {
 } from './contracts/tokens.js';
 import { seedDns, type DnsSeedSummary } from './seed-dns.js';
 import { seedVesting, type VestingSeedSummary } from './seed-vesting.js';
+import { seedMultisig, type MultisigSeedSummary } from './seed-multisig.js';
 
 export interface SeedSummary {
   /** Wallets created by this seed run: a v4r2, a v5r1 and a v3r2, each with its 32-byte key seed (hex). */
@@ -28,6 +29,8 @@ export interface SeedSummary {
   dns: DnsSeedSummary;
   /** A vesting wallet owned by alice and funded by the faucet (seed-vesting.ts). */
   vesting: VestingSeedSummary;
+  /** A 2-of-2 multisig with an executed and a pending order (seed-multisig.ts). */
+  multisig: MultisigSeedSummary;
   /** A transfer to an account that does not exist, sent bounceable: it comes back bounced to `from`. */
   bounced: { from: Address; to: Address };
   /** An encrypted-comment message (opcode 0x2167da4b) from alice to bob. */
@@ -61,7 +64,8 @@ interface Actor {
 /**
  * Realistic activity in a few blocks: three fresh wallets (v4r2, v5r1, v3r2) funded from the faucet, transfers with comments both ways,
  * a jetton (deploy + mint, transfer with a forward payload, burn), an NFT collection (deploy + mint, transfer), two
- * `.ton` domains with records, a vesting wallet, an encrypted comment and a transfer that bounces.
+ * `.ton` domains with records, a vesting wallet, a multisig with
+ * orders, an encrypted comment and a transfer that bounces.
  * Every run uses fresh keys and content URIs, so running it again adds new contracts instead of colliding.
  */
 export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
@@ -155,8 +159,9 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   const sender = { send, produceBlock: () => ctx.produceBlock(), address: (a: Actor) => a.wallet.address };
   const dns = await seedDns(sender, alice, bob, tag);
 
-  // 6. Vesting: the faucet funds a vesting wallet for alice; alice pays bob from it.
+  // 6. Vesting and multisig: the faucet funds a vesting wallet for alice, and a multisig of alice and bob.
   const vesting = await seedVesting(sender, faucet, alice, bob, carol);
+  const multisig = await seedMultisig(sender, faucet, alice, bob, carol);
 
   // 7. An encrypted comment, and a bounceable transfer to an account that does not exist (it bounces back).
   // The encrypted comment's payload stands in for ciphertext: the index stores and classifies it, never decrypts it.
@@ -175,6 +180,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
     dns,
     vesting,
+    multisig,
     bounced: { from: carol.wallet.address, to: nowhere },
     encryptedComment: { from: alice.wallet.address, to: bob.wallet.address },
     messages,

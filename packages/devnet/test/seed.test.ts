@@ -115,11 +115,42 @@ describe('seed', () => {
     expect(bobTxs.some((t) => t.tx.inMessage?.info.src?.toString() === v.address.toString() && t.tx.inMessage.info.type === 'internal' && t.tx.inMessage.info.value.coins === v.relayed.value)).toBe(true);
   });
 
-  it('the devnet vesting wallet code is its FunC source compiled', async () => {
-    const source = readFileSync(fileURLToPath(new URL('../contracts/vesting-wallet.fc', import.meta.url)), 'utf8');
-    const compiled = await compileFunc({ targets: ['vesting-wallet.fc'], sources: { 'vesting-wallet.fc': source } });
-    expect(compiled.status).toBe('ok');
-    expect(Cell.fromBase64((compiled as { codeBoc: string }).codeBoc).hash().toString('hex')).toBe(contractCodes.vestingWalletCodeHash);
+  it('the devnet vesting, multisig and order codes are their FunC sources compiled', async () => {
+    const dir = fileURLToPath(new URL('../contracts/', import.meta.url));
+    const cases = [
+      ['vesting-wallet.fc', contractCodes.vestingWalletCodeHash],
+      ['multisig.fc', contractCodes.multisigCodeHash],
+      ['multisig-order.fc', contractCodes.multisigOrderCodeHash],
+    ] as const;
+    for (const [file, hash] of cases) {
+      const compiled = await compileFunc({ targets: [file], sources: (p: string) => readFileSync(dir + p, 'utf8') });
+      expect(compiled.status, file).toBe('ok');
+      expect(Cell.fromBase64((compiled as { codeBoc: string }).codeBoc).hash().toString('hex'), file).toBe(hash);
+    }
+    expect(Cell.fromBase64(contractCodes.multisigCodeBoc).hash().toString('hex')).toBe(contractCodes.multisigCodeHash);
+    expect(Cell.fromBase64(contractCodes.multisigOrderCodeBoc).hash().toString('hex')).toBe(contractCodes.multisigOrderCodeHash);
+    expect(Cell.fromBase64(contractCodes.vestingWalletCodeBoc).hash().toString('hex')).toBe(contractCodes.vestingWalletCodeHash);
+  });
+
+  it('runs a 2-of-2 multisig: an order executed after two approvals, a proposed one pending', async () => {
+    const m = seed.multisig;
+    const data = await devnet.runGetMethod(m.address, 'get_multisig_data', []);
+    expect(data.exitCode).toBe(0);
+    expect(int(data.stack[0])).toBe(2n);
+    expect(int(data.stack[1])).toBe(2n);
+    for (const order of m.orders) {
+      const at = await devnet.runGetMethod(m.address, 'get_order_address', [{ type: 'int', value: order.seqno }]);
+      expect(addr(at.stack[0]).equals(order.address)).toBe(true);
+      const o = await devnet.runGetMethod(order.address, 'get_order_data', []);
+      expect(o.exitCode).toBe(0);
+      expect(addr(o.stack[0]).equals(m.address)).toBe(true);
+      expect(int(o.stack[1])).toBe(order.seqno);
+      expect(int(o.stack[3])).toBe(order.executed ? -1n : 0n);
+      expect(int(o.stack[6])).toBe(order.executed ? 2n : 0n);
+    }
+    const carol = m.pays.to;
+    const txs = await devnet.getAccountTransactions(carol, (await devnet.getAccountState(carol)).lastTransaction!, 50);
+    expect(txs.some((t) => t.tx.inMessage?.info.src?.toString() === m.address.toString() && t.tx.inMessage.info.type === 'internal' && t.tx.inMessage.info.value.coins === m.pays.value)).toBe(true);
   });
 
   it('sends an encrypted comment and a transfer that bounces', async () => {
