@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, beginCell, Dictionary, internal, toNano, WalletContractV4, type MessageRelaxed, type TupleItem } from '@ton/ton';
-import { dns, signerFromSeed, vesting, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
+import { dns, multisig, signerFromSeed, vesting, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
 
@@ -215,11 +215,96 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     expect(bad.body.error).toMatch(/wallet_address/);
   });
 
-  it('multisig: not built, answered 501 with a reason', async () => {
-    for (const [path, query] of [['multisig/wallets', { address: raw(devnet.faucet.address) }], ['multisig/orders', { address: raw(devnet.faucet.address) }]] as const) {
-      const r = await v3(path, query);
-      expect(r.status).toBe(501);
-      expect(r.body.error).toMatch(/multisig/i);
+  /** An order as its own `get_order_data` answers it, in the v3 shape (without the stored hashes and lt). */
+  const orderOnChain = async (address: Address) => {
+    const r = await devnet.runGetMethod(address, 'get_order_data', []);
+    const n = (i: number) => (r.stack[i] as { value: bigint }).value;
+    const signers = r.stack[4] as TupleItem;
+    const order = r.stack[8] as TupleItem;
+    return {
+      address: raw(address),
+      multisig_address: raw((r.stack[0] as { cell: import('@ton/core').Cell }).cell.beginParse().loadAddress()),
+      order_seqno: n(1).toString(),
+      threshold: Number(n(2)),
+      sent_for_execution: n(3) !== 0n,
+      approvals_mask: n(5).toString(),
+      approvals_num: Number(n(6)),
+      expiration_date: Number(n(7)),
+      order_boc: order.type === 'cell' ? order.cell.toBoc().toString('base64') : null,
+      signers: signers.type === 'cell' ? [...Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Address(), signers.cell)].sort(([a], [b]) => a - b).map(([, a]) => raw(a)) : [],
+    };
+  };
+
+  it('multisig/wallets: the seeded multisig with its signers, proposers and orders as the chain holds them', async () => {
+    const m = seed.multisig;
+    const r = await v3('multisig/wallets', { address: raw(m.address) });
+    expect(r.status).toBe(200);
+    expect(r.body.multisigs).toHaveLength(1);
+    const [wallet] = r.body.multisigs;
+    const data = await devnet.runGetMethod(m.address, 'get_multisig_data', []);
+    expect(wallet).toMatchObject({
+      address: raw(m.address),
+      next_order_seqno: (data.stack[0] as { value: bigint }).value.toString(),
+      threshold: m.threshold,
+      signers: m.signers.map(raw),
+      proposers: m.proposers.map(raw),
+    });
+    expect(wallet.orders.map((o: { address: string }) => o.address)).toEqual(m.orders.map((o) => raw(o.address)));
+    for (const [i, order] of m.orders.entries()) expect(wallet.orders[i]).toMatchObject(await orderOnChain(order.address));
+    expect(wallet.orders.map((o: { sent_for_execution: boolean }) => o.sent_for_execution)).toEqual([true, false]);
+    expect(wallet.orders[0]).toMatchObject({ approvals_num: 2, approvals_mask: '3' });
+    for (const a of [m.address, ...m.signers, ...m.proposers]) expect(r.body.address_book[raw(a)]).toBeDefined();
+
+    // By signer or proposer; without orders on request.
+    for (const who of [m.signers[1], m.proposers[0]]) expect((await v3('multisig/wallets', { wallet_address: raw(who) })).body.multisigs.map((x: { address: string }) => x.address)).toContain(raw(m.address));
+    const bare = await v3('multisig/wallets', { address: raw(m.address), include_orders: 'false' });
+    expect(bare.body.multisigs[0].orders).toBeUndefined();
+  });
+
+  it('multisig/orders: by multisig or address, sorted and paged, actions parsed on request', async () => {
+    const m = seed.multisig;
+    const asc = await v3('multisig/orders', { multisig_address: raw(m.address), sort: 'asc', parse_actions: 'true' });
+    expect(asc.status).toBe(200);
+    expect(asc.body.orders.map((o: { order_seqno: string }) => o.order_seqno)).toEqual(['0', '1']);
+    const [paid] = asc.body.orders[0].actions;
+    expect(paid).toMatchObject({ destination: raw(m.pays.to), value: m.pays.value.toString(), send_mode: 3, parsed: true, error: null });
+    expect(paid.parsed_body).toMatchObject({ comment: 'paid by the multisig' });
+    expect(asc.body.address_book[raw(m.pays.to)]).toBeDefined();
+    const desc = await v3('multisig/orders', { multisig_address: raw(m.address), limit: '1', offset: '0' });
+    const next = await v3('multisig/orders', { multisig_address: raw(m.address), limit: '1', offset: '1' });
+    expect([...desc.body.orders, ...next.body.orders].map((o: { order_seqno: string }) => o.order_seqno)).toEqual(['1', '0']);
+    expect(desc.body.orders[0].actions).toBeUndefined();
+    const one = await v3('multisig/orders', { address: raw(m.orders[1].address) });
+    expect(one.body.orders).toEqual([expect.objectContaining(await orderOnChain(m.orders[1].address))]);
+  });
+
+  it('multisig follows the test’s own 1-of-1 multisig: an order created, approved on creation and executed', async () => {
+    const faucet = devnet.faucet.address;
+    const payee = new Address(0, Buffer.from(`${network}-multisig-payee`.padEnd(32, '#')));
+    const own = multisig.multisigInit({ signers: [faucet], proposers: [], threshold: 1 });
+    await faucetSends([internal({ to: own.address, value: toNano('2'), bounce: false, init: own.init })]);
+    let r = await v3('multisig/wallets', { address: raw(own.address) });
+    expect(r.body.multisigs[0]).toMatchObject({ next_order_seqno: '0', threshold: 1, signers: [raw(faucet)], proposers: [], orders: [] });
+
+    const order = multisig.multisigOrder([{ message: internal({ to: payee, value: toNano('0.25'), bounce: false }), mode: 3 }]);
+    const expirationDate = Math.floor(Date.now() / 1000) + 3600;
+    await faucetSends([internal({ to: own.address, value: toNano('0.3'), bounce: true, body: multisig.multisigNewOrderBody({ orderSeqno: 0n, bySigner: true, index: 0, expirationDate, order }) })]);
+    const orderAddress = multisig.multisigOrderAddress(own.address, 0n);
+    r = await v3('multisig/wallets', { wallet_address: raw(faucet) });
+    const mine = r.body.multisigs.find((x: { address: string }) => x.address === raw(own.address));
+    expect(mine).toMatchObject({ next_order_seqno: '1' });
+    expect(mine.orders).toEqual([expect.objectContaining({ ...(await orderOnChain(orderAddress)), sent_for_execution: true, approvals_num: 1, expiration_date: expirationDate })]);
+    expect((await devnet.getAccountState(payee)).balance).toBeGreaterThan(0n);
+  });
+
+  it('multisig: documented errors name the parameter', async () => {
+    const none = await v3('multisig/wallets', {});
+    expect(none.status).toBe(422);
+    expect(none.body.error).toMatch(/address or wallet_address/);
+    for (const [path, name] of [['multisig/wallets', 'wallet_address'], ['multisig/orders', 'multisig_address']] as const) {
+      const r = await v3(path, { [name]: 'nope' });
+      expect(r.status).toBe(422);
+      expect(r.body.error).toMatch(new RegExp(name));
     }
   });
 });

@@ -6,3 +6,4 @@ export type { Database, NetworkName } from './schema.js';
 export type * from './chain-schema.js';
 export type * from './chain/dns.js';
 export type * from './chain/vesting.js';
+export type * from './chain/multisig.js';

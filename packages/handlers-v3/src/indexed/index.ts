@@ -6,11 +6,12 @@ import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
+import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { checkedIntegers } from './params.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 import { vestingOperations, type VestingOperations } from './vesting.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & DnsOperations & VestingOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & DnsOperations & VestingOperations & MultisigOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -30,6 +31,7 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...accountOperations(db, testnet),
     ...dnsOperations(db, testnet),
     ...vestingOperations(db, testnet),
+    ...multisigOperations(db, testnet),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
   // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

@@ -4,6 +4,7 @@ import type { DnsEntriesTable } from '@tongate/store';
 import type { Insertable } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
 import { rawAddress } from '../rows.js';
+import { newestStates } from './account-methods.js';
 import type { BlockDerivation } from './index.js';
 
 /**
@@ -54,9 +55,8 @@ export function dnsDerivation(): BlockDerivation<DnsChanges> {
   return {
     name: 'dns',
     async prepare(batch) {
-      const newest = new Map(batch.latestAccountStates.map((s) => [s.account, s]));
       const changes: DnsChanges = { upserts: [], others: [] };
-      for (const state of newest.values()) {
+      for (const state of newestStates(batch)) {
         const entry = dnsEntryOf(state);
         if (entry) changes.upserts.push(entry);
         else changes.others.push(state.account);

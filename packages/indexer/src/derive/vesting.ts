@@ -3,6 +3,7 @@ import { GET_VESTING_DATA, readVestingData } from '@tongate/contracts';
 import type { VestingContractsTable } from '@tongate/store';
 import type { Insertable } from 'kysely';
 import { rawAddress } from '../rows.js';
+import { activeMethodIds, newestStates } from './account-methods.js';
 import type { BlockDerivation } from './index.js';
 
 /**
@@ -27,20 +28,13 @@ interface VestingChanges {
 
 const raw = (a: Address) => rawAddress(a.workChain, a.hash);
 
-function definesVestingGetter(contractMethods: string | null | undefined): boolean {
-  if (!contractMethods) return false;
-  const ids = JSON.parse(contractMethods) as number[] | null;
-  return Array.isArray(ids) && ids.includes(GET_VESTING_DATA);
-}
-
 export function vestingDerivation(): BlockDerivation<VestingChanges> {
   return {
     name: 'vesting',
     async prepare(batch, _db, { chain }) {
-      const newest = new Map(batch.latestAccountStates.map((s) => [s.account, s]));
       const changes: VestingChanges = { upserts: [], others: [] };
-      for (const state of newest.values()) {
-        if (state.account_status !== 'active' || !definesVestingGetter(state.contract_methods as string | null)) {
+      for (const state of newestStates(batch)) {
+        if (!activeMethodIds(state).has(GET_VESTING_DATA)) {
           changes.others.push(state.account);
           continue;
         }

@@ -1,6 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import { dnsMigrations } from './dns.js';
 import { vestingMigrations } from './vesting.js';
+import { multisigMigrations } from './multisig.js';
 
 /**
  * The chain tables of each domain beyond the core ones (traces, tokens, DNS, validators, pools, …): each domain
@@ -21,4 +22,5 @@ export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
   dnsMigrations,
   vestingMigrations,
+  multisigMigrations,
 ];

@@ -1,0 +1,111 @@
+import { Cell } from '@ton/core';
+import { decodeMultisigOrderActions } from '@tongate/contracts';
+import type { v3 } from '@tongate/sdk';
+import type { ChainDatabase, MultisigOrdersTable } from '@tongate/store';
+import { ApiError, type V3Handlers } from '@tongate/stubs';
+import { decodeMessageBody } from '@tongate/tlb';
+import type { Kysely, Selectable } from 'kysely';
+import { addressBook } from './address-book.js';
+import { addressList, page } from './params.js';
+
+export type MultisigOperations = Pick<V3Handlers, 'getMultisigWallets' | 'getMultisigOrders'>;
+
+/** Orders embedded per wallet in /multisig/wallets (the newest): a wallet's orders grow without bound. */
+export const ORDERS_PER_WALLET = 100;
+
+const raw = (a: { workChain: number; hash: Buffer }) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+
+/** An order's actions for parse_actions: each message's destination, value, mode and body, decoded when known. */
+function orderActions(orderBoc: string | null): v3.MultisigOrderAction[] {
+  if (!orderBoc) return [];
+  let actions;
+  try {
+    actions = decodeMultisigOrderActions(Cell.fromBase64(orderBoc));
+  } catch (e) {
+    return [{ parsed: false, error: `the order's actions do not decode: ${(e as Error).message}` }];
+  }
+  return actions.map((a): v3.MultisigOrderAction => {
+    if (a.type === 'unknown') return { parsed: false, error: a.error };
+    if (a.type === 'update_multisig_params') return { parsed: true, parsed_body_type: 'update_multisig_params', parsed_body: null, error: null };
+    const body = a.body.bits.length === 0 && a.body.refs.length === 0 ? null : a.body;
+    const decoded = body ? decodeMessageBody(body) : null;
+    return {
+      destination: a.destination ? raw(a.destination) : null,
+      value: a.value?.toString() ?? null,
+      send_mode: a.mode,
+      body_raw: body ? body.toBoc().toString('base64') : null,
+      parsed: true,
+      parsed_body_type: decoded?.ok ? decoded.value.type : null,
+      parsed_body: decoded?.ok ? decoded.value : null,
+      error: null,
+    };
+  });
+}
+
+function orderOf(r: Selectable<MultisigOrdersTable>, parseActions: boolean): v3.MultisigOrder {
+  return {
+    address: r.address,
+    multisig_address: r.multisig_address,
+    order_seqno: r.order_seqno,
+    threshold: r.threshold,
+    sent_for_execution: r.sent_for_execution,
+    approvals_mask: r.approvals_mask,
+    approvals_num: r.approvals_num,
+    expiration_date: Number(r.expiration_date),
+    order_boc: r.order_boc,
+    signers: r.signers,
+    last_transaction_lt: r.last_transaction_lt,
+    code_hash: r.code_hash,
+    data_hash: r.data_hash,
+    ...(parseActions ? { actions: orderActions(r.order_boc) } : {}),
+  };
+}
+
+/** Multisig v2 wallets and orders from the multisig derivation's tables, in order of first sight. */
+export function multisigOperations(db: Kysely<ChainDatabase>, testnet: boolean): MultisigOperations {
+  return {
+    async getMultisigWallets({ query }) {
+      const { limit, offset, sort } = page(query);
+      const addresses = addressList('address', query.address);
+      const wallets = addressList('wallet_address', query.wallet_address);
+      if (addresses.length === 0 && wallets.length === 0) throw new ApiError(422, 'address or wallet_address is required');
+      let q = db.selectFrom('multisig').selectAll();
+      if (addresses.length > 0) q = q.where('address', 'in', addresses);
+      if (wallets.length > 0) q = q.where('address', 'in', db.selectFrom('multisig_participants').select('multisig_address').where('wallet_address', 'in', wallets));
+      const rows = await q.orderBy('id', sort).limit(limit).offset(offset).execute();
+      const orders = new Map<string, v3.MultisigOrder[]>();
+      if (query.include_orders !== false) {
+        for (const r of rows) {
+          const own = await db.selectFrom('multisig_orders').selectAll().where('multisig_address', '=', r.address).orderBy('id', 'desc').limit(ORDERS_PER_WALLET).execute();
+          orders.set(r.address, own.reverse().map((o) => orderOf(o, false)));
+        }
+      }
+      const multisigs: v3.Multisig[] = rows.map((r) => ({
+        address: r.address,
+        next_order_seqno: r.next_order_seqno,
+        threshold: r.threshold,
+        signers: r.signers,
+        proposers: r.proposers,
+        last_transaction_lt: r.last_transaction_lt,
+        code_hash: r.code_hash,
+        data_hash: r.data_hash,
+        ...(query.include_orders !== false ? { orders: orders.get(r.address) ?? [] } : {}),
+      }));
+      const mentioned = multisigs.flatMap((m) => [m.address, ...m.signers, ...m.proposers, ...(m.orders ?? []).map((o) => o.address)]);
+      return { status: 200, body: { multisigs, address_book: await addressBook(db, mentioned, testnet) } };
+    },
+
+    async getMultisigOrders({ query }) {
+      const { limit, offset, sort } = page(query);
+      const addresses = addressList('address', query.address);
+      const multisigs = addressList('multisig_address', query.multisig_address);
+      let q = db.selectFrom('multisig_orders').selectAll();
+      if (addresses.length > 0) q = q.where('address', 'in', addresses);
+      if (multisigs.length > 0) q = q.where('multisig_address', 'in', multisigs);
+      const rows = await q.orderBy('id', sort).limit(limit).offset(offset).execute();
+      const orders = rows.map((r) => orderOf(r, query.parse_actions === true));
+      const mentioned = orders.flatMap((o) => [o.address, o.multisig_address, ...o.signers, ...(o.actions ?? []).map((a) => a.destination)]);
+      return { status: 200, body: { orders, address_book: await addressBook(db, mentioned, testnet) } };
+    },
+  };
+}
