@@ -5,7 +5,7 @@
  * what v3 answers, after the seed and after this test's own DNS operations.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { Address, beginCell, Dictionary, internal, toNano, WalletContractV4, type MessageRelaxed, type TupleItem } from '@ton/ton';
+import { Address, beginCell, contractAddress, Dictionary, internal, toNano, WalletContractV4, type MessageRelaxed, type TupleItem } from '@ton/ton';
 import { dns, multisig, signerFromSeed, vesting, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
@@ -295,6 +295,22 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     expect(mine).toMatchObject({ next_order_seqno: '1' });
     expect(mine.orders).toEqual([expect.objectContaining({ ...(await orderOnChain(orderAddress)), sent_for_execution: true, approvals_num: 1, expiration_date: expirationDate })]);
     expect((await devnet.getAccountState(payee)).balance).toBeGreaterThan(0n);
+  });
+
+  it('multisig/orders: a contract posing as an order of the seeded multisig is not listed', async () => {
+    // The order code, deployed already initialised: get_order_data names the multisig, whose get_order_address(5)
+    // is another address, so the index does not take it as that multisig's order.
+    const m = seed.multisig;
+    const signers = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Address()).set(0, devnet.faucet.address)).endCell();
+    const order = multisig.multisigOrder([{ message: internal({ to: devnet.faucet.address, value: 1n, bounce: false }), mode: 3 }]);
+    const data = beginCell().storeAddress(m.address).storeUint(5, 256).storeUint(1, 8).storeBit(false).storeRef(signers).storeUint(0, 256).storeUint(0, 8).storeUint(2_000_000_000, 48).storeRef(order).endCell();
+    const init = { code: multisig.multisigOrderCode(), data };
+    const fake = contractAddress(0, init);
+    await faucetSends([internal({ to: fake, value: toNano('0.1'), bounce: false, init })]);
+    expect((await devnet.getAccountState(fake)).status).toBe('active');
+    expect((await devnet.runGetMethod(fake, 'get_order_data', [])).exitCode).toBe(0);
+    expect((await v3('multisig/orders', { address: raw(fake) })).body.orders).toEqual([]);
+    expect((await v3('multisig/orders', { multisig_address: raw(m.address) })).body.orders).toHaveLength(m.orders.length);
   });
 
   it('multisig: documented errors name the parameter', async () => {
