@@ -125,6 +125,21 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     expect(r.body.records[0]).toMatchObject({ dns_wallet: raw(elsewhere), dns_site_adnl: null });
   });
 
+  it('dns/records: a domain in auction has no owner and no records; its auction is the item\'s', async () => {
+    const bidder = devnet.faucet.address;
+    const label = `auction-${network}-${Date.now().toString(36)}`;
+    const endTime = Math.floor(Date.now() / 1000) + 3600;
+    const item = dns.dnsItemInit({ collection: seed.dns.collection, label, owner: null, auction: { maxBidAddress: bidder, maxBidAmount: toNano('1'), endTime }, lastFillUpTime: endTime - 3600 });
+    await faucetSends([internal({ to: item.address, value: toNano('0.2'), bounce: false, init: item.init })]);
+    const info = await devnet.runGetMethod(item.address, 'get_auction_info', []);
+    expect((info.stack[0] as { cell: import('@ton/core').Cell }).cell.beginParse().loadAddress().equals(bidder)).toBe(true);
+    expect((info.stack[2] as { value: bigint }).value).toBe(BigInt(endTime));
+    const r = await v3('dns/records', { domain: `${label}.ton` });
+    expect(r.body.records).toEqual([
+      { nft_item_address: raw(item.address), nft_item_owner: null, domain: `${label}.ton`, dns_wallet: null, dns_site_adnl: null, dns_storage_bag_id: null, dns_next_resolver: null },
+    ]);
+  });
+
   it('dns/records: documented errors name the parameter', async () => {
     const [item] = seed.dns.items;
     for (const query of [{}, { wallet: raw(item.wallet!), domain: item.domain }] as Record<string, string>[]) {

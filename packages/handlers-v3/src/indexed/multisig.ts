@@ -4,7 +4,7 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, MultisigOrdersTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { decodeMessageBody } from '@tongate/tlb';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
 import { addressList, page } from './params.js';
 
@@ -74,11 +74,15 @@ export function multisigOperations(db: Kysely<ChainDatabase>, testnet: boolean):
       if (wallets.length > 0) q = q.where('address', 'in', db.selectFrom('multisig_participants').select('multisig_address').where('wallet_address', 'in', wallets));
       const rows = await q.orderBy('id', sort).limit(limit).offset(offset).execute();
       const orders = new Map<string, v3.MultisigOrder[]>();
-      if (query.include_orders !== false) {
-        for (const r of rows) {
-          const own = await db.selectFrom('multisig_orders').selectAll().where('multisig_address', '=', r.address).orderBy('id', 'desc').limit(ORDERS_PER_WALLET).execute();
-          orders.set(r.address, own.reverse().map((o) => orderOf(o, false)));
-        }
+      if (query.include_orders !== false && rows.length > 0) {
+        // One query for the page: each wallet's newest orders, ranked within the wallet.
+        const ranked = db
+          .selectFrom('multisig_orders')
+          .selectAll()
+          .select(sql<string>`row_number() over (partition by multisig_address order by id desc)`.as('rank'))
+          .where('multisig_address', 'in', rows.map((r) => r.address));
+        const newest = await db.selectFrom(ranked.as('o')).selectAll().where('o.rank', '<=', String(ORDERS_PER_WALLET)).orderBy('o.id').execute();
+        for (const o of newest) orders.set(o.multisig_address, [...(orders.get(o.multisig_address) ?? []), orderOf(o, false)]);
       }
       const multisigs: v3.Multisig[] = rows.map((r) => ({
         address: r.address,
