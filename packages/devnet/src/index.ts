@@ -14,3 +14,6 @@ export * as contractCodes from './contracts/codes.js';
 export * as dns from './contracts/dns.js';
 export * as vesting from './contracts/vesting.js';
 export * as multisig from './contracts/multisig.js';
+export type { SalesSeedSummary } from './seed-sales.js';
+export * as salesContracts from './contracts/sales.js';
+export * as salesContractCodes from './contracts/sales-codes.js';

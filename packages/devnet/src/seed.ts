@@ -19,6 +19,7 @@ import {
 import { seedDns, type DnsSeedSummary } from './seed-dns.js';
 import { seedVesting, type VestingSeedSummary } from './seed-vesting.js';
 import { seedMultisig, type MultisigSeedSummary } from './seed-multisig.js';
+import { seedSales, type SalesSeedSummary } from './seed-sales.js';
 
 export interface SeedSummary {
   /** Wallets created by this seed run: a v4r2, a v5r1 and a v3r2, each with its 32-byte key seed (hex). */
@@ -35,6 +36,8 @@ export interface SeedSummary {
   bounced: { from: Address; to: Address };
   /** An encrypted-comment message (opcode 0x2167da4b) from alice to bob. */
   encryptedComment: { from: Address; to: Address };
+  /** A getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts). */
+  sales: SalesSeedSummary;
   /** Hashes of the external messages sent, in order. */
   messages: Buffer[];
   lastBlock: BlockIdExt;
@@ -168,6 +171,9 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   const nowhere = new Address(0, randomBytes(32));
   await send(alice, [internal({ to: bob.wallet.address, value: toNano('0.2'), bounce: true, body: encryptedCommentBody(randomBytes(96)) })]);
   await send(carol, [internal({ to: nowhere, value: toNano('0.25'), bounce: true, body: comment('this one bounces') })]);
+
+  // 8. Sales: a getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts).
+  const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol });
   const lastBlock = await ctx.produceBlock();
 
   return {
@@ -183,6 +189,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     multisig,
     bounced: { from: carol.wallet.address, to: nowhere },
     encryptedComment: { from: alice.wallet.address, to: bob.wallet.address },
+    sales,
     messages,
     lastBlock,
   };

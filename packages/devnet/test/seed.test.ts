@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { compileFunc } from '@ton-community/func-js';
 import { Address, beginCell, Cell, Dictionary, type TupleItem } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractCodes, createDevnet, dns, type Devnet, type SeedSummary } from '../src/index.js';
+import { contractCodes, createDevnet, dns, salesContractCodes, type Devnet, type SeedSummary } from '../src/index.js';
 import { JETTON_OP, NFT_OP } from '../src/contracts/tokens.js';
 
 let devnet: Devnet;
@@ -78,7 +78,7 @@ describe('seed', () => {
 
   it('deploys .ton domains whose records resolve through the item code', async () => {
     for (const item of seed.dns.items) {
-      expect((await devnet.getAccountState(item.address)).code!.hash().toString('hex')).toBe(contractCodes.dnsItemCodeHash);
+      expect((await devnet.getAccountState(item.address)).code!.hash().toString('hex')).toBe(salesContractCodes.dnsItemCodeHash);
       const nft = await devnet.runGetMethod(item.address, 'get_nft_data', []);
       expect(addr(nft.stack[3]).equals(item.owner)).toBe(true);
       const resolve = async (category: string) => {

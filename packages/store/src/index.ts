@@ -7,3 +7,4 @@ export type * from './chain-schema.js';
 export type * from './chain/dns.js';
 export type * from './chain/vesting.js';
 export type * from './chain/multisig.js';
+export type * from './chain/sales.js';

@@ -1,9 +1,9 @@
 import { sha256_sync } from '@ton/crypto';
 import { Address, beginCell, Cell, contractAddress, Dictionary, type StateInit } from '@ton/core';
-import { dnsItemCodeBoc } from './codes.js';
+import { dnsItemCodeBoc } from './sales-codes.js';
 
 /**
- * `.ton` domain items on the devnet: the mainnet item code (codes.ts) deployed with its state already initialised,
+ * `.ton` domain items on the devnet: the mainnet item code (sales-codes.ts) deployed with its state already initialised,
  * the way the root collection leaves an item after its auction (owner set, no auction) or during one (owner none,
  * auction cell). The devnet has no root collection contract (its code is not available offline), so the item's
  * `collection` is any address the caller names; the item code itself only talks to its collection when a won auction

@@ -8,10 +8,18 @@ import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { checkedIntegers } from './params.js';
+import { salesOperations, type SalesOperations } from './sales.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 import { vestingOperations, type VestingOperations } from './vesting.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & DnsOperations & VestingOperations & MultisigOperations;
+export type IndexedOperations = BlockOperations &
+  TransactionOperations &
+  MessageOperations &
+  AccountOperations &
+  SalesOperations &
+  DnsOperations &
+  VestingOperations &
+  MultisigOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -29,6 +37,7 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...salesOperations(db, testnet),
     ...dnsOperations(db, testnet),
     ...vestingOperations(db, testnet),
     ...multisigOperations(db, testnet),

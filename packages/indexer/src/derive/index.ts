@@ -5,6 +5,7 @@ import type { McBlockBatch } from '../collect.js';
 import { dnsDerivation } from './dns.js';
 import { vestingDerivation } from './vesting.js';
 import { multisigDerivation } from './multisig.js';
+import { salesDerivation } from './sales.js';
 
 /** What a derivation may use besides the block: the chain it came from (get-methods, config). */
 export interface DerivationContext {
@@ -29,5 +30,5 @@ export interface BlockDerivation<Prepared = unknown> {
 
 /** The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows). */
 export function defaultDerivations(): BlockDerivation[] {
-  return [dnsDerivation(), vestingDerivation(), multisigDerivation()];
+  return [salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation()];
 }

@@ -2,6 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 import { dnsMigrations } from './dns.js';
 import { vestingMigrations } from './vesting.js';
 import { multisigMigrations } from './multisig.js';
+import { salesMigrations } from './sales.js';
 
 /**
  * The chain tables of each domain beyond the core ones (traces, tokens, DNS, validators, pools, …): each domain
@@ -20,6 +21,7 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
 export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
+  salesMigrations,
   dnsMigrations,
   vestingMigrations,
   multisigMigrations,
