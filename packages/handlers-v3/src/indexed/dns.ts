@@ -3,7 +3,7 @@ import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely } from 'kysely';
 import { addressBook } from './address-book.js';
-import { page, rawAddressParam } from './params.js';
+import { page, rawAddress } from './params.js';
 
 export type DnsOperations = Pick<V3Handlers, 'getDnsRecords'>;
 
@@ -12,7 +12,7 @@ export function dnsOperations(db: Kysely<ChainDatabase>, testnet: boolean): DnsO
   return {
     async getDnsRecords({ query }) {
       const { limit, offset } = page(query);
-      const wallet = query.wallet !== undefined ? rawAddressParam('wallet', query.wallet) : undefined;
+      const wallet = query.wallet !== undefined ? rawAddress(query.wallet) : undefined;
       const domain = query.domain;
       if ((wallet === undefined) === (domain === undefined)) throw new ApiError(422, 'exactly one of wallet, domain must be given');
       let q = db.selectFrom('dns_entries').selectAll();

@@ -6,14 +6,12 @@ import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { decodeMessageBody } from '@tongate/tlb';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
-import { addressList, page } from './params.js';
+import { page, rawAddress, rawAddresses } from './params.js';
 
 export type MultisigOperations = Pick<V3Handlers, 'getMultisigWallets' | 'getMultisigOrders'>;
 
 /** Orders embedded per wallet in /multisig/wallets (the newest): a wallet's orders grow without bound. */
 export const ORDERS_PER_WALLET = 100;
-
-const raw = (a: { workChain: number; hash: Buffer }) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 /** An order's actions for parse_actions: each message's destination, value, mode and body, decoded when known. */
 function orderActions(orderBoc: string | null): v3.MultisigOrderAction[] {
@@ -30,7 +28,7 @@ function orderActions(orderBoc: string | null): v3.MultisigOrderAction[] {
     const body = a.body.bits.length === 0 && a.body.refs.length === 0 ? null : a.body;
     const decoded = body ? decodeMessageBody(body) : null;
     return {
-      destination: a.destination ? raw(a.destination) : null,
+      destination: a.destination ? rawAddress(a.destination) : null,
       value: a.value?.toString() ?? null,
       send_mode: a.mode,
       body_raw: body ? body.toBoc().toString('base64') : null,
@@ -66,8 +64,8 @@ export function multisigOperations(db: Kysely<ChainDatabase>, testnet: boolean):
   return {
     async getMultisigWallets({ query }) {
       const { limit, offset, sort } = page(query);
-      const addresses = addressList('address', query.address);
-      const wallets = addressList('wallet_address', query.wallet_address);
+      const addresses = rawAddresses(query.address);
+      const wallets = rawAddresses(query.wallet_address);
       if (addresses.length === 0 && wallets.length === 0) throw new ApiError(422, 'address or wallet_address is required');
       let q = db.selectFrom('multisig').selectAll();
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
@@ -101,8 +99,8 @@ export function multisigOperations(db: Kysely<ChainDatabase>, testnet: boolean):
 
     async getMultisigOrders({ query }) {
       const { limit, offset, sort } = page(query);
-      const addresses = addressList('address', query.address);
-      const multisigs = addressList('multisig_address', query.multisig_address);
+      const addresses = rawAddresses(query.address);
+      const multisigs = rawAddresses(query.multisig_address);
       let q = db.selectFrom('multisig_orders').selectAll();
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
       if (multisigs.length > 0) q = q.where('multisig_address', 'in', multisigs);

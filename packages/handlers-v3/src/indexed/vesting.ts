@@ -3,7 +3,7 @@ import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { addressBook } from './address-book.js';
-import { addressList, page } from './params.js';
+import { page, rawAddresses } from './params.js';
 
 export type VestingOperations = Pick<V3Handlers, 'getVestingContracts'>;
 
@@ -12,8 +12,8 @@ export function vestingOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
   return {
     async getVestingContracts({ query }) {
       const { limit, offset } = page(query);
-      const contracts = addressList('contract_address', query.contract_address);
-      const wallets = addressList('wallet_address', query.wallet_address);
+      const contracts = rawAddresses(query.contract_address);
+      const wallets = rawAddresses(query.wallet_address);
       if ((contracts.length === 0) === (wallets.length === 0)) throw new ApiError(422, 'exactly one of contract_address, wallet_address must be given');
       let q = db.selectFrom('vesting_contracts').selectAll();
       if (contracts.length > 0) q = q.where('address', 'in', contracts);
