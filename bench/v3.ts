@@ -265,11 +265,11 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
     if (probe.transactions?.length !== 100 || probeMsg.messages?.length !== 1) {
       throw new Error(`volume probes did not find the synthetic rows: ${JSON.stringify(probe).slice(0, 300)} ${JSON.stringify(probeMsg).slice(0, 300)}`);
     }
-    const poolEventsUrl = `${base}/staking/nominatorPools/nominatorEvents?pool=${encodeURIComponent(poolVolume.pool)}&limit=100`;
+    const poolEventsUrl = `${base}/staking/nominatorPools/nominatorEvents?pool=${encodeURIComponent(poolVolume.pool)}`;
     const nominatorEventsUrl = `${poolEventsUrl}&nominator=${encodeURIComponent(poolVolume.nominator)}`;
     for (const url of [poolEventsUrl, nominatorEventsUrl]) {
       const page = (await (await fetch(url)).json()) as { events?: unknown[] };
-      if (page.events?.length !== 100) throw new Error(`nominatorEvents probe did not find the synthetic rows: ${JSON.stringify(page).slice(0, 300)}`);
+      if (!page.events || page.events.length < 100) throw new Error(`nominatorEvents probe did not find the synthetic rows: ${JSON.stringify(page).slice(0, 300)}`);
     }
     const latency = {
       transactionsByAccount: await sequentialLatency(txUrl),
@@ -292,7 +292,7 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
       throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
       plans: {
         transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
-        nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, nominator, type limit 100`),
+        nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, nominator, type limit 1000`),
         messagesByHash: await explain(store, `select distinct msg_hash, order_lt from "${chainSchema}".messages where msg_hash = '${Buffer.from(msgHash, 'hex').toString('base64')}' or msg_hash_norm = '${Buffer.from(msgHash, 'hex').toString('base64')}' order by order_lt desc, msg_hash desc limit 10`),
       },
     };
@@ -335,7 +335,7 @@ async function main(): Promise<void> {
         pass: volume !== null && volume.latencyMs.transactionsByAccount.p99 <= 10,
       },
       {
-        goal: `nominator events of a pool (staking/nominatorPools/nominatorEvents?pool=…&limit=100) p99 ≤ 10 ms at ${TARGET_NOMINATOR_EVENTS} events`,
+        goal: `nominator events of a pool (staking/nominatorPools/nominatorEvents?pool=…, its newest 1000) p99 ≤ 10 ms at ${TARGET_NOMINATOR_EVENTS} events`,
         measured: volume?.latencyMs.nominatorEventsByPool.p99 ?? null,
         target: 10,
         pass: volume !== null && volume.latencyMs.nominatorEventsByPool.p99 <= 10,

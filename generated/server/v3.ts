@@ -519,8 +519,6 @@ export interface V3Inputs {
       nominator?: Address;
       start_utime?: number;
       end_utime?: number;
-      limit: number;
-      offset: number;
     };
     ctx: RequestContext;
   };
@@ -531,8 +529,6 @@ export interface V3Inputs {
       pool: Address;
       start_utime?: number;
       end_utime?: number;
-      limit: number;
-      offset: number;
     };
     ctx: RequestContext;
   };
@@ -544,8 +540,6 @@ export interface V3Inputs {
       type?: NonNullable<NonNullable<v3.GetNominatorPoolValidatorEventsData['query']>['type']>;
       start_utime?: number;
       end_utime?: number;
-      limit: number;
-      offset: number;
     };
     ctx: RequestContext;
   };
@@ -556,8 +550,6 @@ export interface V3Inputs {
       pool: Address;
       start_utime?: number;
       end_utime?: number;
-      limit: number;
-      offset: number;
     };
     ctx: RequestContext;
   };
@@ -1133,8 +1125,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         nominator: given(query['nominator']) ? decode.address('nominator', query['nominator']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
-        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };
@@ -1147,8 +1137,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         pool: decode.address('pool', query['pool']),
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
-        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };
@@ -1162,8 +1150,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         type: given(query['type']) ? (query['type'] as NonNullable<NonNullable<v3.GetNominatorPoolValidatorEventsData['query']>['type']>) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
-        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };
@@ -1176,8 +1162,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         pool: decode.address('pool', query['pool']),
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
-        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };

@@ -619,6 +619,8 @@ export const getNominatorPoolNominator = <ThrowOnError extends boolean = false>(
 
 /**
  * Nominator events of a pool
+ *
+ * Newest first, at most 1000 rows; for older rows, narrow the window with end_utime.
  */
 export const getNominatorPoolNominatorEvents = <ThrowOnError extends boolean = false>(options: Options<GetNominatorPoolNominatorEventsData, ThrowOnError>) => (options.client ?? client).get<GetNominatorPoolNominatorEventsResponses, GetNominatorPoolNominatorEventsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -638,6 +640,8 @@ export const getNominatorPoolNominatorEvents = <ThrowOnError extends boolean = f
 
 /**
  * Rewards of a nominator in a pool
+ *
+ * Newest first, at most 1000 rows; for older rows, narrow the window with end_utime.
  */
 export const getNominatorPoolNominatorRewards = <ThrowOnError extends boolean = false>(options: Options<GetNominatorPoolNominatorRewardsData, ThrowOnError>) => (options.client ?? client).get<GetNominatorPoolNominatorRewardsResponses, GetNominatorPoolNominatorRewardsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -658,7 +662,7 @@ export const getNominatorPoolNominatorRewards = <ThrowOnError extends boolean = 
 /**
  * Validator events of nominator pools
  *
- * At least one of validator and pool is required.
+ * At least one of validator and pool is required. Newest first, at most 1000 rows; for older rows, narrow the window with end_utime.
  */
 export const getNominatorPoolValidatorEvents = <ThrowOnError extends boolean = false>(options?: Options<GetNominatorPoolValidatorEventsData, ThrowOnError>) => (options?.client ?? client).get<GetNominatorPoolValidatorEventsResponses, GetNominatorPoolValidatorEventsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -678,6 +682,8 @@ export const getNominatorPoolValidatorEvents = <ThrowOnError extends boolean = f
 
 /**
  * Rewards of a pool validator
+ *
+ * Newest first, at most 1000 rows; for older rows, narrow the window with end_utime.
  */
 export const getNominatorPoolValidatorRewards = <ThrowOnError extends boolean = false>(options: Options<GetNominatorPoolValidatorRewardsData, ThrowOnError>) => (options.client ?? client).get<GetNominatorPoolValidatorRewardsResponses, GetNominatorPoolValidatorRewardsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({

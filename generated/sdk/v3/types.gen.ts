@@ -1714,11 +1714,6 @@ export type LimitDnsRecords = number;
 export type LimitTopAccounts = number;
 
 /**
- * Maximum number of rows to return (1–1000); rows come newest first.
- */
-export type LimitStaking = number;
-
-/**
  * Number of rows to skip; the next page uses offset + limit.
  */
 export type Offset = number;
@@ -3795,14 +3790,6 @@ export type GetNominatorPoolNominatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
-        /**
-         * Maximum number of rows to return (1–1000); rows come newest first.
-         */
-        limit?: number;
-        /**
-         * Number of rows to skip; the next page uses offset + limit.
-         */
-        offset?: number;
     };
     url: '/staking/nominatorPools/nominatorEvents';
 };
@@ -3861,14 +3848,6 @@ export type GetNominatorPoolNominatorRewardsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
-        /**
-         * Maximum number of rows to return (1–1000); rows come newest first.
-         */
-        limit?: number;
-        /**
-         * Number of rows to skip; the next page uses offset + limit.
-         */
-        offset?: number;
     };
     url: '/staking/nominatorPools/nominatorRewards';
 };
@@ -3931,14 +3910,6 @@ export type GetNominatorPoolValidatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
-        /**
-         * Maximum number of rows to return (1–1000); rows come newest first.
-         */
-        limit?: number;
-        /**
-         * Number of rows to skip; the next page uses offset + limit.
-         */
-        offset?: number;
     };
     url: '/staking/nominatorPools/validatorEvents';
 };
@@ -3997,14 +3968,6 @@ export type GetNominatorPoolValidatorRewardsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
-        /**
-         * Maximum number of rows to return (1–1000); rows come newest first.
-         */
-        limit?: number;
-        /**
-         * Number of rows to skip; the next page uses offset + limit.
-         */
-        offset?: number;
     };
     url: '/staking/nominatorPools/validatorRewards';
 };

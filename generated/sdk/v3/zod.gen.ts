@@ -1467,11 +1467,6 @@ export const zLimitDnsRecords = z.int().gte(1).lte(1000).default(100);
 export const zLimitTopAccounts = z.int().gte(1).lte(1024).default(10);
 
 /**
- * Maximum number of rows to return (1–1000); rows come newest first.
- */
-export const zLimitStaking = z.int().gte(1).lte(1000).default(100);
-
-/**
  * Number of rows to skip; the next page uses offset + limit.
  */
 export const zOffset = z.int().gte(0).default(0);
@@ -1918,9 +1913,7 @@ export const zGetNominatorPoolNominatorEventsQuery = z.object({
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100),
-    offset: z.int().gte(0).optional().default(0)
+    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
 /**
@@ -1932,9 +1925,7 @@ export const zGetNominatorPoolNominatorRewardsQuery = z.object({
     nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100),
-    offset: z.int().gte(0).optional().default(0)
+    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
 /**
@@ -1952,9 +1943,7 @@ export const zGetNominatorPoolValidatorEventsQuery = z.object({
         'withdrawal'
     ]).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100),
-    offset: z.int().gte(0).optional().default(0)
+    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
 /**
@@ -1966,9 +1955,7 @@ export const zGetNominatorPoolValidatorRewardsQuery = z.object({
     validator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100),
-    offset: z.int().gte(0).optional().default(0)
+    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
 /**
