@@ -8,3 +8,15 @@ export { serializeBlock, blockHashes, nextStateHash } from './blocks.js';
 export type { SeedSummary } from './seed.js';
 export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
+export type { DevnetElectionStatus } from './devnet.js';
+export {
+  ELECTOR_ADDRESS,
+  CONFIG_ADDRESS,
+  DEVNET_ELECTION_TIMING,
+  DEVNET_STAKE_LIMITS,
+  DEVNET_VALIDATOR_COUNTS,
+  STAKE_MESSAGE_FEE,
+  validatorSetCell,
+} from './elector.js';
+export { newStakeBody, recoverStakeBody, devnetValidators, devnetAdnlAddress, DEVNET_MAX_FACTOR, type DevnetValidator } from './validators.js';
+export type { ValidatorsSeedSummary } from './seed-validators.js';

@@ -5,6 +5,7 @@ import type { BlockIdExt, Network } from '@tongate/chain';
 import type { Faucet } from './faucet.js';
 import { signerFromSeed, type Ed25519Signer } from './keys.js';
 import { walletTransferBoc, type DevnetWallet } from './wallets.js';
+import { seedValidators, type ValidatorsSeedContext, type ValidatorsSeedSummary } from './seed-validators.js';
 import {
   jettonBurnBody,
   jettonMinterInit,
@@ -24,6 +25,8 @@ export interface SeedSummary {
   nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
   /** Hashes of the external messages sent, in order. */
   messages: Buffer[];
+  /** The devnet validators now staking in every election; null on a chain without an elector. */
+  validators: ValidatorsSeedSummary | null;
   lastBlock: BlockIdExt;
 }
 
@@ -35,6 +38,7 @@ export interface SeedContext {
   produceBlock(): Promise<BlockIdExt>;
   /** Seqno of a wallet at the devnet's current (unsealed) state. */
   liveSeqno(address: Address): Promise<number>;
+  startValidators: ValidatorsSeedContext['startValidators'];
 }
 
 interface Actor {
@@ -133,6 +137,10 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await ctx.produceBlock();
   const item = nftItemAddress(collection.address, 0n);
   await send(alice, [internal({ to: item, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }) })]);
+  await ctx.produceBlock();
+
+  // 5. Validators: their stake holder wallets are funded and they stake in every election from now on.
+  const validators = await seedValidators({ fromFaucet: (out) => send(faucet, out), produceBlock: ctx.produceBlock, startValidators: ctx.startValidators });
   const lastBlock = await ctx.produceBlock();
 
   return {
@@ -144,6 +152,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
     messages,
+    validators,
     lastBlock,
   };
 }

@@ -1,0 +1,218 @@
+import { Address, beginCell, Cell, Dictionary, type DictionaryValue, type ShardAccount } from '@ton/core';
+import type { Blockchain } from '@ton/sandbox';
+import {
+  decodeElectorMessage,
+  decodeValidatorSet,
+  loadConfigDictionary,
+  type ElectionTiming,
+  type StakeLimits,
+  type ValidatorCounts,
+} from '@tongate/contracts';
+import { electorCodeBoc } from './contracts/elector-code.js';
+import type { BlockchainControl } from './fast/index.js';
+import type { AppliedTransaction } from './runner.js';
+
+/**
+ * The devnet's elector and its stand-in for the config contract.
+ *
+ * The elector is the recorded mainnet code at the mainnet address (config param 1) with fresh devnet data; the block
+ * producer runs its tick transaction every round, so it announces, conducts and cleans up elections and unfreezes
+ * stakes by mainnet's own rules. The config contract's code is not among the recordings, so the devnet plays its part:
+ * the validator set the elector sends to `-1:5555…` (config param 0) becomes param 36, and at its `utime_since` the
+ * devnet rotates 34 → 32 and 36 → 34, as the config contract and the validators do on a real chain. Election timing
+ * (param 15) is shortened so that a whole cycle takes minutes.
+ */
+
+export const ELECTOR_ADDRESS = new Address(-1, Buffer.alloc(32, 0x33));
+export const CONFIG_ADDRESS = new Address(-1, Buffer.alloc(32, 0x55));
+
+/** Param 15 on the devnet: a set validates 2 minutes, elections open 1 minute before and close 20 s before it starts. */
+export const DEVNET_ELECTION_TIMING: ElectionTiming = Object.freeze({
+  validatorsElectedFor: 120,
+  electionsStartBefore: 60,
+  electionsEndBefore: 20,
+  stakeHeldFor: 30,
+});
+
+const TON = 1_000_000_000n;
+
+/** Param 17 on the devnet: stakes from 10 000 TON, so a devnet election needs no mainnet-sized funds. */
+export const DEVNET_STAKE_LIMITS: StakeLimits = Object.freeze({
+  minStake: 10_000n * TON,
+  maxStake: 10_000_000n * TON,
+  minTotalStake: 10_000n * TON,
+  maxStakeFactor: 3 * 65536,
+});
+
+/** Param 16 on the devnet: one elected validator is enough (mainnet needs 75). */
+export const DEVNET_VALIDATOR_COUNTS: ValidatorCounts = Object.freeze({ maxValidators: 100, maxMainValidators: 100, minValidators: 1 });
+
+/** What the elector keeps of a stake message whose query_id asks for a confirmation (it pays the confirmation). */
+export const STAKE_MESSAGE_FEE = TON;
+
+/** Balance the elector starts with (it owns no stakes yet; the rest of its balance is what stake holders sent). */
+const ELECTOR_GENESIS_BALANCE = 1_000n * TON;
+
+export interface GenesisValidator {
+  publicKey: Buffer;
+  adnlAddr: Buffer;
+  weight: bigint;
+}
+
+/** `validator_addr#73 public_key:(ed25519_pubkey#8e81278a pubkey:bits256) weight:uint64 adnl_addr:bits256`. */
+const VALIDATOR_DESCR: DictionaryValue<GenesisValidator> = {
+  serialize: (v, b) => b.storeUint(0x73, 8).storeUint(0x8e81278a, 32).storeBuffer(v.publicKey, 32).storeUint(v.weight, 64).storeBuffer(v.adnlAddr, 32),
+  parse: () => {
+    throw new Error('write-only');
+  },
+};
+
+/** `validators_ext#12 utime_since utime_until total main total_weight list:(HashmapE 16 ValidatorDescr)`. */
+export function validatorSetCell(utimeSince: number, utimeUntil: number, validators: GenesisValidator[], maxMain: number): Cell {
+  const list = Dictionary.empty(Dictionary.Keys.Uint(16), VALIDATOR_DESCR);
+  validators.forEach((v, i) => list.set(i, v));
+  return beginCell()
+    .storeUint(0x12, 8)
+    .storeUint(utimeSince, 32)
+    .storeUint(utimeUntil, 32)
+    .storeUint(validators.length, 16)
+    .storeUint(Math.min(validators.length, maxMain), 16)
+    .storeUint(validators.reduce((s, v) => s + v.weight, 0n), 64)
+    .storeDict(list)
+    .endCell();
+}
+
+/**
+ * Election params of a new devnet's config: 15, 16 and 17 as above, 34 = the genesis set (the block signer alone,
+ * from `genUtime` for one elected period), no 32 or 36.
+ */
+export function setElectionParams(config: Dictionary<number, Cell>, opts: { genUtime: number; timing: ElectionTiming; validator: GenesisValidator }): void {
+  const { timing, genUtime } = opts;
+  config.set(15, beginCell().storeUint(timing.validatorsElectedFor, 32).storeUint(timing.electionsStartBefore, 32).storeUint(timing.electionsEndBefore, 32).storeUint(timing.stakeHeldFor, 32).endCell());
+  const counts = DEVNET_VALIDATOR_COUNTS;
+  config.set(16, beginCell().storeUint(counts.maxValidators, 16).storeUint(counts.maxMainValidators, 16).storeUint(counts.minValidators, 16).endCell());
+  const limits = DEVNET_STAKE_LIMITS;
+  config.set(17, beginCell().storeCoins(limits.minStake).storeCoins(limits.maxStake).storeCoins(limits.minTotalStake).storeUint(limits.maxStakeFactor, 32).endCell());
+  config.set(34, validatorSetCell(genUtime, genUtime + timing.validatorsElectedFor, [opts.validator], counts.maxMainValidators));
+  config.delete(32);
+  config.delete(36);
+}
+
+/**
+ * The elector account at genesis: the mainnet code, a tick-tock special account (tick), and empty devnet data
+ * (`elect:nothing credits:{} past_elections:{} grams:0 active_id:0 active_hash`) whose active set is the genesis set.
+ */
+export function genesisElectorAccount(genUtime: number, activeSetHash: Buffer): ShardAccount {
+  const data = beginCell().storeBit(false).storeDict(null).storeDict(null).storeCoins(0n).storeUint(0, 32).storeBuffer(activeSetHash, 32).endCell();
+  return {
+    account: {
+      addr: ELECTOR_ADDRESS,
+      storage: {
+        lastTransLt: 0n,
+        balance: { coins: ELECTOR_GENESIS_BALANCE },
+        state: { type: 'active', state: { code: Cell.fromBase64(electorCodeBoc), data, special: { tick: true, tock: false } } },
+      },
+      storageStats: { used: { cells: 0n, bits: 0n }, lastPaid: genUtime, duePayment: null, storageExtra: null },
+    },
+    lastTransactionLt: 0n,
+    lastTransactionHash: 0n,
+  };
+}
+
+/** A masterchain account id as the 256-bit integer config params 0 and 1 hold. */
+function paramAddress(config: Dictionary<number, Cell>, id: number): Buffer | null {
+  const cell = config.get(id);
+  return cell ? cell.beginParse().loadBuffer(32) : null;
+}
+
+export interface ElectorRound {
+  /** The tick transaction, when it changed anything (an idle tick is not recorded, like an empty block). */
+  transaction: AppliedTransaction | null;
+  /** The config after the round, when the round changed it (a set was proposed or rotated in). */
+  config: Cell | null;
+}
+
+/**
+ * Runs the elector's tick and plays the config contract, once per round inside the producer's queue. Absent on a
+ * chain without an elector (a devnet recorded before it had one).
+ */
+export class ElectorDriver {
+  private constructor(
+    private readonly bc: Blockchain,
+    private readonly control: BlockchainControl,
+    private readonly logger?: { info(obj: object, msg?: string): void },
+  ) {}
+
+  /** A driver when the chain has the elector the config names (param 1) at the devnet's elector address. */
+  static async attach(bc: Blockchain, control: BlockchainControl, logger?: { info(obj: object, msg?: string): void }): Promise<ElectorDriver | null> {
+    const config = loadConfigDictionary(bc.config);
+    if (!paramAddress(config, 1)?.equals(ELECTOR_ADDRESS.hash)) return null;
+    const elector = await bc.getContract(ELECTOR_ADDRESS);
+    if (elector.accountState?.type !== 'active') return null;
+    return new ElectorDriver(bc, control, logger);
+  }
+
+  async round(now: number): Promise<ElectorRound> {
+    const config = loadConfigDictionary(this.bc.config);
+    let changed = this.rotate(config, now);
+    if (changed) this.bc.setConfig(beginCell().storeDictDirect(config).endCell());
+    const transaction = await this.tick(now, config);
+    if (transaction?.proposed) {
+      config.set(36, transaction.proposed);
+      this.bc.setConfig(beginCell().storeDictDirect(config).endCell());
+      changed = true;
+    }
+    return { transaction: transaction?.applied ?? null, config: changed ? this.bc.config : null };
+  }
+
+  /** Installs the next set (param 36) once its time has come; true when the config changed. */
+  private rotate(config: Dictionary<number, Cell>, now: number): boolean {
+    const next = config.get(36);
+    if (!next || decodeValidatorSet(next).utimeSince > now) return false;
+    const current = config.get(34);
+    if (current) config.set(32, current);
+    config.set(34, next);
+    config.delete(36);
+    this.logger?.info({ utimeSince: decodeValidatorSet(next).utimeSince }, 'devnet: new validator set installed');
+    return true;
+  }
+
+  /** The elector's tick; its proposal to the config contract, if it made one. Null when the tick did nothing. */
+  private async tick(now: number, config: Dictionary<number, Cell>): Promise<{ applied: AppliedTransaction; proposed: Cell | null } | null> {
+    const contract = await this.bc.getContract(ELECTOR_ADDRESS);
+    const before = contract.account;
+    const dataBefore = before.account?.storage.state.type === 'active' ? (before.account.storage.state.state.data ?? null) : null;
+    await this.control.setLt(this.bc.lt + 1_000_000n);
+    let tx;
+    try {
+      tx = await contract.runTickTock('tick', { now });
+    } catch (e) {
+      this.logger?.info({ err: String(e).split('\n')[0] }, 'devnet: elector tick failed');
+      await this.bc.setShardAccount(ELECTOR_ADDRESS, before);
+      return null;
+    }
+    const after = contract.account.account?.storage.state;
+    const dataAfter = after?.type === 'active' ? (after.state.data ?? null) : null;
+    const idle = tx.outMessagesCount === 0 && dataBefore !== null && dataAfter !== null && dataBefore.hash().equals(dataAfter.hash());
+    if (idle) {
+      // Nothing happened: keep the state as it was, so an idle devnet does not grow by an elector snapshot a second.
+      await this.bc.setShardAccount(ELECTOR_ADDRESS, before);
+      return null;
+    }
+    const configAddress = paramAddress(config, 0);
+    let proposed: Cell | null = null;
+    for (const out of tx.outMessages.values()) {
+      // The elector's tick only ever writes to the config contract: the set it elected (queried by election id).
+      if (out.info.type !== 'internal' || !configAddress || !out.info.dest.hash.equals(configAddress) || out.info.dest.workChain !== -1) continue;
+      const message = decodeElectorMessage(out.body);
+      if (message?.type !== 'set_next_validator_set') continue;
+      try {
+        const set = decodeValidatorSet(message.validatorSet);
+        if (set.utimeSince < set.utimeUntil && set.validators.length > 0) proposed = message.validatorSet;
+      } catch (e) {
+        this.logger?.info({ err: String(e) }, 'devnet: the elector proposed an unreadable validator set');
+      }
+    }
+    return { applied: { address: ELECTOR_ADDRESS, lt: tx.lt, hash: tx.hash(), boc: tx.raw.toBoc() }, proposed };
+  }
+}
