@@ -695,6 +695,8 @@ export const getNominatorPoolValidatorRewards = <ThrowOnError extends boolean = 
 
 /**
  * Elector stake events
+ *
+ * Newest event first.
  */
 export const getValidatorEvents = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorEventsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorEventsResponses, GetValidatorEventsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -714,6 +716,8 @@ export const getValidatorEvents = <ThrowOnError extends boolean = false>(options
 
 /**
  * Validator elections
+ *
+ * Newest election first. `limit` is at most 100 when `return_participants` is true.
  */
 export const getValidatorElections = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorElectionsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorElectionsResponses, GetValidatorElectionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -733,6 +737,8 @@ export const getValidatorElections = <ThrowOnError extends boolean = false>(opti
 
 /**
  * Validation cycles
+ *
+ * Newest cycle first. `min_stake` and `max_stake` are the true stake bounds of the elected validators; `min_stake_limit` and `max_stake_limit` are the config 17 limits. A validator's `max_factor` is its declared factor (65536 = 1.0); the elector used the smaller of it and `max_stake_factor`. `limit` is at most 100 when `return_validators` is true.
  */
 export const getValidatorCycles = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorCyclesData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorCyclesResponses, GetValidatorCyclesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -752,6 +758,8 @@ export const getValidatorCycles = <ThrowOnError extends boolean = false>(options
 
 /**
  * Complaints against validators
+ *
+ * Newest complaint first.
  */
 export const getValidatorComplaints = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorComplaintsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorComplaintsResponses, GetValidatorComplaintsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({

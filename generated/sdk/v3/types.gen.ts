@@ -4026,6 +4026,14 @@ export type GetValidatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000).
+         */
+        limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/validators/events';
 };
@@ -4100,6 +4108,14 @@ export type GetValidatorElectionsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000).
+         */
+        limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/validators/elections';
 };
@@ -4174,6 +4190,14 @@ export type GetValidatorCyclesData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000).
+         */
+        limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/validators/cycles';
 };
@@ -4244,6 +4268,14 @@ export type GetValidatorComplaintsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000).
+         */
+        limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/validators/complaints';
 };
