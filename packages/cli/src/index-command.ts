@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
-import { createDevnet } from '@tongate/devnet';
+import { createDevnet, devnetElectionTiming } from '@tongate/devnet';
 import { Indexer } from '@tongate/indexer';
 import { ConfigError, createLogger, type Config, type Network } from '@tongate/server';
 import { openStore } from '@tongate/store';
@@ -37,6 +37,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
             network,
             dataDir: path.resolve(config.dataDir, 'devnet'),
             blockIntervalMs: config.devnetBlockIntervalMs,
+          electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
             logger: { info: (obj, msg) => logger.info(obj, msg) },
           });
     cleanups.push(() => chain.close());

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
-import { createDevnet, installFastSha256, type Devnet } from '@tongate/devnet';
+import { createDevnet, devnetElectionTiming, installFastSha256, type Devnet } from '@tongate/devnet';
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
 import { createV2Handlers } from '@tongate/handlers-v2';
 import { createV3Handlers } from '@tongate/handlers-v3';
@@ -108,6 +108,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
           network,
           dataDir: path.resolve(config.dataDir, 'devnet'),
           blockIntervalMs: config.devnetBlockIntervalMs,
+          electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
           logger: { info: (obj, msg) => logger.info(obj, msg) },
         });
         cleanups.push(() => devnet.close());

@@ -26,13 +26,18 @@ import type { AppliedTransaction } from './runner.js';
 export const ELECTOR_ADDRESS = new Address(-1, Buffer.alloc(32, 0x33));
 export const CONFIG_ADDRESS = new Address(-1, Buffer.alloc(32, 0x55));
 
-/** Param 15 on the devnet: a set validates 2 minutes, elections open 1 minute before and close 20 s before it starts. */
-export const DEVNET_ELECTION_TIMING: ElectionTiming = Object.freeze({
-  validatorsElectedFor: 120,
-  electionsStartBefore: 60,
-  electionsEndBefore: 20,
-  stakeHeldFor: 30,
-});
+/**
+ * Param 15 on the devnet for a cycle of `electedFor` seconds: elections open half a cycle before the set starts and
+ * close a sixth before it; stakes stay frozen a sixth of a cycle after the set's end.
+ */
+export function devnetElectionTiming(electedFor: number): ElectionTiming {
+  if (!Number.isInteger(electedFor) || electedFor < 12) throw new Error('a devnet validation cycle lasts at least 12 s');
+  const sixth = Math.floor(electedFor / 6);
+  return Object.freeze({ validatorsElectedFor: electedFor, electionsStartBefore: Math.floor(electedFor / 2), electionsEndBefore: sixth, stakeHeldFor: sixth });
+}
+
+/** The default: a set validates 2 minutes, elections open 1 minute before it starts and close 20 s before. */
+export const DEVNET_ELECTION_TIMING = devnetElectionTiming(120);
 
 const TON = 1_000_000_000n;
 

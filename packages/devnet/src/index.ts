@@ -13,6 +13,7 @@ export {
   ELECTOR_ADDRESS,
   CONFIG_ADDRESS,
   DEVNET_ELECTION_TIMING,
+  devnetElectionTiming,
   DEVNET_STAKE_LIMITS,
   DEVNET_VALIDATOR_COUNTS,
   STAKE_MESSAGE_FEE,
@@ -20,3 +21,4 @@ export {
 } from './elector.js';
 export { newStakeBody, recoverStakeBody, devnetValidators, devnetAdnlAddress, DEVNET_MAX_FACTOR, type DevnetValidator } from './validators.js';
 export type { ValidatorsSeedSummary } from './seed-validators.js';
+export type { ElectionTiming } from '@tongate/contracts';

@@ -120,22 +120,24 @@ export class ValidatorOperator {
         const messages = [];
         const election = state.election;
         const pubkey = v.signer.publicKey.toString('hex');
-        if (election && !election.finished && now < election.electClose && this.stakedIn.get(v.index) !== election.electAt && !election.participants.some((p) => p.validatorPubkey === pubkey)) {
-          const body = newStakeBody({ validator: v.signer, stakeHolder: v.wallet.address, electionId: election.electAt, maxFactor: DEVNET_MAX_FACTOR, adnlAddr: v.adnlAddr, queryId: BigInt(now) });
+        // Like the elector, which takes stakes until it has conducted the election (even after elect_close).
+        const stakeFor = election && !election.finished && this.stakedIn.get(v.index) !== election.electAt && !election.participants.some((p) => p.validatorPubkey === pubkey) ? election.electAt : null;
+        if (stakeFor !== null) {
+          const body = newStakeBody({ validator: v.signer, stakeHolder: v.wallet.address, electionId: stakeFor, maxFactor: DEVNET_MAX_FACTOR, adnlAddr: v.adnlAddr, queryId: BigInt(now) });
           messages.push(internal({ to: ELECTOR_ADDRESS, value: v.stake + STAKE_MESSAGE_FEE, bounce: true, body }));
-          this.stakedIn.set(v.index, election.electAt);
         }
         const credit = state.credits.get(v.wallet.address.hash.toString('hex')) ?? 0n;
-        if (credit > 0n && now - (this.recoverAskedAt.get(v.index) ?? 0) >= RECOVER_RETRY_SECONDS) {
-          messages.push(internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body: recoverStakeBody(BigInt(now)) }));
-          this.recoverAskedAt.set(v.index, now);
-        }
+        const recover = credit > 0n && now - (this.recoverAskedAt.get(v.index) ?? 0) >= RECOVER_RETRY_SECONDS;
+        if (recover) messages.push(internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body: recoverStakeBody(BigInt(now)) }));
         if (messages.length === 0) continue;
         const seqno = await this.ctx.liveSeqno(v.wallet.address);
+        // Remembered once the wallet took the message (an unfunded wallet refuses it, and the next round tries again).
         await this.ctx.sendMessage(await walletTransferBoc(v.wallet, v.walletSigner, seqno, messages));
+        if (stakeFor !== null) this.stakedIn.set(v.index, stakeFor);
+        if (recover) this.recoverAskedAt.set(v.index, now);
       }
     } catch (e) {
-      this.ctx.logger?.info({ err: String(e) }, 'devnet: validator operator step failed');
+      this.ctx.logger?.info({ err: String(e).split('\n')[0] }, 'devnet: validator operator step failed');
     } finally {
       this.busy = false;
     }

@@ -32,6 +32,8 @@ export interface Config {
   /** Key revocations reach every process within this interval. */
   keysPollMs: number;
   devnetBlockIntervalMs: number;
+  /** How long a devnet validator set validates (s); the devnet's election timing scales with it. */
+  devnetElectionCycleS: number;
   logLevel: string;
   /** Validate handler replies against the spec (on in tests; a wrong body becomes a 500). */
   validateResponses: boolean;
@@ -90,6 +92,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'defaultPlanBurst', env: 'TONGATE_DEFAULT_PLAN_BURST', default: '(= rps)', description: 'Burst of a new key when none is given.' },
   { key: 'keysPollMs', env: 'TONGATE_KEYS_POLL_MS', default: '250', description: 'How often each process checks for key changes (revocation delay).' },
   { key: 'devnetBlockIntervalMs', env: 'TONGATE_DEVNET_BLOCK_INTERVAL_MS', default: '1000', description: 'Devnet block production interval in ms (a masterchain and a basechain block per round).' },
+  { key: 'devnetElectionCycleS', env: 'TONGATE_DEVNET_ELECTION_CYCLE_S', default: '120', description: 'Devnet validation cycle in seconds (config 15 validators_elected_for); elections open half a cycle before a set starts and close a sixth before.' },
   { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level. Lines go to stdout as JSON, written in batches at most 250 ms late.' },
   { key: 'validateResponses', env: 'TONGATE_VALIDATE_RESPONSES', default: 'false', description: 'Validate replies against the spec (tests turn it on).' },
   { key: 'v2Release', env: 'TONGATE_V2_RELEASE', default: '0', description: 'Release counter c of the v2 version header 2.2.c.' },
@@ -124,6 +127,7 @@ export function defaultConfig(): Config {
     defaultPlanBurst: 10,
     keysPollMs: 250,
     devnetBlockIntervalMs: 1000,
+    devnetElectionCycleS: 120,
     logLevel: 'info',
     validateResponses: false,
     v2Release: 0,
@@ -223,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   else if (e('TONGATE_DEFAULT_PLAN_RPS')) config.defaultPlanBurst = config.defaultPlanRps;
   if ((v = e('TONGATE_KEYS_POLL_MS'))) config.keysPollMs = parseInteger('TONGATE_KEYS_POLL_MS', v, 10);
   if ((v = e('TONGATE_DEVNET_BLOCK_INTERVAL_MS'))) config.devnetBlockIntervalMs = parseInteger('TONGATE_DEVNET_BLOCK_INTERVAL_MS', v, 1);
+  if ((v = e('TONGATE_DEVNET_ELECTION_CYCLE_S'))) config.devnetElectionCycleS = parseInteger('TONGATE_DEVNET_ELECTION_CYCLE_S', v, 12);
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
   if ((v = e('TONGATE_VALIDATE_RESPONSES'))) config.validateResponses = parseBoolean('TONGATE_VALIDATE_RESPONSES', v);
   if ((v = e('TONGATE_V2_RELEASE'))) config.v2Release = parseInteger('TONGATE_V2_RELEASE', v, 0);

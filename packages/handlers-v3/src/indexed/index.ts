@@ -7,8 +7,9 @@ import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { checkedIntegers } from './params.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
+import { validatorOperations, type ValidatorOperations } from './validators.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & ValidatorOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -26,6 +27,7 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...validatorOperations(db, testnet),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
   // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

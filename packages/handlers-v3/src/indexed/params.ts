@@ -110,7 +110,7 @@ export function window(query: { start_lt?: string; end_lt?: string; start_utime?
 }
 
 /** The 32-bit integer parameters of the indexed operations (seqnos, workchains, unix times, limit and offset). */
-const INT32_PARAMS = ['workchain', 'seqno', 'mc_seqno', 'start_utime', 'end_utime', 'limit', 'offset'] as const;
+const INT32_PARAMS = ['workchain', 'seqno', 'mc_seqno', 'start_utime', 'end_utime', 'limit', 'offset', 'election_id', 'cycle_start'] as const;
 
 /**
  * The validator's integer coercion lets some texts through as numbers no integer column takes (`1e400` becomes
