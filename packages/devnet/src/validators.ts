@@ -130,9 +130,14 @@ export class ValidatorOperator {
         const recover = credit > 0n && now - (this.recoverAskedAt.get(v.index) ?? 0) >= RECOVER_RETRY_SECONDS;
         if (recover) messages.push(internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body: recoverStakeBody(BigInt(now)) }));
         if (messages.length === 0) continue;
-        const seqno = await this.ctx.liveSeqno(v.wallet.address);
-        // Remembered once the wallet took the message (an unfunded wallet refuses it, and the next round tries again).
-        await this.ctx.sendMessage(await walletTransferBoc(v.wallet, v.walletSigner, seqno, messages));
+        try {
+          const seqno = await this.ctx.liveSeqno(v.wallet.address);
+          await this.ctx.sendMessage(await walletTransferBoc(v.wallet, v.walletSigner, seqno, messages));
+        } catch (e) {
+          // An unfunded wallet refuses the message; the next round tries again (the other validators go on).
+          this.ctx.logger?.info({ validator: v.index, err: String(e).split('\n')[0] }, 'devnet: validator wallet refused its message');
+          continue;
+        }
         if (stakeFor !== null) this.stakedIn.set(v.index, stakeFor);
         if (recover) this.recoverAskedAt.set(v.index, now);
       }
