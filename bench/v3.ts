@@ -12,6 +12,9 @@
  *    generate_series inside PostgreSQL (bounded in time: no round trip per row), then the API answers
  *    `transactions?account=…&limit=100` and `messages?msg_hash=…` one request at a time (latency p50/p99) and
  *    under 10 connections beside a bare express route in the same process (throughput).
+ * 4. Validators at volume: VALIDATOR_CYCLES cycles of 400 validators each (sets, rounds, frozen stakes, election
+ *    participants) generated inside PostgreSQL, then `/validators/cycles` p50/p99: the newest page, a page of one
+ *    cycle with its validators embedded, and a stake holder's cycles.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -34,6 +37,9 @@ const TARGET_TRANSACTIONS = Number(process.env.BENCH_V3_TRANSACTIONS ?? 1_000_00
 /** Accounts the synthetic history is spread over (so an account has TARGET / ACCOUNTS transactions). */
 const SYNTHETIC_ACCOUNTS = 10_000;
 const LATENCY_REQUESTS = 500;
+/** Validation cycles at volume: each with a full mainnet-sized set (every cycle's validators, stakes and factors). */
+const VALIDATOR_CYCLES = Number(process.env.BENCH_V3_VALIDATOR_CYCLES ?? 2_000);
+const VALIDATORS_PER_CYCLE = 400;
 const THROUGHPUT_SECONDS = 5;
 const HARD_STOP_MS = 1_500_000;
 
@@ -198,6 +204,45 @@ async function fillVolume(store: Store, target: number): Promise<number> {
   return synthetic;
 }
 
+/** Rows the validators derivation writes, for VALIDATOR_CYCLES cycles (cycle i starts at 1600000000 + i·65536). */
+async function fillValidators(store: Store): Promise<void> {
+  const db = store.chain('testnet');
+  const schema = sql.raw(`"${store.chainSchema('testnet')}"`);
+  const n = VALIDATOR_CYCLES;
+  const v = VALIDATORS_PER_CYCLE;
+  const started = performance.now();
+  await sql`
+    insert into ${schema}.validator_cycles (cycle_start, cycle_end, vset_hash, total, main, total_weight, validators_elected_for,
+      elections_start_before, elections_end_before, stake_held_for, max_validators, max_main_validators, min_validators,
+      min_stake_limit, max_stake_limit, min_total_stake, max_stake_factor)
+    select 1600000000 + i * 65536, 1600065536 + i * 65536, encode(sha256(('set' || i)::bytea), 'hex'), ${v}, 100, 1152921504606846976,
+      65536, 32768, 8192, 32768, 400, 100, 75, 300000000000000, 10000000000000000, 75000000000000000, 196608
+    from generate_series(0, ${n - 1}) as i`.execute(db);
+  await sql`
+    insert into ${schema}.validator_rounds (election_id, vset_hash, unfreeze_at, stake_held, total_stake, bonuses, min_stake, max_stake, unfrozen, fingerprint)
+    select 1600000000 + i * 65536, encode(sha256(('set' || i)::bytea), 'hex'), 1600098304 + i * 65536, 32768, 400000000000000000,
+      30000000000000, 300000000000000, 2000000000000000, true, 'bench'
+    from generate_series(0, ${n - 1}) as i`.execute(db);
+  await sql`
+    insert into ${schema}.validator_cycle_validators (cycle_start, validator_index, validator_pubkey, adnl_addr, weight)
+    select 1600000000 + i * 65536, j, encode(sha256(('key' || j)::bytea), 'hex'), encode(sha256(('adnl' || j)::bytea), 'hex'), 2882303761517117
+    from generate_series(0, ${n - 1}) as i, generate_series(0, ${v - 1}) as j`.execute(db);
+  await sql`
+    insert into ${schema}.validator_round_stakes (election_id, validator_pubkey, stake_holder_address, weight, stake, banned, reward)
+    select 1600000000 + i * 65536, encode(sha256(('key' || j)::bytea), 'hex'), '-1:' || upper(lpad(to_hex(j), 64, '0')), 2882303761517117,
+      1000000000000000, false, 75000000000
+    from generate_series(0, ${n - 1}) as i, generate_series(0, ${v - 1}) as j`.execute(db);
+  await sql`
+    insert into ${schema}.validator_election_participants (election_id, validator_pubkey, stake_holder_address, adnl_addr, stake, max_factor, stake_time)
+    select 1600000000 + i * 65536, encode(sha256(('key' || j)::bytea), 'hex'), '-1:' || upper(lpad(to_hex(j), 64, '0')),
+      encode(sha256(('adnl' || j)::bytea), 'hex'), 1000000000000000, 196608, 1600000000 + i * 65536 - 20000
+    from generate_series(0, ${n - 1}) as i, generate_series(0, ${v - 1}) as j`.execute(db);
+  for (const table of ['validator_cycles', 'validator_rounds', 'validator_cycle_validators', 'validator_round_stakes', 'validator_election_participants']) {
+    await sql`analyze ${schema}.${sql.raw(table)}`.execute(db);
+  }
+  log(`validators: ${n} cycles × ${v} validators (${round((performance.now() - started) / 1000, 1)} s)`);
+}
+
 async function explain(store: Store, query: string): Promise<string[]> {
   const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(query)}`.execute(store.chain('testnet'));
   return rows.map((r) => r['QUERY PLAN']);
@@ -262,6 +307,21 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
     }
     const latency = { transactionsByAccount: await sequentialLatency(txUrl), messagesByHash: await sequentialLatency(msgUrl) };
     log(`latency at ${TARGET_TRANSACTIONS} tx: account history p99 ${latency.transactionsByAccount.p99} ms, message by hash p99 ${latency.messagesByHash.p99} ms`);
+    await fillValidators(store);
+    const holder = `-1:${(17).toString(16).padStart(64, '0').toUpperCase()}`;
+    const cycleUrls = {
+      newest: `${base}/validators/cycles?limit=10`,
+      oneWithValidators: `${base}/validators/cycles?limit=1&offset=${Math.floor(VALIDATOR_CYCLES / 2)}&return_validators=true`,
+      byStakeHolder: `${base}/validators/cycles?limit=10&stake_holder_address=${encodeURIComponent(holder)}`,
+    };
+    const cyclesProbe = (await (await fetch(cycleUrls.oneWithValidators)).json()) as { cycles?: { validators?: unknown[] }[] };
+    if (cyclesProbe.cycles?.[0]?.validators?.length !== VALIDATORS_PER_CYCLE) throw new Error(`validators probe: ${JSON.stringify(cyclesProbe).slice(0, 300)}`);
+    const cyclesLatency = {
+      newest: await sequentialLatency(cycleUrls.newest),
+      oneWithValidators: await sequentialLatency(cycleUrls.oneWithValidators),
+      byStakeHolder: await sequentialLatency(cycleUrls.byStakeHolder),
+    };
+    log(`validators/cycles at ${VALIDATOR_CYCLES} cycles: p99 newest ${cyclesLatency.newest.p99} ms, one with ${VALIDATORS_PER_CYCLE} validators ${cyclesLatency.oneWithValidators.p99} ms, by holder ${cyclesLatency.byStakeHolder.p99} ms`);
     const bareRun = await throughput(bare.url);
     const txRun = await throughput(txUrl);
     log(`throughput: bare ${bareRun.requestsPerSecond} req/s, v3 transactions limit 100 ${txRun.requestsPerSecond} req/s`);
@@ -271,6 +331,7 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
       accounts: SYNTHETIC_ACCOUNTS,
       fillSeconds,
       latencyMs: latency,
+      validatorCycles: { cycles: VALIDATOR_CYCLES, validatorsPerCycle: VALIDATORS_PER_CYCLE, latencyMs: cyclesLatency },
       throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
       plans: {
         transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
@@ -312,6 +373,12 @@ async function main(): Promise<void> {
         measured: volume?.latencyMs.transactionsByAccount.p99 ?? null,
         target: 10,
         pass: volume !== null && volume.latencyMs.transactionsByAccount.p99 <= 10,
+      },
+      {
+        goal: `validators/cycles p99 ≤ 50 ms at ${VALIDATOR_CYCLES} cycles of ${VALIDATORS_PER_CYCLE} validators (worst of: newest page, one cycle with its validators, a stake holder's cycles)`,
+        measured: volume ? Math.max(...Object.values(volume.validatorCycles.latencyMs).map((l) => l.p99)) : null,
+        target: 50,
+        pass: volume !== null && Math.max(...Object.values(volume.validatorCycles.latencyMs).map((l) => l.p99)) <= 50,
       },
     ];
     const report = {

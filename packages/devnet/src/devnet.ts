@@ -135,8 +135,9 @@ export class Devnet implements ChainSource {
       const producer = new BlockProducer({ bc, control, store, history, reader, network, globalId, logger: opts.logger });
       if (recovered.length > 0) await producer.restore(recovered);
       else await producer.genesis(config, faucet, genUtime, [genesisElectorAccount(genUtime, loadConfigDictionary(config).get(34)!.hash())]);
-      producer.attachElector(await ElectorDriver.attach(bc, control, opts.logger));
-      const runner = opts.sandboxQueue ? null : MessageRunner.create(bc, executor, await sandboxInternals(bc, faucet.address, seam));
+      const internals = await sandboxInternals(bc, faucet.address, seam);
+      producer.attachElector(await ElectorDriver.attach({ bc, control, executor, internals, logger: opts.logger }));
+      const runner = opts.sandboxQueue ? null : MessageRunner.create(bc, executor, internals);
       const fastPaths: DevnetFastPaths = {
         glue: executor.glue,
         directEmulator: executor.canRunDirect,

@@ -1,6 +1,8 @@
-import { Address, beginCell, Cell, Dictionary, type DictionaryValue, type ShardAccount } from '@ton/core';
-import type { Blockchain } from '@ton/sandbox';
+import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount, storeShardAccount, type DictionaryValue, type ShardAccount } from '@ton/core';
+import type { Blockchain, SmartContract } from '@ton/sandbox';
 import {
+  decodeConfigParam15,
+  decodeElectorData,
   decodeElectorMessage,
   decodeValidatorSet,
   loadConfigDictionary,
@@ -9,8 +11,10 @@ import {
   type ValidatorCounts,
 } from '@tongate/contracts';
 import { electorCodeBoc } from './contracts/elector-code.js';
-import type { BlockchainControl } from './fast/index.js';
-import type { AppliedTransaction } from './runner.js';
+import type { DevnetExecutor } from './executor.js';
+import type { BlockchainControl, SandboxInternals } from './fast/index.js';
+import { RawBoc } from './raw-boc.js';
+import { transactionSummary, type AppliedTransaction } from './runner.js';
 
 /**
  * The devnet's elector and its stand-in for the config contract.
@@ -124,6 +128,9 @@ export function genesisElectorAccount(genUtime: number, activeSetHash: Buffer): 
   };
 }
 
+/** An idle elector is ticked at least this often, whatever nextWake says. */
+const MAX_IDLE_SKIP_SECONDS = 10;
+
 /** A masterchain account id as the 256-bit integer config params 0 and 1 hold. */
 function paramAddress(config: Dictionary<number, Cell>, id: number): Buffer | null {
   const cell = config.get(id);
@@ -139,76 +146,95 @@ export interface ElectorRound {
 
 /**
  * Runs the elector's tick and plays the config contract, once per round inside the producer's queue. Absent on a
- * chain without an elector (a devnet recorded before it had one).
+ * chain without an elector (a devnet recorded before it had one). The devnet is the only writer of its config, so
+ * the driver keeps it decoded rather than re-reading the sandbox's copy (150 KB of base64) every round.
  */
 export class ElectorDriver {
+  private config: Dictionary<number, Cell>;
+  /** Bumped whenever the driver changes the config. */
+  private configVersion = 0;
+  /**
+   * After a tick that did nothing: the elector state and config it saw, and the earliest time the elector's own
+   * rules could act on them (see nextWake). Until then, with the same state and config, a tick would do nothing
+   * again and is skipped: an idle devnet's rounds stay as cheap as without an elector.
+   */
+  private idle: { account: string; configVersion: number; wakeAt: number; ranAt: number } | null = null;
+
   private constructor(
     private readonly bc: Blockchain,
     private readonly control: BlockchainControl,
+    private readonly executor: DevnetExecutor,
+    private readonly internals: SandboxInternals | null,
     private readonly logger?: { info(obj: object, msg?: string): void },
-  ) {}
+  ) {
+    this.config = loadConfigDictionary(bc.config);
+  }
 
   /** A driver when the chain has the elector the config names (param 1) at the devnet's elector address. */
-  static async attach(bc: Blockchain, control: BlockchainControl, logger?: { info(obj: object, msg?: string): void }): Promise<ElectorDriver | null> {
-    const config = loadConfigDictionary(bc.config);
-    if (!paramAddress(config, 1)?.equals(ELECTOR_ADDRESS.hash)) return null;
+  static async attach(parts: { bc: Blockchain; control: BlockchainControl; executor: DevnetExecutor; internals: SandboxInternals | null; logger?: { info(obj: object, msg?: string): void } }): Promise<ElectorDriver | null> {
+    const { bc } = parts;
+    if (!paramAddress(loadConfigDictionary(bc.config), 1)?.equals(ELECTOR_ADDRESS.hash)) return null;
     const elector = await bc.getContract(ELECTOR_ADDRESS);
     if (elector.accountState?.type !== 'active') return null;
-    return new ElectorDriver(bc, control, logger);
+    return new ElectorDriver(bc, parts.control, parts.executor, parts.internals, parts.logger);
   }
 
   async round(now: number): Promise<ElectorRound> {
-    const config = loadConfigDictionary(this.bc.config);
-    let changed = this.rotate(config, now);
-    if (changed) this.bc.setConfig(beginCell().storeDictDirect(config).endCell());
-    const transaction = await this.tick(now, config);
-    if (transaction?.proposed) {
-      config.set(36, transaction.proposed);
-      this.bc.setConfig(beginCell().storeDictDirect(config).endCell());
+    let changed = this.rotate(now);
+    const tick = await this.tick(now);
+    if (tick?.proposed) {
+      this.config.set(36, tick.proposed);
       changed = true;
     }
-    return { transaction: transaction?.applied ?? null, config: changed ? this.bc.config : null };
+    if (!changed) return { transaction: tick?.applied ?? null, config: null };
+    const config = beginCell().storeDictDirect(this.config).endCell();
+    this.bc.setConfig(config);
+    this.configVersion++;
+    return { transaction: tick?.applied ?? null, config };
   }
 
   /** Installs the next set (param 36) once its time has come; true when the config changed. */
-  private rotate(config: Dictionary<number, Cell>, now: number): boolean {
-    const next = config.get(36);
-    if (!next || decodeValidatorSet(next).utimeSince > now) return false;
-    const current = config.get(34);
-    if (current) config.set(32, current);
-    config.set(34, next);
-    config.delete(36);
-    this.logger?.info({ utimeSince: decodeValidatorSet(next).utimeSince }, 'devnet: new validator set installed');
+  private rotate(now: number): boolean {
+    const next = this.config.get(36);
+    if (!next) return false;
+    const { utimeSince } = decodeValidatorSet(next);
+    if (utimeSince > now) return false;
+    const current = this.config.get(34);
+    if (current) this.config.set(32, current);
+    this.config.set(34, next);
+    this.config.delete(36);
+    // The elector reads the new set in this round's tick.
+    this.bc.setConfig(beginCell().storeDictDirect(this.config).endCell());
+    this.configVersion++;
+    this.logger?.info({ utimeSince }, 'devnet: new validator set installed');
     return true;
   }
 
   /** The elector's tick; its proposal to the config contract, if it made one. Null when the tick did nothing. */
-  private async tick(now: number, config: Dictionary<number, Cell>): Promise<{ applied: AppliedTransaction; proposed: Cell | null } | null> {
+  private async tick(now: number): Promise<{ applied: AppliedTransaction; proposed: Cell | null } | null> {
     const contract = await this.bc.getContract(ELECTOR_ADDRESS);
-    const before = contract.account;
-    const dataBefore = before.account?.storage.state.type === 'active' ? (before.account.storage.state.state.data ?? null) : null;
+    const current = this.internals?.contract(contract)._account ?? null;
+    const idle = this.idle;
+    if (idle && current === idle.account && idle.configVersion === this.configVersion && now < idle.wakeAt && now - idle.ranAt < MAX_IDLE_SKIP_SECONDS) return null;
     await this.control.setLt(this.bc.lt + 1_000_000n);
-    let tx;
-    try {
-      tx = await contract.runTickTock('tick', { now });
-    } catch (e) {
-      this.logger?.info({ err: String(e).split('\n')[0] }, 'devnet: elector tick failed');
-      await this.bc.setShardAccount(ELECTOR_ADDRESS, before);
+    const ran = await this.runTick(contract, now);
+    if (!ran) return null;
+    const { boc, shardAccount, before } = ran;
+    const tx = transactionSummary(boc, shardAccount);
+    const dataBefore = electorData(before);
+    if (tx.outMessages.length === 0 && dataBefore !== null && dataBefore.equals(electorData(shardAccount) ?? Buffer.alloc(0))) {
+      // Nothing happened: the state stays as it was, so an idle devnet does not grow by an elector snapshot a round.
+      this.idle = current === null ? null : { account: current, configVersion: this.configVersion, wakeAt: this.nextWake(dataBefore, now), ranAt: now };
       return null;
     }
-    const after = contract.account.account?.storage.state;
-    const dataAfter = after?.type === 'active' ? (after.state.data ?? null) : null;
-    const idle = tx.outMessagesCount === 0 && dataBefore !== null && dataAfter !== null && dataBefore.hash().equals(dataAfter.hash());
-    if (idle) {
-      // Nothing happened: keep the state as it was, so an idle devnet does not grow by an elector snapshot a second.
-      await this.bc.setShardAccount(ELECTOR_ADDRESS, before);
-      return null;
-    }
-    const configAddress = paramAddress(config, 0);
+    this.idle = null;
+    this.commit(contract, shardAccount, tx.now);
+    const configAddress = paramAddress(this.config, 0);
     let proposed: Cell | null = null;
-    for (const out of tx.outMessages.values()) {
+    for (const cell of tx.outMessages) {
       // The elector's tick only ever writes to the config contract: the set it elected (queried by election id).
-      if (out.info.type !== 'internal' || !configAddress || !out.info.dest.hash.equals(configAddress) || out.info.dest.workChain !== -1) continue;
+      const out = loadMessage(cell.beginParse());
+      if (out.info.type !== 'internal' || !configAddress || out.info.dest.workChain !== -1 || !out.info.dest.hash.equals(configAddress)) continue;
       const message = decodeElectorMessage(out.body);
       if (message?.type !== 'set_next_validator_set') continue;
       try {
@@ -218,6 +244,93 @@ export class ElectorDriver {
         this.logger?.info({ err: String(e) }, 'devnet: the elector proposed an unreadable validator set');
       }
     }
-    return { applied: { address: ELECTOR_ADDRESS, lt: tx.lt, hash: tx.hash(), boc: tx.raw.toBoc() }, proposed };
+    return { applied: { address: ELECTOR_ADDRESS, lt: tx.lt, hash: tx.hash, boc }, proposed };
   }
+
+  /**
+   * The earliest time the elector could act with this state and the current config, by its tick's rules: conduct
+   * the open election at elect_close, unfreeze a past round at its unfreeze_at, announce the next election
+   * elections_start_before ahead of the current set's end. A state change (a message) or a config change wakes it
+   * sooner; MAX_IDLE_SKIP_SECONDS bounds the skip in case the elector has a rule this does not know.
+   */
+  private nextWake(data: Buffer, now: number): number {
+    let state;
+    try {
+      state = decodeElectorData(Cell.fromBoc(data)[0]);
+    } catch {
+      return 0;
+    }
+    const times: number[] = [];
+    if (state.election && !state.election.finished) times.push(state.election.electClose);
+    for (const p of state.pastElections) if (p.electionId !== state.activeId) times.push(p.unfreezeAt);
+    const current = this.config.get(34);
+    const timing = this.config.get(15);
+    if (!state.election && current && timing) times.push(decodeValidatorSet(current).utimeUntil - decodeConfigParam15(timing).electionsStartBefore);
+    // A moment already past did not make the tick act (it was idle): the elector waits for something else there (an
+    // election short of stake waits for stakes), which a state change brings.
+    const ahead = times.filter((t) => t > now);
+    return ahead.length > 0 ? Math.min(...ahead) : Infinity;
+  }
+
+  /** Runs the tick on the elector's live state without keeping the result yet (an idle tick is dropped). */
+  private async runTick(contract: SmartContract, now: number): Promise<{ boc: Buffer; shardAccount: string; before: string } | null> {
+    const bc = this.bc;
+    if (this.internals && this.executor.canRunDirect) {
+      const before = this.internals.contract(contract)._account;
+      const res = await this.executor.runTransactionBocRetrying({
+        config: bc.configBase64,
+        libs: bc.libs ?? null,
+        verbosity: 'short',
+        shardAccount: before,
+        message: '',
+        tickTock: 'tick',
+        now,
+        lt: bc.lt,
+        randomSeed: bc.random ?? Buffer.alloc(32),
+        ignoreChksig: false,
+        debugEnabled: false,
+        prevBlocksInfo: bc.prevBlocks,
+      }).catch((e: unknown) => ({ result: { success: false as const, error: String(e) } }));
+      if (!res.result.success) {
+        this.logger?.info({ err: res.result.error }, 'devnet: elector tick failed');
+        return null;
+      }
+      return { boc: Buffer.from(res.result.transaction, 'base64'), shardAccount: res.result.shardAccount, before };
+    }
+    // The public API: the sandbox runs and keeps it; an idle result is undone by restoring the previous state.
+    const before = contract.account;
+    try {
+      const tx = await contract.runTickTock('tick', { now });
+      const shardAccount = beginCell().store(storeShardAccount(contract.account)).endCell().toBoc().toString('base64');
+      await this.bc.setShardAccount(ELECTOR_ADDRESS, before);
+      return { boc: tx.raw.toBoc(), shardAccount, before: beginCell().store(storeShardAccount(before)).endCell().toBoc().toString('base64') };
+    } catch (e) {
+      this.logger?.info({ err: String(e).split('\n')[0] }, 'devnet: elector tick failed');
+      await this.bc.setShardAccount(ELECTOR_ADDRESS, before);
+      return null;
+    }
+  }
+
+  private commit(contract: SmartContract, shardAccount: string, txNow: number): void {
+    if (this.internals) {
+      const c = this.internals.contract(contract);
+      c._account = shardAccount;
+      c.parsedAccount = undefined;
+      c.lastTxTime = txNow;
+    } else {
+      contract.account = loadShardAccount(Cell.fromBase64(shardAccount).beginParse());
+    }
+  }
+}
+
+/**
+ * The elector's data in a ShardAccount BOC (base64), as bytes: the last reference of the Account cell is the
+ * StateInit's data (code before it; the elector has no extra currencies nor libraries). Read in place: decoding the
+ * whole elector with @ton/core twice a round would cost more than its tick.
+ */
+function electorData(shardAccount: string): Buffer | null {
+  const bag = RawBoc.parse(Buffer.from(shardAccount, 'base64'));
+  const account = bag?.refs[bag.root][0];
+  const data = account === undefined ? undefined : bag!.refs[account].at(-1);
+  return data === undefined ? null : bag!.toBoc(data);
 }
