@@ -37,7 +37,7 @@ import { Proofs } from './proofs.js';
 import { ChainReader } from './reader.js';
 import { MessageRunner } from './runner.js';
 import { runSeed, type SeedSummary } from './seed.js';
-import { ChainStore, type BlobRef, type Round } from './store.js';
+import { ChainStore } from './store.js';
 import { devnetAdnlAddress, devnetValidators, ValidatorOperator } from './validators.js';
 
 export { EXT_MSG_QUEUE_SIZE_LIMIT };
@@ -124,7 +124,7 @@ export class Devnet implements ChainSource {
       const recovered = store.recovered;
       const genUtime = nowSeconds();
       const validator = devnetValidatorSigner(globalId);
-      const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(latestConfig(recovered)))[0] : electionGenesisConfig(globalId, genUtime, opts.electionTiming ?? DEVNET_ELECTION_TIMING, validator.publicKey);
+      const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : electionGenesisConfig(globalId, genUtime, opts.electionTiming ?? DEVNET_ELECTION_TIMING, validator.publicKey);
       const executor = await DevnetExecutor.create({ seam });
       const bc = await Blockchain.create({ config, executor });
       bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
@@ -133,7 +133,11 @@ export class Devnet implements ChainSource {
       const history = new HistoryIndex();
       const reader = new ChainReader(history, store);
       const producer = new BlockProducer({ bc, control, store, history, reader, network, globalId, logger: opts.logger });
-      if (recovered.length > 0) await producer.restore(recovered);
+      if (recovered.length > 0) {
+        await producer.restore(recovered);
+        // The journal's config patches (the elections' validator sets) are in the reader's config now.
+        bc.setConfig(reader.config);
+      }
       else await producer.genesis(config, faucet, genUtime, [genesisElectorAccount(genUtime, loadConfigDictionary(config).get(34)!.hash())]);
       const internals = await sandboxInternals(bc, faucet.address, seam);
       producer.attachElector(await ElectorDriver.attach({ bc, control, executor, internals, logger: opts.logger }));
@@ -346,12 +350,6 @@ function electionGenesisConfig(globalId: number, genUtime: number, timing: Elect
   const dict = loadConfigDictionary(genesisConfig(globalId));
   setElectionParams(dict, { genUtime, timing, validator: { publicKey: validatorKey, adnlAddr: devnetAdnlAddress(validatorKey), weight: 1n << 60n } });
   return beginCell().storeDictDirect(dict).endCell();
-}
-
-/** The config in force at the end of the journal: the last round that changed it (genesis always sets one). */
-function latestConfig(rounds: Round[]): BlobRef {
-  for (let i = rounds.length - 1; i >= 0; i--) if (rounds[i].config) return rounds[i].config!;
-  throw new Error('devnet journal has no config');
 }
 
 export async function createDevnet(opts: DevnetOptions): Promise<Devnet> {

@@ -13,6 +13,7 @@ import {
 import { electorCodeBoc } from './contracts/elector-code.js';
 import type { DevnetExecutor } from './executor.js';
 import type { BlockchainControl, SandboxInternals } from './fast/index.js';
+import { configPatchCell } from './config-patch.js';
 import { RawBoc } from './raw-boc.js';
 import { transactionSummary, type AppliedTransaction } from './runner.js';
 
@@ -140,9 +141,13 @@ function paramAddress(config: Dictionary<number, Cell>, id: number): Buffer | nu
 export interface ElectorRound {
   /** The tick transaction, when it changed anything (an idle tick is not recorded, like an empty block). */
   transaction: AppliedTransaction | null;
-  /** The config after the round, when the round changed it (a set was proposed or rotated in). */
-  config: Cell | null;
+  /** The validator-set params (32, 34, 36) as a config patch, when the round changed them. */
+  configPatch: Cell | null;
 }
+
+/** The params the devnet's config stand-in changes. */
+const VALIDATOR_SET_PARAMS = [32, 34, 36];
+
 
 /**
  * Runs the elector's tick and plays the config contract, once per round inside the producer's queue. Absent on a
@@ -186,11 +191,11 @@ export class ElectorDriver {
       this.config.set(36, tick.proposed);
       changed = true;
     }
-    if (!changed) return { transaction: tick?.applied ?? null, config: null };
-    const config = beginCell().storeDictDirect(this.config).endCell();
-    this.bc.setConfig(config);
+    if (!changed) return { transaction: tick?.applied ?? null, configPatch: null };
+    this.bc.setConfig(beginCell().storeDictDirect(this.config).endCell());
     this.configVersion++;
-    return { transaction: tick?.applied ?? null, config };
+    const patch = configPatchCell(new Map(VALIDATOR_SET_PARAMS.map((id) => [id, this.config.get(id) ?? null])));
+    return { transaction: tick?.applied ?? null, configPatch: patch };
   }
 
   /** Installs the next set (param 36) once its time has come; true when the config changed. */

@@ -159,7 +159,7 @@ export class BlockProducer {
     const libs = bc.libs;
     const sealedLibs = this.parts.reader.libs;
     if (libs && (!sealedLibs || !libs.hash().equals(sealedLibs.hash()))) round.libs = store.putBlob(libs.toBoc());
-    if (elector?.config) round.config = store.putBlob(elector.config.toBoc());
+    if (elector?.configPatch) round.configPatch = store.putBlob(elector.configPatch.toBoc());
     store.appendRound(round);
     await this.parts.control.setLt(endLt);
     this.applyRound(round);
