@@ -22,3 +22,6 @@ export {
 export { newStakeBody, recoverStakeBody, devnetValidators, devnetAdnlAddress, DEVNET_MAX_FACTOR, type DevnetValidator } from './validators.js';
 export type { ValidatorsSeedSummary } from './seed-validators.js';
 export type { ElectionTiming } from '@tongate/contracts';
+export type { SalesSeedSummary } from './seed-sales.js';
+export * as salesContracts from './contracts/sales.js';
+export * as salesContractCodes from './contracts/sales-codes.js';

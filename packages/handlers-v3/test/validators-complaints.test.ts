@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Address } from '@ton/core';
 import { dropSchema, openStore, type Store } from '@tongate/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexedOperations } from '../src/indexed/index.js';
@@ -98,11 +99,11 @@ describe('validator complaints', () => {
   it('filters by holder, ADNL address, key, cycle, election and time; pages by limit and offset', async () => {
     const hashes = async (q: Record<string, unknown>) => (await complaints(q)).complaints.map((c) => c.complaint_hash);
     const both = ['c2'.repeat(32), 'c1'.repeat(32)];
-    expect(await hashes({ stake_holder_address: holder(2) })).toEqual(both);
-    expect(await hashes({ stake_holder_address: holder(0) })).toEqual([]);
-    expect(await hashes({ adnl_address: adnl(2) })).toEqual(both);
-    expect(await hashes({ adnl_address: adnl(1) })).toEqual([]);
-    expect(await hashes({ validator_pubkey: key(2).toUpperCase() })).toEqual(both);
+    expect(await hashes({ stake_holder_address: Address.parse(holder(2)) })).toEqual(both);
+    expect(await hashes({ stake_holder_address: Address.parse(holder(0)) })).toEqual([]);
+    expect(await hashes({ adnl_address: Buffer.from(adnl(2), 'hex') })).toEqual(both);
+    expect(await hashes({ adnl_address: Buffer.from(adnl(1), 'hex') })).toEqual([]);
+    expect(await hashes({ validator_pubkey: Buffer.from(key(2).toUpperCase(), 'hex') })).toEqual(both);
     expect(await hashes({ cycle_start: 1000 })).toEqual(both);
     expect(await hashes({ cycle_start: 999 })).toEqual([]);
     expect(await hashes({ election_id: 1000, start_utime: 1550 })).toEqual(['c2'.repeat(32)]);
@@ -120,7 +121,7 @@ describe('validator complaints', () => {
       [1, '200', holder(1), 0],
       [2, '100', holder(2), 2],
     ]);
-    const mine = (await ops.getValidatorCycles({ query: { limit: 10, offset: 0, return_validators: true, stake_holder_address: holder(1) }, ctx } as never)) as { body: { cycles: any[] } };
+    const mine = (await ops.getValidatorCycles({ query: { limit: 10, offset: 0, return_validators: true, stake_holder_address: Address.parse(holder(1)) }, ctx } as never)) as { body: { cycles: any[] } };
     expect(mine.body.cycles[0].validators.map((v: any) => v.validator_index)).toEqual([1]);
   });
 });

@@ -1,9 +1,10 @@
+import type { Address } from '@ton/core';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
-import { page, rawAddressParam } from './params.js';
+import { page, rawAddress } from './params.js';
 
 export type ValidatorOperations = Pick<V3Handlers, 'getValidatorElections' | 'getValidatorCycles' | 'getValidatorEvents' | 'getValidatorComplaints'>;
 
@@ -21,19 +22,19 @@ interface MemberFilter {
   pubkey?: string;
 }
 
-function memberFilter(query: { stake_holder_address?: string; adnl_address?: string; validator_pubkey?: string }): MemberFilter {
+function memberFilter(query: { stake_holder_address?: Address; adnl_address?: Buffer; validator_pubkey?: Buffer }): MemberFilter {
   return {
-    holder: query.stake_holder_address === undefined ? undefined : rawAddressParam('stake_holder_address', query.stake_holder_address),
-    adnl: query.adnl_address?.toLowerCase(),
-    pubkey: query.validator_pubkey?.toLowerCase(),
+    holder: query.stake_holder_address === undefined ? undefined : rawAddress(query.stake_holder_address),
+    adnl: query.adnl_address?.toString('hex'),
+    pubkey: query.validator_pubkey?.toString('hex'),
   };
 }
 
 const hasMemberFilter = (f: MemberFilter) => f.holder !== undefined || f.adnl !== undefined || f.pubkey !== undefined;
 
-function membersPage(query: { limit?: number; offset?: number }, withMembers: boolean, flag: string) {
+function membersPage(query: { limit: number; offset: number }, withMembers: boolean, flag: string) {
   const p = page(query);
-  if (withMembers && p.limit > MAX_LIMIT_WITH_MEMBERS) throw new ApiError(422, `invalid limit: at most ${MAX_LIMIT_WITH_MEMBERS} when ${flag} is true`);
+  if (withMembers && p.limit > MAX_LIMIT_WITH_MEMBERS) throw new ApiError(422, `limit: at most ${MAX_LIMIT_WITH_MEMBERS} when ${flag} is true`);
   return p;
 }
 
