@@ -6,6 +6,9 @@ export { signerFromSeed, verifyEd25519, devnetValidatorSigner, type Ed25519Signe
 export { walletTransferBoc, type DevnetWallet } from './wallets.js';
 export { serializeBlock, blockHashes, nextStateHash } from './blocks.js';
 export type { SeedSummary } from './seed.js';
+export type { DnsSeedSummary } from './seed-dns.js';
+export type { VestingSeedSummary } from './seed-vesting.js';
+export type { MultisigSeedSummary } from './seed-multisig.js';
 export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
 export type { DevnetElectionStatus } from './devnet.js';
@@ -22,6 +25,9 @@ export {
 export { newStakeBody, recoverStakeBody, devnetValidators, devnetAdnlAddress, DEVNET_MAX_FACTOR, type DevnetValidator } from './validators.js';
 export type { ValidatorsSeedSummary } from './seed-validators.js';
 export type { ElectionTiming } from '@tongate/contracts';
+export * as dns from './contracts/dns.js';
+export * as vesting from './contracts/vesting.js';
+export * as multisig from './contracts/multisig.js';
 export type { SalesSeedSummary } from './seed-sales.js';
 export * as salesContracts from './contracts/sales.js';
 export * as salesContractCodes from './contracts/sales-codes.js';

@@ -2,6 +2,9 @@ import type { ChainSource } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import type { Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
+import { dnsDerivation } from './dns.js';
+import { vestingDerivation } from './vesting.js';
+import { multisigDerivation } from './multisig.js';
 import { salesDerivation } from './sales.js';
 import { validatorsDerivation } from './validators.js';
 
@@ -28,5 +31,5 @@ export interface BlockDerivation<Prepared = unknown> {
 
 /** The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows). */
 export function defaultDerivations(): BlockDerivation[] {
-  return [validatorsDerivation() as BlockDerivation, salesDerivation];
+  return [salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation(), validatorsDerivation() as BlockDerivation];
 }
