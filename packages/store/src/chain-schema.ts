@@ -1,8 +1,6 @@
 import type { ColumnType } from 'kysely';
+import type { TracesTables } from './chain/traces.js';
 
-/** The domain tables (see chain/index.ts); an empty placeholder until the first domain adds its own. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-interface DomainTables {}
 
 /**
  * Tables of indexed chain data, one set per network (each network in its own PostgreSQL schema, so mainnet and
@@ -160,7 +158,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends DomainTables {
+export interface ChainDatabase extends TracesTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -1,0 +1,118 @@
+/**
+ * The traces derivation over a seeded devnet: every transaction joins exactly one trace, each seeded external
+ * message's trace holds every transaction it caused and is complete, and complete traces are classified (the
+ * seed's TON, jetton and NFT transfers come out as their actions). Traces of an older classifier version are
+ * classified again as blocks go by. On PGlite, and on PostgreSQL when DATABASE_URL is set.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { CLASSIFIER_VERSION } from '@tongate/actions';
+import { createDevnet, type Devnet, type SeedSummary } from '@tongate/devnet';
+import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Indexer, traceDerivation } from '../src/index.js';
+
+const databaseUrl = process.env.DATABASE_URL;
+const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];
+
+let devnet: Devnet;
+let seed: SeedSummary;
+const dir = mkdtempSync(path.join(tmpdir(), 'tongate-traces-'));
+
+beforeAll(async () => {
+  devnet = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
+  seed = await devnet.seed();
+}, 120_000);
+
+afterAll(async () => {
+  await devnet?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const raw = (a: { workChain: number; hash: Buffer }) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+
+describe.each(backends)('traces on $name', ({ name, url }) => {
+  const schema = `traces_${process.pid}_${name}`;
+  let store: Store;
+  let db: Kysely<ChainDatabase>;
+
+  beforeAll(async () => {
+    store = await openStore({ databaseUrl: url, dataDir: path.join(dir, name), schema: url ? schema : undefined });
+    await store.migrate();
+    db = store.chain('testnet');
+    const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: [traceDerivation()] });
+    await indexer.start();
+    await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno, 60_000);
+    await indexer.stop();
+  }, 120_000);
+
+  afterAll(async () => {
+    await store?.close();
+    if (url) await dropSchema(url, schema);
+  });
+
+  it('puts every transaction in exactly one trace, whose tree is connected', async () => {
+    const txs = await db.selectFrom('transactions').select('hash').execute();
+    const members = await db.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).execute();
+    expect(members.map((m) => m.tx_hash).sort()).toEqual(txs.map((t) => t.hash).sort());
+    // A non-root transaction's inbound message was sent by a transaction of the same trace.
+    const traceOf = new Map(members.map((m) => [m.tx_hash, m.trace_id]));
+    const inbound = await db.selectFrom('messages').select(['tx_hash', 'msg_hash', 'source']).where('direction', '=', 'in').execute();
+    const senders = new Map((await db.selectFrom('messages').select(['tx_hash', 'msg_hash']).where('direction', '=', 'out').execute()).map((m) => [m.msg_hash, m.tx_hash]));
+    for (const m of inbound) {
+      if (m.source === null) expect(traceOf.get(m.tx_hash)).toBe(m.tx_hash);
+      else expect(traceOf.get(m.tx_hash)).toBe(traceOf.get(senders.get(m.msg_hash)!));
+    }
+  });
+
+  it('assembles each seeded external message into one complete trace with its counts', async () => {
+    for (const hash of seed.messages) {
+      const trace = await db.selectFrom('traces').selectAll().where('external_hash', '=', hash.toString('base64')).executeTakeFirstOrThrow();
+      const members = await db.selectFrom('trace_transactions').selectAll().where('trace_id', '=', trace.trace_id).orderBy('lt').execute();
+      expect(trace.state).toBe('complete');
+      expect(trace.pending_messages).toBe(0);
+      expect(trace.transactions).toBe(members.length);
+      expect(trace.messages).toBe(members.length - 1);
+      expect(members[0]!.tx_hash).toBe(trace.trace_id);
+      expect(trace.start_lt).toBe(members[0]!.lt);
+      expect(trace.end_lt).toBe(members.at(-1)!.lt);
+      expect(trace.classification_state).toBe('ok');
+      expect(trace.classifier_version).toBe(CLASSIFIER_VERSION);
+    }
+  });
+
+  it('classifies the seed into ton, jetton and NFT actions', async () => {
+    const actions = await db.selectFrom('actions').selectAll().execute();
+    const types = new Set(actions.map((a) => a.type));
+    for (const t of ['ton_transfer', 'jetton_transfer', 'jetton_burn', 'nft_transfer']) expect(types, t).toContain(t);
+    const jetton = actions.find((a) => a.type === 'jetton_transfer')!;
+    const data = jetton.data as Record<string, unknown>;
+    expect(data.asset).toBe(raw(seed.jetton.minter));
+    expect(String(data.amount)).toBe(seed.jetton.transferred.toString());
+    const nft = actions.find((a) => a.type === 'nft_transfer')!.data as Record<string, unknown>;
+    expect(nft.asset).toBe(raw(seed.nft.collection));
+    expect(nft.asset_secondary).toBe(raw(seed.nft.item));
+    expect(nft.destination).toBe(raw(seed.nft.ownerAfterTransfer));
+    // every action's accounts are indexed for /actions?account=
+    const accounts = await db.selectFrom('action_accounts').select(['trace_id', 'action_id']).execute();
+    for (const a of actions) expect(accounts.some((r) => r.action_id === a.action_id && r.trace_id === a.trace_id)).toBe(true);
+  });
+
+  it('re-classifies traces of an older classifier version as blocks go by', async () => {
+    const before = await db.selectFrom('actions').select(['trace_id', 'action_id', 'type']).orderBy('trace_id').orderBy('action_id').execute();
+    await db.deleteFrom('action_accounts').execute();
+    await db.deleteFrom('actions').execute();
+    await db.updateTable('traces').set({ classifier_version: CLASSIFIER_VERSION - 1, classification_state: 'unclassified' }).where('state', '=', 'complete').execute();
+    const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: [traceDerivation({ reclassifyPerBlock: 1000 })] });
+    await indexer.start();
+    await devnet.produceBlock();
+    await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno, 60_000);
+    await indexer.stop();
+    const stale = await db.selectFrom('traces').select('trace_id').where('state', '=', 'complete').where('classifier_version', '<>', CLASSIFIER_VERSION).execute();
+    expect(stale).toEqual([]);
+    const after = await db.selectFrom('actions').select(['trace_id', 'action_id', 'type']).orderBy('trace_id').orderBy('action_id').execute();
+    expect(after).toEqual(before);
+  }, 60_000);
+});
