@@ -24,3 +24,6 @@ export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
 
 export { formatV3Entry, parseV3Stack } from './stack.js';
 export type { LegacyDeps } from './legacy.js';
+// The /traces and /actions item shapes, for emulated (pending) traces that reuse them.
+export { traceItem, traceTree, type TraceSummary } from './indexed/traces.js';
+export { formatAction, actionAddresses, supportedTypes, visibleCondition } from './indexed/actions.js';

@@ -3,12 +3,14 @@ import { isQueryTimeout, type ChainDatabase } from '@tongate/store';
 import { ApiError } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
+import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { checkedIntegers } from './params.js';
+import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & TraceOperations & ActionOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -26,6 +28,8 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...traceOperations(db, testnet),
+    ...actionOperations(db, testnet),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
   // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

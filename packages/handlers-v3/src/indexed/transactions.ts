@@ -35,11 +35,13 @@ export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[]
   if (rows.length === 0) return { transactions: [], address_book: {} };
   const txHashes = rows.map((r) => r.hash);
   const stateHashes = [...new Set(rows.flatMap((r) => [r.account_state_hash_before, r.account_state_hash_after]))];
-  const [messageRows, stateRows] = await Promise.all([
+  const [messageRows, stateRows, traceRows] = await Promise.all([
     messagesWithContents(db).where('m.tx_hash', 'in', txHashes).execute(),
     db.selectFrom('account_states').selectAll().where('hash', 'in', stateHashes).execute(),
+    db.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', txHashes).execute(),
   ]);
   const states = new Map(stateRows.map((s) => [s.hash, s]));
+  const traceOf = new Map(traceRows.map((t) => [t.tx_hash, t.trace_id]));
   const inMsg = new Map<string, MessageRow>();
   const outMsgs = new Map<string, MessageRow[]>();
   for (const m of messageRows) {
@@ -59,7 +61,7 @@ export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[]
       lt: r.lt,
       now: r.now,
       mc_block_seqno: r.mc_block_seqno,
-      trace_id: null,
+      trace_id: traceOf.get(r.hash) ?? null,
       prev_trans_hash: r.prev_trans_hash,
       prev_trans_lt: r.prev_trans_lt,
       orig_status: r.orig_status as v3.AccountStatus,
