@@ -12,7 +12,8 @@ import { createDevnet, type Devnet, type SeedSummary } from '@tongate/devnet';
 import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Indexer, traceDerivation } from '../src/index.js';
+import { Indexer, collectMcBlock, prepareDerivations, traceDerivation, writeMcBlock, type McBlockBatch } from '../src/index.js';
+import { readShardTops } from '../src/writer.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];
@@ -115,4 +116,50 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
     const after = await db.selectFrom('actions').select(['trace_id', 'action_id', 'type']).orderBy('trace_id').orderBy('action_id').execute();
     expect(after).toEqual(before);
   }, 60_000);
+
+  it('assembles a trace whose transactions land in different blocks: pending first, complete and classified later', async () => {
+    const big = await db.selectFrom('traces').selectAll().where('state', '=', 'complete').orderBy('transactions', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(big.transactions).toBeGreaterThan(2);
+    const members = await db.selectFrom('trace_transactions').selectAll().where('trace_id', '=', big.trace_id).orderBy('lt').execute();
+    const batch = await collectMcBlock(devnet, big.mc_seqno_start, (await readShardTops(db, big.mc_seqno_start - 1))!);
+    // Split the block at the trace's second transaction: a prefix in lt order holds every sender before its receivers.
+    const cut = BigInt(members[1]!.lt);
+    const part = (first: boolean, mcSeqno: number): McBlockBatch => {
+      const txs = batch.transactions.filter((t) => (BigInt(t.lt) < cut) === first);
+      const hashes = new Set(txs.map((t) => t.hash));
+      return {
+        ...batch,
+        mcSeqno,
+        blocks: first ? batch.blocks : [],
+        shardState: first ? batch.shardState : [],
+        transactions: txs,
+        messages: batch.messages.filter((m) => hashes.has(m.tx_hash)),
+        accountStates: first ? batch.accountStates : [],
+      };
+    };
+    const split = await openStore({ databaseUrl: url, dataDir: path.join(dir, `${name}-split`), schema: url ? `${schema}_split` : undefined });
+    try {
+      await split.migrate();
+      const sdb = split.chain('testnet');
+      const write = async (b: McBlockBatch) => writeMcBlock(sdb, b, await prepareDerivations(sdb, b, [traceDerivation()], { chain: devnet }));
+      await write(part(true, batch.mcSeqno));
+      const pending = await sdb.selectFrom('traces').selectAll().where('trace_id', '=', big.trace_id).executeTakeFirstOrThrow();
+      expect(pending).toMatchObject({ state: 'pending', transactions: 1, messages: 0, classification_state: 'unclassified', classifier_version: null });
+      expect(pending.pending_messages).toBeGreaterThan(0);
+      expect(await sdb.selectFrom('actions').select('action_id').where('trace_id', '=', big.trace_id).execute()).toEqual([]);
+
+      await write(part(false, batch.mcSeqno + 1));
+      const done = await sdb.selectFrom('traces').selectAll().where('trace_id', '=', big.trace_id).executeTakeFirstOrThrow();
+      expect(done).toMatchObject({ state: 'complete', pending_messages: 0, transactions: big.transactions, messages: big.messages, classification_state: 'ok' });
+      expect(done.mc_seqno_start).toBe(batch.mcSeqno);
+      expect(done.mc_seqno_end).toBe(batch.mcSeqno + 1);
+      const ids = async (d: Kysely<ChainDatabase>) => (await d.selectFrom('actions').select(['action_id', 'type']).where('trace_id', '=', big.trace_id).orderBy('action_id').execute());
+      expect(await ids(sdb)).toEqual(await ids(db));
+      const joined = await sdb.selectFrom('trace_transactions').select('tx_hash').where('trace_id', '=', big.trace_id).orderBy('lt').execute();
+      expect(joined.map((j) => j.tx_hash)).toEqual(members.map((m) => m.tx_hash));
+    } finally {
+      await split.close();
+      if (url) await dropSchema(url, `${schema}_split`);
+    }
+  });
 });
