@@ -183,7 +183,8 @@ async function accountInterfaces(state: CodeAndData, now: number): Promise<Accou
 /** Interfaces of every account of these traces, from their newest states (the block's, else the index's). */
 async function interfacesFor(db: Kysely<ChainDatabase>, accounts: readonly string[], batch: McBlockBatch | null, now: number): Promise<Map<string, AccountInterfaces>> {
   const states = new Map<string, CodeAndData>();
-  if (batch) for (const s of batch.latestAccountStates as unknown as CodeAndData[]) if (accounts.includes(s.account)) states.set(s.account, s);
+  const wanted = new Set(accounts);
+  if (batch) for (const s of batch.latestAccountStates as unknown as CodeAndData[]) if (wanted.has(s.account)) states.set(s.account, s);
   const missing = accounts.filter((a) => !states.has(a));
   for (const chunk of chunks(missing, 1000)) {
     const rows = await db
