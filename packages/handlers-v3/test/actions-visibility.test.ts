@@ -48,7 +48,7 @@ describe.each(backends)('/actions by supported action types on $name', ({ name, 
         })),
       )
       .execute();
-  });
+  }, 60_000);
   afterAll(async () => {
     await store.close();
     if (url) await dropSchema(url, schema);
