@@ -117,7 +117,7 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
     expect(after).toEqual(before);
   }, 60_000);
 
-  it('assembles a trace whose transactions land in different blocks: pending first, complete and classified later', async () => {
+  it('assembles a trace whose transactions land in different blocks: pending first, complete and classified later; broken without its root', async () => {
     const big = await db.selectFrom('traces').selectAll().where('state', '=', 'complete').orderBy('transactions', 'desc').limit(1).executeTakeFirstOrThrow();
     expect(big.transactions).toBeGreaterThan(2);
     const members = await db.selectFrom('trace_transactions').selectAll().where('trace_id', '=', big.trace_id).orderBy('lt').execute();
@@ -161,5 +161,21 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
       await split.close();
       if (url) await dropSchema(url, `${schema}_split`);
     }
-  });
+
+    // The second half alone: its first transaction's sender was never indexed, so its trace is broken, not classified.
+    const orphan = await openStore({ databaseUrl: url, dataDir: path.join(dir, `${name}-orphan`), schema: url ? `${schema}_orphan` : undefined });
+    try {
+      await orphan.migrate();
+      const odb = orphan.chain('testnet');
+      const b = part(false, batch.mcSeqno);
+      await writeMcBlock(odb, b, await prepareDerivations(odb, b, [traceDerivation()], { chain: devnet }));
+      const broken = await odb.selectFrom('traces').selectAll().where('trace_id', '=', members[1]!.tx_hash).executeTakeFirstOrThrow();
+      expect(broken).toMatchObject({ state: 'broken', external_hash: null, classification_state: 'broken', classifier_version: null });
+      expect(broken.transactions).toBe(members.length - 1);
+      expect(await odb.selectFrom('actions').select('action_id').where('trace_id', '=', broken.trace_id).execute()).toEqual([]);
+    } finally {
+      await orphan.close();
+      if (url) await dropSchema(url, `${schema}_orphan`);
+    }
+    }, 120_000);
 });
