@@ -177,5 +177,5 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
       await orphan.close();
       if (url) await dropSchema(url, `${schema}_orphan`);
     }
-    }, 120_000);
+  }, 120_000);
 });
