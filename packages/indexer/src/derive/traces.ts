@@ -107,14 +107,15 @@ export async function assembleTraces(db: Kysely<ChainDatabase>, batch: McBlockBa
   return { traces, membership };
 }
 
-/** Complete traces classified by an older classifier (or never), oldest first, at most `limit`. */
+/** Complete traces classified by an older classifier, oldest first, at most `limit`. */
 async function staleTraces(db: Kysely<ChainDatabase>, limit: number, exclude: ReadonlySet<string>): Promise<TraceRow[]> {
   if (limit <= 0) return [];
   const rows = await db
     .selectFrom('traces')
     .selectAll()
     .where('state', '=', 'complete')
-    .where((eb) => eb.or([eb('classifier_version', '<', CLASSIFIER_VERSION), eb('classifier_version', 'is', null)]))
+    // a complete trace is classified in the block that completes it, so its version is never null
+    .where('classifier_version', '<', CLASSIFIER_VERSION)
     .orderBy('end_lt', 'asc')
     .limit(limit + exclude.size)
     .execute();
