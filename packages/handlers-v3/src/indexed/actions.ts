@@ -108,11 +108,13 @@ export function actionOperations(db: Kysely<ChainDatabase>, testnet: boolean): A
       if (endUtime !== undefined) q = q.where('a.trace_end_utime', '<=', endUtime);
       if (startLt !== undefined) q = q.where('a.trace_end_lt', '>=', startLt);
       if (endLt !== undefined) q = q.where('a.trace_end_lt', '<=', endLt);
-      // Total order of the spec: (trace_end_lt, trace_id, end_lt, action_id).
+      // Total order of the spec: (trace_end_lt, trace_id, end_lt, action_id); by account, the leading keys come from
+      // action_accounts so that its index yields the rows in order.
+      const lead = account ? ('aa' as const) : ('a' as const);
       const rows = await q
         .selectAll('a')
-        .orderBy('a.trace_end_lt', sort)
-        .orderBy('a.trace_id', sort)
+        .orderBy(`${lead}.trace_end_lt`, sort)
+        .orderBy(`${lead}.trace_id`, sort)
         .orderBy('a.end_lt', sort)
         .orderBy('a.action_id', sort)
         .limit(limit)
