@@ -32,12 +32,16 @@ export type TraceSummary = Pick<
   | 'classification_state'
 >;
 
+function inLtOrder(transactions: readonly v3.Transaction[]): v3.Transaction[] {
+  return [...transactions].sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0));
+}
+
 /**
  * The tree of a trace's transactions, as the hosted API returns it: each node names its transaction and the
  * message that caused it, children in lt order. Rooted at the trace's root transaction (else the earliest given).
  */
 export function traceTree(rootHash: string, transactions: readonly v3.Transaction[]): v3.TraceNode | undefined {
-  const ordered = [...transactions].sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0));
+  const ordered = inLtOrder(transactions);
   const receiver = new Map<string, v3.Transaction>();
   for (const tx of ordered) if (tx.in_msg) receiver.set(tx.in_msg.hash, tx);
   const root = ordered.find((t) => t.hash === rootHash) ?? ordered[0];
@@ -55,7 +59,7 @@ export function traceTree(rootHash: string, transactions: readonly v3.Transactio
  * the emulated (pending) traces, which take the same shape.
  */
 export function traceItem(trace: TraceSummary, transactions: readonly v3.Transaction[], options: { actions?: v3.Action[]; isIncomplete?: boolean } = {}): v3.Trace {
-  const ordered = [...transactions].sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0));
+  const ordered = inLtOrder(transactions);
   const tree = traceTree(trace.trace_id, ordered);
   const item: v3.Trace = {
     trace_id: trace.trace_id,

@@ -1,4 +1,4 @@
-import { CLASSIFIER_VERSION, classifyTrace, type AccountInterfaces, type ClassifiedAction, type TraceInput, type TraceMessage, type TraceTransaction } from '@tongate/actions';
+import { classifyTrace, type AccountInterfaces, type ClassifiedAction, type TraceInput, type TraceMessage, type TraceTransaction } from '@tongate/actions';
 import { methodId, runGetMethod } from '@tongate/contracts';
 import type { ActionAccountsTable, ActionsTable, ChainDatabase, TracesTable } from '@tongate/store';
 import { Address, Cell } from '@ton/core';
@@ -125,7 +125,7 @@ export async function loadTraceTransactions(
     const messagesByTx = groupBy(messages as MessageLike[], (m) => m.tx_hash);
     for (const tx of storedTxs) out.get(tx.trace_id)!.push(traceTransaction(tx, messagesByTx.get(tx.hash) ?? [], contents));
   }
-  for (const list of out.values()) list.sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0));
+  for (const list of out.values()) list.sort(compareLt);
   return out;
 }
 
@@ -273,7 +273,11 @@ export function actionRows(classified: readonly ClassifiedTrace[]): ActionRows {
   return out;
 }
 
-export { CLASSIFIER_VERSION };
+export function compareLt(a: { lt: bigint | number | string }, b: { lt: bigint | number | string }): number {
+  const x = BigInt(a.lt);
+  const y = BigInt(b.lt);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
 
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const out = new Map<string, T[]>();

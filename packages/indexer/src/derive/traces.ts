@@ -1,9 +1,10 @@
+import { CLASSIFIER_VERSION } from '@tongate/actions';
 import type { ChainDatabase, TraceTransactionsTable } from '@tongate/store';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
 import type { MessageRow, TransactionRow } from '../rows.js';
 import type { BlockDerivation } from './index.js';
-import { CLASSIFIER_VERSION, actionRows, chunks, classifyTraces, groupBy, type ActionRows, type ClassifiedTrace, type TraceRowValues } from './trace-classify.js';
+import { actionRows, chunks, compareLt, classifyTraces, groupBy, type ActionRows, type ClassifiedTrace, type TraceRowValues } from './trace-classify.js';
 
 /**
  * Traces, assembled block by block: a transaction whose inbound message is external (or that has none: tick-tock)
@@ -38,7 +39,7 @@ const bigMax = (a: string, b: string) => (BigInt(a) >= BigInt(b) ? a : b);
 
 /** Rows of the traces this block adds to or starts, and which trace each of its transactions joins. */
 export async function assembleTraces(db: Kysely<ChainDatabase>, batch: McBlockBatch): Promise<{ traces: Map<string, TraceRow>; membership: Map<string, string> }> {
-  const txs = [...batch.transactions].sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0));
+  const txs = [...batch.transactions].sort(compareLt);
   const messagesByTx = groupBy(batch.messages, (m) => m.tx_hash);
   const inMsg = (tx: TransactionRow): MessageRow | undefined => messagesByTx.get(tx.hash)?.find((m) => m.direction === 'in');
 
