@@ -212,9 +212,11 @@ async function fillVolume(store: Store, target: number): Promise<number> {
                    '0:' || upper(lpad(to_hex((i + 1) % ${SYNTHETIC_ACCOUNTS}), 64, '0')) as src
             from generate_series(${from}::bigint, ${to}::bigint) as i) h`.execute(db);
     await sql`
-      insert into ${schema}.action_accounts (account, trace_end_lt, trace_id, action_id)
+      insert into ${schema}.action_accounts
+        (account, trace_end_lt, trace_id, end_lt, action_id, type, ancestor_type, trace_end_utime, trace_mc_seqno_end)
       select '0:' || upper(lpad(to_hex((i + k) % ${SYNTHETIC_ACCOUNTS}), 64, '0')), 1000000000000 + i * 10,
-             encode(sha256(('tx' || i)::bytea), 'base64'), encode(sha256(('a' || i)::bytea), 'base64')
+             encode(sha256(('tx' || i)::bytea), 'base64'), 1000000000000 + i * 10, encode(sha256(('a' || i)::bytea), 'base64'),
+             'ton_transfer', '[]', 1700000000 + i / 100, 1000000 + i / 100
       from generate_series(${from}::bigint, ${to}::bigint) as i, (values (0), (1)) as party(k)`.execute(db);
     log(`volume: ${target - synthetic + to + 1} transactions (${round((performance.now() - started) / 1000, 1)} s for this step)`);
   }
@@ -313,7 +315,7 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
         transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
         actionsByAccount: await explain(
           store,
-          `select a.* from "${chainSchema}".action_accounts aa join "${chainSchema}".actions a on a.trace_id = aa.trace_id and a.action_id = aa.action_id where aa.account = '${account}' order by aa.trace_end_lt desc, aa.trace_id desc, a.end_lt desc, aa.action_id desc limit 100`,
+          `select trace_id, action_id from "${chainSchema}".action_accounts where account = '${account}' order by trace_end_lt desc, trace_id desc, end_lt desc, action_id desc limit 100`,
         ),
         messagesByHash: await explain(store, `select distinct msg_hash, order_lt from "${chainSchema}".messages where msg_hash = '${Buffer.from(msgHash, 'hex').toString('base64')}' or msg_hash_norm = '${Buffer.from(msgHash, 'hex').toString('base64')}' order by order_lt desc, msg_hash desc limit 10`),
       },

@@ -2,7 +2,7 @@ import { expandSupportedActionTypes, toV3Action, type ClassifiedAction, type V3A
 import type { v3 } from '@tongate/sdk';
 import type { ActionsTable, ChainDatabase } from '@tongate/store';
 import { ApiError, type RequestContext, type V3Handlers } from '@tongate/stubs';
-import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { addressBook } from './address-book.js';
 import { hashList, listItems, page, rawAddressParam, window } from './params.js';
 import { transactionsReply } from './transactions.js';
@@ -10,6 +10,9 @@ import { transactionsReply } from './transactions.js';
 export type ActionOperations = Pick<V3Handlers, 'getActions'>;
 
 type ActionRow = Selectable<ActionsTable>;
+
+/** The columns /actions filters and orders on, in both actions and action_accounts. */
+type FilterColumns = Pick<ActionsTable, 'trace_id' | 'action_id' | 'type' | 'ancestor_type' | 'end_lt' | 'trace_end_lt' | 'trace_end_utime' | 'trace_mc_seqno_end'>;
 
 const ACTION_TYPE = /^[A-Za-z0-9_.]+$/;
 
@@ -87,39 +90,50 @@ export function actionOperations(db: Kysely<ChainDatabase>, testnet: boolean): A
       const carriers = [...txHashes, ...(await transactionsOfMessages(db, msgHashes))];
       if (msgHashes.length > 0 && carriers.length === txHashes.length) return empty;
 
-      let q = account
-        ? db
-            .selectFrom('action_accounts as aa')
-            .innerJoin('actions as a', (j) => j.onRef('a.trace_id', '=', 'aa.trace_id').onRef('a.action_id', '=', 'aa.action_id'))
-            .where('aa.account', '=', account)
-        : db.selectFrom('actions as a');
-      q = q.where(visibleCondition(supported));
+      // The list is picked from action_accounts when an account is given (its index yields that account's actions
+      // in order, with every filter column beside them), else from actions; both name the columns alike.
+      let q = (account ? db.selectFrom('action_accounts as f').where('f.account', '=', account) : db.selectFrom('actions as f')) as unknown as SelectQueryBuilder<
+        { f: FilterColumns },
+        'f',
+        object
+      >;
+      q = q.where(visibleCondition(supported, 'f'));
       if (carriers.length > 0) {
-        q = q
-          .where('a.trace_id', 'in', (eb) => eb.selectFrom('trace_transactions').select('trace_id').where('tx_hash', 'in', carriers))
-          .where(sql<SqlBool>`a.tx_hashes ?| cast(${carriers} as text[])`);
+        const containing = db
+          .selectFrom('actions as x')
+          .select(['x.trace_id', 'x.action_id'])
+          .where('x.trace_id', 'in', db.selectFrom('trace_transactions').select('trace_id').where('tx_hash', 'in', carriers))
+          .where(sql<SqlBool>`x.tx_hashes ?| cast(${carriers} as text[])`);
+        q = q.where((eb) => eb(eb.refTuple('f.trace_id', 'f.action_id'), 'in', containing.$asTuple('trace_id', 'action_id') as never));
       }
-      if (actionIds.length > 0) q = q.where('a.action_id', 'in', actionIds);
-      if (traceIds.length > 0) q = q.where('a.trace_id', 'in', traceIds);
-      if (query.mc_seqno !== undefined) q = q.where('a.trace_mc_seqno_end', '=', query.mc_seqno);
-      if (only.length > 0) q = q.where('a.type', 'in', only);
-      if (excluded.length > 0) q = q.where('a.type', 'not in', excluded);
-      if (startUtime !== undefined) q = q.where('a.trace_end_utime', '>=', startUtime);
-      if (endUtime !== undefined) q = q.where('a.trace_end_utime', '<=', endUtime);
-      if (startLt !== undefined) q = q.where('a.trace_end_lt', '>=', startLt);
-      if (endLt !== undefined) q = q.where('a.trace_end_lt', '<=', endLt);
-      // Total order of the spec: (trace_end_lt, trace_id, end_lt, action_id); by account, the leading keys come from
-      // action_accounts so that its index yields the rows in order.
-      const lead = account ? ('aa' as const) : ('a' as const);
-      const rows = await q
-        .selectAll('a')
-        .orderBy(`${lead}.trace_end_lt`, sort)
-        .orderBy(`${lead}.trace_id`, sort)
-        .orderBy('a.end_lt', sort)
-        .orderBy('a.action_id', sort)
+      if (actionIds.length > 0) q = q.where('f.action_id', 'in', actionIds);
+      if (traceIds.length > 0) q = q.where('f.trace_id', 'in', traceIds);
+      if (query.mc_seqno !== undefined) q = q.where('f.trace_mc_seqno_end', '=', query.mc_seqno);
+      if (only.length > 0) q = q.where('f.type', 'in', only);
+      if (excluded.length > 0) q = q.where('f.type', 'not in', excluded);
+      if (startUtime !== undefined) q = q.where('f.trace_end_utime', '>=', startUtime);
+      if (endUtime !== undefined) q = q.where('f.trace_end_utime', '<=', endUtime);
+      if (startLt !== undefined) q = q.where('f.trace_end_lt', '>=', startLt);
+      if (endLt !== undefined) q = q.where('f.trace_end_lt', '<=', endLt);
+      // Total order of the spec: (trace_end_lt, trace_id, end_lt, action_id).
+      const picked = await q
+        .select(['f.trace_id', 'f.action_id'])
+        .orderBy('f.trace_end_lt', sort)
+        .orderBy('f.trace_id', sort)
+        .orderBy('f.end_lt', sort)
+        .orderBy('f.action_id', sort)
         .limit(limit)
         .offset(offset)
         .execute();
+      if (picked.length === 0) return empty;
+      const found = await db
+        .selectFrom('actions')
+        .selectAll()
+        .where('trace_id', 'in', [...new Set(picked.map((p) => p.trace_id))])
+        .where('action_id', 'in', [...new Set(picked.map((p) => p.action_id))])
+        .execute();
+      const byKey = new Map(found.map((r) => [`${r.trace_id} ${r.action_id}`, r]));
+      const rows = picked.map((p) => byKey.get(`${p.trace_id} ${p.action_id}`)).filter((r): r is ActionRow => r !== undefined);
       if (rows.length === 0) return empty;
 
       const actions = rows.map((r) => formatAction(r, { includeAccounts: query.include_accounts === true }));

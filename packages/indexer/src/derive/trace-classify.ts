@@ -251,6 +251,7 @@ export function actionRows(classified: readonly ClassifiedTrace[]): ActionRows {
     for (const a of actions) {
       if (seen.has(a.action_id)) continue;
       seen.add(a.action_id);
+      const ancestors = JSON.stringify(a.ancestor_type ?? []);
       out.actions.push({
         trace_id: a.trace_id,
         action_id: a.action_id,
@@ -263,11 +264,23 @@ export function actionRows(classified: readonly ClassifiedTrace[]): ActionRows {
         trace_end_utime: a.trace_end_utime,
         trace_mc_seqno_end: a.trace_mc_seqno_end,
         success: a.success,
-        ancestor_type: JSON.stringify(a.ancestor_type ?? []),
+        ancestor_type: ancestors,
         tx_hashes: JSON.stringify(a.tx_hashes),
         data: JSON.stringify(a),
       });
-      for (const account of new Set(a.accounts)) out.accounts.push({ account, trace_end_lt: a.trace_end_lt, trace_id: a.trace_id, action_id: a.action_id });
+      for (const account of new Set(a.accounts)) {
+        out.accounts.push({
+          account,
+          trace_end_lt: a.trace_end_lt,
+          trace_id: a.trace_id,
+          end_lt: a.end_lt,
+          action_id: a.action_id,
+          type: a.type,
+          ancestor_type: ancestors,
+          trace_end_utime: a.trace_end_utime,
+          trace_mc_seqno_end: a.trace_mc_seqno_end,
+        });
+      }
     }
   }
   return out;

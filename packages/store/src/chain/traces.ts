@@ -64,12 +64,20 @@ export interface ActionsTable {
   data: Json<Record<string, unknown>>;
 }
 
-/** The accounts each action involves, for `/actions?account=` in the list's order. */
+/**
+ * The accounts each action involves, for `/actions?account=`: with the action's order keys and filter columns
+ * copied, so that an account's actions come off one index in the list's order, filtered without a join.
+ */
 export interface ActionAccountsTable {
   account: string;
   trace_end_lt: Int64;
   trace_id: string;
+  end_lt: Int64;
   action_id: string;
+  type: string;
+  ancestor_type: Json<string[]>;
+  trace_end_utime: number;
+  trace_mc_seqno_end: number;
 }
 
 export interface TracesTables {
@@ -110,8 +118,10 @@ export const traceMigrations: DomainMigrations = (run) => ({
         `create index actions_action_id on $S.actions (action_id)`,
         `create index actions_mc_seqno on $S.actions (trace_mc_seqno_end)`,
         `create table $S.action_accounts (
-          account text not null, trace_end_lt bigint not null, trace_id text not null, action_id text not null,
-          primary key (account, trace_end_lt, trace_id, action_id))`,
+          account text not null, trace_end_lt bigint not null, trace_id text not null, end_lt bigint not null,
+          action_id text not null, type text not null, ancestor_type jsonb not null, trace_end_utime integer not null,
+          trace_mc_seqno_end integer not null,
+          primary key (account, trace_end_lt, trace_id, end_lt, action_id))`,
         `create index action_accounts_action on $S.action_accounts (trace_id, action_id)`,
       ]);
     },
