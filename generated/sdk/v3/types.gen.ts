@@ -1014,11 +1014,11 @@ export type DecodeRequest = {
     /**
      * Opcodes as 0x-hex, bare hex or (signed) decimal.
      */
-    opcodes?: Array<string>;
+    opcodes?: Array<string> | null;
     /**
      * Message bodies as base64 or hex BOC.
      */
-    bodies?: Array<string>;
+    bodies?: Array<string> | null;
 };
 
 export type DecodeResponse = {
@@ -1080,15 +1080,15 @@ export type EstimateFeeRequest = {
     /**
      * Base64 BOC of the state-init code.
      */
-    init_code?: string;
+    init_code?: string | null;
     /**
      * Base64 BOC of the state-init data.
      */
-    init_data?: string;
+    init_data?: string | null;
     /**
      * Skip signature checks when emulating.
      */
-    ignore_chksig?: boolean;
+    ignore_chksig?: boolean | null;
 };
 
 /**
@@ -1144,7 +1144,7 @@ export type RunGetMethodRequest = {
     /**
      * Arguments, first pushed first (at most 255, nested entries bounded by the get-method stack limits).
      */
-    stack?: Array<StackEntry>;
+    stack?: Array<StackEntry> | null;
 };
 
 export type RunGetMethodResult = {
@@ -3613,7 +3613,7 @@ export type GetDnsActiveAuctionsData = {
     path?: never;
     query: {
         /**
-         * Bidder address. Raw (`0:ABC…`) or user-friendly (base64 / base64url) form; a space is read as an unencoded `+`.
+         * The current leading bidder's address. Raw (`0:ABC…`) or user-friendly (base64 / base64url) form; a space is read as an unencoded `+`.
          */
         bidder: string;
         /**
@@ -3625,9 +3625,13 @@ export type GetDnsActiveAuctionsData = {
          */
         include_nft_items?: boolean;
         /**
-         * Cursor from next_cursor of the previous reply.
+         * Cursor from next_cursor of the previous reply (opaque); the page starts strictly after it. Auctions come in item-address order, so pages never skip or repeat an auction.
          */
         after?: string;
+        /**
+         * Maximum number of rows to return (1–1000).
+         */
+        limit?: number;
     };
     url: '/dns/activeAuctions';
 };

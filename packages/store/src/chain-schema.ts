@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely';
+import type { SalesTables } from './chain/sales.js';
 import type { TracesTables } from './chain/traces.js';
-
 
 /**
  * Tables of indexed chain data, one set per network (each network in its own PostgreSQL schema, so mainnet and
@@ -158,7 +158,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends TracesTables {
+export interface ChainDatabase extends TracesTables, SalesTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -5,3 +5,4 @@ export { PGliteDialect } from './pglite-dialect.js';
 export type { Database, NetworkName } from './schema.js';
 export type * from './chain-schema.js';
 export type * from './chain/traces.js';
+export type * from './chain/sales.js';

@@ -4,7 +4,7 @@ import type { ActionsTable, ChainDatabase } from '@tongate/store';
 import { ApiError, type RequestContext, type V3Handlers } from '@tongate/stubs';
 import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { addressBook } from './address-book.js';
-import { hashList, listItems, page, rawAddressParam, window } from './params.js';
+import { page, rawAddress, storedHashes, window } from './params.js';
 import { transactionsReply } from './transactions.js';
 
 export type ActionOperations = Pick<V3Handlers, 'getActions'>;
@@ -18,8 +18,8 @@ const ACTION_TYPE = /^[A-Za-z0-9_.]+$/;
 
 /** action_type / exclude_action_type / supported_action_types items, checked against the names' form. */
 export function actionTypeList(name: string, values: readonly string[] | undefined): string[] {
-  const items = listItems(values);
-  for (const item of items) if (!ACTION_TYPE.test(item)) throw new ApiError(422, `invalid ${name}: '${item}' is not an action type`);
+  const items = (values ?? []).map((v) => v.trim()).filter((v) => v !== '');
+  for (const item of items) if (!ACTION_TYPE.test(item)) throw new ApiError(422, `${name}: '${item}' is not an action type`);
   return [...new Set(items)];
 }
 
@@ -27,7 +27,7 @@ export function actionTypeList(name: string, values: readonly string[] | undefin
 export function supportedTypes(query: { supported_action_types?: string[] }, ctx: RequestContext | undefined): Set<string> {
   const header = ctx?.headers?.['x-actions-version'];
   const headerText = Array.isArray(header) ? header.join(',') : header;
-  if (headerText) actionTypeList('X-Actions-Version', [headerText]);
+  if (headerText) actionTypeList('X-Actions-Version', headerText.split(','));
   return expandSupportedActionTypes(actionTypeList('supported_action_types', query.supported_action_types), headerText);
 }
 
@@ -76,11 +76,11 @@ export function actionOperations(db: Kysely<ChainDatabase>, testnet: boolean): A
   return {
     async getActions({ query, ctx }) {
       const { limit, offset, sort } = page(query);
-      const account = query.account === undefined ? undefined : rawAddressParam('account', query.account);
-      const txHashes = hashList('tx_hash', query.tx_hash);
-      const msgHashes = hashList('msg_hash', query.msg_hash);
-      const actionIds = hashList('action_id', query.action_id);
-      const traceIds = hashList('trace_id', query.trace_id);
+      const account = query.account ? rawAddress(query.account) : undefined;
+      const txHashes = storedHashes(query.tx_hash);
+      const msgHashes = storedHashes(query.msg_hash);
+      const actionIds = storedHashes(query.action_id);
+      const traceIds = storedHashes(query.trace_id);
       const only = actionTypeList('action_type', query.action_type);
       const excluded = actionTypeList('exclude_action_type', query.exclude_action_type);
       const supported = supportedTypes(query, ctx);

@@ -4,7 +4,7 @@ import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { actionAddresses, formatAction, supportedTypes, transactionsOfMessages, visibleCondition } from './actions.js';
 import { addressBook } from './address-book.js';
-import { hashList, page, rawAddressParam, window } from './params.js';
+import { page, rawAddress, storedHashes, window } from './params.js';
 import { transactionsReply } from './transactions.js';
 
 export type TraceOperations = Pick<V3Handlers, 'getTraces'>;
@@ -97,10 +97,10 @@ export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): Tr
         return v !== undefined && (!Array.isArray(v) || v.length > 0);
       });
       if (selectors.length > 1) throw new ApiError(422, 'only one of account, trace_id, tx_hash, msg_hash may be given');
-      const account = query.account === undefined ? undefined : rawAddressParam('account', query.account);
-      const traceIds = hashList('trace_id', query.trace_id);
-      const txHashes = hashList('tx_hash', query.tx_hash);
-      const msgHashes = hashList('msg_hash', query.msg_hash);
+      const account = query.account ? rawAddress(query.account) : undefined;
+      const traceIds = storedHashes(query.trace_id);
+      const txHashes = storedHashes(query.tx_hash);
+      const msgHashes = storedHashes(query.msg_hash);
       const supported = query.include_actions ? supportedTypes(query, ctx) : null;
       const { startLt, endLt, startUtime, endUtime } = window(query);
       const empty = { status: 200 as const, body: { traces: [], address_book: {}, metadata: {} } };

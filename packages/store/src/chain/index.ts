@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import { traceMigrations } from './traces.js';
+import { salesMigrations } from './sales.js';
 
 /**
  * The chain tables of each domain beyond the core ones (traces, tokens, DNS, validators, pools, …): each domain
@@ -17,6 +18,4 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
-export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
-  traceMigrations,
-];
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [traceMigrations, salesMigrations];
