@@ -169,10 +169,17 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
       const odb = orphan.chain('testnet');
       const b = part(false, batch.mcSeqno);
       await writeMcBlock(odb, b, await prepareDerivations(odb, b, [traceDerivation()], { chain: devnet }));
-      const broken = await odb.selectFrom('traces').selectAll().where('trace_id', '=', members[1]!.tx_hash).executeTakeFirstOrThrow();
-      expect(broken).toMatchObject({ state: 'broken', external_hash: null, classification_state: 'broken', classifier_version: null });
-      expect(broken.transactions).toBe(members.length - 1);
-      expect(await odb.selectFrom('actions').select('action_id').where('trace_id', '=', broken.trace_id).execute()).toEqual([]);
+      // Each branch whose sender is missing starts its own broken trace; the rest of the branch joins it.
+      const rest = members.slice(1).map((m) => m.tx_hash);
+      const joined = await odb.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', rest).execute();
+      expect(joined.map((j) => j.tx_hash).sort()).toEqual([...rest].sort());
+      expect(joined.find((j) => j.tx_hash === members[1]!.tx_hash)!.trace_id).toBe(members[1]!.tx_hash);
+      const brokenIds = [...new Set(joined.map((j) => j.trace_id))];
+      const broken = await odb.selectFrom('traces').selectAll().where('trace_id', 'in', brokenIds).execute();
+      expect(broken).toHaveLength(brokenIds.length);
+      for (const t of broken) expect(t).toMatchObject({ state: 'broken', external_hash: null, classification_state: 'broken', classifier_version: null });
+      expect(broken.reduce((n, t) => n + t.transactions, 0)).toBe(rest.length);
+      expect(await odb.selectFrom('actions').select('action_id').where('trace_id', 'in', brokenIds).execute()).toEqual([]);
     } finally {
       await orphan.close();
       if (url) await dropSchema(url, `${schema}_orphan`);
