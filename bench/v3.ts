@@ -13,7 +13,8 @@
  *    `transactions?account=…&limit=100` and `messages?msg_hash=…` one request at a time (latency p50/p99) and
  *    under 10 connections beside a bare express route in the same process (throughput); the same volume carries one
  *    action per transaction, and `actions?account=…&limit=100` is timed beside the account history.
- * 4. Classification: traces per second of the action classifier over the golden fixtures (bench/classification.ts).
+ * 4. Pending: external messages turned into pending traces per second (bench/pending.ts).
+ * 5. Classification: traces per second of the action classifier over the golden fixtures (bench/classification.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,7 @@ import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
 import { measureClassificationRate } from './classification.js';
 import { autocannon, benchLog, freePort, round, runBench, startBareExpress } from './lib.js';
+import { benchPendingEmulation } from './pending.js';
 
 const CORPUS_BLOCKS = Number(process.env.BENCH_V3_CORPUS_BLOCKS ?? 40);
 /** Faucet messages per block; each carries 4 transfers, so a block holds ~5 × this many transactions. */
@@ -344,6 +346,8 @@ async function main(): Promise<void> {
     const classification = measureClassificationRate();
     log(`classification: ${classification.traces_per_second.best} traces/s best over ${classification.fixtures} golden fixtures`);
     const volume = await volumeAndApi(corpus.batches, dataDir);
+    const pending = await benchPendingEmulation();
+    log(`pending: ${pending.tracesPerSecond} traces emulated per second`);
     const goals = [
       {
         goal: 'a transaction visible in v3 ≤ 1 s after its block (devnet block sealed → indexed; worst of the measured blocks)',
@@ -367,7 +371,7 @@ async function main(): Promise<void> {
     ];
     const report = {
       bench: 'v3',
-      description: 'Indexer ingest (PGlite, PostgreSQL), indexer following a devnet (RSS), API v3 latency and throughput over a PostgreSQL index',
+      description: 'Indexer ingest (PGlite, PostgreSQL), indexer following a devnet (RSS), API v3 latency and throughput over a PostgreSQL index, pending-trace emulation throughput',
       corpus: { masterchainBlocks: corpus.batches.length, transactions: corpusTx, blocksOfTransfers: CORPUS_BLOCKS, externalsPerBlock: EXTERNALS_PER_BLOCK },
       follow: corpus.follow,
       ingest: {
@@ -376,6 +380,7 @@ async function main(): Promise<void> {
       },
       classification: { description: 'the action classifier over the golden mainnet traces (bench/classification.ts)', ...classification },
       volume: volume ?? 'skipped: DATABASE_URL not set',
+      pending,
       goals,
       machine: {
         node: process.version,

@@ -3,4 +3,4 @@ export { collectMcBlock, newShardBlocks, shardsOverlap, type McBlockBatch } from
 export { prepareDerivations, readCursor, writeMcBlock, type Cursor, type DerivedWrites } from './writer.js';
 export { defaultDerivations, type BlockDerivation, type DerivationContext } from './derive/index.js';
 export { traceDerivation, assembleTraces, type TraceDerivationOptions } from './derive/traces.js';
-export { describeTransaction, rawAddress } from './rows.js';
+export { describeTransaction, rawAddress, transactionRows, type TransactionRows } from './rows.js';
