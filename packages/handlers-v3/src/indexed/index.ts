@@ -20,16 +20,22 @@ import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
+import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
+import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { salesOperations, type SalesOperations } from './sales.js';
 import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
+import { vestingOperations, type VestingOperations } from './vesting.js';
 
 export type IndexedOperations = BlockOperations &
   TransactionOperations &
   MessageOperations &
   AccountOperations &
   SalesOperations &
+  DnsOperations &
+  VestingOperations &
+  MultisigOperations &
   TraceOperations &
   ActionOperations;
 
@@ -52,6 +58,9 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...traceOperations(db, testnet),
     ...actionOperations(db, testnet),
     ...salesOperations(db, testnet),
+    ...dnsOperations(db, testnet),
+    ...vestingOperations(db, testnet),
+    ...multisigOperations(db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
   for (const [name, operation] of Object.entries(operations) as [string, (input: object) => Promise<unknown>][]) {

@@ -3,6 +3,9 @@ import type { ChainDatabase } from '@tongate/store';
 import type { Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
 import { traceDerivation } from './traces.js';
+import { dnsDerivation } from './dns.js';
+import { vestingDerivation } from './vesting.js';
+import { multisigDerivation } from './multisig.js';
 import { salesDerivation } from './sales.js';
 
 /** What a derivation may use besides the block: the chain it came from (get-methods, config). */
@@ -28,5 +31,5 @@ export interface BlockDerivation<Prepared = unknown> {
 
 /** The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows). */
 export function defaultDerivations(): BlockDerivation[] {
-  return [traceDerivation(), salesDerivation];
+  return [traceDerivation(), salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation()];
 }

@@ -1,5 +1,8 @@
 import type { Kysely, Migration } from 'kysely';
 import { traceMigrations } from './traces.js';
+import { dnsMigrations } from './dns.js';
+import { vestingMigrations } from './vesting.js';
+import { multisigMigrations } from './multisig.js';
 import { salesMigrations } from './sales.js';
 
 /**
@@ -18,4 +21,10 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
-export const DOMAIN_MIGRATIONS: DomainMigrations[] = [traceMigrations, salesMigrations];
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
+  traceMigrations,
+  salesMigrations,
+  dnsMigrations,
+  vestingMigrations,
+  multisigMigrations,
+];
