@@ -102,7 +102,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     expect(transfer.transactions).toEqual(expect.arrayContaining([first.hash, second.hash]));
   });
 
-  it('the seed is classified: TON, jetton and NFT transfers, and the jetton burn', async () => {
+  it('the seed is classified: TON transfers (an encrypted comment too), jetton and NFT transfers, and the jetton burn', async () => {
     const actions = (await Promise.all(seed.messages.map((h) => traceOf(h)))).flatMap((t: any) => {
       expect(t.trace_info).toMatchObject({ trace_state: 'complete', pending_messages: 0, classification_state: 'ok' });
       expect(t.transactions_order).toHaveLength(t.trace_info.transactions);
@@ -112,6 +112,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     for (const type of ['ton_transfer', 'jetton_transfer', 'jetton_burn', 'nft_transfer']) expect(types, type).toContain(type);
     const jetton = actions.find((a: any) => a.type === 'jetton_transfer');
     expect(jetton.details).toMatchObject({ asset: raw(seed.jetton.minter), amount: seed.jetton.transferred.toString(), comment: 'jettons for bob' });
+    // The seed's encrypted comment is a TON transfer marked encrypted.
+    const encrypted = actions.find(
+      (a: any) => a.type === 'ton_transfer' && a.details.source === raw(seed.encryptedComment.from) && a.details.destination === raw(seed.encryptedComment.to) && a.details.encrypted,
+    );
+    expect(encrypted, 'encrypted comment transfer').toBeDefined();
     const nft = actions.find((a: any) => a.type === 'nft_transfer');
     expect(nft.details).toMatchObject({ nft_collection: raw(seed.nft.collection), nft_item: raw(seed.nft.item), new_owner: raw(seed.nft.ownerAfterTransfer) });
   });
