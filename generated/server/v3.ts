@@ -114,7 +114,7 @@ export interface V3Handlers {
   getNftTransfers(input: V3Inputs['getNftTransfers']): Promise<Reply<v3.GetNftTransfersResponses & v3.GetNftTransfersErrors>>;
   /** GET /dns/records: DNS records */
   getDnsRecords(input: V3Inputs['getDnsRecords']): Promise<Reply<v3.GetDnsRecordsResponses & v3.GetDnsRecordsErrors>>;
-  /** GET /dns/activeAuctions: DNS auctions a bidder takes part in */
+  /** GET /dns/activeAuctions: DNS auctions a bidder leads */
   getDnsActiveAuctions(input: V3Inputs['getDnsActiveAuctions']): Promise<Reply<v3.GetDnsActiveAuctionsResponses & v3.GetDnsActiveAuctionsErrors>>;
   /** GET /staking/nominatorPools/pool: Nominator pool state */
   getNominatorPool(input: V3Inputs['getNominatorPool']): Promise<Reply<v3.GetNominatorPoolResponses & v3.GetNominatorPoolErrors>>;
@@ -494,6 +494,7 @@ export interface V3Inputs {
       state: NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['state']>;
       include_nft_items: boolean;
       after?: NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['after']>;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -1093,6 +1094,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         state: given(query['state']) ? (query['state'] as NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['state']>) : "all",
         include_nft_items: given(query['include_nft_items']) ? decode.bool('include_nft_items', query['include_nft_items']) : false,
         after: given(query['after']) ? (query['after'] as NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['after']>) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };

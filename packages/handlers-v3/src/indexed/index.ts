@@ -20,9 +20,10 @@ import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
+import { salesOperations, type SalesOperations } from './sales.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & SalesOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -40,6 +41,7 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...salesOperations(db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
   for (const [name, operation] of Object.entries(operations) as [string, (input: object) => Promise<unknown>][]) {
