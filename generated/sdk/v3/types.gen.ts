@@ -2716,6 +2716,10 @@ export type GetPendingTransactionsErrors = {
      */
     403: V3ErrorBody;
     /**
+     * Nothing this service emulated matches (the hosted API's answer).
+     */
+    404: V3ErrorBody;
+    /**
      * Invalid parameters; the text names the parameter and what is wrong.
      */
     422: V3ErrorBody;
@@ -4365,7 +4369,7 @@ export type GetMultisigWalletsData = {
          */
         wallet_address?: Array<string>;
         /**
-         * Embed the orders of each wallet.
+         * Embed the orders of each wallet (its newest 100, oldest first; /multisig/orders pages through all of them).
          */
         include_orders?: boolean;
         /**

@@ -2,25 +2,33 @@ import type { V3Handlers } from '@tongate/stubs';
 import { decodeOperations } from './decode.js';
 import { indexedOperations, type IndexedDeps } from './indexed/index.js';
 import { legacyOperations, type LegacyDeps } from './legacy.js';
+import { pendingOperations } from './pending/operations.js';
+import type { PendingTraces } from './pending/service.js';
 
 export interface V3Deps extends LegacyDeps {
   /** The network's indexed chain tables (and their read timeout); without them the indexed operations are left out (501). */
   index?: IndexedDeps['db'];
   indexReadTimeoutMs?: number;
+  /** The network's pending (emulated) traces; without them the pending operations are left out (501). */
+  pending?: PendingTraces;
 }
 
 /**
  * The API v3 operations built so far: the v2-style ones over the chain backend, and the blockchain-data ones
- * (blocks, transactions, messages, account and wallet states, address book, top accounts) over the index.
- * /decode decodes bodies by TL-B scheme. Traces, actions, jettons, NFTs, DNS and the rest are not built yet, so the front door answers them 501.
+ * (blocks, transactions, messages, account and wallet states, address book, top accounts, DNS records, vesting,
+ * multisig) over the index. /decode decodes bodies by TL-B scheme. Traces, actions, jettons, NFTs and the rest are
+ * not built yet, so the front door answers them 501.
  */
 export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   return {
     ...legacyOperations(deps),
     ...decodeOperations(),
+    ...(deps.pending ? pendingOperations(deps.pending, deps.index, deps.chain.network === 'testnet') : {}),
     ...(deps.index ? indexedOperations({ db: deps.index, network: deps.chain.network, readTimeoutMs: deps.indexReadTimeoutMs }) : {}),
   };
 }
 
 export { formatV3Entry, parseV3Stack } from './stack.js';
+export { PendingTraces, type PendingTracesOptions } from './pending/service.js';
+export { MemoryPendingStore, RedisPendingStore, PENDING_MAX_ENTRIES, type PendingEntry, type PendingStore } from './pending/store.js';
 export type { LegacyDeps } from './legacy.js';

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
-import { v3Decoders } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { v3Decoders } from '@tongate/stubs';
 import { decodeAuctionCursor, encodeAuctionCursor, salesOperations } from '../src/indexed/sales.js';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -80,8 +80,8 @@ afterAll(async () => {
 
 async function auctions(query: Record<string, unknown>, now = NOW): Promise<Body> {
   const ops = salesOperations(db, false, () => now);
-  // Through the generated decoder, as the front door calls the handler.
-  const reply = (await ops.getDnsActiveAuctions(v3Decoders.getDnsActiveAuctions({ query: { bidder: BIDDER, state: 'all', include_nft_items: false, limit: 100, ...query } }, ctx))) as { status: number; body: Body };
+  // Through the generated decoder, as the front door hands requests to handlers.
+  const reply = (await ops.getDnsActiveAuctions(v3Decoders.getDnsActiveAuctions({ query: { bidder: BIDDER, ...query } }, ctx))) as { status: number; body: Body };
   expect(reply.status).toBe(200);
   return reply.body;
 }
@@ -126,7 +126,7 @@ describe('/dns/activeAuctions', () => {
     for (const after of ['garbage!', encodeAuctionCursor('not-an-address'), Buffer.from('x').toString('base64url')]) {
       await expect(auctions({ after })).rejects.toMatchObject({ name: 'ApiError', status: 422, message: expect.stringContaining('invalid after') });
     }
-    expect(() => v3Decoders.getDnsActiveAuctions({ query: { bidder: 'EQnotanaddress', state: 'all', limit: 10 } }, ctx)).toThrow(/^bidder: not a valid TON address/);
+    expect(() => v3Decoders.getDnsActiveAuctions({ query: { bidder: 'EQnotanaddress' } }, ctx)).toThrow(expect.objectContaining({ status: 422, message: expect.stringContaining('bidder') }));
     expect(decodeAuctionCursor(encodeAuctionCursor(address(9)))).toBe(address(9));
   });
 
@@ -151,7 +151,7 @@ describe('/nft/sales', () => {
 
   it('answers 422 for more than 1000 addresses or a bad one', async () => {
     const many = [Array.from({ length: 1001 }, (_, i) => address(i + 1)).join(',')];
-    await expect(sales(many)).rejects.toMatchObject({ status: 422, message: expect.stringContaining('invalid address') });
-    await expect(sales(['0:12'])).rejects.toMatchObject({ status: 422, message: expect.stringContaining('address: not a valid TON address') });
+    await expect(sales(many)).rejects.toMatchObject({ status: 422, message: expect.stringContaining('at most 1000 addresses') });
+    await expect(sales(['0:12'])).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^address: not a valid TON address/) });
   });
 });

@@ -57,6 +57,10 @@ export interface Config {
   dbReadTimeoutMs: number;
   /** `embedded`: each API process indexes its networks itself; `external`: a separate `tongate index` process does. */
   indexer: 'embedded' | 'external';
+  /** Seconds a pending (emulated) trace is served without landing, and after it is finalized. */
+  pendingTtlSeconds: number;
+  /** Pending traces held per network at most (the oldest go first). */
+  pendingMaxEntries: number;
 }
 
 interface SettingDoc {
@@ -101,6 +105,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'keepAliveTimeoutMs', env: 'TONGATE_KEEPALIVE_TIMEOUT_MS', default: '5000', description: 'Idle keep-alive connections are closed after this time.' },
   { key: 'connectionsCheckIntervalMs', env: 'TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', default: '5000', description: 'How often open connections are checked against the two timeouts above (a silent socket is closed within their sum).' },
   { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
+  { key: 'pendingTtlSeconds', env: 'TONGATE_PENDING_TTL_S', default: '60', description: 'Seconds a sent message\'s emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.' },
+  { key: 'pendingMaxEntries', env: 'TONGATE_PENDING_MAX_ENTRIES', default: '10000', description: 'Pending traces held per network at most; past it the oldest are dropped.' },
   { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
 ];
 
@@ -137,6 +143,8 @@ export function defaultConfig(): Config {
     maxConnectionsPerClient: 256,
     dbReadTimeoutMs: 5_000,
     indexer: 'embedded',
+    pendingTtlSeconds: 60,
+    pendingMaxEntries: 10_000,
   };
 }
 
@@ -236,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_DB_READ_TIMEOUT_MS'))) config.dbReadTimeoutMs = parseInteger('TONGATE_DB_READ_TIMEOUT_MS', v, 10);
   if ((v = e('TONGATE_MAX_CONNECTIONS_PER_CLIENT'))) config.maxConnectionsPerClient = parseInteger('TONGATE_MAX_CONNECTIONS_PER_CLIENT', v, 0);
   else if (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' && !('maxConnectionsPerClient' in overrides)) config.maxConnectionsPerClient = 0;
+  if ((v = e('TONGATE_PENDING_MAX_ENTRIES'))) config.pendingMaxEntries = parseInteger('TONGATE_PENDING_MAX_ENTRIES', v, 1);
+  if ((v = e('TONGATE_PENDING_TTL_S'))) config.pendingTtlSeconds = parseInteger('TONGATE_PENDING_TTL_S', v, 1);
   if ((v = e('TONGATE_INDEXER'))) {
     if (v !== 'embedded' && v !== 'external') throw new ConfigError(`TONGATE_INDEXER must be embedded or external, got '${v}'`);
     config.indexer = v;

@@ -1,4 +1,7 @@
 import type { ColumnType } from 'kysely';
+import type { DnsTables } from './chain/dns.js';
+import type { VestingTables } from './chain/vesting.js';
+import type { MultisigTables } from './chain/multisig.js';
 import type { SalesTables } from './chain/sales.js';
 
 /**
@@ -157,7 +160,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends SalesTables {
+export interface ChainDatabase extends SalesTables, DnsTables, VestingTables, MultisigTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

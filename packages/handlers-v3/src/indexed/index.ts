@@ -19,11 +19,21 @@ import { ApiError } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
+import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
+import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { salesOperations, type SalesOperations } from './sales.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
+import { vestingOperations, type VestingOperations } from './vesting.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & SalesOperations;
+export type IndexedOperations = BlockOperations &
+  TransactionOperations &
+  MessageOperations &
+  AccountOperations &
+  SalesOperations &
+  DnsOperations &
+  VestingOperations &
+  MultisigOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -42,6 +52,9 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
     ...salesOperations(db, testnet),
+    ...dnsOperations(db, testnet),
+    ...vestingOperations(db, testnet),
+    ...multisigOperations(db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
   for (const [name, operation] of Object.entries(operations) as [string, (input: object) => Promise<unknown>][]) {

@@ -1,4 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
+import { dnsMigrations } from './dns.js';
+import { vestingMigrations } from './vesting.js';
+import { multisigMigrations } from './multisig.js';
 import { salesMigrations } from './sales.js';
 
 /**
@@ -17,4 +20,9 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
-export const DOMAIN_MIGRATIONS: DomainMigrations[] = [salesMigrations];
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
+  salesMigrations,
+  dnsMigrations,
+  vestingMigrations,
+  multisigMigrations,
+];
