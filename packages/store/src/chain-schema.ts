@@ -3,6 +3,7 @@ import type { DnsTables } from './chain/dns.js';
 import type { VestingTables } from './chain/vesting.js';
 import type { MultisigTables } from './chain/multisig.js';
 import type { SalesTables } from './chain/sales.js';
+import type { TracesTables } from './chain/traces.js';
 
 /**
  * Tables of indexed chain data, one set per network (each network in its own PostgreSQL schema, so mainnet and
@@ -160,7 +161,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends SalesTables, DnsTables, VestingTables, MultisigTables {
+export interface ChainDatabase extends TracesTables, SalesTables, DnsTables, VestingTables, MultisigTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -18,11 +18,13 @@ import { isQueryTimeout, type ChainDatabase } from '@tongate/store';
 import { ApiError } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
+import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { salesOperations, type SalesOperations } from './sales.js';
+import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 import { vestingOperations, type VestingOperations } from './vesting.js';
 
@@ -33,7 +35,9 @@ export type IndexedOperations = BlockOperations &
   SalesOperations &
   DnsOperations &
   VestingOperations &
-  MultisigOperations;
+  MultisigOperations &
+  TraceOperations &
+  ActionOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -51,6 +55,8 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...traceOperations(db, testnet),
+    ...actionOperations(db, testnet),
     ...salesOperations(db, testnet),
     ...dnsOperations(db, testnet),
     ...vestingOperations(db, testnet),
