@@ -1,8 +1,5 @@
 import type { ColumnType } from 'kysely';
-
-/** The domain tables (see chain/index.ts); an empty placeholder until the first domain adds its own. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-interface DomainTables {}
+import type { TokenTables } from './chain/tokens.js';
 
 /**
  * Tables of indexed chain data, one set per network (each network in its own PostgreSQL schema, so mainnet and
@@ -160,7 +157,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends DomainTables {
+export interface ChainDatabase extends TokenTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

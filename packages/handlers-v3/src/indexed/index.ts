@@ -6,9 +6,15 @@ import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { checkedIntegers } from './params.js';
+import { jettonOperations, type JettonOperations } from './jettons.js';
+import { metadataOperations, type MetadataOperations } from './metadata.js';
+import { nftOperations, type NftOperations } from './nfts.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & JettonOperations & NftOperations & MetadataOperations;
+
+export { readNftItems } from './nfts.js';
+export { tokenMetadata } from './metadata.js';
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -26,6 +32,9 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...jettonOperations(db, testnet),
+    ...nftOperations(db, testnet),
+    ...metadataOperations(db),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
   // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { tokenMigrations } from './tokens.js';
 
 /**
  * The chain tables of each domain beyond the core ones (traces, tokens, DNS, validators, pools, …): each domain
@@ -16,4 +17,4 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
-export const DOMAIN_MIGRATIONS: DomainMigrations[] = [];
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [tokenMigrations];
