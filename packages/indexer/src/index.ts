@@ -3,3 +3,4 @@ export { collectMcBlock, newShardBlocks, shardsOverlap, type McBlockBatch } from
 export { prepareDerivations, readCursor, writeMcBlock, type Cursor, type DerivedWrites } from './writer.js';
 export { defaultDerivations, type BlockDerivation, type DerivationContext } from './derive/index.js';
 export { describeTransaction, rawAddress } from './rows.js';
+export { MetadataFetcher, MetadataFetchError, documentFields, fetchUrl, type MetadataFetcherOptions } from './metadata-fetcher.js';
