@@ -61,7 +61,7 @@ beforeAll(async () => {
     .insertInto('nft_items')
     .values({ address: addr(7), init: true, index: 0, collection_address: null, owner_address: null, content: JSON.stringify({ name: 'on-chain only' }), last_transaction_lt: 1, code_hash: 'c', data_hash: 'd', real_owner: null })
     .execute();
-});
+}, 120_000);
 
 afterAll(async () => {
   server?.close();
