@@ -11,8 +11,9 @@ export interface V3Deps extends LegacyDeps {
 
 /**
  * The API v3 operations built so far: the v2-style ones over the chain backend, and the blockchain-data ones
- * (blocks, transactions, messages, account and wallet states, address book, top accounts) over the index.
- * /decode decodes bodies by TL-B scheme. Traces, actions, jettons, NFTs, DNS and the rest are not built yet, so the front door answers them 501.
+ * (blocks, transactions, messages, account and wallet states, address book, top accounts, jettons, NFTs, metadata)
+ * over the index. /decode decodes bodies by TL-B scheme. Traces, actions, DNS and the rest are not built yet, so the
+ * front door answers them 501.
  */
 export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   return {
@@ -24,3 +25,4 @@ export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
 
 export { formatV3Entry, parseV3Stack } from './stack.js';
 export type { LegacyDeps } from './legacy.js';
+export { readNftItems, tokenMetadata } from './indexed/index.js';
