@@ -73,7 +73,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     own.collection = collection.address;
     own.item = tokens.nftItemAddress(collection.address, 0n);
     await send(collection.address, tokens.nftMintBody({ index: 0n, owner: wallet.address, itemValue: toNano('0.05'), contentSuffix: '0.json' }), collection.init);
-    const last = await send(own.item, tokens.nftTransferBody({ newOwner: own.receiver, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 79n }));
+    await send(own.item, tokens.nftTransferBody({ newOwner: own.receiver, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 79n }));
+    // Two requests that fail: a jetton transfer from the now empty wallet, an NFT transfer by its former owner.
+    await send(own.faucetJw, tokens.jettonTransferBody({ amount: 1n, to: own.receiver, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 80n }));
+    const last = await send(own.item, tokens.nftTransferBody({ newOwner: wallet.address, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 81n }));
     await indexer.waitFor(last.seqno, 90_000);
   });
 
@@ -165,6 +168,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect(t.decoded_forward_payload).toMatchObject({ comment: 'own transfer' });
     const tx = await v3('transactions', { hash: t.transaction_hash });
     expect(tx.body.transactions[0]).toMatchObject({ account: raw(own.faucetJw), lt: t.transaction_lt, now: t.transaction_now });
+    // The failed transfer from the empty wallet ran (aborted) but moved nothing: it is not listed.
+    const walletTxs = (await v3('transactions', { account: raw(own.faucetJw), limit: '20' })).body.transactions;
+    expect(walletTxs.some((x: any) => x.description.aborted === true && x.in_msg?.opcode === '0x0f8a7ea5')).toBe(true);
+    expect((await v3('jetton/transfers', { jetton_wallet: raw(own.faucetJw) })).body.jetton_transfers.map((x: any) => x.query_id)).toEqual(['77']);
 
     const out = await v3('jetton/transfers', { owner_address: own.faucet.toString(), direction: 'out' });
     expect(out.body.jetton_transfers.map((x: any) => x.transaction_hash)).toContain(t.transaction_hash);
@@ -245,7 +252,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
   it('nft/transfers: the seed and own transfers by item, owner direction and collection', async () => {
     const r = await v3('nft/transfers', { item_address: raw(own.item) });
     expect(r.status).toBe(200);
-    expect(r.body.nft_transfers).toHaveLength(1);
+    // Newest first: the former owner's failed attempt (listed, marked aborted; the item stays with the receiver), then the transfer.
+    expect(r.body.nft_transfers.map((x: any) => [x.query_id, x.transaction_aborted])).toEqual([
+      ['81', true],
+      ['79', false],
+    ]);
+    expect(r.body.nft_transfers[0]).toMatchObject({ old_owner: raw(own.faucet), new_owner: raw(own.faucet) });
+    r.body.nft_transfers.shift();
     expect(r.body.nft_transfers[0]).toMatchObject({
       query_id: '79',
       nft_address: raw(own.item),
@@ -259,7 +272,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     const hash = r.body.nft_transfers[0].transaction_hash;
     expect((await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'in' })).body.nft_transfers.map((x: any) => x.transaction_hash)).toEqual([hash]);
     expect((await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'out' })).body.nft_transfers).toHaveLength(0);
-    expect((await v3('nft/transfers', { owner_address: raw(own.faucet) })).body.nft_transfers.map((x: any) => x.transaction_hash)).toContain(hash);
+    expect((await v3('nft/transfers', { owner_address: raw(own.faucet), direction: 'out' })).body.nft_transfers.map((x: any) => x.transaction_hash)).toContain(hash);
     expect((await v3('nft/transfers', { collection_address: raw(seed.nft.collection) })).body.nft_transfers.map((x: any) => [x.old_owner, x.new_owner])).toEqual([
       [raw(seed.wallets[0]!.address), raw(seed.nft.ownerAfterTransfer)],
     ]);
