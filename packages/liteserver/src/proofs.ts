@@ -1,6 +1,6 @@
 import { Address, Cell, CellType, type Slice } from '@ton/core';
 import { ChainError, type BlockIdExt } from '@tongate/chain';
-import { blockOfProof, findAccountLeaf, findShardDescr, stateOfProof } from './tlb.js';
+import { blockOfProof, findAccountLeaf, findBlockTransaction, findShardDescr, stateOfProof } from './tlb.js';
 
 /**
  * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs): every
@@ -109,3 +109,26 @@ function shardHashesOfState(state: Cell): Slice {
   if (s.loadUint(16) !== 0xcc26) throw reject('not a McStateExtra');
   return s;
 }
+
+/** One transaction a liteserver names in a block: its account (32 bytes), lt and hash. */
+export interface BlockTransactionId {
+  account: Buffer;
+  lt: bigint;
+  hash: Buffer;
+}
+
+/**
+ * A block's transaction list (listBlockTransactions[Ext] with want_proof, getOneTransaction): the proof proves the
+ * block, and every transaction named is in that block's account blocks under its account and lt, with its hash.
+ */
+export const checkBlockTransactionsProof = guarded((id: BlockIdExt, proof: Buffer, transactions: readonly BlockTransactionId[]): void => {
+  if (transactions.length === 0) return;
+  const roots = proofRoots(proof);
+  if (roots.length !== 1) throw reject(`block transactions proof has ${roots.length} roots, expected 1`);
+  checkBlockHeaderProof(id, roots[0]);
+  const block = blockOfProof(roots[0]);
+  for (const tx of transactions) {
+    const proven = findBlockTransaction(block, tx.account, tx.lt);
+    if (!proven || !proven.equals(tx.hash)) throw reject(`transaction ${tx.lt} of ${tx.account.toString('hex')} is not the one the block holds`);
+  }
+});

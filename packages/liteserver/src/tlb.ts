@@ -18,6 +18,7 @@ import type { BlockHeader, BlockIdExt, BlockRef } from '@tongate/chain';
 const BLOCK_TAG = 0x11ef55aa;
 const BLOCK_INFO_TAG = 0x9bc7a987;
 const SHARD_STATE_TAG = 0x9023afe2;
+const BLOCK_EXTRA_TAG = 0x4a33f6fd;
 const MC_STATE_EXTRA_TAG = 0xcc26;
 const EMPTY = beginCell().endCell();
 
@@ -345,14 +346,17 @@ export function stateOfProof(root: Cell): Cell {
  * elsewhere (what a Merkle proof leaves of the rest) are never read. `skipExtra` skips a fork's or leaf's extra
  * (HashmapAug); returns the leaf's value slice, or null when the key is absent.
  */
-export function hashmapLookup(root: Cell, key: Buffer, n: number, skipExtra?: (s: Slice) => void): Slice | null {
+export function hashmapLookup(root: Cell | Slice, key: Buffer, n: number, skipExtra?: (s: Slice) => void): Slice | null {
   const bit = (i: number) => ((key[i >> 3] >> (7 - (i & 7))) & 1) === 1;
-  let cell = root;
+  // A dictionary stored inline (HashmapAug inside an AccountBlock) starts in the middle of a cell: a slice.
+  let inline: Slice | null = root instanceof Cell ? null : root;
+  let cell = root instanceof Cell ? root : null;
   let pos = 0;
   for (;;) {
     // A pruned branch on the path: the proof does not cover this key (it must not be read as dictionary data).
-    if (cell.isExotic) throw new Error('the dictionary path to this key is pruned in the proof');
-    const s = cell.beginParse();
+    if (cell?.isExotic) throw new Error('the dictionary path to this key is pruned in the proof');
+    const s = inline ?? cell!.beginParse();
+    inline = null;
     const m = n - pos;
     const width = Math.ceil(Math.log2(m + 1));
     let label: boolean[];
@@ -377,6 +381,38 @@ export function hashmapLookup(root: Cell, key: Buffer, n: number, skipExtra?: (s
     const right = s.loadRef();
     cell = next ? right : left;
   }
+}
+
+const skipCurrencyCollection = (s: Slice) => {
+  s.loadCoins();
+  s.loadMaybeRef(); // extra currencies
+};
+
+/**
+ * The hash of one transaction in a (proof of a) Block: BlockExtra's account_blocks (HashmapAugE 256 AccountBlock),
+ * then the AccountBlock's transactions (HashmapAug 64 ^Transaction, inline). Null when the block shows it absent;
+ * throws when the proof does not cover it.
+ */
+export function findBlockTransaction(block: Cell, accountId: Buffer, lt: bigint): Buffer | null {
+  const extra = block.refs[3];
+  if (!extra || extra.isExotic) throw new Error('the block extra is pruned in the proof');
+  const e = extra.beginParse();
+  if (e.loadUint(32) !== BLOCK_EXTRA_TAG) throw new Error('not a BlockExtra');
+  e.loadRef(); // in_msg_descr
+  e.loadRef(); // out_msg_descr
+  const accountBlocks = e.loadRef();
+  if (accountBlocks.isExotic) throw new Error('the account blocks are pruned in the proof');
+  const ab = accountBlocks.beginParse();
+  if (!ab.loadBit()) return null;
+  const leaf = hashmapLookup(ab.loadRef(), accountId, 256, skipCurrencyCollection);
+  if (!leaf) return null;
+  if (leaf.loadUint(4) !== 0x5) throw new Error('not an AccountBlock');
+  if (!leaf.loadBuffer(32).equals(accountId)) throw new Error('the AccountBlock is of another account');
+  const key = Buffer.alloc(8);
+  key.writeBigUInt64BE(lt);
+  const tx = hashmapLookup(leaf, key, 64, skipCurrencyCollection);
+  // Pruned or not, a cell's level-0 hash is the hash of the transaction it stands for.
+  return tx ? tx.loadRef().hash(0) : null;
 }
 
 /** What a ShardStateUnsplit says of one account: its ShardAccount pointers (the Account itself may be pruned). */

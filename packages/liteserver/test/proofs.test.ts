@@ -10,7 +10,7 @@ import { Address, Cell } from '@ton/core';
 import { isChainError, type BlockIdExt } from '@tongate/chain';
 import { readBoxedLiteServerConfigInfo, readBoxedLiteServerMasterchainInfo, TlReader } from '@tongate/liteserver-tl';
 import { createDevnet, type Devnet } from '@tongate/devnet';
-import { checkAccountStateProof, checkBlockHeaderProof, checkConfigProof, checkShardInMaster, proofRoots } from '../src/proofs.js';
+import { checkAccountStateProof, checkBlockHeaderProof, checkBlockTransactionsProof, checkConfigProof, checkShardInMaster, proofRoots } from '../src/proofs.js';
 import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, stateOfProof } from '../src/tlb.js';
 import { ChainLiteServer } from '../src/server/index.js';
 import { LiteserverChain, parseGlobalConfig } from '../src/index.js';
@@ -108,6 +108,27 @@ describe('config proofs', () => {
     expect(configParamOf(root, 1)!.beginParse().loadBuffer(32).toString('hex')).toBe('3'.repeat(64));
     expect(configParamOf(root, 15)!.beginParse().loadUint(32)).toBe(65536);
     expect(() => configParamOf(root, 34)).toThrow(/pruned/);
+  });
+});
+
+describe('block transactions proof (docs: masterchain 31220993, want_proof)', () => {
+  const f = json('docs/mc-31220993.block-transactions.json');
+  const id = idOf(f.fields.id);
+  const proof = Buffer.from(f.fields.proof.hex, 'hex');
+  const ids = (f.fields.ids as { account: string; lt: string; hash: string }[]).map((t) => ({ account: hex(t.account), lt: BigInt(t.lt), hash: hex(t.hash) }));
+
+  it('proves every listed transaction in the block', () => {
+    expect(ids).toHaveLength(3);
+    checkBlockTransactionsProof(id, proof, ids);
+  });
+
+  it('rejects a changed hash, a transaction the block does not hold, another block and a tampered proof', () => {
+    rejected(() => checkBlockTransactionsProof(id, proof, [{ ...ids[0]!, hash: ids[1]!.hash }]));
+    rejected(() => checkBlockTransactionsProof(id, proof, [{ ...ids[2]!, lt: ids[2]!.lt + 1n }]));
+    rejected(() => checkBlockTransactionsProof(id, proof, [{ ...ids[2]!, account: hex('3'.repeat(64)) }]));
+    rejected(() => checkBlockTransactionsProof({ ...id, rootHash: Buffer.alloc(32, 7) }, proof, ids));
+    rejected(() => checkBlockTransactionsProof(id, tamper(proof), ids));
+    rejected(() => checkBlockTransactionsProof(id, Buffer.alloc(0), ids));
   });
 });
 

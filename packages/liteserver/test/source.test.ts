@@ -120,6 +120,33 @@ describe('LiteserverChain answers what the devnet answers', () => {
     expect(isChainError(wrong) && wrong.kind).toBe('not_found');
   });
 
+  it('refuses an account history that does not chain from the requested transaction', async () => {
+    // A server that slips another account's transaction into the middle of the history: every item is real and
+    // the list starts where it was asked, but it is not the account's history.
+    const foreign = (await devnet.getAccountTransactions(other, (await devnet.getAccountState(other)).lastTransaction!, 1))[0]!;
+    const splicing: ChainSource = Object.create(devnet, {
+      getAccountTransactions: {
+        value: async (...args: Parameters<ChainSource['getAccountTransactions']>) => {
+          const list = await devnet.getAccountTransactions(...args);
+          return list.length > 1 ? [list[0], foreign, ...list.slice(2)] : list;
+        },
+      },
+    });
+    const liar = new ChainLiteServer({ chain: splicing });
+    await liar.listen(0);
+    const client = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig(await liar.globalConfig()), proofs: 'unsafe' });
+    try {
+      expect(await client.ready(5000)).toBe(true);
+      const last = (await devnet.getAccountState(devnet.faucet.address)).lastTransaction!;
+      const err = await client.getAccountTransactions(devnet.faucet.address, last, 10).catch((e) => e);
+      expect(isChainError(err) && err.message).toMatch(/does not chain from lt/);
+      expect(await chain.getAccountTransactions(devnet.faucet.address, last, 10)).toHaveLength(2);
+    } finally {
+      await client.close();
+      await liar.close();
+    }
+  });
+
   it('config, libraries, signatures, shard proofs, queue sizes', async () => {
     const [p1, p2] = await both((c) => c.getConfigParam(34));
     expect(p2).toEqual(p1);

@@ -46,7 +46,7 @@ import {
 import * as tl from '@tongate/liteserver-tl';
 import type { GlobalConfig } from '../config.js';
 import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
-import { checkAccountStateProof, checkBlockHeaderProof, checkConfigProof, proofRoots, type ProofPolicy } from '../proofs.js';
+import { checkAccountStateProof, checkBlockHeaderProof, checkBlockTransactionsProof, checkConfigProof, proofRoots, type ProofPolicy } from '../proofs.js';
 import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
 import { GuardedEmulator } from './emulator.js';
 import { LitePool, type PoolOptions, type ServerHealth, type Session } from './pool.js';
@@ -185,13 +185,15 @@ export class LiteserverChain implements ChainSource {
   private pageParams(id: BlockIdExt, opts: { count: number; after?: BlockTransactionCursor }) {
     if (!Number.isInteger(opts.count) || opts.count < 1) throw new ChainError('invalid', `count must be a positive integer, got ${opts.count}`);
     const after = opts.after ? { account: opts.after.account, lt: opts.after.lt } : undefined;
-    return { id: tlId(id), mode: 7 | (after ? 128 : 0), count: opts.count, after };
+    // want_proof (32) when checking: the answer then carries the block's account blocks covering every listed id.
+    return { id: tlId(id), mode: 7 | (after ? 128 : 0) | (this.proofs === 'checking' ? 32 : 0), count: opts.count, after };
   }
 
   async listBlockTransactions(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ShortTransactionId>> {
     const session = this.pool.session();
     const id = await this.blockId(ref, session);
     const res = await session.call(tl.liteServerListBlockTransactions, this.pageParams(id, opts));
+    if (this.proofs === 'checking') checkBlockTransactionsProof(id, res.proof, res.ids.map((t) => ({ account: t.account!, lt: t.lt!, hash: t.hash! })));
     return {
       transactions: res.ids.map((t) => ({ account: t.account!, workchain: id.workchain, lt: t.lt!, hash: t.hash! })),
       incomplete: res.incomplete,
@@ -203,7 +205,9 @@ export class LiteserverChain implements ChainSource {
     const id = await this.blockId(ref, session);
     const res = await session.call(tl.liteServerListBlockTransactionsExt, this.pageParams(id, opts));
     const cells = res.transactions.length > 0 ? Cell.fromBoc(res.transactions) : [];
-    return { transactions: cells.map((cell) => chainTransaction(cell, id.workchain, id)), incomplete: res.incomplete };
+    const transactions = cells.map((cell) => chainTransaction(cell, id.workchain, id));
+    if (this.proofs === 'checking') checkBlockTransactionsProof(id, res.proof, transactions.map((t) => ({ account: t.address.hash, lt: t.lt, hash: t.hash })));
+    return { transactions, incomplete: res.incomplete };
   }
 
   async getMasterchainBlockSignatures(seqno: number): Promise<BlockSignatures> {
@@ -251,12 +255,15 @@ export class LiteserverChain implements ChainSource {
       const cells = res.transactions.length > 0 ? Cell.fromBoc(res.transactions) : [];
       if (cells.length === 0) break;
       if (cells.length !== res.ids.length) throw new ChainError('internal', 'liteserver sent a transaction list whose ids and transactions differ in number');
-      cells.forEach((cell, i) => out.push(chainTransaction(cell, address.workChain, toBlockId(res.ids[i]))));
-      // The list must chain: each transaction's hash is what the previous one (or the request) named.
-      const first = out[out.length - cells.length];
-      if (!first.hash.equals(cursor.hash) || first.lt !== cursor.lt) throw new ChainError('internal', 'liteserver sent transactions that do not start at the requested one');
-      const last = out[out.length - 1].tx;
-      cursor = last.prevTransactionLt === 0n ? null : { lt: last.prevTransactionLt, hash: bigintBuffer(last.prevTransactionHash) };
+      // The list must chain: each transaction is the one its successor (or the request) names as previous, so the
+      // whole list is as trustworthy as the (lt, hash) it started from.
+      for (const [i, cell] of cells.entries()) {
+        if (!cursor) throw new ChainError('internal', 'liteserver sent transactions past the account\'s first one');
+        const tx = chainTransaction(cell, address.workChain, toBlockId(res.ids[i]!));
+        if (!tx.hash.equals(cursor.hash) || tx.lt !== cursor.lt) throw new ChainError('internal', `liteserver sent a transaction list that does not chain from lt ${cursor.lt}`);
+        out.push(tx);
+        cursor = tx.tx.prevTransactionLt === 0n ? null : { lt: tx.tx.prevTransactionLt, hash: bigintBuffer(tx.tx.prevTransactionHash) };
+      }
     }
     return out.slice(0, count);
   }
@@ -275,7 +282,13 @@ export class LiteserverChain implements ChainSource {
     try {
       const res = await session.call(tl.liteServerGetOneTransaction, { id: tlId(block), account: accountOf(address), lt });
       if (res.transaction.length === 0) return null;
-      return chainTransaction(Cell.fromBoc(res.transaction)[0], address.workChain, toBlockId(res.id));
+      const tx = chainTransaction(Cell.fromBoc(res.transaction)[0]!, address.workChain, toBlockId(res.id));
+      if (tx.lt !== lt || !tx.address.equals(address)) throw new ChainError('internal', `liteserver sent another transaction than ${lt} of the account`);
+      if (this.proofs === 'checking') {
+        if (!toBlockId(res.id).rootHash.equals(block.rootHash)) throw new ChainError('internal', 'liteserver proof rejected: the transaction comes from another block than the one asked');
+        checkBlockTransactionsProof(block, res.proof, [{ account: address.hash, lt: tx.lt, hash: tx.hash }]);
+      }
+      return tx;
     } catch (err) {
       if (err instanceof ChainError && err.kind === 'not_found') return null;
       throw err;
