@@ -25,7 +25,7 @@ function formatCollection(r: CollectionRow): v3.NftCollection {
 
 /**
  * Item rows → the wire shape, with each item's collection, and its sale state: an item is on sale while its owner is
- * a sale or auction contract (by the owner's interfaces), whose seller `real_owner` names when the sales index knows it.
+ * a sale or auction contract (by the owner's interfaces, or because the indexer read a seller from it: real_owner).
  */
 async function formatItems(db: Kysely<ChainDatabase>, rows: ItemRow[]): Promise<v3.NftItem[]> {
   const collectionAddresses = [...new Set(rows.map((r) => r.collection_address).filter((a): a is string => a !== null))];
@@ -38,7 +38,7 @@ async function formatItems(db: Kysely<ChainDatabase>, rows: ItemRow[]): Promise<
   return rows.map((r) => {
     const ownerInterfaces = r.owner_address ? interfacesOf(ownerFacts.get(r.owner_address)) : [];
     const auction = ownerInterfaces.some((i) => i.includes('auction'));
-    const sale = !auction && ownerInterfaces.some((i) => i.includes('sale'));
+    const sale = !auction && (r.real_owner !== null || ownerInterfaces.some((i) => i.includes('sale')));
     return {
       address: r.address,
       init: r.init,

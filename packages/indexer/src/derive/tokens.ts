@@ -3,6 +3,7 @@ import {
   GetMethodError,
   methodId,
   nftItemContent,
+  nftSaleSeller,
   readJettonMaster,
   readJettonWallet,
   readNftCollection,
@@ -75,14 +76,32 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
       if (!s) states.set(address, (s = loadState(address)));
       return s;
     };
-    async function loadState(address: string): Promise<ContractState | null> {
+    const indexed = new Map<string, Promise<ContractState | null>>();
+    /** An account's state as of this block, from the block or the index; null when the index has not seen it. */
+    const indexedStateOf = (address: string) => {
+      let s = indexed.get(address);
+      if (!s) indexed.set(address, (s = loadIndexedState(address)));
+      return s;
+    };
+    async function loadIndexedState(address: string): Promise<ContractState | null> {
       const row =
         inBatch.get(address) ??
         (await db.selectFrom('latest_account_states').select(['code_boc', 'data_boc', 'balance']).where('account', '=', address).executeTakeFirst());
-      if (row) return { code: row.code_boc ? Cell.fromBase64(row.code_boc) : null, data: row.data_boc ? Cell.fromBase64(row.data_boc) : null, balance: BigInt(row.balance) };
+      return row ? { code: row.code_boc ? Cell.fromBase64(row.code_boc) : null, data: row.data_boc ? Cell.fromBase64(row.data_boc) : null, balance: BigInt(row.balance) } : null;
+    }
+    async function loadState(address: string): Promise<ContractState | null> {
+      const state = await indexedStateOf(address);
+      if (state) return state;
       // A master or collection the index has not seen (indexing started after its last change): read it from the chain.
-      const state = await ctx.chain.getAccountState(parseRaw(address), batch.mcSeqno);
-      return { code: state.code, data: state.data, balance: state.balance };
+      const chainState = await ctx.chain.getAccountState(parseRaw(address), batch.mcSeqno);
+      return { code: chainState.code, data: chainState.data, balance: chainState.balance };
+    }
+    /** The seller, while the item's owner is a sale or auction contract holding it (sales are deployed, so indexed, first). */
+    async function sellerOf(item: Address, owner: Address | null): Promise<string | null> {
+      const state = owner && (await indexedStateOf(raw(owner)));
+      if (!owner || !state?.code || !state.data || state.code.isExotic) return null;
+      const seller = await nftSaleSeller({ code: state.code, data: state.data, address: owner, balance: state.balance }, item, { now: batch.genUtime });
+      return seller ? raw(seller) : null;
     }
 
     const run: TokenGetMethods = async (address, method, args) => {
@@ -158,7 +177,7 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
             collection_address: collection,
             owner_address: item.owner ? raw(item.owner) : null,
             content: JSON.stringify(content ? tokenContentJson(content) : null),
-            real_owner: null,
+            real_owner: await sellerOf(address, item.owner),
             ...common,
           });
         }
@@ -193,8 +212,7 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
       await upsert(trx, 'jetton_masters', rows.jettonMasters, ['total_supply', 'mintable', 'admin_address', 'jetton_content', 'jetton_wallet_code_hash', 'code_hash', 'data_hash', 'last_transaction_lt']);
       await upsert(trx, 'jetton_wallets', rows.jettonWallets, ['balance', 'owner', 'jetton', 'last_transaction_lt', 'code_hash', 'data_hash']);
       await upsert(trx, 'nft_collections', rows.nftCollections, ['next_item_index', 'owner_address', 'collection_content', 'last_transaction_lt', 'code_hash', 'data_hash']);
-      // real_owner belongs to the sales index: an item's own state change does not reset it.
-      await upsert(trx, 'nft_items', rows.nftItems, ['init', 'index', 'collection_address', 'owner_address', 'content', 'last_transaction_lt', 'code_hash', 'data_hash']);
+      await upsert(trx, 'nft_items', rows.nftItems, ['init', 'index', 'collection_address', 'owner_address', 'content', 'last_transaction_lt', 'code_hash', 'data_hash', 'real_owner']);
       await insert(trx, 'jetton_transfers', rows.jettonTransfers);
       await insert(trx, 'jetton_burns', rows.jettonBurns);
       await insert(trx, 'nft_transfers', rows.nftTransfers);

@@ -91,7 +91,7 @@ export interface NftItemsTable {
   last_transaction_lt: Int64;
   code_hash: string;
   data_hash: string;
-  /** The seller while the item sits in a sale or auction contract (filled by the sales index); null otherwise. */
+  /** The seller while the item sits in a getgems sale or auction contract (from the sale's state); null otherwise. */
   real_owner: string | null;
 }
 
