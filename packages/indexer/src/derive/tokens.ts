@@ -46,6 +46,11 @@ const KINDS = Object.keys(TOKEN_GET_METHODS) as TokenKind[];
 const KIND_METHOD_IDS = Object.fromEntries(KINDS.map((k) => [k, TOKEN_GET_METHODS[k].map(methodId)])) as Record<TokenKind, number[]>;
 /** Rows per INSERT statement (PostgreSQL allows 65535 parameters per statement). */
 const CHUNK = 500;
+/**
+ * Gas of one token get-method: the standard ones take a few thousand; anyone can deploy a contract answering them,
+ * and one that burns gas must not slow the indexer down.
+ */
+const TOKEN_GAS_LIMIT = 1_000_000n;
 /** Library code hashes whose token kinds were probed (see kindsOf). */
 const PROBED_CODES_MAX = 10_000;
 
@@ -100,7 +105,7 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
     async function sellerOf(item: Address, owner: Address | null): Promise<string | null> {
       const state = owner && (await indexedStateOf(raw(owner)));
       if (!owner || !state?.code || !state.data || state.code.isExotic) return null;
-      const seller = await nftSaleSeller({ code: state.code, data: state.data, address: owner, balance: state.balance }, item, { now: batch.genUtime });
+      const seller = await nftSaleSeller({ code: state.code, data: state.data, address: owner, balance: state.balance }, item, { now: batch.genUtime, gasLimit: TOKEN_GAS_LIMIT });
       return seller ? raw(seller) : null;
     }
 
@@ -112,7 +117,7 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
         return result.exitCode === 0 || result.exitCode === 1 ? result.stack : null;
       }
       try {
-        return await runGetMethodItems({ code: state.code, data: state.data, address, balance: state.balance }, method, args, { now: batch.genUtime });
+        return await runGetMethodItems({ code: state.code, data: state.data, address, balance: state.balance }, method, args, { now: batch.genUtime, gasLimit: TOKEN_GAS_LIMIT });
       } catch (e) {
         if (e instanceof GetMethodError) return null;
         throw e;
