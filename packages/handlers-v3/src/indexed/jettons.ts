@@ -106,7 +106,7 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
       const rows = await windowedEvents(q, query, page(query)).execute();
       const jetton_burns: v3.JettonBurn[] = rows.map((r) => ({
         query_id: r.query_id,
-        owner: r.owner ?? r.jetton_wallet_address,
+        owner: r.owner,
         jetton_wallet: r.jetton_wallet_address,
         jetton_master: r.jetton_master_address,
         transaction_hash: r.tx_hash,

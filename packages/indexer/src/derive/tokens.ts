@@ -253,7 +253,8 @@ const signed32 = (op: number) => Number(BigInt.asIntN(32, BigInt(op)));
  */
 async function tokenEvents(db: Kysely<ChainDatabase>, batch: McBlockBatch, rows: TokenRows): Promise<void> {
   const wanted = new Set([signed32(OP.jettonTransfer), signed32(OP.jettonBurn), signed32(OP.nftTransfer)]);
-  const requests = batch.messages.filter((m) => m.direction === 'in' && m.opcode != null && wanted.has(m.opcode) && !m.bounced);
+  // Internal requests only: the sender is the owner asking (an external message has none).
+  const requests = batch.messages.filter((m) => m.direction === 'in' && m.source != null && m.opcode != null && wanted.has(m.opcode) && !m.bounced);
   if (requests.length === 0) return;
   const accounts = [...new Set(requests.map((m) => m.tx_account))];
   const wallets = new Map(rows.jettonWallets.map((w) => [w.address, w.jetton]));
@@ -298,7 +299,7 @@ async function tokenEvents(db: Kysely<ChainDatabase>, batch: McBlockBatch, rows:
         rows.jettonBurns.push({
           ...event,
           query_id: b.query_id,
-          owner: m.source,
+          owner: m.source!,
           jetton_wallet_address: m.tx_account,
           jetton_master_address: jetton,
           amount: b.amount,

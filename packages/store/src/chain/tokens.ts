@@ -62,7 +62,8 @@ export interface JettonTransfersTable extends TokenEventColumns {
 }
 
 export interface JettonBurnsTable extends TokenEventColumns {
-  owner: string | null;
+  /** The owner that asked for the burn (the request's sender). */
+  owner: string;
   jetton_wallet_address: string;
   jetton_master_address: string;
   amount: Int64;
@@ -163,7 +164,7 @@ export const tokenMigrations: DomainMigrations = (run) => ({
         `create index jetton_transfers_destination on $S.jetton_transfers (destination, tx_lt, tx_hash)`,
         `create index jetton_transfers_wallet on $S.jetton_transfers (jetton_wallet_address, tx_lt, tx_hash)`,
         `create index jetton_transfers_master on $S.jetton_transfers (jetton_master_address, tx_lt, tx_hash)`,
-        `create table $S.jetton_burns (${EVENT_COLUMNS}, owner text, jetton_wallet_address text not null,
+        `create table $S.jetton_burns (${EVENT_COLUMNS}, owner text not null, jetton_wallet_address text not null,
           jetton_master_address text not null, amount numeric not null, response_destination text, custom_payload text)`,
         `create index jetton_burns_lt on $S.jetton_burns (tx_lt, tx_hash)`,
         `create index jetton_burns_owner on $S.jetton_burns (owner, tx_lt, tx_hash)`,
