@@ -98,12 +98,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect(mine.total_supply).toBe((own.minted - own.burned).toString());
     expect(mine.admin_address).toBe(raw(own.faucet));
     expect(mine.jetton_content).toEqual({ name: `Own ${network} token`, symbol: 'OWN', decimals: '6', description: 'minted by v3-tokens' });
-    // On-chain content is indexed as it is; the seed's off-chain URI is not fetched (the fetcher is off by default).
+    // On-chain content is indexed as it is (off-chain content is not fetched: the fetcher is off by default; see nft/items).
     expect(r.body.metadata[raw(own.minter)]).toEqual({
       is_indexed: true,
       token_info: [{ type: 'jetton_masters', valid: true, name: `Own ${network} token`, symbol: 'OWN', description: 'minted by v3-tokens', extra: { decimals: '6' } }],
     });
-    expect(r.body.metadata[raw(seed.jetton.minter)]).toEqual({ is_indexed: false, token_info: [{ type: 'jetton_masters', valid: true }] });
+    expect(r.body.metadata[raw(seed.jetton.minter)]).toMatchObject({ is_indexed: true, token_info: [{ type: 'jetton_masters', valid: true, name: 'Devnet Seed Jetton', symbol: 'SEED' }] });
 
     const byAdmin = await v3('jetton/masters', { admin_address: own.faucet.toString() });
     expect(byAdmin.body.jetton_masters.map((m: any) => m.address)).toContain(raw(own.minter));
