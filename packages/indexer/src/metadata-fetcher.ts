@@ -107,8 +107,18 @@ export function documentFields(text: string): Pick<Insertable<AddressMetadataTab
   };
 }
 
+/** Token tables with content, and their content column. */
+const SOURCES = [
+  { type: 'jetton_masters', column: 'jetton_content' },
+  { type: 'nft_collections', column: 'collection_content' },
+  { type: 'nft_items', column: 'content' },
+] as const;
+/** Rows of a token table looked at per round. */
+const SCAN_PAGE = 1000;
+
 export class MetadataFetcher {
   private readonly abort = new AbortController();
+  private readonly cursors: Record<TokenType, string> = { jetton_masters: '', nft_collections: '', nft_items: '' };
   private loop: Promise<void> | undefined;
 
   constructor(private readonly options: MetadataFetcherOptions) {}
@@ -122,28 +132,34 @@ export class MetadataFetcher {
     await this.loop;
   }
 
-  /** Token contents whose document is missing, stale (another URI) or expired. */
+  /**
+   * Token contents whose document is missing, stale (another URI) or expired. Each table is walked in address order
+   * a page at a time from where the last call stopped (wrapping around at its end), so that a round costs one bounded
+   * index scan per table however many tokens there are.
+   */
   async due(limit: number, now = Math.floor(Date.now() / 1000)): Promise<Due[]> {
     const { db } = this.options;
-    const sources = [
-      { type: 'jetton_masters', table: 'jetton_masters', column: 'jetton_content' },
-      { type: 'nft_collections', table: 'nft_collections', column: 'collection_content' },
-      { type: 'nft_items', table: 'nft_items', column: 'content' },
-    ] as const;
     const out: Due[] = [];
-    for (const { type, table, column } of sources) {
+    for (const { type, column } of SOURCES) {
       if (out.length >= limit) break;
-      const uri = sql<string>`${sql.ref(`t.${column}`)}->>'uri'`;
       const rows = await db
-        .selectFrom(`${table} as t` as 'jetton_masters as t')
+        .selectFrom(`${type} as t` as 'jetton_masters as t')
         .leftJoin('address_metadata as m', (j) => j.onRef('m.address', '=', 't.address').on('m.type', '=', type))
-        .select(['t.address', uri.as('uri')])
-        .where(uri, 'is not', null)
-        .where((eb) => eb.or([eb('m.address', 'is', null), eb('m.uri', '!=', uri), eb('m.expires_at', '<=', now)]))
+        .select(['t.address', sql<string | null>`${sql.ref(`t.${column}`)}->>'uri'`.as('uri'), 'm.uri as cached_uri', 'm.expires_at'])
+        .where('t.address', '>', this.cursors[type])
         .orderBy('t.address')
-        .limit(limit - out.length)
+        .limit(SCAN_PAGE)
         .execute();
-      for (const r of rows) out.push({ address: r.address, type, uri: r.uri });
+      this.cursors[type] = rows.length < SCAN_PAGE ? '' : rows.at(-1)!.address;
+      for (const [i, r] of rows.entries()) {
+        if (r.uri === null || (r.cached_uri === r.uri && r.expires_at! > now)) continue;
+        out.push({ address: r.address, type, uri: r.uri });
+        if (out.length >= limit) {
+          // The rest of the page is looked at next time (from the start, when this was the table's last row).
+          if (i < rows.length - 1 || rows.length === SCAN_PAGE) this.cursors[type] = r.address;
+          break;
+        }
+      }
     }
     return out;
   }

@@ -112,3 +112,11 @@ it('fetches again when the content URI changes or the entry expires', async () =
   expect((await f.due(100, later)).map((d) => d.address).sort()).toEqual([2, 3, 4, 5, 6].map(addr));
   expect((await f.due(100, later + 1000)).map((d) => d.address).sort()).toEqual([1, 2, 3, 4, 5, 6].map(addr));
 });
+
+it('walks the tables a page at a time from where it stopped, wrapping around', async () => {
+  const f = fetcher();
+  const later = Math.floor(Date.now() / 1000) + 100_000;
+  const rounds = [];
+  for (let i = 0; i < 4; i++) rounds.push((await f.due(2, later)).map((d) => d.address));
+  expect(rounds).toEqual([[addr(1), addr(2)], [addr(3), addr(4)], [addr(5), addr(6)], [addr(1), addr(2)]]);
+});
