@@ -183,6 +183,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect((await v3('jetton/transfers', { jetton_master: raw(own.minter), end_lt: String(BigInt(t.transaction_lt) - 1n) })).body.jetton_transfers).toHaveLength(0);
     expect((await v3('jetton/transfers', { jetton_master: raw(own.minter), start_utime: String(t.transaction_now), end_utime: String(t.transaction_now) })).body.jetton_transfers).toHaveLength(1);
 
+    // Either side: the seed transfer has alice as sender and bob as receiver, and is listed once.
+    const both = await v3('jetton/transfers', { owner_address: [raw(seed.wallets[0]!.address), raw(seed.wallets[1]!.address)] });
+    expect(both.body.jetton_transfers).toHaveLength(1);
+    // Far pages are combined by the database instead (same answer).
+    const far = await v3('jetton/transfers', { owner_address: raw(seed.wallets[0]!.address), offset: '20000' });
+    expect([far.status, far.body.jetton_transfers]).toEqual([200, []]);
     const seeded = await v3('jetton/transfers', { jetton_master: raw(seed.jetton.minter) });
     expect(seeded.body.jetton_transfers).toHaveLength(1);
     expect(seeded.body.jetton_transfers[0]).toMatchObject({ source: raw(seed.wallets[0]!.address), destination: raw(seed.wallets[1]!.address), amount: seed.jetton.transferred.toString() });
@@ -273,6 +279,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect((await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'in' })).body.nft_transfers.map((x: any) => x.transaction_hash)).toEqual([hash]);
     expect((await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'out' })).body.nft_transfers).toHaveLength(0);
     expect((await v3('nft/transfers', { owner_address: raw(own.faucet), direction: 'out' })).body.nft_transfers.map((x: any) => x.transaction_hash)).toContain(hash);
+    // Either side, newest first, each transfer once (the failed one names the faucet on both sides), paged.
+    const faucetSide = (await v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection) })).body.nft_transfers;
+    expect(faucetSide.map((x: any) => x.query_id)).toEqual(['81', '79']);
+    const paged = [0, 1].map((offset) => v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection), limit: '1', offset: String(offset) }));
+    expect((await Promise.all(paged)).flatMap((p) => p.body.nft_transfers.map((x: any) => x.query_id))).toEqual(['81', '79']);
+    const ascending = (await v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection), sort: 'asc' })).body.nft_transfers;
+    expect(ascending.map((x: any) => x.query_id)).toEqual(['79', '81']);
     expect((await v3('nft/transfers', { collection_address: raw(seed.nft.collection) })).body.nft_transfers.map((x: any) => [x.old_owner, x.new_owner])).toEqual([
       [raw(seed.wallets[0]!.address), raw(seed.nft.ownerAfterTransfer)],
     ]);

@@ -3,7 +3,7 @@ import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { addressList, page, rawAddressParam } from './params.js';
-import { books, decodedPayload, windowedEvents } from './token-events.js';
+import { books, decodedPayload, eitherParty, windowedEvents } from './token-events.js';
 
 export type JettonOperations = Pick<V3Handlers, 'getJettonMasters' | 'getJettonWallets' | 'getJettonTransfers' | 'getJettonBurns'>;
 
@@ -64,14 +64,14 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
       if (query.direction !== undefined && owners.length === 0) throw new ApiError(422, 'direction needs owner_address');
       // Aborted transfers moved nothing (the hosted API leaves them out too).
       let q = db.selectFrom('jetton_transfers').selectAll().where('tx_aborted', '=', false);
-      if (owners.length > 0) {
-        if (query.direction === 'in') q = q.where('destination', 'in', owners);
-        else if (query.direction === 'out') q = q.where('source', 'in', owners);
-        else q = q.where((eb) => eb.or([eb('source', 'in', owners), eb('destination', 'in', owners)]));
-      }
       if (wallets.length > 0) q = q.where('jetton_wallet_address', 'in', wallets);
       if (master !== undefined) q = q.where('jetton_master_address', '=', master);
-      const rows = await windowedEvents(q, query, page(query)).execute();
+      if (query.direction === 'in') q = q.where('destination', 'in', owners);
+      else if (query.direction === 'out') q = q.where('source', 'in', owners);
+      const rows =
+        owners.length > 0 && query.direction === undefined
+          ? await eitherParty(q, ['source', 'destination'], owners, query, page(query))
+          : await windowedEvents(q, query, page(query)).execute();
       const jetton_transfers: v3.JettonTransfer[] = rows.map((r) => ({
         query_id: r.query_id,
         source: r.source,

@@ -4,7 +4,7 @@ import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
 import { accountFacts, interfacesOf } from './address-book.js';
 import { addressList, listItems, page, rawAddressParam } from './params.js';
-import { books, decodedPayload, windowedEvents } from './token-events.js';
+import { books, decodedPayload, eitherParty, windowedEvents } from './token-events.js';
 
 export type NftOperations = Pick<V3Handlers, 'getNftCollections' | 'getNftItems' | 'getNftTransfers'>;
 
@@ -110,14 +110,14 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
       const collection = query.collection_address === undefined ? undefined : rawAddressParam('collection_address', query.collection_address);
       if (query.direction !== undefined && owners.length === 0) throw new ApiError(422, 'direction needs owner_address');
       let q = db.selectFrom('nft_transfers').selectAll();
-      if (owners.length > 0) {
-        if (query.direction === 'in') q = q.where('new_owner', 'in', owners);
-        else if (query.direction === 'out') q = q.where('old_owner', 'in', owners);
-        else q = q.where((eb) => eb.or([eb('old_owner', 'in', owners), eb('new_owner', 'in', owners)]));
-      }
       if (items.length > 0) q = q.where('nft_item_address', 'in', items);
       if (collection !== undefined) q = q.where('nft_collection_address', '=', collection);
-      const rows = await windowedEvents(q, query, page(query)).execute();
+      if (query.direction === 'in') q = q.where('new_owner', 'in', owners);
+      else if (query.direction === 'out') q = q.where('old_owner', 'in', owners);
+      const rows =
+        owners.length > 0 && query.direction === undefined
+          ? await eitherParty(q, ['old_owner', 'new_owner'], owners, query, page(query))
+          : await windowedEvents(q, query, page(query)).execute();
       const nft_transfers: v3.NftTransfer[] = rows.map((r) => ({
         query_id: r.query_id,
         nft_address: r.nft_item_address,
