@@ -3,7 +3,8 @@
  * TEP-74 / TEP-62 contract code (a fake jetton wallet and a fake NFT item are rejected); then the tokens derivation
  * over a devnet: after the seed and a fake wallet deployed on chain, the index holds what the contracts' own
  * get-methods say, and the fake is neither a wallet nor the source of a burn. The derivation runs on PGlite, or on
- * PostgreSQL (a schema of its own) when DATABASE_URL is set.
+ * PostgreSQL (a schema of its own) when DATABASE_URL is set. Last, an index built without the derivation: the
+ * tokens that have not moved since are found by looking through the indexed accounts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Indexer } from '../src/index.js';
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+const int = (item: unknown) => (item as { value: bigint }).value;
 const owner = new Address(0, Buffer.alloc(32, 7));
 const admin = new Address(0, Buffer.alloc(32, 9));
 
@@ -186,5 +188,47 @@ describe('tokens derivation over a devnet', () => {
     const transfers = await db.selectFrom('nft_transfers').selectAll().where('nft_item_address', '=', raw(seed.nft.item)).execute();
     expect(transfers).toHaveLength(1);
     expect(transfers[0]).toMatchObject({ old_owner: raw(seed.wallets[0]!.address), new_owner: raw(seed.nft.ownerAfterTransfer), nft_item_index: '0', nft_collection_address: raw(seed.nft.collection), tx_aborted: false });
+  });
+});
+
+describe('tokens derivation on an index built without it', () => {
+  let devnet: Devnet;
+  let store: Store;
+  let db: Kysely<ChainDatabase>;
+  let seed: SeedSummary;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-tokens-backfill-'));
+
+  beforeAll(async () => {
+    devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
+    seed = await devnet.seed();
+    store = await openStore({ dataDir });
+    await store.migrate();
+    db = store.chain('mainnet');
+    // An older version's index: every block, no token rows.
+    const before = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: [] });
+    await before.start();
+    await before.waitFor(seed.lastBlock.seqno, 90_000);
+    await before.stop();
+    expect(await db.selectFrom('jetton_masters').select('address').execute()).toEqual([]);
+  }, 180_000);
+
+  afterAll(async () => {
+    await store?.close();
+    await devnet?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finds the tokens that have not moved since, looking through the indexed accounts a page per block', async () => {
+    const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10 });
+    await indexer.start();
+    const next = await devnet.produceBlock();
+    await indexer.waitFor(next.seqno, 60_000);
+    await indexer.stop();
+    expect(await db.selectFrom('tokens_backfill').selectAll().execute()).toEqual([{ id: 1, cursor: expect.any(String), done: true }]);
+    expect((await db.selectFrom('jetton_masters').select('address').execute()).map((r) => r.address)).toEqual([raw(seed.jetton.minter)]);
+    const wallets = await db.selectFrom('jetton_wallets').select(['address', 'balance']).orderBy('address').execute();
+    expect(wallets.map((w) => w.address)).toEqual(seed.jetton.wallets.map(raw).sort());
+    for (const w of wallets) expect(w.balance).toBe(int((await devnet.runGetMethod(Address.parseRaw(w.address), 'get_wallet_data', [])).stack[0]).toString());
+    expect((await db.selectFrom('nft_items').select('owner_address').execute()).map((r) => r.owner_address)).toEqual([raw(seed.nft.ownerAfterTransfer)]);
   });
 });

@@ -39,6 +39,8 @@ export interface TokenRows {
   jettonTransfers: Insertable<JettonTransfersTable>[];
   jettonBurns: Insertable<JettonBurnsTable>[];
   nftTransfers: Insertable<NftTransfersTable>[];
+  /** Where the look through accounts indexed before this derivation existed got to; null once it is done. */
+  backfill: { cursor: string; done: boolean } | null;
 }
 
 const OP = { jettonTransfer: 0x0f8a7ea5, jettonBurn: 0x595f07bc, nftTransfer: 0x5fcc3d14 } as const;
@@ -51,6 +53,8 @@ const CHUNK = 500;
  * and one that burns gas must not slow the indexer down.
  */
 const TOKEN_GAS_LIMIT = 1_000_000n;
+/** Accounts indexed before the tokens derivation existed, looked at per block until all were. */
+const BACKFILL_PAGE = 100;
 /** Library code hashes whose token kinds were probed (see kindsOf). */
 const PROBED_CODES_MAX = 10_000;
 
@@ -124,8 +128,9 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
       }
     };
 
-    const rows: TokenRows = { jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [], jettonTransfers: [], jettonBurns: [], nftTransfers: [] };
-    const candidates = batch.latestAccountStates.filter((s) => s.account_status === 'active' && s.code_boc && s.data_boc);
+    const backfill = await backfillPage(db, inBatch);
+    const rows: TokenRows = { jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [], jettonTransfers: [], jettonBurns: [], nftTransfers: [], backfill: backfill.next };
+    const candidates = [...batch.latestAccountStates, ...backfill.states].filter((s) => s.account_status === 'active' && s.code_boc && s.data_boc);
     const addresses = candidates.map((s) => s.account);
     const [knownWallets, knownItems] = addresses.length === 0 ? [[], []] : await Promise.all([
       db.selectFrom('jetton_wallets').select(['address', 'owner', 'jetton']).where('address', 'in', addresses).execute(),
@@ -221,8 +226,27 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
       await insert(trx, 'jetton_transfers', rows.jettonTransfers);
       await insert(trx, 'jetton_burns', rows.jettonBurns);
       await insert(trx, 'nft_transfers', rows.nftTransfers);
+      if (rows.backfill) {
+        const { cursor, done } = rows.backfill;
+        await trx.insertInto('tokens_backfill').values({ id: 1, cursor, done }).onConflict((oc) => oc.column('id').doUpdateSet({ cursor, done })).execute();
+      }
     },
   };
+}
+
+/**
+ * The next page of accounts the index held before this derivation ran on it (an index built by an older version):
+ * their latest states are read like the block's own, so tokens that have not moved since are found too. On an index
+ * built with the derivation the first page is empty (the first block has nothing before it) and the look is over.
+ */
+async function backfillPage(db: Kysely<ChainDatabase>, inBatch: Map<string, LatestAccountStateRow>): Promise<{ states: LatestAccountStateRow[]; next: TokenRows['backfill'] }> {
+  const progress = await db.selectFrom('tokens_backfill').select(['cursor', 'done']).where('id', '=', 1).executeTakeFirst();
+  if (progress?.done) return { states: [], next: null };
+  const cursor = progress?.cursor ?? '';
+  const page = await db.selectFrom('latest_account_states').selectAll().where('account', '>', cursor).orderBy('account').limit(BACKFILL_PAGE).execute();
+  // The block's own state of an account is newer than the indexed one.
+  const states = page.filter((r) => !inBatch.has(r.account)).map((r) => ({ ...r, extra_currencies: JSON.stringify(r.extra_currencies), contract_methods: JSON.stringify(r.contract_methods) }));
+  return { states, next: { cursor: page.at(-1)?.account ?? cursor, done: page.length < BACKFILL_PAGE } };
 }
 
 type UpsertTable = 'jetton_masters' | 'jetton_wallets' | 'nft_collections' | 'nft_items';

@@ -127,7 +127,18 @@ export interface AddressMetadataTable {
   expires_at: number;
 }
 
+/**
+ * One row (id 1): how far the tokens derivation has looked through accounts indexed before it existed (an index
+ * built by an older version): each block looks at a page of them after `cursor`, until `done`.
+ */
+export interface TokensBackfillTable {
+  id: number;
+  cursor: string;
+  done: boolean;
+}
+
 export interface TokenTables {
+  tokens_backfill: TokensBackfillTable;
   jetton_masters: JettonMastersTable;
   jetton_wallets: JettonWalletsTable;
   jetton_transfers: JettonTransfersTable;
@@ -195,6 +206,7 @@ export const tokenMigrations: DomainMigrations = (run) => ({
           description text, image text, extra jsonb, error text, updated_at integer not null, expires_at integer not null,
           primary key (address, type))`,
         `create index address_metadata_expires on $S.address_metadata (expires_at)`,
+        `create table $S.tokens_backfill (id integer primary key check (id = 1), cursor text not null, done boolean not null)`,
       ]);
     },
   },
