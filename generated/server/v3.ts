@@ -192,7 +192,7 @@ export interface V3Handlers {
     query: NonNullable<v3.GetDnsRecordsData['query']>;
     ctx: RequestContext;
   }): Promise<Reply<v3.GetDnsRecordsResponses & v3.GetDnsRecordsErrors>>;
-  /** GET /dns/activeAuctions: DNS auctions a bidder takes part in */
+  /** GET /dns/activeAuctions: DNS auctions a bidder leads */
   getDnsActiveAuctions(input: {
     query: NonNullable<v3.GetDnsActiveAuctionsData['query']>;
     ctx: RequestContext;

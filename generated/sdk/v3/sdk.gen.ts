@@ -559,7 +559,9 @@ export const getDnsRecords = <ThrowOnError extends boolean = false>(options?: Op
 });
 
 /**
- * DNS auctions a bidder takes part in
+ * DNS auctions a bidder leads
+ *
+ * .ton items in auction whose current highest bid is the bidder's; `bidding` while the auction runs, `won` once its end time has passed and until the winner claims the item (claimed items leave the list).
  */
 export const getDnsActiveAuctions = <ThrowOnError extends boolean = false>(options: Options<GetDnsActiveAuctionsData, ThrowOnError>) => (options.client ?? client).get<GetDnsActiveAuctionsResponses, GetDnsActiveAuctionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({

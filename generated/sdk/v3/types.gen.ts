@@ -3613,7 +3613,7 @@ export type GetDnsActiveAuctionsData = {
     path?: never;
     query: {
         /**
-         * Bidder address. Raw (`0:ABC…`) or user-friendly (base64 / base64url) form; a space is read as an unencoded `+`.
+         * The current leading bidder's address. Raw (`0:ABC…`) or user-friendly (base64 / base64url) form; a space is read as an unencoded `+`.
          */
         bidder: string;
         /**
@@ -3625,9 +3625,13 @@ export type GetDnsActiveAuctionsData = {
          */
         include_nft_items?: boolean;
         /**
-         * Cursor from next_cursor of the previous reply.
+         * Cursor from next_cursor of the previous reply (opaque); the page starts strictly after it. Auctions come in item-address order, so pages never skip or repeat an auction.
          */
         after?: string;
+        /**
+         * Maximum number of rows to return (1–1000).
+         */
+        limit?: number;
     };
     url: '/dns/activeAuctions';
 };

@@ -8,3 +8,6 @@ export { serializeBlock, blockHashes, nextStateHash } from './blocks.js';
 export type { SeedSummary } from './seed.js';
 export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
+export type { SalesSeedSummary } from './seed-sales.js';
+export * as salesContracts from './contracts/sales.js';
+export * as salesContractCodes from './contracts/sales-codes.js';

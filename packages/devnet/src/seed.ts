@@ -17,12 +17,15 @@ import {
   nftTransferBody,
   onchainContent,
 } from './contracts/tokens.js';
+import { seedSales, type SalesSeedSummary } from './seed-sales.js';
 
 export interface SeedSummary {
   /** Wallets created by this seed run: a v4r2, a v5r1 and a v3r2, each with its 32-byte key seed (hex). */
   wallets: { version: 'v3r2' | 'v4r2' | 'v5r1'; address: Address; secretSeedHex: string }[];
   jetton: { minter: Address; wallets: Address[]; minted: bigint; transferred: bigint; burned: bigint };
   nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
+  /** A getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts). */
+  sales: SalesSeedSummary;
   /** Hashes of the external messages sent, in order. */
   messages: Buffer[];
   lastBlock: BlockIdExt;
@@ -135,6 +138,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await ctx.produceBlock();
   const item = nftItemAddress(collection.address, 0n);
   await send(alice, [internal({ to: item, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }) })]);
+  const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol });
   const lastBlock = await ctx.produceBlock();
 
   return {
@@ -145,6 +149,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     ],
     jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
+    sales,
     messages,
     lastBlock,
   };

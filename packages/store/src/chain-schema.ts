@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { SalesTables } from './chain/sales.js';
 import type { TokenTables } from './chain/tokens.js';
 
 /**
@@ -157,7 +158,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends TokenTables {
+export interface ChainDatabase extends TokenTables, SalesTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -9,9 +9,17 @@ import { checkedIntegers } from './params.js';
 import { jettonOperations, type JettonOperations } from './jettons.js';
 import { metadataOperations, type MetadataOperations } from './metadata.js';
 import { nftOperations, type NftOperations } from './nfts.js';
+import { salesOperations, type SalesOperations } from './sales.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
-export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & JettonOperations & NftOperations & MetadataOperations;
+export type IndexedOperations = BlockOperations &
+  TransactionOperations &
+  MessageOperations &
+  AccountOperations &
+  JettonOperations &
+  NftOperations &
+  MetadataOperations &
+  SalesOperations;
 
 export { readNftItems } from './nfts.js';
 export { tokenMetadata } from './metadata.js';
@@ -35,6 +43,7 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...jettonOperations(db, testnet),
     ...nftOperations(db, testnet),
     ...metadataOperations(db),
+    ...salesOperations(db, testnet),
   };
   // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
   // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

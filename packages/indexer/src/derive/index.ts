@@ -2,6 +2,7 @@ import type { ChainSource } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import type { Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
+import { salesDerivation } from './sales.js';
 import { tokensDerivation } from './tokens.js';
 
 /** What a derivation may use besides the block: the chain it came from (get-methods, config). */
@@ -27,5 +28,5 @@ export interface BlockDerivation<Prepared = unknown> {
 
 /** The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows). */
 export function defaultDerivations(): BlockDerivation[] {
-  return [tokensDerivation()];
+  return [tokensDerivation(), salesDerivation];
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { salesMigrations } from './sales.js';
 import { tokenMigrations } from './tokens.js';
 
 /**
@@ -17,4 +18,4 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
-export const DOMAIN_MIGRATIONS: DomainMigrations[] = [tokenMigrations];
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [tokenMigrations, salesMigrations];
