@@ -13,6 +13,7 @@ import { bundleSpecs } from './lib/bundle.mjs';
 import { diffTrees, syncTrees, writeFiles } from './lib/files.mjs';
 import { buildJsonRpcTable, readMethodMap } from './lib/jsonrpc.mjs';
 import { buildModel } from './lib/model.mjs';
+import { buildInputs } from './lib/decoders.mjs';
 import { emitOperations } from './lib/operations.mjs';
 import { generateSdk, readSdkFunctions, shareRuntime } from './lib/sdk.mjs';
 import { emitServerFiles } from './lib/server.mjs';
@@ -38,7 +39,10 @@ export async function generateInto(specDir, outDir) {
     'index.ts': `${GENERATED_BANNER}\nexport * as v2 from './v2/index.js';\nexport * as v3 from './v3/index.js';\nexport * from './operations.js';\n// hey-api's fetch client runtime, emitted once for both versions (runtime/).\nexport { createClient as createFetchClient, type Client as FetchClient } from './runtime/client/index.js';\n`,
     'operations.ts': emitOperations({ v2Model, v3Model, jsonRpcTable }),
   });
-  await writeFiles(path.join(outDir, 'server'), emitServerFiles({ v2Model, v3Model, jsonRpcTable }));
+  const patterns = new Map();
+  const v2Inputs = buildInputs(v2.doc, patterns);
+  const v3Inputs = buildInputs(v3.doc, patterns);
+  await writeFiles(path.join(outDir, 'server'), emitServerFiles({ v2Model, v3Model, v2Inputs, v3Inputs, patterns, jsonRpcTable }));
   await writeFiles(path.join(outDir, 'liteserver'), await generateTlFiles(specDir));
 }
 

@@ -87,17 +87,34 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
           "description": "Message body as a base64 bag of cells."
         },
         "init_code": {
-          "$ref": "#/$defs/Base64",
+          "description": "Code of the state init, \"\" for none.",
           "default": "",
-          "description": "Code of the state init, \"\" for none."
+          "anyOf": [
+            {
+              "$ref": "#/$defs/Base64"
+            },
+            {
+              "type": "null"
+            }
+          ]
         },
         "init_data": {
-          "$ref": "#/$defs/Base64",
+          "description": "Data of the state init, \"\" for none.",
           "default": "",
-          "description": "Data of the state init, \"\" for none."
+          "anyOf": [
+            {
+              "$ref": "#/$defs/Base64"
+            },
+            {
+              "type": "null"
+            }
+          ]
         },
         "ignore_chksig": {
-          "type": "boolean",
+          "type": [
+            "boolean",
+            "null"
+          ],
           "default": true,
           "description": "Treat signature checks as passing, so that unsigned bodies can be estimated."
         }
@@ -969,7 +986,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
           "$ref": "#/$defs/MethodId"
         },
         "stack": {
-          "type": "array",
+          "type": [
+            "array",
+            "null"
+          ],
           "description": "Arguments, first pushed first. Defaults to no arguments.",
           "maxItems": 255,
           "default": [],
@@ -978,7 +998,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
           }
         },
         "seqno": {
-          "type": "integer",
+          "type": [
+            "integer",
+            "null"
+          ],
           "format": "int32",
           "minimum": 1,
           "description": "Run against the state at this masterchain seqno."
@@ -1401,7 +1424,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
           "$ref": "#/$defs/MethodId"
         },
         "stack": {
-          "type": "array",
+          "type": [
+            "array",
+            "null"
+          ],
           "maxItems": 255,
           "default": [],
           "items": {
@@ -1409,7 +1435,10 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
           }
         },
         "seqno": {
-          "type": "integer",
+          "type": [
+            "integer",
+            "null"
+          ],
           "format": "int32",
           "minimum": 1
         }

@@ -39,22 +39,21 @@ export interface RouteInfo {
   expressPath: string;
 }
 
-/** The loosest shape every generated handler fits; only used inside mountRoutes. */
-type AnyHandler = (input: {
-  query: unknown;
-  body: unknown;
-  path: unknown;
-  ctx: RequestContext;
-}) => Promise<{ status: number; body: unknown }>;
+/** The loosest shapes every generated handler and decoder fit; only used inside mountRoutes. */
+type AnyHandler = (input: { ctx: RequestContext }) => Promise<{ status: number; body: unknown }>;
+type AnyDecoder = (raw: { query?: unknown; body?: unknown; path?: unknown }, ctx: RequestContext) => { ctx: RequestContext };
 
 /**
- * Registers `routes` on `router`. Each route calls `handlers[operationId]` (with `this` bound to `handlers`,
- * so class instances work) and sends its reply as JSON; errors go to next(). A missing handler answers
- * ApiError 501 `not implemented yet: <operationId>`.
+ * Registers `routes` on `router`. Each route decodes the validated request with `decoders[operationId]`, calls
+ * `handlers[operationId]` with the typed input (`this` bound to `handlers`, so class instances work) and sends
+ * its reply as JSON; errors go to next(). A missing handler answers ApiError 501 `not implemented yet: <operationId>`.
  */
-export function mountRoutes(router: Router, routes: readonly RouteInfo[], handlers: object): void {
+export function mountRoutes(router: Router, routes: readonly RouteInfo[], handlers: object, decoders: object): void {
   const table = handlers as Partial<Record<string, AnyHandler>>;
+  const decoderTable = decoders as Partial<Record<string, AnyDecoder>>;
   for (const route of routes) {
+    const decodeInput = decoderTable[route.operationId];
+    if (!decodeInput) throw new Error(`no decoder for ${route.operationId}`);
     router[route.method](route.expressPath, async (req: Request, res: Response, next: NextFunction) => {
       try {
         const handler = table[route.operationId];
@@ -65,7 +64,7 @@ export function mountRoutes(router: Router, routes: readonly RouteInfo[], handle
         if (!ctx) {
           throw new Error('res.locals.ctx is not set: the front door must set the request context before the routes run');
         }
-        const reply = await handler.call(handlers, { query: req.query, body: req.body, path: req.params, ctx });
+        const reply = await handler.call(handlers, decodeInput({ query: req.query, body: req.body, path: req.params }, ctx));
         // A reply starts as 200; res.status (a validating setter) is only needed for other statuses.
         if (reply.status !== 200) res.status(reply.status);
         res.json(reply.body);

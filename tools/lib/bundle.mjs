@@ -4,6 +4,7 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { deref, jsonRequestSchema, listOperations } from './spec-walk.mjs';
 
 const run = promisify(execFile);
 
@@ -24,8 +25,40 @@ async function bundleOne(redocly, input, output) {
   }
   // Re-serialise so the bytes depend only on the document, not on the bundler's formatting.
   const doc = JSON.parse(await readFile(output, 'utf8'));
+  allowNullForOptionalBodyFields(doc);
   await writeFile(output, `${JSON.stringify(doc, null, 2)}\n`);
   return { path: output, doc };
+}
+
+/** A property schema that also accepts JSON null. */
+function orNull(schema) {
+  if (Array.isArray(schema.type)) return schema.type.includes('null') ? schema : { ...schema, type: [...schema.type, 'null'] };
+  if (typeof schema.type === 'string' && !schema.$ref) return { ...schema, type: [schema.type, 'null'] };
+  const { description, default: fallback, ...rest } = schema;
+  return {
+    ...(description !== undefined ? { description } : {}),
+    ...(fallback !== undefined ? { default: fallback } : {}),
+    anyOf: [rest, { type: 'null' }],
+  };
+}
+
+/**
+ * toncenter reads a JSON null in an optional request-body field as "not given" (\`"stack": null\` runs with no
+ * arguments), so every optional property of a JSON request body accepts null; the decoders then treat it as absent.
+ */
+function allowNullForOptionalBodyFields(doc) {
+  const done = new Set();
+  for (const op of listOperations(doc)) {
+    const body = jsonRequestSchema(doc, op.operation);
+    if (!body) continue;
+    const schema = deref(doc, body);
+    if (done.has(schema) || schema.type !== 'object' || !schema.properties) continue;
+    done.add(schema);
+    const required = new Set(schema.required ?? []);
+    for (const [name, property] of Object.entries(schema.properties)) {
+      if (!required.has(name)) schema.properties[name] = orNull(property);
+    }
+  }
 }
 
 export async function bundleSpecs({ repoRoot, specDir, bundlesDir }) {

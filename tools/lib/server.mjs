@@ -1,5 +1,8 @@
 // Emits generated/server (@tongate/stubs): runtime types, per-version route tables, handler interfaces, mount
-// functions and the JSON-RPC dispatch table. See tools/CONTRACT.md.
+// functions, the typed inputs and their decoders, and the JSON-RPC dispatch table. See tools/CONTRACT.md.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { emitInputs, emitPatternTexts } from './decoders.mjs';
 import { GENERATED_BANNER, doc, jsonLiteral, key, str } from './emit-util.mjs';
 
 /** Operations the front door implements itself; they are in the route table but never mounted. */
@@ -46,22 +49,21 @@ export interface RouteInfo {
   expressPath: string;
 }
 
-/** The loosest shape every generated handler fits; only used inside mountRoutes. */
-type AnyHandler = (input: {
-  query: unknown;
-  body: unknown;
-  path: unknown;
-  ctx: RequestContext;
-}) => Promise<{ status: number; body: unknown }>;
+/** The loosest shapes every generated handler and decoder fit; only used inside mountRoutes. */
+type AnyHandler = (input: { ctx: RequestContext }) => Promise<{ status: number; body: unknown }>;
+type AnyDecoder = (raw: { query?: unknown; body?: unknown; path?: unknown }, ctx: RequestContext) => { ctx: RequestContext };
 
 /**
- * Registers \`routes\` on \`router\`. Each route calls \`handlers[operationId]\` (with \`this\` bound to \`handlers\`,
- * so class instances work) and sends its reply as JSON; errors go to next(). A missing handler answers
- * ApiError 501 \`not implemented yet: <operationId>\`.
+ * Registers \`routes\` on \`router\`. Each route decodes the validated request with \`decoders[operationId]\`, calls
+ * \`handlers[operationId]\` with the typed input (\`this\` bound to \`handlers\`, so class instances work) and sends
+ * its reply as JSON; errors go to next(). A missing handler answers ApiError 501 \`not implemented yet: <operationId>\`.
  */
-export function mountRoutes(router: Router, routes: readonly RouteInfo[], handlers: object): void {
+export function mountRoutes(router: Router, routes: readonly RouteInfo[], handlers: object, decoders: object): void {
   const table = handlers as Partial<Record<string, AnyHandler>>;
+  const decoderTable = decoders as Partial<Record<string, AnyDecoder>>;
   for (const route of routes) {
+    const decodeInput = decoderTable[route.operationId];
+    if (!decodeInput) throw new Error(\`no decoder for \${route.operationId}\`);
     router[route.method](route.expressPath, async (req: Request, res: Response, next: NextFunction) => {
       try {
         const handler = table[route.operationId];
@@ -72,7 +74,7 @@ export function mountRoutes(router: Router, routes: readonly RouteInfo[], handle
         if (!ctx) {
           throw new Error('res.locals.ctx is not set: the front door must set the request context before the routes run');
         }
-        const reply = await handler.call(handlers, { query: req.query, body: req.body, path: req.params, ctx });
+        const reply = await handler.call(handlers, decodeInput({ query: req.query, body: req.body, path: req.params }, ctx));
         // A reply starts as 200; res.status (a validating setter) is only needed for other statuses.
         if (reply.status !== 200) res.status(reply.status);
         res.json(reply.body);
@@ -93,21 +95,16 @@ function routeTable(constName, model) {
 }
 
 function handlerMember(op, ns) {
-  const data = `${ns}.${op.sdk.dataType}`;
-  const fields = [];
-  if (op.hasQueryParams) fields.push(`query: NonNullable<${data}['query']>;`);
-  if (op.input === 'body') fields.push(`body: ${data}['body'];`);
-  if (op.hasPathParams) fields.push(`path: NonNullable<${data}['path']>;`);
-  fields.push('ctx: RequestContext;');
+  const V = ns.toUpperCase();
   const replies = op.sdk.errorsType ? `${ns}.${op.sdk.responsesType} & ${ns}.${op.sdk.errorsType}` : `${ns}.${op.sdk.responsesType}`;
   return (
     doc(`${op.method.toUpperCase()} ${op.path}${op.summary ? `: ${op.summary}` : ''}`, '  ') +
-    `  ${key(op.operationId)}(input: {\n${fields.map((f) => `    ${f}`).join('\n')}\n  }): Promise<Reply<${replies}>>;\n`
+    `  ${key(op.operationId)}(input: ${V}Inputs[${str(op.operationId)}]): Promise<Reply<${replies}>>;\n`
   );
 }
 
 /** v2.ts / v3.ts */
-export function emitVersion({ version, model }) {
+export function emitVersion({ version, model, inputs }) {
   const V = version.toUpperCase();
   const ns = version;
   const handled = model.filter((op) => !FRONT_DOOR_OPERATIONS.has(op.operationId));
@@ -117,7 +114,9 @@ export function emitVersion({ version, model }) {
     : `${version}Routes`;
   return `${GENERATED_BANNER}
 import type { ${ns} } from '@tongate/sdk';
+import type { Address } from '@ton/core';
 import type { Router } from 'express';
+import { decode, fieldsOf, given, type RawRequest } from './decode.js';
 import { mountRoutes, type Reply, type RequestContext, type RouteInfo } from './runtime.js';
 
 /** Every ${version} operation, static paths before parameterised ones. */
@@ -125,7 +124,8 @@ ${routeTable(`${version}Routes`, model)}
 /** One member per ${version} operation${skipped.length ? ` except ${skipped.join(', ')} (the front door implements it)` : ''}. */
 export interface ${V}Handlers {
 ${handled.map((op) => handlerMember(op, ns)).join('')}}
-${
+
+${emitInputs({ version, model: handled, inputs })}${
   skipped.length
     ? `\n/** Served by the front door itself, never by a handler. */\nconst frontDoorOperations: ReadonlySet<string> = new Set([${skipped.map(str).join(', ')}]);\n`
     : ''
@@ -135,7 +135,7 @@ ${
  * answers 501 \`not implemented yet: <operationId>\`. The request context comes from \`res.locals.ctx\`.
  */
 export function mount${V}(router: Router, handlers: Partial<${V}Handlers>): void {
-  mountRoutes(router, ${mountedFilter}, handlers);
+  mountRoutes(router, ${mountedFilter}, handlers, ${version}Decoders);
 }
 `;
 }
@@ -164,14 +164,19 @@ export function findJsonRpcMethod(name: string): JsonRpcMethod | undefined {
 `;
 }
 
-export function emitServerFiles({ v2Model, v3Model, jsonRpcTable }) {
+export function emitServerFiles({ v2Model, v3Model, v2Inputs, v3Inputs, patterns, jsonRpcTable }) {
+  const decodeRuntime = readFileSync(path.join(import.meta.dirname, 'decode-runtime.ts'), 'utf8');
   return {
     'runtime.ts': RUNTIME_TS,
-    'v2.ts': emitVersion({ version: 'v2', model: v2Model }),
-    'v3.ts': emitVersion({ version: 'v3', model: v3Model }),
+    'decode.ts': `${GENERATED_BANNER}\n// Copied from tools/lib/decode-runtime.ts.\n${decodeRuntime}`,
+    'patterns.ts': `${GENERATED_BANNER}\n${emitPatternTexts(patterns)}`,
+    'v2.ts': emitVersion({ version: 'v2', model: v2Model, inputs: v2Inputs }),
+    'v3.ts': emitVersion({ version: 'v3', model: v3Model, inputs: v3Inputs }),
     'jsonrpc.ts': emitJsonRpc(jsonRpcTable),
     'index.ts': `${GENERATED_BANNER}
 export * from './runtime.js';
+export * from './decode.js';
+export * from './patterns.js';
 export * from './v2.js';
 export * from './v3.js';
 export * from './jsonrpc.js';

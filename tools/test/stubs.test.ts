@@ -2,6 +2,7 @@
 // next(), and jsonRPC is left to the front door.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { Address } from '@ton/core';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiError, mountV2, mountV3, v2Routes, v3Routes, type RequestContext, type V2Handlers, type V3Handlers } from '@tongate/stubs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,16 +11,18 @@ let server: Server;
 let base: string;
 const seen: RequestContext[] = [];
 
-/** The first v2 GET operation other than the alias, and the first v3 one: the tests do not depend on spec details. */
-const v2Target = v2Routes.find((r) => r.method === 'get')!;
+/** A v2 GET operation with an address parameter, another one, and the first v3 one. */
+const v2Target = v2Routes.find((r) => r.operationId === 'getAddressInformation')!;
 const v2Unhandled = v2Routes.find((r) => r.method === 'get' && r.operationId !== v2Target.operationId)!;
 const v3Unhandled = v3Routes.find((r) => r.method === 'get' && !r.path.includes('{'))!;
 
 class AccountHandlers {
   readonly marker = 'from-instance';
-  async handle(input: { query: unknown; ctx: RequestContext }) {
+  async handle(input: { query: { address: object; seqno?: number }; ctx: RequestContext }) {
     seen.push(input.ctx);
-    return { status: 200, body: { ok: true, result: { marker: this.marker, query: input.query } } };
+    // The handler gets the decoded input: the address as an Address.
+    const { address, seqno } = input.query;
+    return { status: 200, body: { ok: true, result: { marker: this.marker, address: address.toString(), seqno, isAddress: address instanceof Address } } };
   }
 }
 
@@ -57,10 +60,14 @@ afterAll(async () => {
 });
 
 describe('mountV2 / mountV3', () => {
-  it('calls the handler with query and context, this bound to the handlers object, and sends its reply', async () => {
-    const res = await fetch(`${base}/api/v2${v2Target.path}?a=1`);
+  it('calls the handler with the decoded query and context, this bound to the handlers object, and sends its reply', async () => {
+    const friendly = 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
+    const res = await fetch(`${base}/api/v2${v2Target.path}?address=${friendly}&seqno=7`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, result: { marker: 'from-instance', query: { a: '1' } } });
+    expect(await res.json()).toEqual({ ok: true, result: { marker: 'from-instance', address: friendly, seqno: 7, isAddress: true } });
+    const bad = await fetch(`${base}/api/v2${v2Target.path}?address=nope`);
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toEqual({ error: 'address: not a valid TON address (raw 0:<64 hex> or 48-character user-friendly)' });
     expect(seen.at(-1)).toEqual({ network: 'testnet', requestId: 'req-1', startedAt: 0 });
   });
 

@@ -966,15 +966,15 @@ export type EstimateFeeRequest = {
     /**
      * Code of the state init, "" for none.
      */
-    init_code?: Base64;
+    init_code?: Base64 | null;
     /**
      * Data of the state init, "" for none.
      */
-    init_data?: Base64;
+    init_data?: Base64 | null;
     /**
      * Treat signature checks as passing, so that unsigned bodies can be estimated.
      */
-    ignore_chksig?: boolean;
+    ignore_chksig?: boolean | null;
 };
 
 /**
@@ -1121,11 +1121,11 @@ export type RunGetMethodRequest = {
     /**
      * Arguments, first pushed first. Defaults to no arguments.
      */
-    stack?: Array<LegacyStackEntryIn>;
+    stack?: Array<LegacyStackEntryIn> | null;
     /**
      * Run against the state at this masterchain seqno.
      */
-    seqno?: number;
+    seqno?: number | null;
 };
 
 /**
@@ -1171,8 +1171,8 @@ export type RunGetMethodResult = {
 export type RunGetMethodStdRequest = {
     address: AddressInput;
     method: MethodId;
-    stack?: Array<TvmStackEntry>;
-    seqno?: number;
+    stack?: Array<TvmStackEntry> | null;
+    seqno?: number | null;
 };
 
 /**

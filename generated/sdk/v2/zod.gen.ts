@@ -813,9 +813,9 @@ export const zAddressInput = z.string().regex(/^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[
 export const zEstimateFeeRequest = z.object({
     address: zAddressInput,
     body: zBase64,
-    init_code: zBase64.optional().default(''),
-    init_data: zBase64.optional().default(''),
-    ignore_chksig: z.boolean().optional().default(true)
+    init_code: zBase64.nullish().default(''),
+    init_data: zBase64.nullish().default(''),
+    ignore_chksig: z.boolean().nullish().default(true)
 });
 
 /**
@@ -1082,8 +1082,8 @@ export const zLegacyStackEntryIn = z.union([
 export const zRunGetMethodRequest = z.object({
     address: zAddressInput,
     method: zMethodId,
-    stack: z.array(zLegacyStackEntryIn).max(255).optional().default([]),
-    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    stack: z.array(zLegacyStackEntryIn).max(255).nullish().default([]),
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
 });
 
 /**
@@ -1119,8 +1119,8 @@ export const zRunGetMethodResult = z.object({
 export const zRunGetMethodStdRequest = z.object({
     address: zAddressInput,
     method: zMethodId,
-    stack: z.array(zTvmStackEntry).max(255).optional().default([]),
-    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    stack: z.array(zTvmStackEntry).max(255).nullish().default([]),
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
 });
 
 /**

@@ -1014,11 +1014,11 @@ export type DecodeRequest = {
     /**
      * Opcodes as 0x-hex, bare hex or (signed) decimal.
      */
-    opcodes?: Array<string>;
+    opcodes?: Array<string> | null;
     /**
      * Message bodies as base64 or hex BOC.
      */
-    bodies?: Array<string>;
+    bodies?: Array<string> | null;
 };
 
 export type DecodeResponse = {
@@ -1080,15 +1080,15 @@ export type EstimateFeeRequest = {
     /**
      * Base64 BOC of the state-init code.
      */
-    init_code?: string;
+    init_code?: string | null;
     /**
      * Base64 BOC of the state-init data.
      */
-    init_data?: string;
+    init_data?: string | null;
     /**
      * Skip signature checks when emulating.
      */
-    ignore_chksig?: boolean;
+    ignore_chksig?: boolean | null;
 };
 
 /**
@@ -1144,7 +1144,7 @@ export type RunGetMethodRequest = {
     /**
      * Arguments, first pushed first (at most 255, nested entries bounded by the get-method stack limits).
      */
-    stack?: Array<StackEntry>;
+    stack?: Array<StackEntry> | null;
 };
 
 export type RunGetMethodResult = {

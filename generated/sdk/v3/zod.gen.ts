@@ -821,8 +821,8 @@ export const zValidatorCycle = z.object({
  * At least one of opcodes and bodies; at most 1000 items each.
  */
 export const zDecodeRequest = z.object({
-    opcodes: z.array(z.string()).optional(),
-    bodies: z.array(z.string()).optional()
+    opcodes: z.array(z.string()).nullish(),
+    bodies: z.array(z.string()).nullish()
 });
 
 export const zDecodeResponse = z.object({
@@ -855,9 +855,9 @@ export const zWalletInformation = z.object({
 export const zEstimateFeeRequest = z.object({
     address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/-]{48})$/),
     body: z.string(),
-    init_code: z.string().optional(),
-    init_data: z.string().optional(),
-    ignore_chksig: z.boolean().optional().default(true)
+    init_code: z.string().nullish(),
+    init_data: z.string().nullish(),
+    ignore_chksig: z.boolean().nullish().default(true)
 });
 
 /**
@@ -906,7 +906,7 @@ export const zRunGetMethodRequest = z.object({
         z.string(),
         z.int()
     ]),
-    stack: z.array(zStackEntry).max(255).optional().default([])
+    stack: z.array(zStackEntry).max(255).nullish().default([])
 });
 
 export const zRunGetMethodResult = z.object({

@@ -120,7 +120,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         }
       }
       v2Handlers[network] = createV2Handlers({ chain });
-      v3Handlers[network] = createV3Handlers({ chain, v2: v2Handlers[network], index: store.chainReader(network), indexReadTimeoutMs: store.readTimeoutMs });
+      v3Handlers[network] = createV3Handlers({ chain, index: store.chainReader(network), indexReadTimeoutMs: store.readTimeoutMs });
       if (config.indexer === 'embedded') {
         const lock = await store.tryLockChainWriter(network);
         if (!lock) throw new Error(`${network}: another process indexes this database; set TONGATE_INDEXER=external to only serve it`);

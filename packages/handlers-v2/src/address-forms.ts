@@ -1,26 +1,13 @@
 import type { v2 } from '@tongate/sdk';
-import { Address } from '@ton/core';
-import { ApiError } from './api-error.js';
+import type { Address } from '@ton/core';
+import { friendlyFlags } from '@tongate/stubs';
 import { rawUpper } from './format.js';
-import { friendlyForms, parseFriendly } from './friendly-address.js';
-import { addressError, queryToken, tryParseAddress, tryParseHash } from './parse.js';
+import { friendlyForms } from './friendly-address.js';
 
-/** The utils operations' address and hash conversions. */
+/** The utils operations' address and hash conversions, over addresses and hashes the decoders already parsed. */
 
-function parseAny(value: unknown): { address: Address; friendly: { bounceable: boolean; testOnly: boolean } | null } {
-  if (typeof value !== 'string' || value.trim() === '') throw new ApiError(422, 'address is required');
-  const text = queryToken(value);
-  if (!text.includes(':')) {
-    const parsed = parseFriendly(text);
-    if (parsed) return { address: new Address(parsed.workchain, parsed.hash), friendly: { bounceable: parsed.bounceable, testOnly: parsed.testOnly } };
-  }
-  const address = text.includes(':') ? tryParseAddress(text) : null;
-  if (!address) throw addressError('address', text);
-  return { address, friendly: null };
-}
-
-export function detectAddress(value: unknown, networkTestOnly: boolean): v2.DetectedAddress {
-  const { address, friendly } = parseAny(value);
+export function detectAddress(address: Address, networkTestOnly: boolean): v2.DetectedAddress {
+  const friendly = friendlyFlags(address);
   // Friendly input keeps its own testnet flag; raw input takes the serving network's.
   const testOnly = friendly ? friendly.testOnly : networkTestOnly;
   return {
@@ -34,20 +21,15 @@ export function detectAddress(value: unknown, networkTestOnly: boolean): v2.Dete
 }
 
 /** User-friendly url-safe form. Raw input packs bounceable with the network's testnet flag; friendly input keeps its bounceable flag. */
-export function packAddress(value: unknown, networkTestOnly: boolean): string {
-  const { address, friendly } = parseAny(value);
-  return address.toString({ urlSafe: true, bounceable: friendly ? friendly.bounceable : true, testOnly: networkTestOnly });
+export function packAddress(address: Address, networkTestOnly: boolean): string {
+  return address.toString({ urlSafe: true, bounceable: friendlyFlags(address)?.bounceable ?? true, testOnly: networkTestOnly });
 }
 
-export function unpackAddress(value: unknown): string {
-  const { address } = parseAny(value);
+export function unpackAddress(address: Address): string {
   return rawUpper(address);
 }
 
-export function detectHash(value: unknown) {
-  if (typeof value !== 'string' || value.trim() === '') throw new ApiError(422, 'hash is required');
-  const hash = tryParseHash(queryToken(value));
-  if (!hash) throw new ApiError(422, `invalid hash: '${value}' is not a 32-byte hash in hex or base64`);
+export function detectHash(hash: Buffer) {
   return {
     '@type': 'ext.utils.detectedHash' as const,
     b64: hash.toString('base64'),

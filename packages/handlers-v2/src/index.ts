@@ -2,7 +2,6 @@ import type { ChainSource } from '@tongate/chain';
 import type { V2Handlers } from '@tongate/stubs';
 import { accountOperations } from './operations/accounts.js';
 import { blockOperations } from './operations/blocks.js';
-import type { Operation } from './operations/common.js';
 import { configOperations } from './operations/config.js';
 import { runOperations } from './operations/run.js';
 import { sendOperations } from './operations/send.js';
@@ -25,18 +24,16 @@ export function createV2Handlers(deps: { chain: ChainSource }): V2Handlers {
   };
 }
 
-/** The same operations keyed by operationId, loosely typed (tests and tools that iterate over them). */
-export function allOperations(deps: { chain: ChainSource }): Record<string, Operation> {
-  return createV2Handlers(deps) as unknown as Record<string, Operation>;
-}
-
-export type { Operation, OperationInput } from './operations/common.js';
 
 // Shared with the v3 package's v2-style operations (/api/v3/runGetMethod and friends).
-export { runMethod } from './operations/run.js';
+export { runMethod, type GetMethodCall } from './operations/run.js';
+export { apiErrorOf, mapChainErrors } from './chain-errors.js';
+// The domain layer: chain reads as values, formatted by each API version its own way.
+export { readAccount, readWallet, simpleStatus, type WalletInfo } from './domain/accounts.js';
+export { findInHistory, previousTransactionId, readAccountHistory, type HistoryRequest, type TransactionPage } from './domain/transactions.js';
+export { estimateExternalFees, externalMessage, sendExternal, type FeeQuery, type SentMessage } from './domain/messages.js';
 export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from './stack.js';
 export { b64, bocB64 } from './format.js';
-export { decodeBase64, queryToken } from './parse.js';
-// Shared with the v3 package's indexed operations (address and hash parameters, user-friendly forms).
-export { tryParseAddress, tryParseHash } from './parse.js';
+export { decodeBase64, optionalBoc, parseBoc } from './parse.js';
+// Shared with the v3 package's indexed operations (user-friendly forms).
 export { friendlyForms } from './friendly-address.js';

@@ -36,7 +36,7 @@ describe('masterchain and blocks', () => {
     expect(found.genUtime).toBe(header.gen_utime);
     expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE })).toMatchObject({ status: 422, message: 'exactly one of seqno, lt, unixtime should be specified' });
     expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 2, lt: '5' })).toMatchObject({ status: 422 });
-    expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 99_999_999 })).toMatchObject({ kind: 'not_found' });
+    expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 99_999_999 })).toMatchObject({ status: 404 });
   });
 
   it('getShards and its alias shards list the basechain shard blocks', async () => {
@@ -46,7 +46,7 @@ describe('masterchain and blocks', () => {
     expect(result.shards.length).toBeGreaterThan(0);
     expect(result.shards[0]).toMatchObject({ '@type': 'ton.blockIdExt', workchain: 0, shard: WHOLE });
     expect((await call(ops, 'shards', { seqno: info.last.seqno })).result).toEqual(result);
-    expect(await callError(ops, 'shards', {})).toMatchObject({ status: 422, message: 'seqno is required' });
+    expect(await callError(ops, 'shards', {})).toMatchObject({ status: 422, message: expect.stringMatching(/required property 'seqno'/) });
   });
 
   it('getBlockHeader: int64 strings, prev_blocks; hashes must match when given', async () => {
@@ -58,7 +58,7 @@ describe('masterchain and blocks', () => {
     expect(BigInt(result.end_lt)).toBeGreaterThanOrEqual(BigInt(result.start_lt));
     expect(result.prev_blocks[0].seqno).toBe(2);
     const wrong = Buffer.alloc(32, 7).toString('hex');
-    expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: wrong })).toMatchObject({ kind: 'not_found' });
+    expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: wrong })).toMatchObject({ status: 404 });
     expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: 'xyz' })).toMatchObject({ status: 422, message: expect.stringMatching(/root_hash/) });
   });
 
@@ -68,7 +68,7 @@ describe('masterchain and blocks', () => {
     expect(sigs.id.seqno).toBe(2);
     expect(sigs.signatures.length).toBeGreaterThan(0);
     expect(sigs.signatures[0]['@type']).toBe('blocks.signature');
-    expect(await callError(ops, 'getMasterchainBlockSignatures', { seqno: 99_999_999 })).toMatchObject({ kind: 'not_found' });
+    expect(await callError(ops, 'getMasterchainBlockSignatures', { seqno: 99_999_999 })).toMatchObject({ status: 404 });
 
     const { result: info } = await call(ops, 'getMasterchainInfo');
     const { result: shards } = await call(ops, 'getShards', { seqno: info.last.seqno });

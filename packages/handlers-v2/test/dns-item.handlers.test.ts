@@ -4,10 +4,10 @@ import { sha256_sync } from '@ton/crypto';
 import { Address, beginCell, type Cell, contractAddress, Dictionary, type TupleItem } from '@ton/core';
 import { Blockchain, createShardAccount, GetMethodError } from '@ton/sandbox';
 import { describe, expect, it } from 'vitest';
-import { allOperations } from '../src/index.js';
+import { createV2Handlers } from '../src/index.js';
 import { FAKE_BLOCK } from './sandbox-data.js';
 import { DNS_COLLECTION_CODE, DNS_ITEM_CODE } from './contract-codes.js';
-import { call } from './harness.js';
+import { call, requestOperations } from './harness.js';
 
 /**
  * A TON DNS collection and one of its items on a @ton/sandbox chain, the item's state set as after a finished auction
@@ -41,7 +41,7 @@ const chain = {
     }
   },
 } as unknown as ChainSource;
-const ops = allOperations({ chain });
+const ops = requestOperations(createV2Handlers({ chain }));
 
 const collectionData = beginCell()
   .storeRef(beginCell().storeUint(1, 8).storeStringTail('https://dns.example/collection.json').endCell())

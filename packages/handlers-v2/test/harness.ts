@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RequestContext } from '@tongate/stubs';
+import { ApiError, jsonRpcMethods, type RequestContext, type V2Handlers, v2Decoders } from '@tongate/stubs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import type { Operation } from '../src/index.js';
+
+/** An operation as a request reaches it: raw parameters, checked against the spec, decoded, then handled. */
+export type Operation = (input: { query?: unknown; body?: unknown; ctx: RequestContext }) => Promise<{ status: number; body: unknown }>;
 
 /**
  * Calls operations like the front door does and checks every 200 body against the operation's response schema in
@@ -43,6 +45,39 @@ function validatorFor(operationId: string): ValidateFunction {
     validators.set(operationId, v);
   }
   return v;
+}
+
+const requestAjv = new Ajv2020({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
+const requestValidators = new Map<string, ValidateFunction>();
+
+/** The operation's parameter schema, as the JSON-RPC table holds it for every v2 operation. */
+function requestValidator(operationId: string): ValidateFunction {
+  let v = requestValidators.get(operationId);
+  if (!v) {
+    const method = Object.values(jsonRpcMethods).find((m) => m.operationId === operationId);
+    if (!method) throw new Error(`no parameter schema for ${operationId}`);
+    v = requestAjv.compile(method.params);
+    requestValidators.set(operationId, v);
+  }
+  return v;
+}
+
+/**
+ * The handlers behind what the front door does before them: validation against the spec (as the JSON-RPC path
+ * does it, coerced, defaults applied) and the generated decoder. Validation failures throw a 422 like the server's.
+ */
+export function requestOperations(handlers: V2Handlers): Record<string, Operation> {
+  const ops: Record<string, Operation> = {};
+  for (const operationId of Object.keys(v2Decoders) as (keyof V2Handlers)[]) {
+    ops[operationId] = async ({ query, body, ctx }) => {
+      const params = structuredClone((query ?? body ?? {}) as Record<string, unknown>);
+      const validate = requestValidator(operationId);
+      if (!validate(params)) throw new ApiError(422, requestAjv.errorsText(validate.errors));
+      const input = v2Decoders[operationId](query !== undefined ? { query: params } : { body: params }, ctx);
+      return (handlers[operationId] as (input: unknown) => Promise<{ status: number; body: unknown }>).call(handlers, input);
+    };
+  }
+  return ops;
 }
 
 export function methodOf(operationId: string): string {

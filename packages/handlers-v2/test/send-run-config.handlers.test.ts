@@ -34,7 +34,7 @@ describe('send', () => {
   it('sendBocReturnHash returns the message hash and the TEP-467 normalized hash', async () => {
     const seqno = await aliceSeqno();
     const boc = await walletTransferBoc(alice, signer, seqno, [internal({ to: nobody, value: 1n, bounce: false })]);
-    const { result } = await call(ops, 'sendBocReturnHash', { boc: boc.toString('base64url') });
+    const { result } = await call(ops, 'sendBocReturnHash', { boc: boc.toString('base64') });
     const cell = Cell.fromBoc(boc)[0]!;
     expect(result).toEqual({ '@type': 'raw.extMessageInfo', hash: cell.hash().toString('base64'), hash_norm: normalizedExternalMessageHash(cell).toString('base64') });
     await devnet.produceBlock();

@@ -47,8 +47,8 @@ describe('block transactions', async () => {
 
   it('getBlockTransactions validation: count bounds, cursor halves, hashes', async () => {
     expect(await callError(ops, 'getBlockTransactions', { ...where, after_lt: '1' })).toMatchObject({ status: 422, message: 'after_lt and after_hash should be used together' });
-    expect(await callError(ops, 'getBlockTransactions', { ...where, count: 0 })).toMatchObject({ status: 422, message: 'count should be positive' });
-    expect(await callError(ops, 'getBlockTransactions', { ...where, root_hash: Buffer.alloc(32).toString('base64') })).toMatchObject({ kind: 'not_found' });
+    expect(await callError(ops, 'getBlockTransactions', { ...where, count: 0 })).toMatchObject({ status: 422, message: expect.stringMatching(/count must be >= 1/) });
+    expect(await callError(ops, 'getBlockTransactions', { ...where, root_hash: Buffer.alloc(32).toString('base64') })).toMatchObject({ status: 404 });
   });
 
   it('getBlockTransactionsExt: whole transactions in the same order', async () => {
@@ -99,7 +99,7 @@ describe('account transactions', () => {
 
   it('getTransactions validation', async () => {
     expect(await callError(ops, 'getTransactions', { address: alice.toString(), lt: '5' })).toMatchObject({ status: 422, message: 'lt and hash should be used together' });
-    expect(await callError(ops, 'getTransactions', { address: alice.toString(), limit: 1001 })).toMatchObject({ status: 422, message: 'limit should be less or equal 1000' });
+    expect(await callError(ops, 'getTransactions', { address: alice.toString(), limit: 1001 })).toMatchObject({ status: 422, message: expect.stringMatching(/limit must be <= 1000/) });
     expect(await callError(ops, 'getTransactions', { address: alice.toString(), lt: '5', hash: 'nothex' })).toMatchObject({ status: 422, message: expect.stringMatching(/hash/) });
   });
 

@@ -8,9 +8,9 @@
  * work is bounded too (DECODE_BUDGET_VALUES per request): bodies past the budget get an error entry.
  */
 import { Cell } from '@ton/core';
-import { decodeBase64, queryToken } from '@tongate/handlers-v2';
+import { decodeBase64 } from '@tongate/handlers-v2';
 import type { v3 } from '@tongate/sdk';
-import { ApiError, type V3Handlers } from '@tongate/stubs';
+import { ApiError, queryToken, type V3Handlers } from '@tongate/stubs';
 import { messageSchemes, type MessageSchemes } from '@tongate/tlb';
 
 export type DecodeOperations = Pick<V3Handlers, 'decodeGet' | 'decodePost'>;
@@ -21,15 +21,12 @@ export const MAX_BODIES_TEXT = 2 * 1024 * 1024;
 /** Values decoded per request, over all its bodies: 1000 typical bodies need about a tenth of it. */
 export const DECODE_BUDGET_VALUES = 200_000;
 
-/** Query arrays may repeat the key or join values with commas (neither opcodes nor BOCs contain commas). */
-function items(name: string, value: unknown): string[] {
-  if (value === undefined || value === null) return [];
-  const list = Array.isArray(value) ? value : [value];
-  const out: string[] = [];
-  for (const v of list) {
-    if (typeof v !== 'string') throw new ApiError(422, `invalid ${name}: strings are expected`);
-    for (const part of v.split(',')) out.push(queryToken(part));
-  }
+/**
+ * The items of a list (the decoder has split comma lists and repeated keys), a space read back as `+`. Their number
+ * is checked here: the spec's maxItems cannot count the items of a comma list.
+ */
+function items(name: string, values: readonly string[] | undefined): string[] {
+  const out = (values ?? []).map(queryToken);
   if (out.length > MAX_DECODE_ITEMS) throw new ApiError(422, `invalid ${name}: at most ${MAX_DECODE_ITEMS} items, got ${out.length}`);
   return out;
 }
@@ -64,7 +61,7 @@ export function parseBody(name: string, text: string): Cell {
   return roots[0]!;
 }
 
-function decode(schemes: MessageSchemes, input: { opcodes?: unknown; bodies?: unknown }): v3.DecodeResponse {
+function decode(schemes: MessageSchemes, input: { opcodes?: string[]; bodies?: string[] }): v3.DecodeResponse {
   const opcodeTexts = items('opcodes', input.opcodes);
   const bodyTexts = items('bodies', input.bodies);
   if (opcodeTexts.length === 0 && bodyTexts.length === 0) throw new ApiError(422, 'opcodes or bodies is required');
@@ -89,7 +86,7 @@ export function decodeOperations(): DecodeOperations {
       return { status: 200, body: decode(schemes, query) };
     },
     async decodePost({ body }) {
-      return { status: 200, body: decode(schemes, body ?? {}) };
+      return { status: 200, body: decode(schemes, body) };
     },
   };
 }

@@ -1,90 +1,79 @@
-import type { ChainSource } from '@tongate/chain';
-import { runMethod } from '@tongate/handlers-v2';
+import type { AccountState, ChainSource } from '@tongate/chain';
+import { b64, bocB64, estimateExternalFees, mapChainErrors, readAccount, readWallet, runMethod, sendExternal, simpleStatus } from '@tongate/handlers-v2';
 import type { v3 } from '@tongate/sdk';
-import { ApiError, type V2Handlers, type V3Handlers } from '@tongate/stubs';
+import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { formatV3Entry, parseV3Stack } from './stack.js';
 
 export type LegacyOperations = Pick<V3Handlers, 'getAddressInformation' | 'getWalletInformation' | 'sendMessage' | 'estimateFee' | 'runGetMethod'>;
 
 export interface LegacyDeps {
   chain: ChainSource;
-  /** The same network's v2 operations: the v2-style v3 endpoints answer what they answer, in v3 shapes. */
-  v2: V2Handlers;
 }
 
-/** v2 account states as v3 names them; an account that never existed reads as uninit (the v3 spec's rule). */
-const STATUS: Record<string, v3.AccountStatus> = { active: 'active', frozen: 'frozen', uninitialized: 'uninit' };
-
-function status(v2State: string): v3.AccountStatus {
-  const s = STATUS[v2State];
-  if (!s) throw new Error(`unexpected v2 account state: ${v2State}`);
-  return s;
+/** v3 names the state of an account that never existed `uninit` (the v3 spec's rule), like an uninitialized one. */
+function v3Status(state: AccountState): v3.AccountStatus {
+  const status = simpleStatus(state);
+  return status === 'uninitialized' ? 'uninit' : status;
 }
 
-/** The result of a v2 operation's 200 envelope (v2 operations answer 200 or throw ApiError). */
-type ResultIn<B> = B extends { result: infer R } ? R : never;
-
-function resultOf<T extends { status: number; body: unknown }>(reply: T): ResultIn<T['body']> {
-  const body = reply.body as { ok?: boolean; result?: unknown };
-  if (reply.status !== 200 || body.ok !== true) throw new Error(`v2 operation answered ${reply.status}`);
-  return body.result as never;
+function lastTransaction(state: AccountState) {
+  return { last_transaction_lt: (state.lastTransaction?.lt ?? 0n).toString(), last_transaction_hash: b64(state.lastTransaction?.hash ?? Buffer.alloc(32)) };
 }
 
 /**
- * The five v2-style operations of API v3 (WIRE.md: the hosted docs' v3 shapes, computed from the chain backend).
- * `use_v2` is accepted and has nothing to switch: state always comes from the chain, which the index only mirrors.
+ * The five v2-style operations of API v3 (WIRE.md: the hosted docs' v3 shapes, computed from the chain backend),
+ * over the same domain reads as v2 and formatted here. `use_v2` is accepted and has nothing to switch: state
+ * always comes from the chain, which the index only mirrors.
  */
-export function legacyOperations({ chain, v2 }: LegacyDeps): LegacyOperations {
+export function legacyOperations({ chain }: LegacyDeps): LegacyOperations {
   return {
-    async getAddressInformation({ query, ctx }) {
-      const r = resultOf(await v2.getAddressInformation({ query: { address: query.address }, ctx }));
+    getAddressInformation: mapChainErrors(async ({ query }) => {
+      const state = await readAccount(chain, query.address);
       return {
         status: 200,
         body: {
-          balance: r.balance,
-          code: r.code === '' ? null : r.code,
-          data: r.data === '' ? null : r.data,
-          last_transaction_lt: r.last_transaction_id.lt,
-          last_transaction_hash: r.last_transaction_id.hash,
-          frozen_hash: r.frozen_hash === '' ? null : r.frozen_hash,
-          status: status(r.state),
-          suspended: r.suspended ?? false,
-        },
-      };
-    },
-
-    async getWalletInformation({ query, ctx }) {
-      const r = resultOf(await v2.getWalletInformation({ query: { address: query.address }, ctx }));
-      if (!r.wallet || r.wallet_type === undefined || r.seqno === undefined) throw new ApiError(409, 'not a wallet');
-      return {
-        status: 200,
-        body: {
-          balance: r.balance,
-          wallet_type: r.wallet_type,
-          seqno: r.seqno,
-          ...(r.wallet_id !== undefined ? { wallet_id: r.wallet_id } : {}),
-          last_transaction_lt: r.last_transaction_id.lt,
-          last_transaction_hash: r.last_transaction_id.hash,
-          status: status(r.account_state),
+          balance: state.balance.toString(),
+          code: state.code ? bocB64(state.code) : null,
+          data: state.data ? bocB64(state.data) : null,
+          ...lastTransaction(state),
+          frozen_hash: state.frozenHash ? b64(state.frozenHash) : null,
+          status: v3Status(state),
           suspended: false,
         },
       };
-    },
+    }),
 
-    async sendMessage({ body, ctx }) {
-      const r = resultOf(await v2.sendBocReturnHash({ body: { boc: body.boc }, ctx }));
-      return { status: 200, body: { message_hash: r.hash, message_hash_norm: r.hash_norm } };
-    },
+    getWalletInformation: mapChainErrors(async ({ query }) => {
+      const { state, wallet } = await readWallet(chain, query.address);
+      if (!wallet) throw new ApiError(409, 'not a wallet');
+      return {
+        status: 200,
+        body: {
+          balance: state.balance.toString(),
+          wallet_type: wallet.kind.name,
+          seqno: wallet.data.seqno,
+          ...(wallet.data.walletId !== undefined ? { wallet_id: wallet.data.walletId } : {}),
+          ...lastTransaction(state),
+          status: v3Status(state),
+          suspended: false,
+        },
+      };
+    }),
 
-    async estimateFee({ body, ctx }) {
-      const r = resultOf(await v2.estimateFee({ body, ctx }));
-      const fees = ({ in_fwd_fee, storage_fee, gas_fee, fwd_fee }: v3.EstimatedFee) => ({ in_fwd_fee, storage_fee, gas_fee, fwd_fee });
-      return { status: 200, body: { source_fees: fees(r.source_fees), destination_fees: r.destination_fees.map(fees) } };
-    },
+    sendMessage: mapChainErrors(async ({ body }) => {
+      const sent = await sendExternal(chain, body.boc);
+      return { status: 200, body: { message_hash: b64(sent.hash), message_hash_norm: b64(sent.hashNorm) } };
+    }),
 
-    async runGetMethod({ body }) {
-      const r = await runMethod(chain, { address: body.address, method: body.method, stack: body.stack }, parseV3Stack);
+    estimateFee: mapChainErrors(async ({ body }) => {
+      const f = await estimateExternalFees(chain, body);
+      const fees = { in_fwd_fee: Number(f.inFwdFee), storage_fee: Number(f.storageFee), gas_fee: Number(f.gasFee), fwd_fee: Number(f.fwdFee) };
+      return { status: 200, body: { source_fees: fees, destination_fees: [] } };
+    }),
+
+    runGetMethod: mapChainErrors(async ({ body }) => {
+      const r = await runMethod(chain, body, parseV3Stack);
       return { status: 200, body: { gas_used: Number(r.gasUsed), exit_code: r.exitCode, stack: r.stack.map(formatV3Entry) } };
-    },
+    }),
   };
 }

@@ -48,19 +48,20 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 /** Runs a list of middlewares as one. */
 function chain(handlers: unknown[]): express.RequestHandler {
   const list = (handlers as unknown[]).flat(Infinity) as express.RequestHandler[];
-  return (req, res, next) => runFrom(list, 0, req, res, next);
-}
-
-// A plain recursive function rather than a named per-request closure: tsx (esbuild keepNames) would wrap every
-// named closure in a defineProperty call, on every request.
-function runFrom(list: readonly express.RequestHandler[], index: number, req: Request, res: Response, next: NextFunction): void {
-  const handler = list[index];
-  if (!handler) return next();
-  try {
-    void handler(req, res, (err?: unknown) => (err ? next(err) : runFrom(list, index + 1, req, res, next)));
-  } catch (e) {
-    next(e);
-  }
+  return (req, res, next) => {
+    let index = 0;
+    const step = (err?: unknown): void => {
+      if (err) return next(err);
+      const handler = list[index++];
+      if (!handler) return next();
+      try {
+        void handler(req, res, step);
+      } catch (e) {
+        next(e);
+      }
+    };
+    step();
+  };
 }
 
 export function createApp(options: AppOptions): Express {

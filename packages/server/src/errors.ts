@@ -1,4 +1,4 @@
-import { isChainError } from '@tongate/chain';
+import { patternTexts } from '@tongate/stubs';
 
 export type ApiVersion = 'v2' | 'v3';
 
@@ -50,7 +50,11 @@ function describeIssue(issue: ValidatorIssue): string {
   const additional = /must NOT have additional properties/.test(message);
   if (additional) return `unknown parameter in ${parameterOf(issue.path) || 'body'}`;
   const name = parameterOf(issue.path);
-  return name ? `${name}: ${message}` : message;
+  // A failed pattern is said in words (the decoder kind's text), not by quoting the regular expression.
+  const pattern = /^must match pattern "(.*)"$/.exec(message);
+  const text = pattern ? patternTexts.get(pattern[1]!) : undefined;
+  const said = text ?? message;
+  return name ? `${name}: ${said}` : said;
 }
 
 export interface MappedError {
@@ -61,7 +65,11 @@ export interface MappedError {
   unexpected: boolean;
 }
 
-/** The one place where every failure becomes a status and a client-safe message. */
+/**
+ * Where the front door's own failures (HTTP, body parsing, validation) and the handlers' ApiErrors become a status
+ * and a client-safe message. Chain failures are the handlers' to map (handlers-v2 chain-errors.ts): one that
+ * reaches here is unexpected, a 500.
+ */
 export function mapError(err: unknown, requestId: string): MappedError {
   const e = err as {
     status?: number;
@@ -72,22 +80,7 @@ export function mapError(err: unknown, requestId: string): MappedError {
     name?: string;
   };
   if (err instanceof HttpError) return { status: err.status, message: err.message, headers: err.headers, unexpected: false };
-  if (isChainError(err)) {
-    switch (err.kind) {
-      case 'not_found':
-        return { status: 404, message: err.message, unexpected: false };
-      case 'refused':
-      case 'invalid':
-        return { status: 422, message: err.message, unexpected: false };
-      case 'timeout':
-        return { status: 504, message: 'Liteserver timeout', unexpected: false };
-      case 'unavailable':
-        return { status: 503, message: 'no chain backend available', unexpected: false };
-      default:
-        return { status: 500, message: err.message, unexpected: true };
-    }
-  }
-  // ApiError from @tongate/stubs: identified structurally so this module does not depend on generated code.
+  // ApiError from @tongate/stubs, identified structurally (also when thrown by another copy of the module).
   if (e && e.name === 'ApiError' && typeof e.status === 'number') {
     return { status: e.status, message: e.message ?? '', unexpected: e.status >= 500 && e.status !== 501 && e.status !== 503 && e.status !== 504 };
   }

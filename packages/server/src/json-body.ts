@@ -17,61 +17,45 @@ export function jsonBodyReader(options: { limit: number; fallback: RequestHandle
       req.resume();
       return next(bodyError(413, 'request entity too large', 'entity.too.large'));
     }
-    new BodyRead(req, length, next);
+    readBody(req, length, next);
   };
 }
 
-/**
- * One body being read. A class rather than closures: under tsx every named closure is renamed at runtime, a cost
- * paid per request.
- */
-class BodyRead {
-  private readonly chunks: Buffer[] = [];
-  private received = 0;
-  private settled = false;
-
-  constructor(
-    private readonly req: Request,
-    private readonly length: number,
-    private readonly next: NextFunction,
-  ) {
-    req.on('data', (chunk: Buffer) => this.onData(chunk));
-    req.on('end', () => this.onEnd());
-    // A client that goes away mid-body makes the request emit an 'aborted' error.
-    req.on('error', (err: Error) => this.fail(Object.assign(err, { status: 400, type: 'request.aborted' })));
-  }
-
-  private onData(chunk: Buffer): void {
-    this.received += chunk.length;
-    if (this.received > this.length) {
+/** Reads one body of `length` bytes into req.body, then calls next (with the error, when it fails). */
+function readBody(req: Request, length: number, next: NextFunction): void {
+  const chunks: Buffer[] = [];
+  let received = 0;
+  let settled = false;
+  const fail = (err: Error): void => {
+    if (settled) return;
+    settled = true;
+    next(err);
+  };
+  req.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > length) {
       // Node's parser never delivers more than Content-Length; kept for safety with other transports.
-      this.fail(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
-      this.req.pause();
+      fail(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
+      req.pause();
       return;
     }
-    this.chunks.push(chunk);
-  }
-
-  private onEnd(): void {
-    if (this.settled) return;
-    if (this.received !== this.length) return this.fail(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
-    this.settled = true;
-    const { chunks } = this;
-    let text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, this.received).toString('utf8');
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (settled) return;
+    if (received !== length) return fail(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
+    settled = true;
+    let text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, received).toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     try {
-      this.req.body = parseStrict(text);
+      req.body = parseStrict(text);
     } catch (err) {
-      return this.next(Object.assign(err as Error, { status: 400, type: 'entity.parse.failed' }));
+      return next(Object.assign(err as Error, { status: 400, type: 'entity.parse.failed' }));
     }
-    this.next();
-  }
-
-  private fail(err: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.next(err);
-  }
+    next();
+  });
+  // A client that goes away mid-body makes the request emit an 'aborted' error.
+  req.on('error', (err: Error) => fail(Object.assign(err, { status: 400, type: 'request.aborted' })));
 }
 
 const PLAIN_JSON = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;

@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { JsonRpcMethod, RequestContext, V2Handlers } from '@tongate/stubs';
+import { type JsonRpcMethod, patternTexts, type RequestContext, type V2Handlers, v2Decoders } from '@tongate/stubs';
 import type { Network } from './config.js';
 import { rateSubjectOf, type RateSubject } from './auth.js';
 import { mapError } from './errors.js';
@@ -19,7 +19,7 @@ interface Call {
   params?: unknown;
 }
 
-type AnyHandler = (input: { query?: unknown; body?: unknown; path?: unknown; ctx: RequestContext }) => Promise<{ status: number; body: unknown }>;
+type AnyHandler = (input: { ctx: RequestContext }) => Promise<{ status: number; body: unknown }>;
 
 export interface JsonRpcOptions {
   methods: Readonly<Record<string, JsonRpcMethod>>;
@@ -55,12 +55,16 @@ function describe(error: ErrorObject): string {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
     return `unknown parameter: ${name ? `${name}.` : ''}${extra}`;
   }
+  if (error.keyword === 'pattern') {
+    const text = patternTexts.get((error.params as { pattern: string }).pattern);
+    if (text) return `${name || 'params'}: ${text}`;
+  }
   return `${name || 'params'}: ${error.message ?? 'is invalid'}`;
 }
 
 /**
- * POST /api/v2/jsonRPC: runs each call through the same handler as the REST operation, after validating `params`
- * against that operation's parameter schema (coerced, defaults applied). Reply = the operation's envelope plus
+ * POST /api/v2/jsonRPC: runs each call through the same decoder and handler as the REST operation, after validating
+ * `params` against that operation's parameter schema (coerced, defaults applied). Reply = the operation's envelope plus
  * `jsonrpc` and the caller's `id`; a single call answers with the envelope's status, a batch with 200.
  */
 export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
@@ -93,7 +97,7 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
     const handler = (options.handlers[ctx.network] as Record<string, AnyHandler | undefined>)[method.operationId as string];
     try {
       if (typeof handler !== 'function') return failure(id, 501, `not implemented yet: ${String(method.operationId)}`);
-      const input = method.in === 'query' ? { query: params, ctx } : { body: params, ctx };
+      const input = v2Decoders[method.operationId](method.in === 'query' ? { query: params } : { body: params }, ctx);
       const result = await handler.call(options.handlers[ctx.network], input);
       const body = (typeof result.body === 'object' && result.body !== null ? result.body : { result: result.body }) as Record<string, unknown>;
       return { status: result.status, reply: { ...body, jsonrpc: '2.0', id } };
@@ -104,7 +108,7 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
     }
   }
 
-  // Metrics per call. A declared function, not a per-request closure (tsx would name every closure at runtime).
+  /** Metrics per call, labelled by operation (only known method names: a client-chosen name would grow the label set). */
   function record(call: unknown, status: number, ctx: RequestContext): void {
     const m = (call as Call | null)?.method;
     const name = typeof m === 'string' && Object.hasOwn(options.methods, m) ? String(options.methods[m].operationId) : 'jsonRPC';

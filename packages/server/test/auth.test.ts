@@ -5,8 +5,8 @@ import { openTestStore, request, startServer, v2Ok, type TestServer } from './he
 
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
 const v2: Partial<V2Handlers> = {
-  getAddressInformation: (async ({ query, ctx }: { query: { address: string }; ctx: { network: string } }) =>
-    v2Ok({ address: query.address, network: ctx.network })) as never,
+  getAddressInformation: (async ({ query, ctx }: { query: { address: { toString(): string } }; ctx: { network: string } }) =>
+    v2Ok({ address: query.address.toString(), network: ctx.network })) as never,
 };
 const REST = `/api/v2/getAddressInformation?address=${ADDRESS}`;
 const rpc = (id: unknown) => ({ jsonrpc: '2.0', id, method: 'getAddressInformation', params: { address: ADDRESS } });

@@ -8,7 +8,7 @@ import { request, startServer, v2Ok, type TestServer } from './helpers.js';
 // give the same results.
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
 const v2: Partial<V2Handlers> = {
-  getAddressInformation: (async ({ query }: { query: { address: string } }) => v2Ok({ address: query.address })) as never,
+  getAddressInformation: (async ({ query }: { query: { address: { toString(): string } } }) => v2Ok({ address: query.address.toString() })) as never,
 };
 
 function send(port: number, body: Buffer | string, headers: Record<string, string | number>, chunked = false): Promise<{ status: number; body: any }> {

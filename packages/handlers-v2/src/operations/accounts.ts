@@ -1,31 +1,23 @@
 import type { AccountState, ChainSource } from '@tongate/chain';
 import type { v2 } from '@tongate/sdk';
-import { Address } from '@ton/core';
+import type { Address } from '@ton/core';
+import { friendlyFlags } from '@tongate/stubs';
 import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64, rawUpper } from '../format.js';
-import { optionalSeqno, parseAddress, type Params, queryToken } from '../parse.js';
 import { getTokenData } from '../tokens.js';
+import { readAccount, readWallet, simpleStatus } from '../domain/accounts.js';
 import { detectHighload, detectWallet, readHighloadData, readWalletData } from '@tongate/contracts';
 import { type Deps, isTestnet, operation } from './common.js';
 
-/** The v2 account state names: a missing account reads as uninitialized (clients reject `nonexist`). */
-export function wireState(state: AccountState): 'active' | 'uninitialized' | 'frozen' {
-  if (state.status === 'active' || state.status === 'frozen') return state.status;
-  return 'uninitialized';
-}
-
-async function loadState(chain: ChainSource, params: Params): Promise<AccountState> {
-  const address = parseAddress(params, 'address');
-  return chain.getAccountState(address, optionalSeqno(params));
+function loadState(chain: ChainSource, query: { address: Address; seqno?: number }): Promise<AccountState> {
+  return readAccount(chain, query.address, query.seqno);
 }
 
 /** The address echoed back in results: raw input as `wc:HEX`, friendly input re-serialized url-safe with its flags. */
-export function echoAddress(params: Params, name: string): string {
-  const text = queryToken(String(params[name]));
-  const address = parseAddress(params, name);
-  if (text.includes(':')) return rawUpper(address);
-  const { isBounceable, isTestOnly } = Address.parseFriendly(text);
-  return address.toString({ urlSafe: true, bounceable: isBounceable, testOnly: isTestOnly });
+export function echoAddress(address: Address): string {
+  const friendly = friendlyFlags(address);
+  if (!friendly) return rawUpper(address);
+  return address.toString({ urlSafe: true, bounceable: friendly.bounceable, testOnly: friendly.testOnly });
 }
 
 function accountStateVariant(state: AccountState): Pick<v2.ExtendedAddressInformation, 'revision' | 'account_state'> {
@@ -64,8 +56,8 @@ function accountStateVariant(state: AccountState): Pick<v2.ExtendedAddressInform
 export function accountOperations(deps: Deps) {
   const { chain } = deps;
   return {
-    getAddressInformation: operation<'getAddressInformation'>(deps, async (params) => {
-      const state = await loadState(chain, params);
+    getAddressInformation: operation<'getAddressInformation'>(deps, async ({ query }) => {
+      const state = await loadState(chain, query);
       return {
         '@type': 'raw.fullAccountState',
         balance: state.balance.toString(),
@@ -76,16 +68,16 @@ export function accountOperations(deps: Deps) {
         block_id: formatBlockIdExt(state.block),
         frozen_hash: state.frozenHash ? b64(state.frozenHash) : '',
         sync_utime: state.syncUtime,
-        state: wireState(state),
+        state: simpleStatus(state),
         suspended: false,
       };
     }),
 
-    getExtendedAddressInformation: operation<'getExtendedAddressInformation'>(deps, async (params) => {
-      const state = await loadState(chain, params);
+    getExtendedAddressInformation: operation<'getExtendedAddressInformation'>(deps, async ({ query }) => {
+      const state = await loadState(chain, query);
       return {
         '@type': 'fullAccountState',
-        address: { '@type': 'accountAddress', account_address: echoAddress(params, 'address') },
+        address: { '@type': 'accountAddress', account_address: echoAddress(query.address) },
         balance: state.balance.toString(),
         extra_currencies: formatExtraCurrencies(state.extraCurrencies),
         last_transaction_id: formatTransactionId(state.lastTransaction),
@@ -95,19 +87,18 @@ export function accountOperations(deps: Deps) {
       };
     }),
 
-    getWalletInformation: operation<'getWalletInformation'>(deps, async (params) => {
-      const state = await loadState(chain, params);
-      const wallet = state.status === 'active' ? detectWallet(state.code) : null;
-      const data = wallet ? readWalletData(wallet, state.data) : null;
+    getWalletInformation: operation<'getWalletInformation'>(deps, async ({ query }) => {
+      const { state, wallet } = await readWallet(chain, query.address, query.seqno);
+      const data = wallet?.data;
       return {
         '@type': 'ext.accounts.walletInformation',
-        wallet: wallet !== null && data !== null,
+        wallet: wallet !== null,
         balance: state.balance.toString(),
-        account_state: wireState(state),
+        account_state: simpleStatus(state),
         last_transaction_id: formatTransactionId(state.lastTransaction),
         ...(wallet && data
           ? {
-              wallet_type: wallet.name,
+              wallet_type: wallet.kind.name,
               seqno: data.seqno,
               ...(data.walletId !== undefined ? { wallet_id: data.walletId } : {}),
               ...(data.isSignatureAllowed !== undefined ? { is_signature_allowed: data.isSignatureAllowed } : {}),
@@ -116,16 +107,15 @@ export function accountOperations(deps: Deps) {
       };
     }),
 
-    getAddressBalance: operation<'getAddressBalance'>(deps, async (params) => (await loadState(chain, params)).balance.toString()),
+    getAddressBalance: operation<'getAddressBalance'>(deps, async ({ query }) => (await loadState(chain, query)).balance.toString()),
 
-    getAddressState: operation<'getAddressState'>(deps, async (params) => wireState(await loadState(chain, params))),
+    getAddressState: operation<'getAddressState'>(deps, async ({ query }) => simpleStatus(await loadState(chain, query))),
 
-    getTokenData: operation<'getTokenData'>(deps, async (params, ctx) => {
-      const address = parseAddress(params, 'address');
-      const seqno = optionalSeqno(params);
+    getTokenData: operation<'getTokenData'>(deps, async ({ query, ctx }) => {
+      const { address, seqno } = query;
       const state = await chain.getAccountState(address, seqno);
       if (state.status !== 'active') throw new ApiError(409, 'Smart contract is not Jetton or NFT');
-      return getTokenData({ chain, address, echo: echoAddress(params, 'address'), seqno, testOnly: isTestnet(ctx) });
+      return getTokenData({ chain, address, echo: echoAddress(address), seqno, testOnly: isTestnet(ctx) });
     }),
   };
 }

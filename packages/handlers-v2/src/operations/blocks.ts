@@ -1,19 +1,18 @@
 import { type BlockIdExt, type BlockRef, ChainError, type ChainSource } from '@tongate/chain';
 import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt } from '../format.js';
-import { nonNegative, optionalHash, optionalInt32, optionalInt64, optionalSeqno, type Params, requiredInt32, requiredInt64, requiredSeqno } from '../parse.js';
 import { type Deps, operation } from './common.js';
 
-/** Block coordinates from `workchain`, `shard`, `seqno`. */
-export function blockRefParams(params: Params): BlockRef {
-  return { workchain: requiredInt32(params, 'workchain'), shard: requiredInt64(params, 'shard'), seqno: requiredSeqno(params) };
+/** The parameters that name one block: its coordinates, and optionally the hashes it must have. */
+export interface BlockQuery extends BlockRef {
+  root_hash?: Buffer;
+  file_hash?: Buffer;
 }
 
 /** Resolves a block by coordinates; when `root_hash` / `file_hash` are given they must match it. */
-export async function resolveBlock(chain: ChainSource, params: Params): Promise<BlockIdExt> {
-  const ref = blockRefParams(params);
-  const rootHash = optionalHash(params, 'root_hash');
-  const fileHash = optionalHash(params, 'file_hash');
+export async function resolveBlock(chain: ChainSource, query: BlockQuery): Promise<BlockIdExt> {
+  const ref: BlockRef = { workchain: query.workchain, shard: query.shard, seqno: query.seqno };
+  const { root_hash: rootHash, file_hash: fileHash } = query;
   const id = await chain.lookupBlock(ref);
   if ((rootHash && !rootHash.equals(id.rootHash)) || (fileHash && !fileHash.equals(id.fileHash))) {
     throw new ChainError('not_found', `block (${ref.workchain},${ref.shard},${ref.seqno}) has different root_hash/file_hash than requested`);
@@ -23,8 +22,7 @@ export async function resolveBlock(chain: ChainSource, params: Params): Promise<
 
 export function blockOperations(deps: Deps) {
   const { chain } = deps;
-  const shards = operation<'getShards'>(deps, async (params) => {
-    const seqno = requiredSeqno(params);
+  const shards = operation<'getShards'>(deps, async ({ query: { seqno } }) => {
     return { '@type': 'blocks.shards', shards: (await chain.getShards(seqno)).map(formatBlockIdExt) };
   });
   return {
@@ -38,8 +36,8 @@ export function blockOperations(deps: Deps) {
       };
     }),
 
-    getMasterchainBlockSignatures: operation<'getMasterchainBlockSignatures'>(deps, async (params) => {
-      const sigs = await chain.getMasterchainBlockSignatures(requiredSeqno(params));
+    getMasterchainBlockSignatures: operation<'getMasterchainBlockSignatures'>(deps, async ({ query }) => {
+      const sigs = await chain.getMasterchainBlockSignatures(query.seqno);
       return {
         '@type': 'blocks.blockSignatures',
         id: formatBlockIdExt(sigs.id),
@@ -47,10 +45,8 @@ export function blockOperations(deps: Deps) {
       };
     }),
 
-    getShardBlockProof: operation<'getShardBlockProof'>(deps, async (params) => {
-      const ref = blockRefParams(params);
-      const fromSeqno = nonNegative('from_seqno', optionalInt32(params, 'from_seqno'));
-      const proof = await chain.getShardBlockProof(ref, fromSeqno || undefined);
+    getShardBlockProof: operation<'getShardBlockProof'>(deps, async ({ query }) => {
+      const proof = await chain.getShardBlockProof({ workchain: query.workchain, shard: query.shard, seqno: query.seqno }, query.from_seqno || undefined);
       return {
         '@type': 'blocks.shardBlockProof',
         from: formatBlockIdExt(proof.from),
@@ -73,12 +69,9 @@ export function blockOperations(deps: Deps) {
       return { '@type': 'ext.blocks.consensusBlock', consensus_block: info.last.seqno, timestamp: Math.floor(Date.now() / 1000) };
     }),
 
-    lookupBlock: operation<'lookupBlock'>(deps, async (params) => {
-      const workchain = requiredInt32(params, 'workchain');
-      const shard = requiredInt64(params, 'shard');
-      const seqno = optionalSeqno(params);
-      const lt = nonNegative('lt', optionalInt64(params, 'lt'));
-      const unixtime = nonNegative('unixtime', optionalInt32(params, 'unixtime'));
+    lookupBlock: operation<'lookupBlock'>(deps, async ({ query }) => {
+      const { workchain, shard, seqno, lt, unixtime } = query;
+      if (lt !== undefined && lt < 0n) throw new ApiError(422, 'lt: should be non-negative');
       const given = [seqno, lt, unixtime].filter((v) => v !== undefined).length;
       if (given !== 1) throw new ApiError(422, 'exactly one of seqno, lt, unixtime should be specified');
       const id =
@@ -93,8 +86,8 @@ export function blockOperations(deps: Deps) {
     getShards: shards,
     shards,
 
-    getBlockHeader: operation<'getBlockHeader'>(deps, async (params) => {
-      const id = await resolveBlock(chain, params);
+    getBlockHeader: operation<'getBlockHeader'>(deps, async ({ query }) => {
+      const id = await resolveBlock(chain, query);
       const h = await chain.getBlockHeader(id);
       return {
         '@type': 'blocks.header',

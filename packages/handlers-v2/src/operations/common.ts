@@ -1,17 +1,7 @@
 import type { ChainSource } from '@tongate/chain';
-import type { RequestContext, V2Handlers } from '@tongate/stubs';
+import type { RequestContext, V2Handlers, V2Inputs } from '@tongate/stubs';
+import { mapChainErrors } from '../chain-errors.js';
 import { ok } from '../envelope.js';
-import type { Params } from '../parse.js';
-
-/** What every operation receives: the front door's validated query (GET) or body (POST), and the request context. */
-export interface OperationInput {
-  query?: unknown;
-  body?: unknown;
-  ctx: RequestContext;
-}
-
-/** The loose view of an operation (tests and tools that iterate over all of them). */
-export type Operation = (input: OperationInput) => Promise<{ status: 200; body: unknown }>;
 
 export type OperationId = keyof V2Handlers;
 
@@ -22,30 +12,16 @@ export interface Deps {
   chain: ChainSource;
 }
 
-/** Merges query and body so an operation reads its parameters the same way for GET and POST. */
-function isObject(v: unknown): v is Params {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function paramsOf(input: OperationInput): Params {
-  const query = isObject(input.query) ? input.query : undefined;
-  const body = isObject(input.body) ? input.body : undefined;
-  // Operations only read their parameters, so one side alone is used as it is (no copy per request).
-  if (!body) return query ?? {};
-  if (!query) return body;
-  return { ...query, ...body };
-}
-
 /**
- * Wraps a result-producing function into operation K answering the v2 envelope. The result is checked at compile
- * time against the contract's type for K.
+ * Operation K answering the v2 envelope around what `produce` returns. `produce` gets the decoded input (typed by
+ * the generated V2Inputs, spec defaults applied); its result is checked at compile time against the contract, and
+ * its chain failures become statuses here (chain-errors.ts).
  */
 export function operation<K extends OperationId>(
   deps: Deps,
-  produce: (params: Params, ctx: RequestContext) => Promise<ResultOf<K>> | ResultOf<K>,
-): V2Handlers[K] {
-  const run = async (input: OperationInput) => ok(deps.chain, input.ctx, await produce(paramsOf(input), input.ctx));
-  return run as unknown as V2Handlers[K];
+  produce: (input: V2Inputs[K]) => Promise<ResultOf<K>> | ResultOf<K>,
+): (input: V2Inputs[K]) => Promise<{ status: 200; body: { ok: true; result: ResultOf<K>; '@extra': string } }> {
+  return mapChainErrors(async (input) => ok(deps.chain, input.ctx, await produce(input)));
 }
 
 export function isTestnet(ctx: RequestContext): boolean {

@@ -1,8 +1,7 @@
 import type { ChainSource } from '@tongate/chain';
-import type { TupleItem } from '@ton/core';
+import type { Address, TupleItem } from '@ton/core';
 import { ApiError } from '../api-error.js';
 import { formatBlockIdExt, formatTransactionId } from '../format.js';
-import { optionalSeqno, parseAddress, type Params } from '../parse.js';
 import { formatLegacyEntry, formatStdEntry, parseLegacyStack, parseStdStack } from '../stack.js';
 import { type Deps, operation } from './common.js';
 
@@ -16,19 +15,24 @@ export function parseMethod(value: unknown): string | number {
   throw new ApiError(422, 'method is required: a get-method name or numeric id');
 }
 
-/** Runs params.method of params.address with params.stack read by `parseStack` (at params.seqno when given). */
-export async function runMethod(chain: ChainSource, params: Params, parseStack: (stack: unknown) => TupleItem[]) {
-  const address = parseAddress(params, 'address');
-  const method = parseMethod(params.method);
-  const stack = parseStack(params.stack);
-  return chain.runGetMethod(address, method, stack, optionalSeqno(params));
+/** A get-method call as the v2 and v3 runGetMethod bodies give it (decoded; the stack still in its wire form). */
+export interface GetMethodCall {
+  address: Address;
+  method: unknown;
+  stack: unknown;
+  seqno?: number;
+}
+
+/** Runs `call.method` of `call.address` with `call.stack` read by `parseStack` (at `call.seqno` when given). */
+export async function runMethod(chain: ChainSource, call: GetMethodCall, parseStack: (stack: unknown) => TupleItem[]) {
+  return chain.runGetMethod(call.address, parseMethod(call.method), parseStack(call.stack), call.seqno);
 }
 
 export function runOperations(deps: Deps) {
   const { chain } = deps;
   return {
-    runGetMethod: operation<'runGetMethod'>(deps, async (params) => {
-      const r = await runMethod(chain, params, parseLegacyStack);
+    runGetMethod: operation<'runGetMethod'>(deps, async ({ body }) => {
+      const r = await runMethod(chain, body, parseLegacyStack);
       return {
         '@type': 'smc.runResult',
         gas_used: Number(r.gasUsed),
@@ -39,8 +43,8 @@ export function runOperations(deps: Deps) {
       };
     }),
 
-    runGetMethodStd: operation<'runGetMethodStd'>(deps, async (params) => {
-      const r = await runMethod(chain, params, parseStdStack);
+    runGetMethodStd: operation<'runGetMethodStd'>(deps, async ({ body }) => {
+      const r = await runMethod(chain, body, parseStdStack);
       return { '@type': 'smc.runResult', gas_used: Number(r.gasUsed), stack: r.stack.map(formatStdEntry), exit_code: r.exitCode };
     }),
   };

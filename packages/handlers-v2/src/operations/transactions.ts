@@ -1,105 +1,42 @@
-import type { BlockTransactionCursor, ChainSource, ChainTransaction, TransactionId } from '@tongate/chain';
-import type { Address } from '@ton/core';
+import type { BlockTransactionCursor, ChainSource, TransactionId } from '@tongate/chain';
+import type { V2Inputs } from '@tongate/stubs';
 import { ApiError } from '../api-error.js';
+import { findInHistory, readAccountHistory, type TransactionPage } from '../domain/transactions.js';
 import { b64, formatBlockIdExt, formatTransactionId, rawLower } from '../format.js';
-import { nonNegative, optionalBool, optionalHash, optionalInt32, optionalInt64, parseAddress, type Params, queryToken, requiredInt64, tryParseAddress, tryParseHash } from '../parse.js';
 import { formatBlockTransactionExt, formatExtTransaction, formatRawTransaction } from '../transactions-format.js';
 import { resolveBlock } from './blocks.js';
 import { type Deps, isTestnet, operation } from './common.js';
 
-const BLOCK_TX_DEFAULT = 40;
-const BLOCK_TX_MAX = 10_000;
-const ACCOUNT_TX_DEFAULT = 10;
-const ACCOUNT_TX_MAX = 1000;
-/** Page size when walking an account's history for tryLocate*. */
-const WALK_PAGE = 64;
-
-function parseCount(params: Params, name: string, fallback: number, max: number): number {
-  const count = optionalInt32(params, name) ?? fallback;
-  if (count <= 0) throw new ApiError(422, `${name} should be positive`);
-  if (count > max) throw new ApiError(422, `${name} should be less or equal ${max}`);
-  return count;
+/** A 64-bit parameter the spec types as any integer but the chain counts from zero (lt). */
+function nonNegative<T extends bigint | undefined>(name: string, value: T): T {
+  if (value !== undefined && value < 0n) throw new ApiError(422, `${name}: should be non-negative`);
+  return value;
 }
 
-/** `after_hash` names the account of the cursor transaction: a 32-byte id (hex/base64) or any address form. */
-function parseAccountId(params: Params, name: string): Buffer | undefined {
-  const value = params[name];
-  if (value === undefined || value === null || value === '') return undefined;
-  const text = queryToken(String(value));
-  const id = tryParseHash(text) ?? tryParseAddress(text)?.hash ?? null;
-  if (!id) throw new ApiError(422, `invalid ${name}: '${text}' is neither an account id (hex/base64) nor an address`);
-  return id;
-}
-
-function blockCursor(params: Params): BlockTransactionCursor | undefined {
-  const lt = nonNegative('after_lt', optionalInt64(params, 'after_lt'));
-  const account = parseAccountId(params, 'after_hash');
+function blockCursor(query: { after_lt?: bigint; after_hash?: Buffer }): BlockTransactionCursor | undefined {
+  const lt = nonNegative('after_lt', query.after_lt);
+  const account = query.after_hash;
   if ((lt === undefined) !== (account === undefined)) throw new ApiError(422, 'after_lt and after_hash should be used together');
   return lt !== undefined && account ? { account, lt } : undefined;
 }
 
-/** The (lt, hash) to start an account history walk from, or null when the account has no transactions. */
-async function historyStart(chain: ChainSource, address: Address, params: Params, ltZeroMeansAbsent: boolean): Promise<TransactionId | null> {
-  let lt = nonNegative('lt', optionalInt64(params, 'lt'));
-  if (lt === 0n && ltZeroMeansAbsent) lt = undefined;
-  const hash = optionalHash(params, 'hash');
-  if ((lt === undefined) !== (hash === undefined)) throw new ApiError(422, 'lt and hash should be used together');
-  if (lt !== undefined && hash) return { lt, hash };
-  return (await chain.getAccountState(address)).lastTransaction;
-}
-
-/** Newest first from `start` inclusive, stopping before the first transaction with lt <= toLt. */
-async function accountHistory(chain: ChainSource, address: Address, start: TransactionId | null, limit: number, toLt: bigint) {
-  if (!start || start.lt <= toLt) return [];
-  const txs = await chain.getAccountTransactions(address, start, limit);
-  const cut = txs.findIndex((tx) => tx.lt <= toLt);
-  return cut < 0 ? txs : txs.slice(0, cut);
-}
-
-async function historyParams(chain: ChainSource, params: Params, ltZeroMeansAbsent: boolean) {
-  const address = parseAddress(params, 'address');
-  const limit = parseCount(params, 'limit', ACCOUNT_TX_DEFAULT, ACCOUNT_TX_MAX);
-  const toLt = nonNegative('to_lt', optionalInt64(params, 'to_lt')) ?? 0n;
-  optionalBool(params, 'archival'); // accepted for compatibility; every backend answers from full history
-  const start = await historyStart(chain, address, params, ltZeroMeansAbsent);
-  return { address, limit, toLt, start };
-}
+type HistoryQuery = V2Inputs['getTransactions']['query'];
 
 /**
- * Walks `address`'s history newest first while `keepGoing(tx)` holds, returning the first transaction that
- * `matches`. Bounded by the chain: every step moves to an older transaction.
+ * The history page a getTransactions* query asks for. `lt`/`hash` name the newest transaction (both or neither;
+ * getTransactions reads lt=0 as absent). `archival` is accepted for compatibility: every backend has full history.
  */
-async function findInHistory(
-  chain: ChainSource,
-  address: Address,
-  keepGoing: (tx: ChainTransaction) => boolean,
-  matches: (tx: ChainTransaction) => boolean,
-): Promise<ChainTransaction | null> {
-  let cursor = (await chain.getAccountState(address)).lastTransaction;
-  while (cursor) {
-    const page = await chain.getAccountTransactions(address, cursor, WALK_PAGE);
-    for (const tx of page) {
-      if (!keepGoing(tx)) return null;
-      if (matches(tx)) return tx;
-    }
-    const last = page[page.length - 1];
-    if (!last || page.length < WALK_PAGE) return null;
-    cursor = previousTransactionId(last);
-  }
-  return null;
+function history(chain: ChainSource, query: HistoryQuery, ltZeroMeansAbsent: boolean): Promise<TransactionPage> {
+  let lt = nonNegative('lt', query.lt);
+  if (lt === 0n && ltZeroMeansAbsent) lt = undefined;
+  const { hash } = query;
+  if ((lt === undefined) !== (hash === undefined)) throw new ApiError(422, 'lt and hash should be used together');
+  const from: TransactionId | undefined = lt !== undefined && hash ? { lt, hash } : undefined;
+  return readAccountHistory(chain, { address: query.address, from, limit: query.limit, toLt: nonNegative('to_lt', query.to_lt) });
 }
 
-function locateParams(params: Params) {
-  return {
-    source: parseAddress(params, 'source'),
-    destination: parseAddress(params, 'destination'),
-    createdLt: nonNegative('created_lt', requiredInt64(params, 'created_lt')),
-  };
-}
-
-function previousTransactionId(tx: ChainTransaction): TransactionId | null {
-  if (tx.tx.prevTransactionLt === 0n) return null;
-  return { lt: tx.tx.prevTransactionLt, hash: Buffer.from(tx.tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex') };
+function locateParams(query: V2Inputs['tryLocateTx']['query']) {
+  return { source: query.source, destination: query.destination, createdLt: nonNegative('created_lt', query.created_lt) };
 }
 
 const NOT_FOUND = 'transaction was not found';
@@ -108,8 +45,8 @@ export function transactionOperations(deps: Deps) {
   const { chain } = deps;
 
   /** The destination's transaction that consumed the message `source` created at `created_lt`. */
-  const locateResult = operation<'tryLocateTx'>(deps, async (params, ctx) => {
-    const { source, destination, createdLt } = locateParams(params);
+  const locateResult = operation<'tryLocateTx'>(deps, async ({ query, ctx }) => {
+    const { source, destination, createdLt } = locateParams(query);
     const tx = await findInHistory(
       chain,
       destination,
@@ -124,10 +61,10 @@ export function transactionOperations(deps: Deps) {
   });
 
   return {
-    getBlockTransactions: operation<'getBlockTransactions'>(deps, async (params) => {
-      const id = await resolveBlock(chain, params);
-      const count = parseCount(params, 'count', BLOCK_TX_DEFAULT, BLOCK_TX_MAX);
-      const page = await chain.listBlockTransactions(id, { count, after: blockCursor(params) });
+    getBlockTransactions: operation<'getBlockTransactions'>(deps, async ({ query }) => {
+      const id = await resolveBlock(chain, query);
+      const { count } = query;
+      const page = await chain.listBlockTransactions(id, { count, after: blockCursor(query) });
       return {
         '@type': 'blocks.transactions',
         id: formatBlockIdExt(id),
@@ -144,10 +81,10 @@ export function transactionOperations(deps: Deps) {
       };
     }),
 
-    getBlockTransactionsExt: operation<'getBlockTransactionsExt'>(deps, async (params, ctx) => {
-      const id = await resolveBlock(chain, params);
-      const count = parseCount(params, 'count', BLOCK_TX_DEFAULT, BLOCK_TX_MAX);
-      const page = await chain.listBlockTransactionsExt(id, { count, after: blockCursor(params) });
+    getBlockTransactionsExt: operation<'getBlockTransactionsExt'>(deps, async ({ query, ctx }) => {
+      const id = await resolveBlock(chain, query);
+      const { count } = query;
+      const page = await chain.listBlockTransactionsExt(id, { count, after: blockCursor(query) });
       return {
         '@type': 'blocks.transactionsExt',
         id: formatBlockIdExt(id),
@@ -157,21 +94,17 @@ export function transactionOperations(deps: Deps) {
       };
     }),
 
-    getTransactions: operation<'getTransactions'>(deps, async (params, ctx) => {
-      const { address, limit, toLt, start } = await historyParams(chain, params, true);
-      const txs = await accountHistory(chain, address, start, limit, toLt);
-      return txs.map((tx) => formatExtTransaction(tx, { testOnly: isTestnet(ctx) }));
+    getTransactions: operation<'getTransactions'>(deps, async ({ query, ctx }) => {
+      const { transactions } = await history(chain, query, true);
+      return transactions.map((tx) => formatExtTransaction(tx, { testOnly: isTestnet(ctx) }));
     }),
 
-    getTransactionsStd: operation<'getTransactionsStd'>(deps, async (params, ctx) => {
-      const { address, limit, toLt, start } = await historyParams(chain, params, false);
-      const txs = await accountHistory(chain, address, start, limit, toLt);
-      const oldest = txs[txs.length - 1];
-      const previous = oldest ? previousTransactionId(oldest) : null;
+    getTransactionsStd: operation<'getTransactionsStd'>(deps, async ({ query, ctx }) => {
+      const page = await history(chain, query, false);
       return {
         '@type': 'raw.transactions',
-        transactions: txs.map((tx) => formatRawTransaction(tx, { testOnly: isTestnet(ctx) })),
-        previous_transaction_id: formatTransactionId(previous),
+        transactions: page.transactions.map((tx) => formatRawTransaction(tx, { testOnly: isTestnet(ctx) })),
+        previous_transaction_id: formatTransactionId(page.previous),
       };
     }),
 
@@ -179,8 +112,8 @@ export function transactionOperations(deps: Deps) {
     tryLocateResultTx: locateResult,
 
     /** The source's transaction that created the message to `destination` at `created_lt`. */
-    tryLocateSourceTx: operation<'tryLocateSourceTx'>(deps, async (params, ctx) => {
-      const { source, destination, createdLt } = locateParams(params);
+    tryLocateSourceTx: operation<'tryLocateSourceTx'>(deps, async ({ query, ctx }) => {
+      const { source, destination, createdLt } = locateParams(query);
       // The producing transaction is the newest one older than the message: check it and stop.
       let checkedProducer = false;
       const tx = await findInHistory(

@@ -3,9 +3,9 @@ import { type Deps, isTestnet, operation } from './common.js';
 
 export function utilOperations(deps: Deps) {
   return {
-    detectAddress: operation<'detectAddress'>(deps, (params, ctx) => detectAddress(params.address, isTestnet(ctx))),
-    detectHash: operation<'detectHash'>(deps, (params) => detectHash(params.hash)),
-    packAddress: operation<'packAddress'>(deps, (params, ctx) => packAddress(params.address, isTestnet(ctx))),
-    unpackAddress: operation<'unpackAddress'>(deps, (params) => unpackAddress(params.address)),
+    detectAddress: operation<'detectAddress'>(deps, ({ query, ctx }) => detectAddress(query.address, isTestnet(ctx))),
+    detectHash: operation<'detectHash'>(deps, ({ query }) => detectHash(query.hash)),
+    packAddress: operation<'packAddress'>(deps, ({ query, ctx }) => packAddress(query.address, isTestnet(ctx))),
+    unpackAddress: operation<'unpackAddress'>(deps, ({ query }) => unpackAddress(query.address)),
   };
 }

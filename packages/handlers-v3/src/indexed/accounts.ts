@@ -6,7 +6,7 @@ import { Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
 import { tokenMetadata } from './metadata.js';
 import { accountFacts, addressBook, bookEntry, interfacesOf } from './address-book.js';
-import { addressList, listItems, page, toRawAddress } from './params.js';
+import { page, rawAddresses, rawAddressOfText } from './params.js';
 
 export type AccountOperations = Pick<V3Handlers, 'getAccountStates' | 'getWalletStates' | 'getAddressBook' | 'getTopAccountsByBalance'>;
 
@@ -35,7 +35,7 @@ export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
 
   return {
     async getAccountStates({ query }) {
-      const addresses = addressList('address', query.address);
+      const addresses = rawAddresses(query.address);
       const includeBoc = query.include_boc !== false;
       const rows = addresses.length > 0 ? await latest(addresses) : [];
       const accounts: v3.AccountStateFull[] = rows.map((r) => ({
@@ -58,7 +58,7 @@ export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
     },
 
     async getWalletStates({ query }) {
-      const addresses = addressList('address', query.address);
+      const addresses = rawAddresses(query.address);
       const rows = addresses.length > 0 ? await latest(addresses) : [];
       const wallets: v3.WalletState[] = rows.map((r) => ({
         address: r.account,
@@ -75,8 +75,7 @@ export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
 
     async getAddressBook({ query }) {
       // Keyed by each address exactly as the client wrote it; one that does not parse gets an empty entry.
-      const given = listItems(query.address);
-      const raws = new Map(given.map((text) => [text, toRawAddress(text)]));
+      const raws = new Map(query.address.map((text) => [text, rawAddressOfText(text)]));
       const facts = await accountFacts(db, [...new Set([...raws.values()].filter((r): r is string => r !== null))]);
       const book: v3.AddressBook = {};
       for (const [text, raw] of raws) book[text] = raw ? bookEntry(raw, facts.get(raw), testnet) : UNKNOWN_ENTRY;

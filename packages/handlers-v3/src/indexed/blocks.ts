@@ -3,7 +3,7 @@ import type { v3 } from '@tongate/sdk';
 import type { BlocksTable, ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { hashParam, page, shardParam, window } from './params.js';
+import { decimal, page, storedHash, window } from './params.js';
 
 export type BlockOperations = Pick<V3Handlers, 'getMasterchainInfo' | 'getBlocks' | 'getMasterchainBlockShards' | 'getMasterchainBlockShardState'>;
 
@@ -61,12 +61,12 @@ export function blockOperations(db: Kysely<ChainDatabase>): BlockOperations {
       const { limit, offset, sort } = page(query);
       let q = db.selectFrom('blocks').selectAll();
       if (query.workchain !== undefined) q = q.where('workchain', '=', query.workchain);
-      const shard = shardParam('shard', query.shard);
+      const shard = decimal(query.shard);
       if (shard !== undefined) q = q.where('shard', '=', shard);
       if (query.seqno !== undefined) q = q.where('seqno', '=', query.seqno);
-      const rootHash = hashParam('root_hash', query.root_hash);
+      const rootHash = storedHash(query.root_hash);
       if (rootHash) q = q.where('root_hash', '=', rootHash);
-      const fileHash = hashParam('file_hash', query.file_hash);
+      const fileHash = storedHash(query.file_hash);
       if (fileHash) q = q.where('file_hash', '=', fileHash);
       if (query.mc_seqno !== undefined) q = q.where('mc_block_seqno', '=', query.mc_seqno);
       const { startLt, endLt, startUtime, endUtime } = window(query);

@@ -1,3 +1,18 @@
+/**
+ * The v3 operations over the index. A new domain goes in its own module here (`<domain>.ts`), spread into
+ * indexedOperations below. The handler shape (README, Layout: "one operation's path"):
+ *
+ *   async getThings({ query, ctx }) { ... return { status: 200, body } }
+ *
+ * `query` is the generated `V3Inputs['getThings']['query']` (@tongate/stubs): validated against the spec and
+ * decoded, so a handler never parses or re-checks a parameter. Addresses arrive as `Address` (lists as
+ * `Address[]`), hashes as `Buffer`, lt and shard as `bigint`, opcodes as signed 32-bit numbers, integers as
+ * numbers, comma lists split, and `limit`/`offset`/`sort` with the spec's defaults. Turn them into the stored
+ * forms with params.ts: `rawAddresses(query.account)`, `storedHash(query.hash)`, `storedHashes(query.msg_hash)`,
+ * `decimal(query.lt)`, `endpoint(query.source)`, `page(query)`, `window(query)`. Only checks the spec cannot
+ * express belong in a handler (mutually exclusive filters, say), each a `new ApiError(422, '<param>: why')`.
+ * A limit or default is written in the spec only.
+ */
 import type { Network } from '@tongate/chain';
 import { isQueryTimeout, type ChainDatabase } from '@tongate/store';
 import { ApiError } from '@tongate/stubs';
@@ -5,7 +20,6 @@ import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
-import { checkedIntegers } from './params.js';
 import { jettonOperations, type JettonOperations } from './jettons.js';
 import { metadataOperations, type MetadataOperations } from './metadata.js';
 import { nftOperations, type NftOperations } from './nfts.js';
@@ -45,11 +59,10 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...metadataOperations(db),
     ...salesOperations(db, testnet),
   };
-  // Every operation sees its integer parameters checked (params.ts: checkedIntegers).
-  // and a query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
-  for (const [name, operation] of Object.entries(operations) as [string, (input: { query?: object }) => Promise<unknown>][]) {
-    (operations as unknown as Record<string, unknown>)[name] = (input: { query?: object }) =>
-      operation({ ...input, query: checkedIntegers(input.query) }).catch((err: unknown) => {
+  // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
+  for (const [name, operation] of Object.entries(operations) as [string, (input: object) => Promise<unknown>][]) {
+    (operations as unknown as Record<string, unknown>)[name] = (input: object) =>
+      operation(input).catch((err: unknown) => {
         if (isQueryTimeout(err)) throw new ApiError(504, `the query took longer than ${readTimeoutMs ?? 'the allowed'} ms: narrow the filters or lower the offset`);
         throw err;
       });

@@ -2,19 +2,17 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
-import { addressList, page, rawAddressParam } from './params.js';
+import { page, rawAddress, rawAddresses } from './params.js';
 import { books, decodedPayload, eitherParty, windowedEvents } from './token-events.js';
 
 export type JettonOperations = Pick<V3Handlers, 'getJettonMasters' | 'getJettonWallets' | 'getJettonTransfers' | 'getJettonBurns'>;
-
-const optionalAddress = (name: string, text: string | undefined) => (text === undefined ? undefined : rawAddressParam(name, text));
 
 export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): JettonOperations {
   return {
     async getJettonMasters({ query }) {
       const { limit, offset } = page(query);
-      const addresses = addressList('address', query.address);
-      const admins = addressList('admin_address', query.admin_address);
+      const addresses = rawAddresses(query.address);
+      const admins = rawAddresses(query.admin_address);
       let q = db.selectFrom('jetton_masters').selectAll();
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
       if (admins.length > 0) q = q.where('admin_address', 'in', admins);
@@ -35,9 +33,9 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
 
     async getJettonWallets({ query }) {
       const { limit, offset, sort } = page(query);
-      const addresses = addressList('address', query.address);
-      const owners = addressList('owner_address', query.owner_address);
-      const jettons = addressList('jetton_address', query.jetton_address);
+      const addresses = rawAddresses(query.address);
+      const owners = rawAddresses(query.owner_address);
+      const jettons = rawAddresses(query.jetton_address);
       if (jettons.length > 1 && owners.length !== 1) throw new ApiError(422, 'several jetton_address values need exactly one owner_address');
       let q = db.selectFrom('jetton_wallets').selectAll();
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
@@ -58,9 +56,9 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
     },
 
     async getJettonTransfers({ query }) {
-      const owners = addressList('owner_address', query.owner_address);
-      const wallets = addressList('jetton_wallet', query.jetton_wallet);
-      const master = optionalAddress('jetton_master', query.jetton_master);
+      const owners = rawAddresses(query.owner_address);
+      const wallets = rawAddresses(query.jetton_wallet);
+      const master = query.jetton_master && rawAddress(query.jetton_master);
       if (query.direction !== undefined && owners.length === 0) throw new ApiError(422, 'direction needs owner_address');
       // Aborted transfers moved nothing (the hosted API leaves them out too).
       let q = db.selectFrom('jetton_transfers').selectAll().where('tx_aborted', '=', false);
@@ -96,9 +94,9 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
     },
 
     async getJettonBurns({ query }) {
-      const owners = addressList('address', query.address);
-      const wallets = addressList('jetton_wallet', query.jetton_wallet);
-      const master = optionalAddress('jetton_master', query.jetton_master);
+      const owners = rawAddresses(query.address);
+      const wallets = rawAddresses(query.jetton_wallet);
+      const master = query.jetton_master && rawAddress(query.jetton_master);
       let q = db.selectFrom('jetton_burns').selectAll();
       if (owners.length > 0) q = q.where('owner', 'in', owners);
       if (wallets.length > 0) q = q.where('jetton_wallet_address', 'in', wallets);

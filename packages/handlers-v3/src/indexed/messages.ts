@@ -6,7 +6,7 @@ import { Cell } from '@ton/core';
 import type { Kysely, Selectable } from 'kysely';
 import { tokenMetadata } from './metadata.js';
 import { addressBook } from './address-book.js';
-import { endpointParam, hashList, hashParam, opcodeParam, page, window } from './params.js';
+import { endpoint, page, storedHash, storedHashes, window } from './params.js';
 
 export type MessageOperations = Pick<V3Handlers, 'getMessages'>;
 
@@ -64,11 +64,11 @@ export function messageOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
     async getMessages({ query }) {
       const { limit, offset, sort } = page(query);
       if (query.exclude_externals && query.only_externals) throw new ApiError(422, 'exclude_externals and only_externals exclude each other');
-      const hashes = hashList('msg_hash', query.msg_hash);
-      const bodyHash = hashParam('body_hash', query.body_hash);
-      const source = endpointParam('source', query.source);
-      const destination = endpointParam('destination', query.destination);
-      const opcode = opcodeParam('opcode', query.opcode);
+      const hashes = storedHashes(query.msg_hash);
+      const bodyHash = storedHash(query.body_hash);
+      const source = endpoint(query.source);
+      const destination = endpoint(query.destination);
+      const opcode = query.opcode;
       const { startLt, endLt, startUtime, endUtime, byTime } = window(query);
       const orderKey = byTime ? 'order_utime' : 'order_lt';
 

@@ -2,7 +2,7 @@ import type { v3 } from '@tongate/sdk';
 import type { AddressMetadataTable, ChainDatabase } from '@tongate/store';
 import type { V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { addressList } from './params.js';
+import { rawAddresses } from './params.js';
 
 /**
  * Token metadata (the `metadata` object of the lists, and /metadata): TEP-64 content of jetton masters, NFT
@@ -65,7 +65,7 @@ export async function tokenMetadata(db: Kysely<ChainDatabase>, addresses: Iterab
 export function metadataOperations(db: Kysely<ChainDatabase>): MetadataOperations {
   return {
     async getMetadata({ query }) {
-      const addresses = addressList('address', query.address);
+      const addresses = rawAddresses(query.address);
       return { status: 200, body: await tokenMetadata(db, addresses, { wallets: true }) };
     },
   };

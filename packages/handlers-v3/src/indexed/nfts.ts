@@ -3,7 +3,7 @@ import type { ChainDatabase, NftCollectionsTable, NftItemsTable } from '@tongate
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
 import { accountFacts, interfacesOf } from './address-book.js';
-import { addressList, listItems, page, rawAddressParam } from './params.js';
+import { page, rawAddress, rawAddresses } from './params.js';
 import { books, decodedPayload, eitherParty, windowedEvents } from './token-events.js';
 
 export type NftOperations = Pick<V3Handlers, 'getNftCollections' | 'getNftItems' | 'getNftTransfers'>;
@@ -71,8 +71,8 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
   return {
     async getNftCollections({ query }) {
       const { limit, offset } = page(query);
-      const addresses = addressList('collection_address', query.collection_address);
-      const owners = addressList('owner_address', query.owner_address);
+      const addresses = rawAddresses(query.collection_address);
+      const owners = rawAddresses(query.owner_address);
       let q = db.selectFrom('nft_collections').selectAll();
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
       if (owners.length > 0) q = q.where('owner_address', 'in', owners);
@@ -82,10 +82,10 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
 
     async getNftItems({ query }) {
       const { limit, offset, sort } = page(query);
-      const addresses = addressList('address', query.address);
-      const owners = addressList('owner_address', query.owner_address);
-      const collections = addressList('collection_address', query.collection_address);
-      const indexes = [...new Set(listItems(query.index))];
+      const addresses = rawAddresses(query.address);
+      const owners = rawAddresses(query.owner_address);
+      const collections = rawAddresses(query.collection_address);
+      const indexes = [...new Set(query.index ?? [])];
       for (const index of indexes) if (!/^[0-9]{1,78}$/.test(index)) throw new ApiError(422, `invalid index: '${index}' is not a non-negative decimal integer`);
       if (indexes.length > 0 && collections.length === 0) throw new ApiError(422, 'index needs collection_address');
       if (collections.length > 1 && owners.length !== 1) throw new ApiError(422, 'several collection_address values need exactly one owner_address');
@@ -105,9 +105,9 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
     },
 
     async getNftTransfers({ query }) {
-      const owners = addressList('owner_address', query.owner_address);
-      const items = addressList('item_address', query.item_address);
-      const collection = query.collection_address === undefined ? undefined : rawAddressParam('collection_address', query.collection_address);
+      const owners = rawAddresses(query.owner_address);
+      const items = rawAddresses(query.item_address);
+      const collection = query.collection_address && rawAddress(query.collection_address);
       if (query.direction !== undefined && owners.length === 0) throw new ApiError(422, 'direction needs owner_address');
       let q = db.selectFrom('nft_transfers').selectAll();
       if (items.length > 0) q = q.where('nft_item_address', 'in', items);

@@ -5,7 +5,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
 import { tokenMetadata } from './metadata.js';
 import { readNftItems } from './nfts.js';
-import { addressList, rawAddressParam } from './params.js';
+import { rawAddress, rawAddresses } from './params.js';
 
 export type SalesOperations = Pick<V3Handlers, 'getNftSales' | 'getDnsActiveAuctions'>;
 
@@ -61,7 +61,7 @@ function auctionReply(row: Selectable<DnsAuctionsTable>, now: number, items: Map
 export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clock: Clock = systemClock): SalesOperations {
   return {
     async getNftSales({ query }) {
-      const addresses = addressList('address', query.address);
+      const addresses = [...new Set(rawAddresses(query.address))];
       if (addresses.length > MAX_SALE_ADDRESSES) throw new ApiError(422, `invalid address: at most ${MAX_SALE_ADDRESSES} addresses`);
       const rows = addresses.length > 0 ? await db.selectFrom('nft_sales').selectAll().where('address', 'in', addresses).orderBy('address').execute() : [];
       const items = await nftItemsByAddress(db, rows.flatMap((r) => (r.nft_address ? [r.nft_address] : [])));
@@ -87,9 +87,9 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
     },
 
     async getDnsActiveAuctions({ query }) {
-      const bidder = rawAddressParam('bidder', query.bidder);
+      const bidder = rawAddress(query.bidder);
       const after = query.after !== undefined ? decodeAuctionCursor(query.after) : undefined;
-      const limit = query.limit ?? 100;
+      const limit = query.limit;
       const now = clock();
       let q = db.selectFrom('dns_auctions').selectAll().where('max_bid_address', '=', bidder);
       // Bidding up to and including the end second, won after it (the rule of auctionReply's `finished`).

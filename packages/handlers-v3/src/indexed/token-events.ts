@@ -17,7 +17,7 @@ type EventTable = 'jetton_transfers' | 'jetton_burns' | 'nft_transfers';
  */
 export function windowedEvents<T extends EventTable, O>(
   q: SelectQueryBuilder<ChainDatabase, T, O>,
-  query: { start_lt?: string; end_lt?: string; start_utime?: number; end_utime?: number },
+  query: { start_lt?: bigint; end_lt?: bigint; start_utime?: number; end_utime?: number },
   { limit, offset, sort }: Page,
 ): SelectQueryBuilder<ChainDatabase, T, O> {
   const { startLt, endLt, startUtime, endUtime } = window(query);
@@ -42,7 +42,7 @@ export async function eitherParty<T extends EventTable, O extends { tx_lt: strin
   q: SelectQueryBuilder<ChainDatabase, T, O>,
   [one, other]: readonly [string, string],
   owners: string[],
-  query: { start_lt?: string; end_lt?: string; start_utime?: number; end_utime?: number },
+  query: { start_lt?: bigint; end_lt?: bigint; start_utime?: number; end_utime?: number },
   p: Page,
 ): Promise<O[]> {
   const c = (name: string) => name as never;

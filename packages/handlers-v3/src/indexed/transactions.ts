@@ -5,7 +5,7 @@ import type { Kysely, SelectQueryBuilder, Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
 import { requireMcBlock } from './blocks.js';
 import { formatMessage, messagesWithContents, type MessageRow } from './messages.js';
-import { addressList, hashParam, int64Param, opcodeParam, page, shardParam, window } from './params.js';
+import { decimal, page, rawAddresses, storedHash, window } from './params.js';
 import { shardToHex } from '@tongate/chain';
 
 export type TransactionOperations = Pick<
@@ -96,11 +96,11 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
   return {
     async getTransactions({ query }) {
       const { limit, offset, sort } = page(query);
-      const accounts = addressList('account', query.account);
-      const excluded = addressList('exclude_account', query.exclude_account);
-      const hash = hashParam('hash', query.hash);
-      const shard = shardParam('shard', query.shard);
-      const lt = int64Param('lt', query.lt);
+      const accounts = rawAddresses(query.account);
+      const excluded = rawAddresses(query.exclude_account);
+      const hash = storedHash(query.hash);
+      const shard = decimal(query.shard);
+      const lt = decimal(query.lt);
       const { startLt, endLt, startUtime, endUtime, byTime } = window(query);
       if (query.mc_seqno !== undefined) await requireMcBlock(db, query.mc_seqno);
       let q: TxQuery = db.selectFrom('transactions').selectAll();
@@ -128,9 +128,9 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
 
     async getTransactionsByMessage({ query }) {
       const { limit, offset } = page(query);
-      const msgHash = hashParam('msg_hash', query.msg_hash);
-      const bodyHash = hashParam('body_hash', query.body_hash);
-      const opcode = opcodeParam('opcode', query.opcode);
+      const msgHash = storedHash(query.msg_hash);
+      const bodyHash = storedHash(query.body_hash);
+      const opcode = query.opcode;
       if (!msgHash && !bodyHash && opcode === undefined) throw new ApiError(422, 'at least one of msg_hash, body_hash, opcode must be given');
       if (opcode !== undefined && query.direction === 'out') throw new ApiError(422, 'opcode selects receiving transactions: direction must be in or omitted');
       const direction = opcode !== undefined ? 'in' : query.direction;
@@ -149,7 +149,7 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
     },
 
     async getAdjacentTransactions({ query }) {
-      const hash = hashParam('hash', query.hash)!;
+      const hash = storedHash(query.hash);
       const tx = await db.selectFrom('transactions').select(['hash']).where('hash', '=', hash).executeTakeFirst();
       if (!tx) throw new ApiError(404, 'transaction not found');
       // in: the sender of this transaction's inbound message; out: the receivers of its outbound messages.
