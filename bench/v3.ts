@@ -12,6 +12,7 @@
  *    generate_series inside PostgreSQL (bounded in time: no round trip per row), then the API answers
  *    `transactions?account=…&limit=100` and `messages?msg_hash=…` one request at a time (latency p50/p99) and
  *    under 10 connections beside a bare express route in the same process (throughput).
+ * 4. Pending: external messages turned into pending traces per second (bench/pending.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +26,7 @@ import { collectMcBlock, Indexer, writeMcBlock, type McBlockBatch } from '@tonga
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
 import { autocannon, benchLog, freePort, round, runBench, startBareExpress } from './lib.js';
+import { benchPendingEmulation } from './pending.js';
 
 const CORPUS_BLOCKS = Number(process.env.BENCH_V3_CORPUS_BLOCKS ?? 40);
 /** Faucet messages per block; each carries 4 transfers, so a block holds ~5 × this many transactions. */
@@ -299,6 +301,8 @@ async function main(): Promise<void> {
     log(`corpus: ${corpus.batches.length} masterchain blocks, ${corpusTx} transactions; followed at RSS max ${corpus.follow.rssMb.max} MB`);
     const ingested = await ingest(corpus.batches, dataDir);
     const volume = await volumeAndApi(corpus.batches, dataDir);
+    const pending = await benchPendingEmulation();
+    log(`pending: ${pending.tracesPerSecond} traces emulated per second`);
     const goals = [
       {
         goal: 'a transaction visible in v3 ≤ 1 s after its block (devnet block sealed → indexed; worst of the measured blocks)',
@@ -316,7 +320,7 @@ async function main(): Promise<void> {
     ];
     const report = {
       bench: 'v3',
-      description: 'Indexer ingest (PGlite, PostgreSQL), indexer following a devnet (RSS), API v3 latency and throughput over a PostgreSQL index',
+      description: 'Indexer ingest (PGlite, PostgreSQL), indexer following a devnet (RSS), API v3 latency and throughput over a PostgreSQL index, pending-trace emulation throughput',
       corpus: { masterchainBlocks: corpus.batches.length, transactions: corpusTx, blocksOfTransfers: CORPUS_BLOCKS, externalsPerBlock: EXTERNALS_PER_BLOCK },
       follow: corpus.follow,
       ingest: {
@@ -324,6 +328,7 @@ async function main(): Promise<void> {
         ...ingested,
       },
       volume: volume ?? 'skipped: DATABASE_URL not set',
+      pending,
       goals,
       machine: {
         node: process.version,

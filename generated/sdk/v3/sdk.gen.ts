@@ -121,7 +121,7 @@ export const getActions = <ThrowOnError extends boolean = false>(options?: Optio
 /**
  * Actions of pending (emulated) traces
  *
- * Give exactly one of account and ext_msg_hash.
+ * Give exactly one of account and ext_msg_hash. Holds the messages this service accepted for sending, emulated (the 50 newest traces), from acceptance until the TTL after they are finalized or, if they never land, after acceptance.
  */
 export const getPendingActions = <ThrowOnError extends boolean = false>(options?: Options<GetPendingActionsData, ThrowOnError>) => (options?.client ?? client).get<GetPendingActionsResponses, GetPendingActionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -142,7 +142,7 @@ export const getPendingActions = <ThrowOnError extends boolean = false>(options?
 /**
  * Pending (emulated) traces
  *
- * Give exactly one of account and ext_msg_hash.
+ * Give exactly one of account and ext_msg_hash. Holds the messages this service accepted for sending, emulated (the 50 newest traces), from acceptance until the TTL after they are finalized or, if they never land, after acceptance.
  */
 export const getPendingTraces = <ThrowOnError extends boolean = false>(options?: Options<GetPendingTracesData, ThrowOnError>) => (options?.client ?? client).get<GetPendingTracesResponses, GetPendingTracesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -302,7 +302,7 @@ export const getMessages = <ThrowOnError extends boolean = false>(options?: Opti
 /**
  * Pending (emulated) transactions
  *
- * Give account or trace_id.
+ * Give account or trace_id. Holds the messages this service accepted for sending, emulated (the 50 newest traces), from acceptance until the TTL after they are finalized or, if they never land, after acceptance. 404 when none matches.
  */
 export const getPendingTransactions = <ThrowOnError extends boolean = false>(options?: Options<GetPendingTransactionsData, ThrowOnError>) => (options?.client ?? client).get<GetPendingTransactionsResponses, GetPendingTransactionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({

@@ -2716,6 +2716,10 @@ export type GetPendingTransactionsErrors = {
      */
     403: V3ErrorBody;
     /**
+     * Nothing this service emulated matches (the hosted API's answer).
+     */
+    404: V3ErrorBody;
+    /**
      * Invalid parameters; the text names the parameter and what is wrong.
      */
     422: V3ErrorBody;

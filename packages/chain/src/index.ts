@@ -7,3 +7,4 @@ export * from './execution.js';
 export * from './accounts.js';
 export * from './lru.js';
 export * from './stack-limits.js';
+export * from './trace-emulation.js';

@@ -1,4 +1,5 @@
 import type { Address, Cell, Transaction, TupleItem } from '@ton/core';
+import type { EmulatedTrace } from './trace-emulation.js';
 
 /**
  * The read/write surface of a TON chain, shaped after the liteserver API (liteServer.* TL functions).
@@ -185,6 +186,11 @@ export interface ChainSource {
 
   /** Emulates an external message against the current state without committing anything (estimateFee). */
   emulateExternalMessage(message: Cell, opts: { ignoreChksig: boolean }): Promise<EmulationResult>;
+
+  /** Emulates the whole trace of an external message (its transaction and every one its messages cause) against
+   * the latest state, committing nothing (pending traces). Throws ChainError 'refused' when the message is not
+   * accepted. See trace-emulation.ts. */
+  emulateTrace(message: Cell): Promise<EmulatedTrace>;
 
   /** Throws ChainError 'not_found' when no such block exists (yet). */
   lookupBlock(query: BlockLookup): Promise<BlockIdExt>;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
 import { createDevnet, installFastSha256, type Devnet } from '@tongate/devnet';
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
-import { createV2Handlers } from '@tongate/handlers-v2';
-import { createV3Handlers } from '@tongate/handlers-v3';
+import { createV2Handlers, type MessageSubmitter } from '@tongate/handlers-v2';
+import { createV3Handlers, MemoryPendingStore, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
 import { Indexer } from '@tongate/indexer';
 import { startMetadataFetcher } from './metadata-fetcher.js';
 import {
@@ -90,6 +90,10 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     if (limiter instanceof FailoverRedisLimiter && !(await limiter.waitForRedis())) logger.warn('Redis not reachable at start: rate limits are per process until it is');
     cleanups.push(() => limiter.close());
 
+    // Pending traces: in Redis when there is one, so every API process serves what any of them accepted.
+    const pendingStore = config.redisUrl ? new RedisPendingStore(config.redisUrl, config.pendingMaxEntries) : new MemoryPendingStore(config.pendingMaxEntries);
+    cleanups.push(() => pendingStore.close());
+
     const devnets: Partial<Record<Network, Devnet>> = {};
     const indexers: Partial<Record<Network, Indexer>> = {};
     const backendHealth: BackendHealth = {};
@@ -119,8 +123,13 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
           logger.info({ network, lastBlock: summary.lastBlock.seqno }, 'devnet seeded');
         }
       }
-      v2Handlers[network] = createV2Handlers({ chain });
-      v3Handlers[network] = createV3Handlers({ chain, index: store.chainReader(network), indexReadTimeoutMs: store.readTimeoutMs });
+      const index = store.chainReader(network);
+      const pending = new PendingTraces({ chain, store: pendingStore, index, ttlMs: config.pendingTtlSeconds * 1000, logger });
+      pending.start();
+      cleanups.push(() => pending.stop());
+      const submitMessage: MessageSubmitter = (message) => pending.submit(message);
+      v2Handlers[network] = createV2Handlers({ chain, submitMessage });
+      v3Handlers[network] = createV3Handlers({ chain, submitMessage, index, indexReadTimeoutMs: store.readTimeoutMs, pending });
       if (config.indexer === 'embedded') {
         const lock = await store.tryLockChainWriter(network);
         if (!lock) throw new Error(`${network}: another process indexes this database; set TONGATE_INDEXER=external to only serve it`);

@@ -12,6 +12,7 @@ import {
   type BlockTransactionsPage,
   type ChainSource,
   type ChainTransaction,
+  type EmulatedTrace,
   type EmulationResult,
   type GetMethodResult,
   type MasterchainInfo,
@@ -265,6 +266,10 @@ export class Devnet implements ChainSource {
 
   emulateExternalMessage(message: Cell, opts: { ignoreChksig: boolean }): Promise<EmulationResult> {
     return this.messages.emulate(message, opts);
+  }
+
+  async emulateTrace(message: Cell): Promise<EmulatedTrace> {
+    return this.messages.emulateTrace(message, (await this.getMasterchainInfo()).last.seqno);
   }
 }
 

@@ -1,6 +1,16 @@
 import { Address, beginCell, Cell, loadTransaction, storeShardAccount, type Message } from '@ton/core';
 import { EmulationError, TimeError, type Blockchain } from '@ton/sandbox';
-import { ChainError, emulationResultOf, externalMessageOf, parseExternalMessage, type EmulationResult } from '@tongate/chain';
+import {
+  ChainError,
+  emulateTraceWith,
+  emulationResultOf,
+  externalMessageOf,
+  parseExternalMessage,
+  shardAccountBoc,
+  shardAccountOfBoc,
+  type EmulatedTrace,
+  type EmulationResult,
+} from '@tongate/chain';
 import { emulatorCall } from './executor.js';
 import type { BlockchainControl } from './fast/index.js';
 import { LT_PER_ROUND, nowSeconds, type BlockProducer } from './producer.js';
@@ -87,6 +97,36 @@ export class Messages {
       }
       return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
     });
+  }
+  /** The whole trace of an external message on a copy of the live state (the message's own checks included). */
+  async emulateTrace(message: Cell, mcSeqno: number): Promise<EmulatedTrace> {
+    externalOf(message);
+    return this.producer.serial(() =>
+      emulateTraceWith(
+        {
+          mcSeqno,
+          shardAccount: async (address) => (await this.bc.getContract(address)).account,
+          runTransaction: async (shardAccount, msg, { now, lt, ignoreChksig }) => {
+            const res = await emulatorCall(() => this.bc.executor.runTransaction({
+              config: this.bc.configBase64,
+              libs: this.bc.libs ?? null,
+              verbosity: 'short',
+              shardAccount: shardAccountBoc(shardAccount),
+              message: msg,
+              now: Math.max(now, nowSeconds()),
+              lt: lt > this.bc.lt + LT_PER_ROUND ? lt : this.bc.lt + LT_PER_ROUND,
+              randomSeed: Buffer.alloc(32),
+              ignoreChksig,
+              debugEnabled: false,
+              prevBlocksInfo: this.bc.prevBlocks,
+            }));
+            if (!res.result.success) return { error: `${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}` };
+            return { transaction: Cell.fromBase64(res.result.transaction), shardAccount: shardAccountOfBoc(res.result.shardAccount) };
+          },
+        },
+        message,
+      ),
+    );
   }
 }
 

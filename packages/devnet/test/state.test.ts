@@ -171,6 +171,43 @@ describe('state and history', () => {
   });
 });
 
+describe('emulateTrace', () => {
+  it('runs the whole trace on a copy of the state, as sending then does, and commits nothing', async () => {
+    const to = new Address(0, Buffer.alloc(32, 0x43));
+    const before = await devnet.getAccountState(devnet.faucet.address);
+    const boc = await faucetTransfer(devnet, await faucetSeqno(devnet), to, toNano('2'), 'traced');
+    const message = Cell.fromBoc(boc)[0];
+    const trace = await devnet.emulateTrace(message);
+    expect(trace.unprocessedMessages).toBe(0);
+    expect(trace.mcSeqno).toBe((await devnet.getMasterchainInfo()).last.seqno);
+    expect(trace.transactions.map((t) => t.address.toRawString())).toEqual([devnet.faucet.address.toRawString(), to.toRawString()]);
+    const [root, child] = trace.transactions;
+    expect(root.tx.inMessage?.info.type).toBe('external-in');
+    expect(root.tx.prevTransactionLt).toBe(before.lastTransaction!.lt);
+    expect(root.stateBefore.balance).toBe(before.balance);
+    // The child received exactly the message the root sent, after it.
+    const sent = root.tx.outMessages.get(0)!;
+    expect(child.tx.inMessage?.body.hash().equals(sent.body.hash())).toBe(true);
+    expect(child.tx.lt > root.tx.lt).toBe(true);
+    expect(child.stateBefore.balance).toBe(0n); // the sandbox's empty account (uninit) or none
+    expect(child.stateAfter).toMatchObject({ status: 'uninit', balance: toNano('2') });
+
+    await devnet.produceBlock();
+    expect((await devnet.getAccountState(devnet.faucet.address)).lastTransaction).toEqual(before.lastTransaction);
+    expect((await devnet.getAccountState(to)).status).toBe('nonexist');
+    // Sent for real, the message makes the same two transactions with the same outcome.
+    await devnet.sendMessage(boc);
+    await devnet.produceBlock();
+    const landed = await devnet.getAccountState(to);
+    expect(landed.balance).toBe(child.stateAfter.balance);
+    const real = await devnet.getTransaction(to, landed.lastTransaction!.lt);
+    expect(real!.tx.inMessage?.body.hash().equals(child.tx.inMessage!.body.hash())).toBe(true);
+
+    const refused = await chainErrorOf(devnet.emulateTrace(message)); // its seqno is spent now
+    expect(refused.kind).toBe('refused');
+  });
+});
+
 describe('config and libraries', () => {
   it('patches global_id per network and serves the mainnet config params', async () => {
     expect(devnet.globalId).toBe(-3);

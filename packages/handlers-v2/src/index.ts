@@ -2,6 +2,7 @@ import type { ChainSource } from '@tongate/chain';
 import type { V2Handlers } from '@tongate/stubs';
 import { accountOperations } from './operations/accounts.js';
 import { blockOperations } from './operations/blocks.js';
+import type { Deps } from './operations/common.js';
 import { configOperations } from './operations/config.js';
 import { runOperations } from './operations/run.js';
 import { sendOperations } from './operations/send.js';
@@ -12,7 +13,7 @@ import { utilOperations } from './operations/utils.js';
  * Every API v2 operation except jsonRPC (the front door dispatches it onto these), over one ChainSource.
  * Typed as the full V2Handlers so that a missing operation or an off-contract result does not compile.
  */
-export function createV2Handlers(deps: { chain: ChainSource }): V2Handlers {
+export function createV2Handlers(deps: Deps): V2Handlers {
   return {
     ...accountOperations(deps),
     ...blockOperations(deps),
@@ -31,7 +32,7 @@ export { apiErrorOf, mapChainErrors } from './chain-errors.js';
 // The domain layer: chain reads as values, formatted by each API version its own way.
 export { readAccount, readWallet, simpleStatus, type WalletInfo } from './domain/accounts.js';
 export { findInHistory, previousTransactionId, readAccountHistory, type HistoryRequest, type TransactionPage } from './domain/transactions.js';
-export { estimateExternalFees, externalMessage, sendExternal, type FeeQuery, type SentMessage } from './domain/messages.js';
+export { chainSubmitter, estimateExternalFees, externalMessage, sendExternal, type FeeQuery, type MessageSubmitter, type SentMessage } from './domain/messages.js';
 export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from './stack.js';
 export { b64, bocB64 } from './format.js';
 export { decodeBase64, optionalBoc, parseBoc } from './parse.js';

@@ -2,11 +2,15 @@ import type { V3Handlers } from '@tongate/stubs';
 import { decodeOperations } from './decode.js';
 import { indexedOperations, type IndexedDeps } from './indexed/index.js';
 import { legacyOperations, type LegacyDeps } from './legacy.js';
+import { pendingOperations } from './pending/operations.js';
+import type { PendingTraces } from './pending/service.js';
 
 export interface V3Deps extends LegacyDeps {
   /** The network's indexed chain tables (and their read timeout); without them the indexed operations are left out (501). */
   index?: IndexedDeps['db'];
   indexReadTimeoutMs?: number;
+  /** The network's pending (emulated) traces; without them the pending operations are left out (501). */
+  pending?: PendingTraces;
 }
 
 /**
@@ -19,10 +23,13 @@ export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   return {
     ...legacyOperations(deps),
     ...decodeOperations(),
+    ...(deps.pending ? pendingOperations(deps.pending, deps.index, deps.chain.network === 'testnet') : {}),
     ...(deps.index ? indexedOperations({ db: deps.index, network: deps.chain.network, readTimeoutMs: deps.indexReadTimeoutMs }) : {}),
   };
 }
 
 export { formatV3Entry, parseV3Stack } from './stack.js';
+export { PendingTraces, type PendingTracesOptions } from './pending/service.js';
+export { MemoryPendingStore, RedisPendingStore, PENDING_MAX_ENTRIES, type PendingEntry, type PendingStore } from './pending/store.js';
 export type { LegacyDeps } from './legacy.js';
 export { readNftItems, tokenMetadata } from './indexed/index.js';

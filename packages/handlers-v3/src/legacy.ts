@@ -1,5 +1,5 @@
 import type { AccountState, ChainSource } from '@tongate/chain';
-import { b64, bocB64, estimateExternalFees, mapChainErrors, readAccount, readWallet, runMethod, sendExternal, simpleStatus } from '@tongate/handlers-v2';
+import { b64, bocB64, chainSubmitter, estimateExternalFees, mapChainErrors, readAccount, readWallet, runMethod, sendExternal, simpleStatus, type MessageSubmitter } from '@tongate/handlers-v2';
 import type { v3 } from '@tongate/sdk';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { formatV3Entry, parseV3Stack } from './stack.js';
@@ -8,6 +8,8 @@ export type LegacyOperations = Pick<V3Handlers, 'getAddressInformation' | 'getWa
 
 export interface LegacyDeps {
   chain: ChainSource;
+  /** How accepted external messages are sent (the pending-trace service emulates them first); default: the chain. */
+  submitMessage?: MessageSubmitter;
 }
 
 /** v3 names the state of an account that never existed `uninit` (the v3 spec's rule), like an uninitialized one. */
@@ -25,7 +27,8 @@ function lastTransaction(state: AccountState) {
  * over the same domain reads as v2 and formatted here. `use_v2` is accepted and has nothing to switch: state
  * always comes from the chain, which the index only mirrors.
  */
-export function legacyOperations({ chain }: LegacyDeps): LegacyOperations {
+export function legacyOperations({ chain, submitMessage }: LegacyDeps): LegacyOperations {
+  const submit = submitMessage ?? chainSubmitter(chain);
   return {
     getAddressInformation: mapChainErrors(async ({ query }) => {
       const state = await readAccount(chain, query.address);
@@ -61,7 +64,7 @@ export function legacyOperations({ chain }: LegacyDeps): LegacyOperations {
     }),
 
     sendMessage: mapChainErrors(async ({ body }) => {
-      const sent = await sendExternal(chain, body.boc);
+      const sent = await sendExternal(submit, body.boc);
       return { status: 200, body: { message_hash: b64(sent.hash), message_hash_norm: b64(sent.hashNorm) } };
     }),
 

@@ -64,7 +64,7 @@ export class Indexer {
   private readonly db: Kysely<ChainDatabase>;
   private readonly options: IndexerOptions;
   private readonly derivations: readonly BlockDerivation[];
-  private readonly abort = new AbortController();
+  private abort = new AbortController();
   private loop: Promise<void> | undefined;
   private readonly listeners = new Set<(seqno: number) => void>();
   private state: IndexerStatus = {
@@ -92,6 +92,8 @@ export class Indexer {
 
   /** Starts following in the background; resolves once the cursor is read. */
   async start(): Promise<void> {
+    // Started again after stop(): it resumes from its cursor.
+    if (this.abort.signal.aborted) this.abort = new AbortController();
     const cursor = await readCursor(this.db);
     if (cursor) Object.assign(this.state, { indexedSeqno: cursor.mcSeqno, indexedUtime: cursor.genUtime });
     this.loop = this.run();

@@ -57,6 +57,10 @@ export interface Config {
   dbReadTimeoutMs: number;
   /** `embedded`: each API process indexes its networks itself; `external`: a separate `tongate index` process does. */
   indexer: 'embedded' | 'external';
+  /** Seconds a pending (emulated) trace is served without landing, and after it is finalized. */
+  pendingTtlSeconds: number;
+  /** Pending traces held per network at most (the oldest go first). */
+  pendingMaxEntries: number;
   /** Fetch off-chain token metadata (TEP-64 content URIs) in the background; off by default (needs internet). */
   metadataFetch: boolean;
   /** URI schemes the metadata fetcher follows; others are recorded as not fetchable. */
@@ -111,6 +115,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'keepAliveTimeoutMs', env: 'TONGATE_KEEPALIVE_TIMEOUT_MS', default: '5000', description: 'Idle keep-alive connections are closed after this time.' },
   { key: 'connectionsCheckIntervalMs', env: 'TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', default: '5000', description: 'How often open connections are checked against the two timeouts above (a silent socket is closed within their sum).' },
   { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
+  { key: 'pendingTtlSeconds', env: 'TONGATE_PENDING_TTL_S', default: '60', description: 'Seconds a sent message\'s emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.' },
+  { key: 'pendingMaxEntries', env: 'TONGATE_PENDING_MAX_ENTRIES', default: '10000', description: 'Pending traces held per network at most; past it the oldest are dropped.' },
   { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet, and requests go to URLs anyone can write on chain (run it where those cannot reach internal services).' },
   { key: 'metadataSchemes', env: 'TONGATE_METADATA_SCHEMES', default: 'https,ipfs', description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.' },
   { key: 'metadataIpfsGateway', env: 'TONGATE_METADATA_IPFS_GATEWAY', default: 'https://ipfs.io/ipfs/', description: 'HTTP gateway that `ipfs://` content URIs are fetched through.' },
@@ -153,6 +159,8 @@ export function defaultConfig(): Config {
     maxConnectionsPerClient: 256,
     dbReadTimeoutMs: 5_000,
     indexer: 'embedded',
+    pendingTtlSeconds: 60,
+    pendingMaxEntries: 10_000,
     metadataFetch: false,
     metadataSchemes: ['https', 'ipfs'],
     metadataIpfsGateway: 'https://ipfs.io/ipfs/',
@@ -268,6 +276,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_DB_READ_TIMEOUT_MS'))) config.dbReadTimeoutMs = parseInteger('TONGATE_DB_READ_TIMEOUT_MS', v, 10);
   if ((v = e('TONGATE_MAX_CONNECTIONS_PER_CLIENT'))) config.maxConnectionsPerClient = parseInteger('TONGATE_MAX_CONNECTIONS_PER_CLIENT', v, 0);
   else if (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' && !('maxConnectionsPerClient' in overrides)) config.maxConnectionsPerClient = 0;
+  if ((v = e('TONGATE_PENDING_MAX_ENTRIES'))) config.pendingMaxEntries = parseInteger('TONGATE_PENDING_MAX_ENTRIES', v, 1);
+  if ((v = e('TONGATE_PENDING_TTL_S'))) config.pendingTtlSeconds = parseInteger('TONGATE_PENDING_TTL_S', v, 1);
   if ((v = e('TONGATE_INDEXER'))) {
     if (v !== 'embedded' && v !== 'external') throw new ConfigError(`TONGATE_INDEXER must be embedded or external, got '${v}'`);
     config.indexer = v;

@@ -28,6 +28,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ TONGATE_MAINNET_BACKEND: 'magic' })).toThrow(/devnet or liteserver/);
     expect(() => loadConfig({ TONGATE_KEYS_POLL_MS: '2000' })).toThrow(/within a second/);
   });
+  it('pending traces: 60 s and 10 000 per network by default, set by environment', () => {
+    expect(defaultConfig()).toMatchObject({ pendingTtlSeconds: 60, pendingMaxEntries: 10_000 });
+    expect(loadConfig({ TONGATE_PENDING_TTL_S: '5', TONGATE_PENDING_MAX_ENTRIES: '100' })).toMatchObject({ pendingTtlSeconds: 5, pendingMaxEntries: 100 });
+    expect(() => loadConfig({ TONGATE_PENDING_TTL_S: '0' })).toThrow(/TONGATE_PENDING_TTL_S must be >= 1/);
+  });
   it('documents every setting', () => {
     const table = settingsTableMarkdown();
     for (const s of SETTINGS) expect(table).toContain(s.env);

@@ -32,10 +32,19 @@ export interface SentMessage {
   hashNorm: Buffer;
 }
 
-/** Broadcasts one external-in message. */
-export async function sendExternal(chain: ChainSource, boc: string): Promise<SentMessage> {
+/** How an accepted external message leaves: straight to the chain, or through the pending-trace service first. */
+export type MessageSubmitter = (message: Cell) => Promise<{ hash: Buffer }>;
+
+/** The default submitter: the chain backend's broadcast. */
+export const chainSubmitter =
+  (chain: ChainSource): MessageSubmitter =>
+  (message) =>
+    chain.sendMessage(message.toBoc());
+
+/** Broadcasts one external-in message (sendBoc, sendBocReturnHash, v3 /message). */
+export async function sendExternal(submit: MessageSubmitter, boc: string): Promise<SentMessage> {
   const message = externalMessage(boc);
-  const { hash } = await senderFault(() => chain.sendMessage(message.toBoc()));
+  const { hash } = await senderFault(() => submit(message));
   return { hash, hashNorm: normalizedExternalMessageHash(message) };
 }
 

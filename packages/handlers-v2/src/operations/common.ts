@@ -1,6 +1,7 @@
 import type { ChainSource } from '@tongate/chain';
 import type { RequestContext, V2Handlers, V2Inputs } from '@tongate/stubs';
 import { mapChainErrors } from '../chain-errors.js';
+import type { MessageSubmitter } from '../domain/messages.js';
 import { ok } from '../envelope.js';
 
 export type OperationId = keyof V2Handlers;
@@ -10,6 +11,8 @@ export type ResultOf<K extends OperationId> = Extract<Awaited<ReturnType<V2Handl
 
 export interface Deps {
   chain: ChainSource;
+  /** How accepted external messages are sent (the pending-trace service emulates them first); default: the chain. */
+  submitMessage?: MessageSubmitter;
 }
 
 /**

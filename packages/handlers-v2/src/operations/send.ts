@@ -1,17 +1,18 @@
 import { b64 } from '../format.js';
-import { estimateExternalFees, sendExternal } from '../domain/messages.js';
+import { chainSubmitter, estimateExternalFees, sendExternal } from '../domain/messages.js';
 import { type Deps, operation } from './common.js';
 
 export function sendOperations(deps: Deps) {
   const { chain } = deps;
+  const submit = deps.submitMessage ?? chainSubmitter(chain);
   return {
     sendBoc: operation<'sendBoc'>(deps, async ({ body }) => {
-      await sendExternal(chain, body.boc);
+      await sendExternal(submit, body.boc);
       return { '@type': 'ok' };
     }),
 
     sendBocReturnHash: operation<'sendBocReturnHash'>(deps, async ({ body }) => {
-      const sent = await sendExternal(chain, body.boc);
+      const sent = await sendExternal(submit, body.boc);
       return { '@type': 'raw.extMessageInfo', hash: b64(sent.hash), hash_norm: b64(sent.hashNorm) };
     }),
 

@@ -13,7 +13,7 @@ export type TransactionOperations = Pick<
   'getTransactions' | 'getTransactionsByMasterchainBlock' | 'getTransactionsByMessage' | 'getAdjacentTransactions'
 >;
 
-type TxRow = Selectable<TransactionsTable>;
+export type TxRow = Selectable<TransactionsTable>;
 type TxQuery = SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>;
 
 function accountState(hash: string, states: Map<string, Selectable<ChainDatabase['account_states']>>): v3.AccountState {
@@ -27,6 +27,38 @@ function accountState(hash: string, states: Map<string, Selectable<ChainDatabase
     frozen_hash: s.frozen_hash,
     data_hash: s.data_hash,
     code_hash: s.code_hash,
+  };
+}
+
+/** One transaction row with its messages (out_msgs in order) and account states → the wire shape (an indexed one). */
+export function formatTransaction(
+  r: TxRow,
+  incoming: MessageRow | undefined,
+  outgoing: MessageRow[],
+  before: v3.AccountState,
+  after: v3.AccountState,
+): v3.Transaction {
+  return {
+    account: r.account,
+    hash: r.hash,
+    lt: r.lt,
+    now: r.now,
+    mc_block_seqno: r.mc_block_seqno,
+    trace_id: null,
+    prev_trans_hash: r.prev_trans_hash,
+    prev_trans_lt: r.prev_trans_lt,
+    orig_status: r.orig_status as v3.AccountStatus,
+    end_status: r.end_status as v3.AccountStatus,
+    total_fees: r.total_fees,
+    total_fees_extra_currencies: r.total_fees_extra_currencies,
+    description: r.description as unknown as v3.TransactionDescription,
+    block_ref: { workchain: r.block_workchain, shard: shardToHex(BigInt(r.block_shard)).toUpperCase(), seqno: r.block_seqno },
+    in_msg: incoming ? formatMessage(incoming) : null,
+    out_msgs: outgoing.map(formatMessage),
+    account_state_before: before,
+    account_state_after: after,
+    emulated: false,
+    finality: 'finalized',
   };
 }
 
@@ -50,32 +82,15 @@ export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[]
       outMsgs.set(m.tx_hash, list);
     }
   }
-  const transactions: v3.Transaction[] = rows.map((r) => {
-    const incoming = inMsg.get(r.hash);
-    const outgoing = (outMsgs.get(r.hash) ?? []).sort((a, b) => a.out_index - b.out_index);
-    return {
-      account: r.account,
-      hash: r.hash,
-      lt: r.lt,
-      now: r.now,
-      mc_block_seqno: r.mc_block_seqno,
-      trace_id: null,
-      prev_trans_hash: r.prev_trans_hash,
-      prev_trans_lt: r.prev_trans_lt,
-      orig_status: r.orig_status as v3.AccountStatus,
-      end_status: r.end_status as v3.AccountStatus,
-      total_fees: r.total_fees,
-      total_fees_extra_currencies: r.total_fees_extra_currencies,
-      description: r.description as unknown as v3.TransactionDescription,
-      block_ref: { workchain: r.block_workchain, shard: shardToHex(BigInt(r.block_shard)).toUpperCase(), seqno: r.block_seqno },
-      in_msg: incoming ? formatMessage(incoming) : null,
-      out_msgs: outgoing.map(formatMessage),
-      account_state_before: accountState(r.account_state_hash_before, states),
-      account_state_after: accountState(r.account_state_hash_after, states),
-      emulated: false,
-      finality: 'finalized',
-    };
-  });
+  const transactions: v3.Transaction[] = rows.map((r) =>
+    formatTransaction(
+      r,
+      inMsg.get(r.hash),
+      (outMsgs.get(r.hash) ?? []).sort((a, b) => a.out_index - b.out_index),
+      accountState(r.account_state_hash_before, states),
+      accountState(r.account_state_hash_after, states),
+    ),
+  );
   const book = await addressBook(
     db,
     transactions.flatMap((t) => [t.account, t.in_msg?.source, t.in_msg?.destination, ...t.out_msgs.flatMap((m) => [m.source, m.destination])]),

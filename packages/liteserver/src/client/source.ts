@@ -15,7 +15,10 @@ import { createHash } from 'node:crypto';
 import {
   accountStateFields,
   ChainError,
+  emulateTraceWith,
   emulationResultOf,
+  shardAccountBoc,
+  shardAccountOfBoc,
   externalMessageOf,
   EXIT_CODE_NO_CODE,
   GET_METHOD_GAS_LIMIT,
@@ -33,6 +36,7 @@ import {
   type BlockTransactionsPage,
   type ChainSource,
   type ChainTransaction,
+  type EmulatedTrace,
   type EmulationResult,
   type GetMethodResult,
   type MasterchainInfo,
@@ -515,6 +519,41 @@ export class LiteserverChain implements ChainSource {
       throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
     }
     return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
+  }
+  async emulateTrace(message: Cell): Promise<EmulatedTrace> {
+    const dest = externalMessageOf(message).info.dest as Address;
+    const session = this.pool.session();
+    // Every account of the trace is read at the block the destination's state came from.
+    const { state } = await this.accountState(dest, undefined, session);
+    const block = state.block;
+    const config = await this.config(block, session);
+    return emulateTraceWith(
+      {
+        mcSeqno: block.seqno,
+        shardAccount: async (address) =>
+          (await this.accountState(address, block.seqno, session)).sa ?? { account: undefined, lastTransactionLt: 0n, lastTransactionHash: 0n },
+        runTransaction: async (shardAccount, msg, { now, lt, ignoreChksig }) => {
+          const active = shardAccount.account?.storage.state.type === 'active' ? shardAccount.account.storage.state.state : null;
+          const roots = [active?.code, active?.data].filter((c): c is Cell => !!c);
+          const libs = await this.librariesFor(roots, session);
+          const res = await emulator.run((executor) => executor.runTransaction({
+            config: config.base64,
+            libs: libs ?? null,
+            verbosity: 'short',
+            shardAccount: shardAccountBoc(shardAccount),
+            message: msg,
+            now,
+            lt,
+            randomSeed: Buffer.alloc(32),
+            ignoreChksig,
+            debugEnabled: false,
+          }));
+          if (!res.result.success) return { error: `${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}` };
+          return { transaction: Cell.fromBase64(res.result.transaction), shardAccount: shardAccountOfBoc(res.result.shardAccount) };
+        },
+      },
+      message,
+    );
   }
 }
 

@@ -1,0 +1,159 @@
+import { normalizedExternalMessageHash, type ChainSource, type TransactionId } from '@tongate/chain';
+import type { ChainDatabase } from '@tongate/store';
+import { Address, type Cell } from '@ton/core';
+import type { Kysely } from 'kysely';
+import type { PendingEntry, PendingStore } from './store.js';
+import { pendingEntryOf } from './trace.js';
+
+export interface PendingLogger {
+  warn(obj: object, msg?: string): void;
+}
+
+export interface PendingTracesOptions {
+  chain: ChainSource;
+  store: PendingStore;
+  /** The network's index: an entry is finalized once its root transaction is indexed. */
+  index?: Kysely<ChainDatabase>;
+  /** How long an entry lives without landing, and after it is finalized. */
+  ttlMs: number;
+  /** How often the tracker looks for landed transactions. */
+  pollMs?: number;
+  /** Longest the emulation may hold a send back (default 2 s); past it the message goes out and the entry follows. */
+  emulationTimeoutMs?: number;
+  logger?: PendingLogger;
+}
+
+/** Entries the tracker looks at per round (the rest wait for the next round). */
+const TRACKED_PER_ROUND = 1_000;
+/** Emulations one network runs at once; a send past it goes out without a pending entry instead of waiting. */
+const MAX_CONCURRENT_EMULATIONS = 8;
+
+/**
+ * One network's pending traces. `submit` is how the API sends an external message: it emulates the whole trace
+ * against the latest state, sends the message, and stores the trace as pending. The tracker then moves each entry
+ * to `confirmed` when the chain backend shows its root transaction, and to `finalized` when the index holds it (a
+ * step per round, so both states are seen); an entry that never lands expires after the TTL.
+ */
+export class PendingTraces {
+  private timer: NodeJS.Timeout | null = null;
+  private round: Promise<void> | null = null;
+  private emulating = 0;
+  /** The masterchain head the tracker last looked for landed messages at (none can land without a new block). */
+  private trackedHead = -1;
+
+  constructor(private readonly opts: PendingTracesOptions) {}
+
+  get network() {
+    return this.opts.chain.network;
+  }
+
+  get store() {
+    return this.opts.store;
+  }
+
+  /**
+   * Sends an external message through the chain backend, emulating its trace first: the send waits for the
+   * emulation at most `emulationTimeoutMs` (a slow emulation must not hold sends back); one that finishes later is
+   * still stored, once the send has succeeded, if it could run on the state from before the message.
+   */
+  async submit(message: Cell): Promise<{ hash: Buffer }> {
+    const { chain } = this.opts;
+    const emulation = this.emulate(message);
+    let timer: NodeJS.Timeout | undefined;
+    const late = Symbol('late');
+    const early = await Promise.race([emulation, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), this.opts.emulationTimeoutMs ?? 2_000)))]);
+    clearTimeout(timer);
+    const sent = await chain.sendMessage(message.toBoc());
+    if (early === late) void emulation.then((entry) => this.keep(entry));
+    else await this.keep(early);
+    return sent;
+  }
+
+  private async keep(entry: PendingEntry | null): Promise<void> {
+    if (!entry) return;
+    try {
+      await this.opts.store.put(this.network, entry);
+    } catch (err) {
+      this.opts.logger?.warn({ err, network: this.network }, 'pending trace not stored');
+    }
+  }
+
+  /** The message's pending entry, or null when it cannot be emulated (the send then answers for itself). */
+  private async emulate(message: Cell): Promise<PendingEntry | null> {
+    const { chain } = this.opts;
+    if (this.emulating >= MAX_CONCURRENT_EMULATIONS) {
+      this.opts.logger?.warn({ network: chain.network }, 'emulations at capacity: message sent without a pending trace');
+      return null;
+    }
+    this.emulating++;
+    try {
+      const trace = await chain.emulateTrace(message);
+      return pendingEntryOf(message, trace, { ttlMs: this.opts.ttlMs });
+    } catch (err) {
+      this.opts.logger?.warn({ err: (err as Error).message, network: chain.network }, 'external message not emulated: no pending trace');
+      return null;
+    } finally {
+      this.emulating--;
+    }
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.round) return;
+      this.round = this.track()
+        .catch((err) => this.opts.logger?.warn({ err, network: this.network }, 'pending tracker round failed'))
+        .finally(() => (this.round = null));
+    }, this.opts.pollMs ?? 500);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.round;
+  }
+
+  /** One round: every unfinished entry one step further when its transaction has landed. */
+  async track(): Promise<void> {
+    const { chain, store, index } = this.opts;
+    const entries = await store.unfinished(chain.network, TRACKED_PER_ROUND);
+    if (entries.length === 0) return;
+    const head = (await chain.getMasterchainInfo()).last.seqno;
+    const newBlock = head !== this.trackedHead;
+    // One state read per root account, however many of its messages are in flight.
+    const lastTransactions = new Map<string, Promise<TransactionId | null>>();
+    const lastTransactionOf = (account: string) => {
+      let last = lastTransactions.get(account);
+      if (!last) lastTransactions.set(account, (last = chain.getAccountState(Address.parseRaw(account)).then((s) => s.lastTransaction)));
+      return last;
+    };
+    for (const entry of entries) {
+      if (entry.finality === 'pending' && newBlock) {
+        const landed = await this.landedRoot(entry, await lastTransactionOf(entry.rootAccount));
+        if (landed) await this.advance(entry, { finality: 'confirmed', landedTxHash: landed });
+      } else if (entry.finality === 'confirmed' && index && entry.landedTxHash) {
+        const row = await index.selectFrom('transactions').select(['mc_block_seqno']).where('hash', '=', entry.landedTxHash).executeTakeFirst();
+        if (row) await this.advance(entry, { finality: 'finalized', mcSeqno: row.mc_block_seqno });
+      }
+    }
+    this.trackedHead = head;
+  }
+
+  private async advance(entry: PendingEntry, change: Partial<PendingEntry>): Promise<void> {
+    // A landed trace stays visible for one more TTL from this step.
+    await this.opts.store.put(this.network, { ...entry, ...change, expiresAt: Date.now() + this.opts.ttlMs });
+  }
+
+  /** The hash of the root account's transaction that took this entry's external message, once the chain has it. */
+  private async landedRoot(entry: PendingEntry, last: TransactionId | null): Promise<string | null> {
+    if (!last || last.lt <= BigInt(entry.rootLastLt)) return null;
+    // Newest first, back to where the account stood when the message was accepted.
+    const txs = await this.opts.chain.getAccountTransactions(Address.parseRaw(entry.rootAccount), last, 16);
+    for (const t of txs) {
+      if (t.lt <= BigInt(entry.rootLastLt)) break;
+      const inMsg = t.tx.inMessage;
+      if (inMsg?.info.type === 'external-in' && normalizedExternalMessageHash(inMsg).toString('base64') === entry.key) return t.hash.toString('base64');
+    }
+    return null;
+  }
+}
