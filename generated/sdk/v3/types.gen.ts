@@ -4369,7 +4369,7 @@ export type GetMultisigWalletsData = {
          */
         wallet_address?: Array<string>;
         /**
-         * Embed the orders of each wallet.
+         * Embed the orders of each wallet (its newest 100, oldest first; /multisig/orders pages through all of them).
          */
         include_orders?: boolean;
         /**

@@ -9,6 +9,12 @@ import { KEY256, decodeExactly, expectTag, hex256, readOnlyValue } from './cells
  *  auction:(Maybe ^[max_bid_address:MsgAddress max_bid_amount:Coins auction_end_time:uint64]) last_fill_up_time:uint64`.
  */
 
+/**
+ * Code hash (hex) of the `.ton` domain items (mainnet's root collection deploys every item with it; recorded in
+ * shared/fixtures/accounts/dns-item). Items are recognised by it: their data layout is this code's.
+ */
+export const TON_DNS_ITEM_CODE_HASH = '8b5ffc9ebfd39064d8d5f56e4659c826bb7593923f5ca48728be4d60af6f51f9';
+
 export interface DnsAuction {
   maxBidAddress: Address | null;
   maxBidAmount: bigint;

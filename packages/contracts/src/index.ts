@@ -11,6 +11,8 @@ export * from './getgems-auction.js';
 export * from './telemint.js';
 export * from './nft-sales.js';
 export * from './dns-item.js';
+export * from './vesting.js';
+export * from './multisig.js';
 export * from './liquid-staking.js';
 export * from './validator-cycles.js';
 export * from './nominator-pool-messages.js';

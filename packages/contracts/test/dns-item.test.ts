@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Address, beginCell } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
-import { DNS_CATEGORIES, decodeDnsItemData, decodeDnsRecord, dnsAuctionState } from '../src/dns-item.js';
+import { DNS_CATEGORIES, TON_DNS_ITEM_CODE_HASH, decodeDnsItemData, decodeDnsRecord, dnsAuctionState } from '../src/dns-item.js';
 import { runGetMethod } from '../src/get-method.js';
 import { TON_DNS_COLLECTION } from '../src/interfaces.js';
 import { fixtureCell, fixtureJson } from './fixtures.js';
@@ -12,6 +12,10 @@ const items = ['data.boc.b64', 'data-2.boc.b64'].map((file) => ({ file, data: fi
 const [inAuction, claimed] = items;
 
 describe('.ton DNS item', () => {
+  it('is recognised by the code hash of the recorded mainnet item', () => {
+    expect(code.hash().toString('hex')).toBe(TON_DNS_ITEM_CODE_HASH);
+  });
+
   it('decodes the item in auction to the recorded values', () => {
     const item = decodeDnsItemData(inAuction.data);
     const want = expected['data.boc.b64'];

@@ -6,8 +6,14 @@ export { signerFromSeed, verifyEd25519, devnetValidatorSigner, type Ed25519Signe
 export { walletTransferBoc, type DevnetWallet } from './wallets.js';
 export { serializeBlock, blockHashes, nextStateHash } from './blocks.js';
 export type { SeedSummary } from './seed.js';
+export type { DnsSeedSummary } from './seed-dns.js';
+export type { VestingSeedSummary } from './seed-vesting.js';
+export type { MultisigSeedSummary } from './seed-multisig.js';
 export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
+export * as dns from './contracts/dns.js';
+export * as vesting from './contracts/vesting.js';
+export * as multisig from './contracts/multisig.js';
 export type { SalesSeedSummary } from './seed-sales.js';
 export * as salesContracts from './contracts/sales.js';
 export * as salesContractCodes from './contracts/sales-codes.js';

@@ -17,6 +17,9 @@ import {
   nftTransferBody,
   onchainContent,
 } from './contracts/tokens.js';
+import { seedDns, type DnsSeedSummary } from './seed-dns.js';
+import { seedVesting, type VestingSeedSummary } from './seed-vesting.js';
+import { seedMultisig, type MultisigSeedSummary } from './seed-multisig.js';
 import { seedSales, type SalesSeedSummary } from './seed-sales.js';
 
 export interface SeedSummary {
@@ -24,6 +27,16 @@ export interface SeedSummary {
   wallets: { version: 'v3r2' | 'v4r2' | 'v5r1'; address: Address; secretSeedHex: string }[];
   jetton: { minter: Address; wallets: Address[]; minted: bigint; transferred: bigint; burned: bigint };
   nft: { collection: Address; item: Address; ownerAfterTransfer: Address };
+  /** `.ton` domains with wallet, site, storage and next-resolver records (seed-dns.ts). */
+  dns: DnsSeedSummary;
+  /** A vesting wallet owned by alice and funded by the faucet (seed-vesting.ts). */
+  vesting: VestingSeedSummary;
+  /** A 2-of-2 multisig with an executed and a pending order (seed-multisig.ts). */
+  multisig: MultisigSeedSummary;
+  /** A transfer to an account that does not exist, sent bounceable: it comes back bounced to `from`. */
+  bounced: { from: Address; to: Address };
+  /** An encrypted-comment message (opcode 0x2167da4b) from alice to bob. */
+  encryptedComment: { from: Address; to: Address };
   /** A getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts). */
   sales: SalesSeedSummary;
   /** Hashes of the external messages sent, in order. */
@@ -41,6 +54,11 @@ export interface SeedContext {
   liveSeqno(address: Address): Promise<number>;
 }
 
+/** Encrypted comment (ton-marker): opcode 0x2167da4b, then the ciphertext as a snake cell. */
+function encryptedCommentBody(ciphertext: Buffer) {
+  return beginCell().storeUint(0x2167da4b, 32).storeBuffer(ciphertext).endCell();
+}
+
 interface Actor {
   wallet: DevnetWallet;
   signer: Ed25519Signer;
@@ -49,7 +67,9 @@ interface Actor {
 
 /**
  * Realistic activity in a few blocks: three fresh wallets (v4r2, v5r1, v3r2) funded from the faucet, transfers with comments both ways,
- * a jetton (deploy + mint, transfer with a forward payload, burn) and an NFT collection (deploy + mint, transfer).
+ * a jetton (deploy + mint, transfer with a forward payload, burn), an NFT collection (deploy + mint, transfer), two
+ * `.ton` domains with records, a vesting wallet, a multisig with
+ * orders, an encrypted comment and a transfer that bounces.
  * Every run uses fresh keys and content URIs, so running it again adds new contracts instead of colliding.
  */
 export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
@@ -138,6 +158,23 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await ctx.produceBlock();
   const item = nftItemAddress(collection.address, 0n);
   await send(alice, [internal({ to: item, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }) })]);
+  await ctx.produceBlock();
+
+  // 5. DNS: alice and bob each own a .ton domain with records.
+  const sender = { send, produceBlock: () => ctx.produceBlock(), address: (a: Actor) => a.wallet.address };
+  const dns = await seedDns(sender, alice, bob, tag);
+
+  // 6. Vesting and multisig: the faucet funds a vesting wallet for alice, and a multisig of alice and bob.
+  const vesting = await seedVesting(sender, faucet, alice, bob, carol);
+  const multisig = await seedMultisig(sender, faucet, alice, bob, carol);
+
+  // 7. An encrypted comment, and a bounceable transfer to an account that does not exist (it bounces back).
+  // The encrypted comment's payload stands in for ciphertext: the index stores and classifies it, never decrypts it.
+  const nowhere = new Address(0, randomBytes(32));
+  await send(alice, [internal({ to: bob.wallet.address, value: toNano('0.2'), bounce: true, body: encryptedCommentBody(randomBytes(96)) })]);
+  await send(carol, [internal({ to: nowhere, value: toNano('0.25'), bounce: true, body: comment('this one bounces') })]);
+
+  // 8. Sales: a getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts).
   const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol });
   const lastBlock = await ctx.produceBlock();
 
@@ -149,6 +186,11 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     ],
     jetton: { minter: minter.address, wallets: [aliceJw, bobJw], minted, transferred, burned },
     nft: { collection: collection.address, item, ownerAfterTransfer: bob.wallet.address },
+    dns,
+    vesting,
+    multisig,
+    bounced: { from: carol.wallet.address, to: nowhere },
+    encryptedComment: { from: alice.wallet.address, to: bob.wallet.address },
     sales,
     messages,
     lastBlock,

@@ -1,6 +1,9 @@
-import { Address, beginCell, type TupleItem } from '@ton/core';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { compileFunc } from '@ton-community/func-js';
+import { Address, beginCell, Cell, Dictionary, type TupleItem } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractCodes, createDevnet, type Devnet, type SeedSummary } from '../src/index.js';
+import { contractCodes, createDevnet, dns, salesContractCodes, type Devnet, type SeedSummary } from '../src/index.js';
 import { JETTON_OP, NFT_OP } from '../src/contracts/tokens.js';
 
 let devnet: Devnet;
@@ -71,6 +74,95 @@ describe('seed', () => {
     expect(addr(nft.stack[2]).equals(collection)).toBe(true);
     expect(addr(nft.stack[3]).equals(ownerAfterTransfer)).toBe(true);
     expect(await opsOf(item)).toContain(NFT_OP.transfer);
+  });
+
+  it('deploys .ton domains whose records resolve through the item code', async () => {
+    for (const item of seed.dns.items) {
+      expect((await devnet.getAccountState(item.address)).code!.hash().toString('hex')).toBe(salesContractCodes.dnsItemCodeHash);
+      const nft = await devnet.runGetMethod(item.address, 'get_nft_data', []);
+      expect(addr(nft.stack[3]).equals(item.owner)).toBe(true);
+      const resolve = async (category: string) => {
+        const r = await devnet.runGetMethod(item.address, 'dnsresolve', [
+          { type: 'slice', cell: beginCell().storeUint(0, 8).endCell() },
+          { type: 'int', value: dns.dnsCategory(category) },
+        ]);
+        expect(r.exitCode).toBe(0);
+        expect(int(r.stack[0])).toBe(8n);
+        return r.stack[1].type === 'cell' ? r.stack[1].cell : null;
+      };
+      expect((await resolve('wallet'))!.beginParse().skip(16).loadAddress().equals(item.wallet!)).toBe(true);
+      const site = await resolve('site');
+      expect(site ? site.beginParse().skip(16).loadBuffer(32).toString('hex') : null).toBe(item.siteAdnl);
+      const storage = await resolve('storage');
+      expect(storage ? storage.beginParse().skip(16).loadBuffer(32).toString('hex') : null).toBe(item.storageBagId);
+      const next = await resolve('dns_next_resolver');
+      expect(next ? next.beginParse().skip(16).loadAddress().toRawString() : null).toBe(item.nextResolver?.toRawString() ?? null);
+    }
+  });
+
+  it('deploys a vesting wallet that relays its owner\'s transfer to a whitelisted address', async () => {
+    const v = seed.vesting;
+    expect((await devnet.getAccountState(v.address)).code!.hash().toString('hex')).toBe(contractCodes.vestingWalletCodeHash);
+    const r = await devnet.runGetMethod(v.address, 'get_vesting_data', []);
+    expect(r.exitCode).toBe(0);
+    expect(r.stack.slice(0, 5).map(int)).toEqual([BigInt(v.startTime), BigInt(v.totalDuration), BigInt(v.unlockPeriod), BigInt(v.cliffDuration), v.totalAmount]);
+    expect(addr(r.stack[5]).equals(v.sender)).toBe(true);
+    expect(addr(r.stack[6]).equals(v.owner)).toBe(true);
+    const whitelist = r.stack[7].type === 'cell' ? Dictionary.loadDirect(Dictionary.Keys.Address(), { serialize: () => {}, parse: () => true }, r.stack[7].cell) : null;
+    expect(whitelist!.keys().map((a) => a.toRawString()).sort()).toEqual(v.whitelist.map((a) => a.toRawString()).sort());
+    expect(int((await devnet.runGetMethod(v.address, 'seqno', [])).stack[0])).toBe(2n);
+    const bobTxs = await devnet.getAccountTransactions(v.relayed.to, (await devnet.getAccountState(v.relayed.to)).lastTransaction!, 50);
+    expect(bobTxs.some((t) => t.tx.inMessage?.info.src?.toString() === v.address.toString() && t.tx.inMessage.info.type === 'internal' && t.tx.inMessage.info.value.coins === v.relayed.value)).toBe(true);
+  });
+
+  it('the devnet vesting, multisig and order codes are their FunC sources compiled', async () => {
+    const dir = fileURLToPath(new URL('../contracts/', import.meta.url));
+    const cases = [
+      ['vesting-wallet.fc', contractCodes.vestingWalletCodeHash],
+      ['multisig.fc', contractCodes.multisigCodeHash],
+      ['multisig-order.fc', contractCodes.multisigOrderCodeHash],
+    ] as const;
+    for (const [file, hash] of cases) {
+      const compiled = await compileFunc({ targets: [file], sources: (p: string) => readFileSync(dir + p, 'utf8') });
+      expect(compiled.status, file).toBe('ok');
+      expect(Cell.fromBase64((compiled as { codeBoc: string }).codeBoc).hash().toString('hex'), file).toBe(hash);
+    }
+    expect(Cell.fromBase64(contractCodes.multisigCodeBoc).hash().toString('hex')).toBe(contractCodes.multisigCodeHash);
+    expect(Cell.fromBase64(contractCodes.multisigOrderCodeBoc).hash().toString('hex')).toBe(contractCodes.multisigOrderCodeHash);
+    expect(Cell.fromBase64(contractCodes.vestingWalletCodeBoc).hash().toString('hex')).toBe(contractCodes.vestingWalletCodeHash);
+  });
+
+  it('runs a 2-of-2 multisig: an order executed after two approvals, a proposed one pending', async () => {
+    const m = seed.multisig;
+    const data = await devnet.runGetMethod(m.address, 'get_multisig_data', []);
+    expect(data.exitCode).toBe(0);
+    expect(int(data.stack[0])).toBe(2n);
+    expect(int(data.stack[1])).toBe(2n);
+    for (const order of m.orders) {
+      const at = await devnet.runGetMethod(m.address, 'get_order_address', [{ type: 'int', value: order.seqno }]);
+      expect(addr(at.stack[0]).equals(order.address)).toBe(true);
+      const o = await devnet.runGetMethod(order.address, 'get_order_data', []);
+      expect(o.exitCode).toBe(0);
+      expect(addr(o.stack[0]).equals(m.address)).toBe(true);
+      expect(int(o.stack[1])).toBe(order.seqno);
+      expect(int(o.stack[3])).toBe(order.executed ? -1n : 0n);
+      expect(int(o.stack[6])).toBe(order.executed ? 2n : 0n);
+    }
+    const carol = m.pays.to;
+    const txs = await devnet.getAccountTransactions(carol, (await devnet.getAccountState(carol)).lastTransaction!, 50);
+    expect(txs.some((t) => t.tx.inMessage?.info.src?.toString() === m.address.toString() && t.tx.inMessage.info.type === 'internal' && t.tx.inMessage.info.value.coins === m.pays.value)).toBe(true);
+  });
+
+  it('sends an encrypted comment and a transfer that bounces', async () => {
+    const bobState = await devnet.getAccountState(seed.encryptedComment.to);
+    const bobTxs = await devnet.getAccountTransactions(seed.encryptedComment.to, bobState.lastTransaction!, 50);
+    const encrypted = bobTxs.filter((t) => t.tx.inMessage?.info.src?.toString() === seed.encryptedComment.from.toString() && t.tx.inMessage.body.beginParse().preloadUint(32) === 0x2167da4b);
+    expect(encrypted).toHaveLength(1);
+    const from = await devnet.getAccountState(seed.bounced.from);
+    const txs = await devnet.getAccountTransactions(seed.bounced.from, from.lastTransaction!, 5);
+    const back = txs.find((t) => t.tx.inMessage?.info.type === 'internal' && t.tx.inMessage.info.bounced);
+    expect(back?.tx.inMessage?.info.src?.toString()).toBe(seed.bounced.to.toString());
+    expect((await devnet.getAccountState(seed.bounced.to)).status).not.toBe('active');
   });
 
   it('spreads the activity over several blocks and can run again', async () => {

@@ -64,7 +64,8 @@ describe('block transactions', async () => {
 
 describe('account transactions', () => {
   it('getTransactions: newest first, ext.transaction shapes that TonClient accepts', async () => {
-    const { result } = await call(ops, 'getTransactions', { address: alice.toString() });
+    // The whole history (the seed gives alice more transactions than a default page).
+    const { result } = await call(ops, 'getTransactions', { address: alice.toString(), limit: 100 });
     expect(result.length).toBeGreaterThan(2);
     const lts = result.map((t: any) => BigInt(t.transaction_id.lt));
     expect([...lts].sort((a, b) => (a < b ? 1 : -1))).toEqual(lts);
@@ -85,10 +86,10 @@ describe('account transactions', () => {
   });
 
   it('getTransactions paging: (lt, hash) inclusive in hex or base64, to_lt exclusive, limit', async () => {
-    const { result: all } = await call(ops, 'getTransactions', { address: alice.toRawString() });
+    const { result: all } = await call(ops, 'getTransactions', { address: alice.toRawString(), limit: 100 });
     const second = all[1];
     const hex = Buffer.from(second.transaction_id.hash, 'base64').toString('hex');
-    const fromHex = (await call(ops, 'getTransactions', { address: alice.toString(), lt: second.transaction_id.lt, hash: hex })).result;
+    const fromHex = (await call(ops, 'getTransactions', { address: alice.toString(), lt: second.transaction_id.lt, hash: hex, limit: 100 })).result;
     expect(fromHex.map((t: any) => t.transaction_id)).toEqual(all.slice(1).map((t: any) => t.transaction_id));
     const fromB64url = (await call(ops, 'getTransactions', { address: alice.toString(), lt: second.transaction_id.lt, hash: Buffer.from(hex, 'hex').toString('base64url'), limit: 1 })).result;
     expect(fromB64url.map((t: any) => t.transaction_id)).toEqual([second.transaction_id]);
@@ -113,7 +114,7 @@ describe('account transactions', () => {
   });
 
   it('tryLocateTx / tryLocateResultTx / tryLocateSourceTx find both ends of a message', async () => {
-    const { result: all } = await call(ops, 'getTransactions', { address: alice.toString() });
+    const { result: all } = await call(ops, 'getTransactions', { address: alice.toString(), limit: 100 });
     const welcome = all[all.length - 1];
     const query = { source: faucet.toString(), destination: alice.toRawString(), created_lt: welcome.in_msg.created_lt };
     for (const op of ['tryLocateTx', 'tryLocateResultTx']) {

@@ -15,9 +15,9 @@ export interface V3Deps extends LegacyDeps {
 
 /**
  * The API v3 operations built so far: the v2-style ones over the chain backend, and the blockchain-data ones
- * (blocks, transactions, messages, account and wallet states, address book, top accounts, jettons, NFTs, metadata)
- * over the index. /decode decodes bodies by TL-B scheme. Traces, actions, DNS and the rest are not built yet, so the
- * front door answers them 501.
+ * (blocks, transactions, messages, account and wallet states, address book, top accounts, jettons, NFTs, metadata,
+ * DNS records, vesting, multisig) over the index. /decode decodes bodies by TL-B scheme. Traces, actions and the rest
+ * are not built yet, so the front door answers them 501.
  */
 export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   return {

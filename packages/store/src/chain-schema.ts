@@ -1,4 +1,7 @@
 import type { ColumnType } from 'kysely';
+import type { DnsTables } from './chain/dns.js';
+import type { VestingTables } from './chain/vesting.js';
+import type { MultisigTables } from './chain/multisig.js';
 import type { SalesTables } from './chain/sales.js';
 import type { TokenTables } from './chain/tokens.js';
 
@@ -158,7 +161,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends TokenTables, SalesTables {
+export interface ChainDatabase extends TokenTables, SalesTables, DnsTables, VestingTables, MultisigTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

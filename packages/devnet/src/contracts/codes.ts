@@ -24,3 +24,25 @@ export const nftItemCodeBoc =
   'te6ccgECDgEAAdwAART/APSkE/S88sgLAQIBYgIDAgLOBAUACaEfn+AFAgEgBgcCASAMDQLPDIhxwCSXwPg0NMDAXGwkl8D4PpA+kAx+gAxcdch+gAx+gAwc6m0APACBLOOFDBsIjRSMscF8uGVAfpA1DAQI/AD4AbTH9M/ghBfzD0UUjC64wIwNDQ1NYIQL8smohK64wJfBIQP8vCAICQARPpEMHC68uFNgAqwyEDdeMkATUTXHBfLhkfpAIfAB+kDSADH6ACDXScIA8uLEggr68IAboSGUUxWgod4i1wsBwwAgkgahkTbiIML/8uGSIZQQKjdb4w0CkzAyNOMNVQLwAwoLAHJwghCLdxc1BcjL/1AEzxYQJIBAcIAQyMsFUAfPFlAF+gIVy2oSyx/LPyJus5RYzxcBkTLiAckB+wAAfIIQBRONkchQCc8WUAvPFnEkSRRURqBwgBDIywVQB88WUAX6AhXLahLLH8s/Im6zlFjPFwGRMuIByQH7ABBHAGom8AGCENUydtsQN0QAbXFwgBDIywVQB88WUAX6AhXLahLLH8s/Im6zlFjPFwGRMuIByQH7AAA7O1E0NM/+kAg10nCAJp/AfpA1DAQJBAj4DBwWW1tgAB0A8jLP1jPFgHPFszJ7VSA=';
 export const nftItemCodeHash = 'ba4d975d2b66231c1f0a0ccca6e8ff8f7ba0610c4b7639584b8e98303dc3128c';
 
+
+
+/**
+ * Devnet vesting wallet (contracts/vesting-wallet.fc, compiled with @ton-community/func-js 0.11.0; a test recompiles
+ * it and compares): the vesting wallet's get-method interface, for the seed. Code hash
+ * ccb06919481427f90b441271c0bb3fa6ab9cf2150223f791d8ee0a0cca84baa8.
+ */
+export const vestingWalletCodeBoc =
+  'te6ccgECBwEAAToAART/APSkE/S88sgLAQIBYgIDAeTQ7aLt+wHQ0wMBcbCSXwPg+kAwIddJwSCSXwPgAdMf0z8x7UTQ0x/6QPpA1PQEMCaCEKdzOs26jiU4BYIQclimm7qUXwfbMeFRVccF8uGRAvpAMMhAFoEBC/RBQDME4w2kyMsfUATPFlADzxbM9ADJ7VQEAgEgBQYA7jZRYscF8uGRA9MH1DAg0NMDMfpAMfpA+gAwUReBAQv0Cm+hMbOOSSLAA/LhkvgnbxBQCaEn+CMB0NM/0x/TH9Mf+gAwUkKgUlC5kmxBjhpdoFJQvpNfBXDgUEOhI6kEUAOoUhCoWKkEoeKhGLvy4ZOSMDfiFvsAABG+ZL9qJoa4WPwAT70jF2omhpj5j9IH0gagDoAPoCGADpn+mP6Y/pj/0AGAgjiBsiiaghQ=';
+export const vestingWalletCodeHash = 'ccb06919481427f90b441271c0bb3fa6ab9cf2150223f791d8ee0a0cca84baa8';
+
+/**
+ * Devnet multisig wallet and order (contracts/multisig.fc, contracts/multisig-order.fc, compiled with
+ * @ton-community/func-js 0.11.0; a test recompiles them and compares): the get-method interface and message flow of
+ * multisig v2, for the seed.
+ */
+export const multisigCodeBoc =
+  'te6ccgECCQEAAcgAART/APSkE/S88sgLAQIBYgIDApTQ7aLt+zLQ0wMBcbCRW+D6QDAh10nBYJFb4AHTH9M/7UTQ0//TB9TTB/QE1DAoghD3GFEPuuMPBcjL/xXLBxLME8sHEvQAzMntVAQFAgJ1BwgB2DgF0//SANMH0y/UMCORJpEp4lIwePQOb6EOxwUdsPLj7yD4I7zy4/BTN7ry4/EHpPgoyCHPFlJQy//JghCcc/uiyMsfHMs/UoDLB1JwzBnLLxzMEsoAywfJdsjLBFKQzBjMyXeAGMjLBVRKhAYA8jcHghB1CX9dupRfCNsx4QTT/9MvMdMH0/8x1DD4KFRIFMhYzxbL/8l2yMsEEszMyfkAcHTIywLKB8v/ydAZxwXy4/JRcr7y4/N/jiYnePR8b6UgjhgC1DDQ0x8BghDxOB5buvLj9NMH1DAB+wCRMuIBs+YwNhUTREAAWshYzxbL/8l2yMsEEszMyfkAcHTIywLKB8v/ydAWzxZw+gLLaxTMFczJgED7AAAhsMr7UTQ0//TB9TTBzH0BDCAAabDJ+1E0NP/MdMHMdQx0wcx9AQx1DD4KFjIWM8Wy//JdsjLBBLMzMn5AHB0yMsCygfL/8nQg';
+export const multisigOrderCodeBoc =
+  'te6ccgECCQEAAnsAART/APSkE/S88sgLAQIBYgIDAuTQMtDTAwFxsJFb4PpAMCHXScFgkVvgAdMf0z/tRND6QAH4YdP/AfhiINdJwACSMHCOItMHAfhj0gAB+GTUAfhl0/8B+GbTBwH4Z9MvAfho1DD4aX/iI4IQnHP7orrjAvLgZwKCEKdiIw+64wJfA4QP8vAEBQC5ocdx2omh9IAD8MOn/gPwxEGuk4ABJGDhHEWmDgPwx6QAA/DJqAPwy6f+A/DNpg4D8M+mXgPw0ahh8NL/xWc38IPwhOBA2qjiItvB8IPwhfCH8Inwi/CN8I/wkfCTAawz+EEUxwXy4GUB8tBmAdMHAfhjcPhk1AH4ZXD4ZnD4Z9MvAfho1AH4adIAAZFb4w34SfhI+Ef4RvhF+ET4Q/hCyPhBzxbL/8sHygDMy//LB8svzMntVAYCwAHTBzBZ+ETy0Gv4RVIwePQOb6FRE8cFsPLgbAKu+EYhsPLQbfgj+Ei88tBu+EYBsfhm+Eek+GeCEIJgm/ZwgBDIywVQA88WIvoCEstqyx9SEMs/yXP7APhH+EO+kTDjDQcIAdLTBzD4RVIQePQOb6EwWPhE8tBr+EVSMHj0Dm+hURPHBbDy4GwCrvhGIbDy0G34I/hIvPLQbvhGAbH4ZvhHpPhnghCCYJv2cIAQyMsFUAPPFiL6AhLLassfUhDLP8lz+wD4R/hDvpEw4w0HAIL4SfhF+QD4R/hI+EKCEHUJf13Iyx8Wyz8Vy/8Uyy8TywcSy//MyXGAGMjLBfhBzxaCCvrwgPoCy2rMyXP7AH/4ZABM+En4SPhH+Eb4RfhE+EP4Qsj4Qc8Wy//LB8oAzMv/ywfLL8zJ7VQ=';
+export const multisigCodeHash = 'a098f00f289c7e812167134451f8d6130a75168a7f0c82c6a71ab5401c2eb521';
+export const multisigOrderCodeHash = 'db44200c96ee63b0d44f4b37d84e7cfd6ba73e99e6ae0e2a9bd15a2f140cc773';

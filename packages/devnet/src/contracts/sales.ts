@@ -1,6 +1,6 @@
 import { Address, beginCell, Cell, contractAddress, type StateInit } from '@ton/core';
-import { sha256_sync } from '@ton/crypto';
-import { dnsItemCodeBoc, getgemsAuctionCodeBoc, getgemsSaleV4CodeBoc } from './sales-codes.js';
+import { getgemsAuctionCodeBoc, getgemsSaleV4CodeBoc } from './sales-codes.js';
+import { dnsItemInit } from './dns.js';
 
 /**
  * State inits of the recorded marketplace and DNS contracts (sales-codes.ts). The data layouts are the ones the
@@ -9,7 +9,6 @@ import { dnsItemCodeBoc, getgemsAuctionCodeBoc, getgemsSaleV4CodeBoc } from './s
 
 export const getgemsSaleV4Code = () => Cell.fromBase64(getgemsSaleV4CodeBoc);
 export const getgemsAuctionCode = () => Cell.fromBase64(getgemsAuctionCodeBoc);
-export const dnsItemCode = () => Cell.fromBase64(dnsItemCodeBoc);
 
 /** Fees of a sale or an auction: a share for the marketplace and one for the collection's royalty. */
 export interface SaleFees {
@@ -98,25 +97,18 @@ export function getgemsAuctionInit(
   return deployed(data, getgemsAuctionCode());
 }
 
-/** TEP-81 index of a `.ton` item: the sha256 of its label. */
-export const dnsItemIndex = (domain: string) => BigInt('0x' + sha256_sync(domain).toString('hex'));
-
 /**
- * A `.ton` DNS item in auction, as the DNS collection leaves it after the first bid:
- * `index:256 collection owner:addr_none content:^(0x00 + empty records) domain:^Cell
- * auction:(Maybe ^[max_bid_address max_bid_amount:Coins auction_end_time:64]) last_fill_up_time:64`. The DNS root
- * collection's code is not among the recordings, so the devnet deploys the item itself, holding the first bid.
+ * A `.ton` DNS item in auction, as the DNS collection leaves it after the first bid (owner none, the bid in the
+ * auction cell). The DNS root collection's code is not among the recordings, so the devnet deploys the item itself,
+ * holding the first bid (dns.ts).
  */
 export function dnsAuctionItemInit(args: { collection: Address; domain: string; bidder: Address; bid: bigint; endTime: number; now: number }): { address: Address; init: StateInit } {
-  const auction = beginCell().storeAddress(args.bidder).storeCoins(args.bid).storeUint(args.endTime, 64).endCell();
-  const data = beginCell()
-    .storeUint(dnsItemIndex(args.domain), 256)
-    .storeAddress(args.collection)
-    .storeAddress(null)
-    .storeRef(beginCell().storeUint(0, 8).storeBit(false).endCell())
-    .storeRef(beginCell().storeStringTail(args.domain).endCell())
-    .storeMaybeRef(auction)
-    .storeUint(args.now, 64)
-    .endCell();
-  return deployed(data, dnsItemCode());
+  const { address, init } = dnsItemInit({
+    collection: args.collection,
+    label: args.domain,
+    owner: null,
+    auction: { maxBidAddress: args.bidder, maxBidAmount: args.bid, endTime: args.endTime },
+    lastFillUpTime: args.now,
+  });
+  return { address, init };
 }

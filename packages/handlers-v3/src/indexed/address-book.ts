@@ -2,10 +2,11 @@ import { detectInterfaces, detectWalletByCodeHash } from '@tongate/contracts';
 import { friendlyForms } from '@tongate/handlers-v2';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
- * address_book: every address of a reply → its user-friendly form, domain and interfaces (WIRE.md). The friendly
+ * address_book: every address of a reply → its user-friendly form, domain and interfaces (WIRE.md). The domain is the
+ * shortest `.ton` domain the account owns whose wallet record points back to it (toncenter's rule). The friendly
  * form is non-bounceable for wallets and for accounts without code (uninitialised or unknown), bounceable
  * otherwise, with the testnet flag on testnet. Interfaces follow toncenter's rule (@tongate/contracts): the code
  * hash, else every interface whose get-methods the code defines.
@@ -14,6 +15,8 @@ import type { Kysely } from 'kysely';
 export interface AccountFacts {
   code_hash: string | null;
   contract_methods: number[] | null;
+  /** The shortest `.ton` domain whose owner is this account and whose wallet record points back to it. */
+  domain?: string | null;
 }
 
 export function interfacesOf(facts: AccountFacts | undefined): string[] {
@@ -29,7 +32,7 @@ export function bookEntry(raw: string, facts: AccountFacts | undefined, testnet:
   const hash = Buffer.from(raw.slice(colon + 1), 'hex');
   const codeHash = facts?.code_hash ?? null;
   const bounceable = codeHash !== null && !isWallet(codeHash);
-  return { user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url, domain: null, interfaces: interfacesOf(facts) };
+  return { user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url, domain: facts?.domain ?? null, interfaces: interfacesOf(facts) };
 }
 
 /** What the address book needs of each account, read in one query. */
@@ -38,6 +41,21 @@ export async function accountFacts(db: Kysely<ChainDatabase>, addresses: readonl
   if (addresses.length === 0) return facts;
   const rows = await db.selectFrom('latest_account_states').select(['account', 'code_hash', 'contract_methods']).where('account', 'in', addresses).execute();
   for (const row of rows) facts.set(row.account, { code_hash: row.code_hash, contract_methods: row.contract_methods });
+  // One domain per address (the shortest, then the first by name), whatever number of domains it owns.
+  const domains = await db
+    .selectFrom('dns_entries')
+    .distinctOn('dns_wallet')
+    .select(['dns_wallet', 'domain'])
+    .where('dns_wallet', 'in', addresses)
+    .whereRef('nft_item_owner', '=', 'dns_wallet')
+    .orderBy('dns_wallet')
+    .orderBy(sql`length(domain)`)
+    .orderBy('domain')
+    .execute();
+  for (const { dns_wallet, domain } of domains) {
+    const account = dns_wallet!;
+    facts.set(account, { ...(facts.get(account) ?? { code_hash: null, contract_methods: null }), domain });
+  }
   return facts;
 }
 

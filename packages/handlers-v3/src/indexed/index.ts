@@ -19,12 +19,15 @@ import { ApiError } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
+import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { jettonOperations, type JettonOperations } from './jettons.js';
 import { metadataOperations, type MetadataOperations } from './metadata.js';
 import { nftOperations, type NftOperations } from './nfts.js';
+import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { salesOperations, type SalesOperations } from './sales.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
+import { vestingOperations, type VestingOperations } from './vesting.js';
 
 export type IndexedOperations = BlockOperations &
   TransactionOperations &
@@ -33,7 +36,10 @@ export type IndexedOperations = BlockOperations &
   JettonOperations &
   NftOperations &
   MetadataOperations &
-  SalesOperations;
+  SalesOperations &
+  DnsOperations &
+  VestingOperations &
+  MultisigOperations;
 
 export { readNftItems } from './nfts.js';
 export { tokenMetadata } from './metadata.js';
@@ -58,6 +64,9 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...nftOperations(db, testnet),
     ...metadataOperations(db),
     ...salesOperations(db, testnet),
+    ...dnsOperations(db, testnet),
+    ...vestingOperations(db, testnet),
+    ...multisigOperations(db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
   for (const [name, operation] of Object.entries(operations) as [string, (input: object) => Promise<unknown>][]) {

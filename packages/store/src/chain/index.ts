@@ -1,4 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
+import { dnsMigrations } from './dns.js';
+import { vestingMigrations } from './vesting.js';
+import { multisigMigrations } from './multisig.js';
 import { salesMigrations } from './sales.js';
 import { tokenMigrations } from './tokens.js';
 
@@ -18,4 +21,10 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
-export const DOMAIN_MIGRATIONS: DomainMigrations[] = [tokenMigrations, salesMigrations];
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
+  tokenMigrations,
+  salesMigrations,
+  dnsMigrations,
+  vestingMigrations,
+  multisigMigrations,
+];
