@@ -18,6 +18,7 @@ import { isQueryTimeout, type ChainDatabase } from '@tongate/store';
 import { ApiError } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
+import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
@@ -26,6 +27,7 @@ import { metadataOperations, type MetadataOperations } from './metadata.js';
 import { nftOperations, type NftOperations } from './nfts.js';
 import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { salesOperations, type SalesOperations } from './sales.js';
+import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 import { vestingOperations, type VestingOperations } from './vesting.js';
 
@@ -39,7 +41,9 @@ export type IndexedOperations = BlockOperations &
   SalesOperations &
   DnsOperations &
   VestingOperations &
-  MultisigOperations;
+  MultisigOperations &
+  TraceOperations &
+  ActionOperations;
 
 export { readNftItems } from './nfts.js';
 export { tokenMetadata } from './metadata.js';
@@ -60,6 +64,8 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...traceOperations(db, testnet),
+    ...actionOperations(db, testnet),
     ...jettonOperations(db, testnet),
     ...nftOperations(db, testnet),
     ...metadataOperations(db),

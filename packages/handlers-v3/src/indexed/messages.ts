@@ -2,6 +2,7 @@ import { textCommentBytes } from '@tongate/chain';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, MessagesTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
+import { decodeOpcode } from '@tongate/tlb';
 import { Cell } from '@ton/core';
 import type { Kysely, Selectable } from 'kysely';
 import { tokenMetadata } from './metadata.js';
@@ -40,7 +41,8 @@ export function formatMessage(row: MessageRow): v3.Message {
     created_lt: row.created_lt,
     created_at: row.created_at,
     opcode: opcodeHex(row.opcode),
-    decoded_opcode: null,
+    // the stored opcode is signed; scheme tags are unsigned
+    decoded_opcode: row.opcode === null ? null : decodeOpcode(row.opcode >>> 0),
     ihr_disabled: row.ihr_disabled,
     bounce: row.bounce,
     bounced: row.bounced,

@@ -2,6 +2,7 @@ import type { ChainSource } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import type { Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
+import { traceDerivation } from './traces.js';
 import { dnsDerivation } from './dns.js';
 import { vestingDerivation } from './vesting.js';
 import { multisigDerivation } from './multisig.js';
@@ -31,5 +32,5 @@ export interface BlockDerivation<Prepared = unknown> {
 
 /** The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows). */
 export function defaultDerivations(): BlockDerivation[] {
-  return [tokensDerivation(), salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation()];
+  return [traceDerivation(), tokensDerivation(), salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation()];
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { traceMigrations } from './traces.js';
 import { dnsMigrations } from './dns.js';
 import { vestingMigrations } from './vesting.js';
 import { multisigMigrations } from './multisig.js';
@@ -22,6 +23,7 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
 export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
+  traceMigrations,
   tokenMigrations,
   salesMigrations,
   dnsMigrations,
