@@ -168,6 +168,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect(t.decoded_forward_payload).toMatchObject({ comment: 'own transfer' });
     const tx = await v3('transactions', { hash: t.transaction_hash });
     expect(tx.body.transactions[0]).toMatchObject({ account: raw(own.faucetJw), lt: t.transaction_lt, now: t.transaction_now });
+    // The transfer's trace is its transaction's, rooted at the faucet's external message.
+    expect(t.trace_id).toEqual(expect.any(String));
+    expect(t.trace_id).toBe(tx.body.transactions[0].trace_id);
     // The failed transfer from the empty wallet ran (aborted) but moved nothing: it is not listed.
     const walletTxs = (await v3('transactions', { account: raw(own.faucetJw), limit: '20' })).body.transactions;
     expect(walletTxs.some((x: any) => x.description.aborted === true && x.in_msg?.opcode === '0x0f8a7ea5')).toBe(true);
@@ -276,6 +279,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
       forward_amount: '0',
     });
     const hash = r.body.nft_transfers[0].transaction_hash;
+    expect(r.body.nft_transfers[0].trace_id).toBe((await v3('transactions', { hash })).body.transactions[0].trace_id);
     expect((await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'in' })).body.nft_transfers.map((x: any) => x.transaction_hash)).toEqual([hash]);
     expect((await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'out' })).body.nft_transfers).toHaveLength(0);
     expect((await v3('nft/transfers', { owner_address: raw(own.faucet), direction: 'out' })).body.nft_transfers.map((x: any) => x.transaction_hash)).toContain(hash);

@@ -3,7 +3,7 @@ import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { page, rawAddress, rawAddresses } from './params.js';
-import { books, decodedPayload, eitherParty, windowedEvents } from './token-events.js';
+import { books, decodedPayload, eitherParty, traceIds, windowedEvents } from './token-events.js';
 
 export type JettonOperations = Pick<V3Handlers, 'getJettonMasters' | 'getJettonWallets' | 'getJettonTransfers' | 'getJettonBurns'>;
 
@@ -70,6 +70,7 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
         owners.length > 0 && query.direction === undefined
           ? await eitherParty(q, ['source', 'destination'], owners, query, page(query))
           : await windowedEvents(q, query, page(query)).execute();
+      const traces = await traceIds(db, rows.map((r) => r.tx_hash));
       const jetton_transfers: v3.JettonTransfer[] = rows.map((r) => ({
         query_id: r.query_id,
         source: r.source,
@@ -87,7 +88,7 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
         forward_ton_amount: r.forward_ton_amount,
         forward_payload: r.forward_payload,
         decoded_forward_payload: decodedPayload(r.forward_payload),
-        trace_id: r.trace_id,
+        trace_id: traces.get(r.tx_hash) ?? null,
       }));
       const addresses = rows.flatMap((r) => [r.source, r.destination, r.jetton_wallet_address, r.jetton_master_address, r.response_destination]);
       return { status: 200, body: { jetton_transfers, ...(await books(db, addresses, testnet)) } };
@@ -102,6 +103,7 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
       if (wallets.length > 0) q = q.where('jetton_wallet_address', 'in', wallets);
       if (master !== undefined) q = q.where('jetton_master_address', '=', master);
       const rows = await windowedEvents(q, query, page(query)).execute();
+      const traces = await traceIds(db, rows.map((r) => r.tx_hash));
       const jetton_burns: v3.JettonBurn[] = rows.map((r) => ({
         query_id: r.query_id,
         owner: r.owner,
@@ -115,7 +117,7 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
         response_destination: r.response_destination,
         custom_payload: r.custom_payload,
         decoded_custom_payload: decodedPayload(r.custom_payload),
-        trace_id: r.trace_id,
+        trace_id: traces.get(r.tx_hash) ?? null,
       }));
       const addresses = rows.flatMap((r) => [r.owner, r.jetton_wallet_address, r.jetton_master_address, r.response_destination]);
       return { status: 200, body: { jetton_burns, ...(await books(db, addresses, testnet)) } };

@@ -4,7 +4,7 @@ import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
 import { accountFacts, interfacesOf } from './address-book.js';
 import { page, rawAddress, rawAddresses } from './params.js';
-import { books, decodedPayload, eitherParty, windowedEvents } from './token-events.js';
+import { books, decodedPayload, eitherParty, traceIds, windowedEvents } from './token-events.js';
 
 export type NftOperations = Pick<V3Handlers, 'getNftCollections' | 'getNftItems' | 'getNftTransfers'>;
 
@@ -118,6 +118,7 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
         owners.length > 0 && query.direction === undefined
           ? await eitherParty(q, ['old_owner', 'new_owner'], owners, query, page(query))
           : await windowedEvents(q, query, page(query)).execute();
+      const traces = await traceIds(db, rows.map((r) => r.tx_hash));
       const nft_transfers: v3.NftTransfer[] = rows.map((r) => ({
         query_id: r.query_id,
         nft_address: r.nft_item_address,
@@ -134,7 +135,7 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
         forward_amount: r.forward_amount,
         forward_payload: r.forward_payload,
         decoded_forward_payload: decodedPayload(r.forward_payload),
-        trace_id: r.trace_id,
+        trace_id: traces.get(r.tx_hash) ?? null,
       }));
       const addresses = rows.flatMap((r) => [r.nft_item_address, r.nft_collection_address, r.old_owner, r.new_owner, r.response_destination]);
       return { status: 200, body: { nft_transfers, ...(await books(db, addresses, testnet)) } };

@@ -353,5 +353,5 @@ async function tokenEvents(db: Kysely<ChainDatabase>, batch: McBlockBatch, rows:
 }
 
 function eventColumns(tx: TransactionRow, m: MessageRow) {
-  return { tx_hash: tx.hash, tx_lt: tx.lt, tx_now: tx.now, tx_aborted: tx.aborted, mc_seqno: m.mc_seqno, trace_id: null };
+  return { tx_hash: tx.hash, tx_lt: tx.lt, tx_now: tx.now, tx_aborted: tx.aborted, mc_seqno: m.mc_seqno };
 }

@@ -4,7 +4,8 @@ import type { DomainMigrations } from './index.js';
 /**
  * Jettons (TEP-74) and NFTs (TEP-62/64/66): the contracts as their get-methods describe them at their last state
  * change, the transfers and burns their transactions carried, and the off-chain metadata the fetcher cached.
- * Addresses are raw upper-case `wc:HEX`, hashes padded base64, amounts numeric (read back as decimal strings).
+ * Addresses are raw upper-case `wc:HEX`, hashes padded base64, amounts numeric (read back as decimal strings). An
+ * event's trace is the one its transaction belongs to (trace_transactions), looked up when it is read.
  * NFT tables are generic: DNS items and other NFT-compatible contracts are NFT items too.
  */
 
@@ -42,8 +43,6 @@ interface TokenEventColumns {
   tx_aborted: boolean;
   mc_seqno: number;
   query_id: Int64;
-  /** Filled once traces are indexed; null until then. */
-  trace_id: string | null;
 }
 
 export interface JettonTransfersTable extends TokenEventColumns {
@@ -150,7 +149,7 @@ export interface TokenTables {
 }
 
 const EVENT_COLUMNS = `tx_hash text primary key, tx_lt bigint not null, tx_now integer not null, tx_aborted boolean not null,
-  mc_seqno integer not null, query_id numeric not null, trace_id text`;
+  mc_seqno integer not null, query_id numeric not null`;
 
 export const tokenMigrations: DomainMigrations = (run) => ({
   '0200_tokens_tables': {
