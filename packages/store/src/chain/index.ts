@@ -4,6 +4,7 @@ import { dnsMigrations } from './dns.js';
 import { vestingMigrations } from './vesting.js';
 import { multisigMigrations } from './multisig.js';
 import { salesMigrations } from './sales.js';
+import { tokenMigrations } from './tokens.js';
 
 /**
  * The chain tables of each domain beyond the core ones (traces, tokens, DNS, validators, pools, …): each domain
@@ -23,6 +24,7 @@ export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
 export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
   traceMigrations,
+  tokenMigrations,
   salesMigrations,
   dnsMigrations,
   vestingMigrations,
