@@ -6,6 +6,7 @@ import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/l
 import { createV2Handlers, type MessageSubmitter } from '@tongate/handlers-v2';
 import { createV3Handlers, MemoryPendingStore, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
 import { Indexer } from '@tongate/indexer';
+import { startMetadataFetcher } from './metadata-fetcher.js';
 import {
   createAdminApp,
   createApp,
@@ -138,6 +139,8 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         await indexer.start();
         cleanups.push(() => indexer.stop());
         indexers[network] = indexer;
+        const fetcher = startMetadataFetcher(config, network, store.chain(network), logger);
+        if (fetcher) cleanups.push(() => fetcher.stop());
       }
     }
 

@@ -130,7 +130,7 @@ describe('/dns/activeAuctions', () => {
     expect(decodeAuctionCursor(encodeAuctionCursor(address(9)))).toBe(address(9));
   });
 
-  it('embeds nft_item (null until the NFT index is there) only when asked', async () => {
+  it('embeds nft_item (null for an item the NFT index does not hold) only when asked', async () => {
     expect((await auctions({ limit: 1 })).auctions[0]).not.toHaveProperty('nft_item');
     expect((await auctions({ limit: 1, include_nft_items: true })).auctions[0]).toHaveProperty('nft_item', null);
   });

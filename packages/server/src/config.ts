@@ -63,6 +63,16 @@ export interface Config {
   pendingTtlSeconds: number;
   /** Pending traces held per network at most (the oldest go first). */
   pendingMaxEntries: number;
+  /** Fetch off-chain token metadata (TEP-64 content URIs) in the background; off by default (needs internet). */
+  metadataFetch: boolean;
+  /** URI schemes the metadata fetcher follows; others are recorded as not fetchable. */
+  metadataSchemes: string[];
+  /** HTTP gateway an `ipfs://` URI is read through (when `ipfs` is an allowed scheme). */
+  metadataIpfsGateway: string;
+  metadataTimeoutMs: number;
+  metadataMaxBytes: number;
+  /** A fetched document is fetched again after this long; a failed fetch is retried after a tenth of it. */
+  metadataTtlSeconds: number;
 }
 
 interface SettingDoc {
@@ -110,6 +120,12 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
   { key: 'pendingTtlSeconds', env: 'TONGATE_PENDING_TTL_S', default: '60', description: 'Seconds a sent message\'s emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.' },
   { key: 'pendingMaxEntries', env: 'TONGATE_PENDING_MAX_ENTRIES', default: '10000', description: 'Pending traces held per network at most; past it the oldest are dropped.' },
+  { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet, and requests go to URLs anyone can write on chain (run it where those cannot reach internal services).' },
+  { key: 'metadataSchemes', env: 'TONGATE_METADATA_SCHEMES', default: 'https,ipfs', description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.' },
+  { key: 'metadataIpfsGateway', env: 'TONGATE_METADATA_IPFS_GATEWAY', default: 'https://ipfs.io/ipfs/', description: 'HTTP gateway that `ipfs://` content URIs are fetched through.' },
+  { key: 'metadataTimeoutMs', env: 'TONGATE_METADATA_TIMEOUT_MS', default: '5000', description: 'Time limit of one metadata fetch (connect to last byte).' },
+  { key: 'metadataMaxBytes', env: 'TONGATE_METADATA_MAX_BYTES', default: '262144', description: 'Largest metadata document read; a longer one is dropped as invalid.' },
+  { key: 'metadataTtlSeconds', env: 'TONGATE_METADATA_TTL_SECONDS', default: '86400', description: 'A fetched metadata document is refreshed after this long; a failed fetch is retried after a tenth of it.' },
   { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
 ];
 
@@ -149,6 +165,12 @@ export function defaultConfig(): Config {
     indexer: 'embedded',
     pendingTtlSeconds: 60,
     pendingMaxEntries: 10_000,
+    metadataFetch: false,
+    metadataSchemes: ['https', 'ipfs'],
+    metadataIpfsGateway: 'https://ipfs.io/ipfs/',
+    metadataTimeoutMs: 5_000,
+    metadataMaxBytes: 256 * 1024,
+    metadataTtlSeconds: 86_400,
   };
 }
 
@@ -183,6 +205,16 @@ function hostList(raw: string): string[] {
 function parseBackend(name: string, raw: string): NetworkSettings['backend'] {
   if (raw !== 'devnet' && raw !== 'liteserver') throw new ConfigError(`${name} must be devnet or liteserver, got '${raw}'`);
   return raw;
+}
+
+const METADATA_SCHEMES = ['http', 'https', 'ipfs'];
+
+function parseSchemes(raw: string): string[] {
+  const schemes = hostList(raw);
+  for (const scheme of schemes) {
+    if (!METADATA_SCHEMES.includes(scheme)) throw new ConfigError(`TONGATE_METADATA_SCHEMES: '${scheme}' is not one of ${METADATA_SCHEMES.join(', ')}`);
+  }
+  return schemes;
 }
 
 /** Merges a JSON object (same shape as Config, partial) onto `base`. */
@@ -255,6 +287,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (v !== 'embedded' && v !== 'external') throw new ConfigError(`TONGATE_INDEXER must be embedded or external, got '${v}'`);
     config.indexer = v;
   }
+  if ((v = e('TONGATE_METADATA_FETCH'))) config.metadataFetch = parseBoolean('TONGATE_METADATA_FETCH', v);
+  if ((v = e('TONGATE_METADATA_SCHEMES'))) config.metadataSchemes = parseSchemes(v);
+  if ((v = e('TONGATE_METADATA_IPFS_GATEWAY'))) config.metadataIpfsGateway = v;
+  if ((v = e('TONGATE_METADATA_TIMEOUT_MS'))) config.metadataTimeoutMs = parseInteger('TONGATE_METADATA_TIMEOUT_MS', v, 100);
+  if ((v = e('TONGATE_METADATA_MAX_BYTES'))) config.metadataMaxBytes = parseInteger('TONGATE_METADATA_MAX_BYTES', v, 1024);
+  if ((v = e('TONGATE_METADATA_TTL_SECONDS'))) config.metadataTtlSeconds = parseInteger('TONGATE_METADATA_TTL_SECONDS', v, 10);
   config = { ...config, ...overrides };
   if (config.keysPollMs > 500) throw new ConfigError('keysPollMs must be <= 500 so that revocations apply within a second');
   return config;

@@ -3,6 +3,7 @@ import type { DnsTables } from './chain/dns.js';
 import type { VestingTables } from './chain/vesting.js';
 import type { MultisigTables } from './chain/multisig.js';
 import type { SalesTables } from './chain/sales.js';
+import type { TokenTables } from './chain/tokens.js';
 import type { TracesTables } from './chain/traces.js';
 import type { ValidatorTables } from './chain/validators.js';
 
@@ -162,7 +163,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends TracesTables, SalesTables, DnsTables, VestingTables, MultisigTables, ValidatorTables {
+export interface ChainDatabase extends TracesTables, TokenTables, SalesTables, DnsTables, VestingTables, MultisigTables, ValidatorTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -5,6 +5,7 @@ export { PGliteDialect } from './pglite-dialect.js';
 export type { Database, NetworkName } from './schema.js';
 export type * from './chain-schema.js';
 export type * from './chain/traces.js';
+export type * from './chain/tokens.js';
 export type * from './chain/validators.js';
 export type * from './chain/dns.js';
 export type * from './chain/vesting.js';

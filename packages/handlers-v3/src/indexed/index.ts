@@ -22,6 +22,9 @@ import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
+import { jettonOperations, type JettonOperations } from './jettons.js';
+import { metadataOperations, type MetadataOperations } from './metadata.js';
+import { nftOperations, type NftOperations } from './nfts.js';
 import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { salesOperations, type SalesOperations } from './sales.js';
 import { traceOperations, type TraceOperations } from './traces.js';
@@ -33,6 +36,9 @@ export type IndexedOperations = BlockOperations &
   TransactionOperations &
   MessageOperations &
   AccountOperations &
+  JettonOperations &
+  NftOperations &
+  MetadataOperations &
   SalesOperations &
   DnsOperations &
   VestingOperations &
@@ -40,6 +46,9 @@ export type IndexedOperations = BlockOperations &
   TraceOperations &
   ActionOperations &
   ValidatorOperations;
+
+export { readNftItems } from './nfts.js';
+export { tokenMetadata } from './metadata.js';
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -59,6 +68,9 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...accountOperations(db, testnet),
     ...traceOperations(db, testnet),
     ...actionOperations(db, testnet),
+    ...jettonOperations(db, testnet),
+    ...nftOperations(db, testnet),
+    ...metadataOperations(db),
     ...salesOperations(db, testnet),
     ...dnsOperations(db, testnet),
     ...vestingOperations(db, testnet),

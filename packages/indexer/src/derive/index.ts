@@ -7,6 +7,7 @@ import { dnsDerivation } from './dns.js';
 import { vestingDerivation } from './vesting.js';
 import { multisigDerivation } from './multisig.js';
 import { salesDerivation } from './sales.js';
+import { tokensDerivation } from './tokens.js';
 import { validatorsDerivation } from './validators.js';
 
 /** What a derivation may use besides the block: the chain it came from (get-methods, config). */
@@ -32,5 +33,5 @@ export interface BlockDerivation<Prepared = unknown> {
 
 /** The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows). */
 export function defaultDerivations(): BlockDerivation[] {
-  return [traceDerivation(), salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation(), validatorsDerivation() as BlockDerivation];
+  return [traceDerivation(), tokensDerivation(), salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation(), validatorsDerivation() as BlockDerivation];
 }

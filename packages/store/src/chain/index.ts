@@ -4,6 +4,7 @@ import { dnsMigrations } from './dns.js';
 import { vestingMigrations } from './vesting.js';
 import { multisigMigrations } from './multisig.js';
 import { salesMigrations } from './sales.js';
+import { tokenMigrations } from './tokens.js';
 import { validatorMigrations } from './validators.js';
 
 /**
@@ -24,6 +25,7 @@ export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
 export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
   traceMigrations,
+  tokenMigrations,
   salesMigrations,
   dnsMigrations,
   vestingMigrations,
