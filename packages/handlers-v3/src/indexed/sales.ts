@@ -14,6 +14,8 @@ export type Clock = () => number;
 const systemClock: Clock = () => Math.floor(Date.now() / 1000);
 
 const MAX_SALE_ADDRESSES = 1000;
+/** Auctions per /dns/activeAuctions page (the cursor pages on; WIRE.md gives this operation no limit parameter). */
+const AUCTIONS_PER_PAGE = 100;
 const RAW_ADDRESS = /^-?[0-9]+:[0-9A-F]{64}$/;
 
 /** The indexed NFT items of a reply, by address (an item the NFT index does not hold is left out: `nft_item` null). */
@@ -58,7 +60,7 @@ function auctionReply(row: Selectable<DnsAuctionsTable>, now: number, items: Map
   };
 }
 
-export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clock: Clock = systemClock): SalesOperations {
+export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clock: Clock = systemClock, auctionsPerPage = AUCTIONS_PER_PAGE): SalesOperations {
   return {
     async getNftSales({ query }) {
       const addresses = rawAddresses(query.address);
@@ -89,7 +91,7 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
     async getDnsActiveAuctions({ query }) {
       const bidder = rawAddress(query.bidder);
       const after = query.after !== undefined ? decodeAuctionCursor(query.after) : undefined;
-      const { limit } = query;
+      const limit = auctionsPerPage;
       const now = clock();
       let q = db.selectFrom('dns_auctions').selectAll().where('max_bid_address', '=', bidder);
       // Bidding up to and including the end second, won after it (the rule of auctionReply's `finished`).
