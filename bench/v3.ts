@@ -16,8 +16,8 @@
  * 4. Pending: external messages turned into pending traces per second (bench/pending.ts).
  * 5. Classification: traces per second of the action classifier over the golden fixtures (bench/classification.ts).
  * 6. Validators at volume: VALIDATOR_CYCLES cycles of 400 validators each (sets, rounds, frozen stakes, election
- *    participants) generated inside PostgreSQL, then `/validators/cycles` p50/p99: the newest page, a page of one
- *    cycle with its validators embedded, and a stake holder's cycles.
+ *    participants) generated inside PostgreSQL, then `/validators/cycles` p50/p99: the newest cycles (100), one cycle
+ *    with its validators embedded, and a stake holder's cycles.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -351,9 +351,9 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
     await fillValidators(store);
     const holder = `-1:${(17).toString(16).padStart(64, '0').toUpperCase()}`;
     const cycleUrls = {
-      newest: `${base}/validators/cycles?limit=10`,
-      oneWithValidators: `${base}/validators/cycles?limit=1&offset=${Math.floor(VALIDATOR_CYCLES / 2)}&return_validators=true`,
-      byStakeHolder: `${base}/validators/cycles?limit=10&stake_holder_address=${encodeURIComponent(holder)}`,
+      newest: `${base}/validators/cycles`,
+      oneWithValidators: `${base}/validators/cycles?cycle_start=${1600000000 + Math.floor(VALIDATOR_CYCLES / 2) * 65536}&return_validators=true`,
+      byStakeHolder: `${base}/validators/cycles?stake_holder_address=${encodeURIComponent(holder)}`,
     };
     const cyclesProbe = (await (await fetch(cycleUrls.oneWithValidators)).json()) as { cycles?: { validators?: unknown[] }[] };
     if (cyclesProbe.cycles?.[0]?.validators?.length !== VALIDATORS_PER_CYCLE) throw new Error(`validators probe: ${JSON.stringify(cyclesProbe).slice(0, 300)}`);

@@ -561,8 +561,6 @@ export interface V3Inputs {
       type?: NonNullable<NonNullable<v3.GetValidatorEventsData['query']>['type']>;
       start_utime?: number;
       end_utime?: number;
-      limit: number;
-      offset: number;
     };
     ctx: RequestContext;
   };
@@ -577,8 +575,6 @@ export interface V3Inputs {
       finished?: boolean;
       start_utime?: number;
       end_utime?: number;
-      limit: number;
-      offset: number;
     };
     ctx: RequestContext;
   };
@@ -593,8 +589,6 @@ export interface V3Inputs {
       return_validators: boolean;
       start_utime?: number;
       end_utime?: number;
-      limit: number;
-      offset: number;
     };
     ctx: RequestContext;
   };
@@ -608,8 +602,6 @@ export interface V3Inputs {
       validator_pubkey?: Buffer;
       start_utime?: number;
       end_utime?: number;
-      limit: number;
-      offset: number;
     };
     ctx: RequestContext;
   };
@@ -1182,8 +1174,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         type: given(query['type']) ? (query['type'] as NonNullable<NonNullable<v3.GetValidatorEventsData['query']>['type']>) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
-        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };
@@ -1200,8 +1190,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         finished: given(query['finished']) ? decode.bool('finished', query['finished']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
-        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };
@@ -1218,8 +1206,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         return_validators: given(query['return_validators']) ? decode.bool('return_validators', query['return_validators']) : false,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
-        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };
@@ -1235,8 +1221,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         validator_pubkey: given(query['validator_pubkey']) ? decode.hash('validator_pubkey', query['validator_pubkey']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
-        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };

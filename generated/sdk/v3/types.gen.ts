@@ -4030,14 +4030,6 @@ export type GetValidatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
-        /**
-         * Maximum number of rows to return (1–1000).
-         */
-        limit?: number;
-        /**
-         * Number of rows to skip; the next page uses offset + limit.
-         */
-        offset?: number;
     };
     url: '/validators/events';
 };
@@ -4112,14 +4104,6 @@ export type GetValidatorElectionsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
-        /**
-         * Maximum number of rows to return (1–1000).
-         */
-        limit?: number;
-        /**
-         * Number of rows to skip; the next page uses offset + limit.
-         */
-        offset?: number;
     };
     url: '/validators/elections';
 };
@@ -4194,14 +4178,6 @@ export type GetValidatorCyclesData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
-        /**
-         * Maximum number of rows to return (1–1000).
-         */
-        limit?: number;
-        /**
-         * Number of rows to skip; the next page uses offset + limit.
-         */
-        offset?: number;
     };
     url: '/validators/cycles';
 };
@@ -4272,14 +4248,6 @@ export type GetValidatorComplaintsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
-        /**
-         * Maximum number of rows to return (1–1000).
-         */
-        limit?: number;
-        /**
-         * Number of rows to skip; the next page uses offset + limit.
-         */
-        offset?: number;
     };
     url: '/validators/complaints';
 };

@@ -1972,9 +1972,7 @@ export const zGetValidatorEventsQuery = z.object({
         'stake_recovered'
     ]).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(10),
-    offset: z.int().gte(0).optional().default(0)
+    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
 /**
@@ -1990,9 +1988,7 @@ export const zGetValidatorElectionsQuery = z.object({
     return_participants: z.boolean().optional().default(false),
     finished: z.boolean().optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(10),
-    offset: z.int().gte(0).optional().default(0)
+    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
 /**
@@ -2008,9 +2004,7 @@ export const zGetValidatorCyclesQuery = z.object({
     validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     return_validators: z.boolean().optional().default(false),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(10),
-    offset: z.int().gte(0).optional().default(0)
+    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
 /**
@@ -2025,9 +2019,7 @@ export const zGetValidatorComplaintsQuery = z.object({
     adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(10),
-    offset: z.int().gte(0).optional().default(0)
+    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
 
 /**

@@ -106,7 +106,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
         const r = await devnet.runGetMethod(ELECTOR_ADDRESS, 'compute_returned_stake', [{ type: 'int', value: BigInt('0x' + v.stakeHolder.hash.toString('hex')) }]);
         return (r.stack[0] as { value: bigint }).value;
       }));
-      const r = await get('events', { type: 'stake_recovered', limit: '100' });
+      const r = await get('events', { type: 'stake_recovered' });
       return !past && credits.every((c) => c === 0n) && r.status === 200 && new Set(r.body.events.map((e: { stake_holder_address: string }) => e.stake_holder_address)).size === holders.length;
     });
     await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno);
@@ -197,7 +197,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
   });
 
   it('events: every validator’s stake accepted and recovered, with the amounts the elector moved', async () => {
-    const r = await get('events', { limit: '1000' });
+    const r = await get('events');
     expect(r.status).toBe(200);
     for (const v of seed.validators!.validators) {
       const h = raw(v.stakeHolder);
@@ -215,12 +215,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
       const share = (round.bonuses * frozen.stake) / round.totalStake;
       expect(recovered.some((e: any) => BigInt(e.amount) >= frozen.stake + share)).toBe(true);
     }
-    // Newest first; pages by limit/offset never overlap and add up to the whole list.
+    // Newest first; not paginated (WIRE.md): a time window reaches any part of the list.
     const times = r.body.events.map((e: { utime: number; tx_lt: string }) => [e.utime, BigInt(e.tx_lt)] as const);
     for (let i = 1; i < times.length; i++) expect(times[i][0] < times[i - 1][0] || (times[i][0] === times[i - 1][0] && times[i][1] < times[i - 1][1])).toBe(true);
-    const p1 = await get('events', { limit: '2', offset: '0' });
-    const p2 = await get('events', { limit: '2', offset: '2' });
-    expect([...p1.body.events, ...p2.body.events].map((e: { tx_hash: string }) => e.tx_hash)).toEqual(r.body.events.slice(0, 4).map((e: { tx_hash: string }) => e.tx_hash));
+    const middle = r.body.events[Math.floor(r.body.events.length / 2)].utime;
+    const older = await get('events', { end_utime: String(middle) });
+    expect(older.body.events.map((e: { tx_hash: string }) => e.tx_hash)).toEqual(r.body.events.filter((e: { utime: number }) => e.utime <= middle).map((e: { tx_hash: string }) => e.tx_hash));
     // Filters.
     const one = await get('events', { stake_holder_address: holders[0], type: 'stake_accepted' });
     expect(one.body.events.length).toBeGreaterThan(0);
@@ -229,11 +229,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect(windowed.body).toMatchObject({ events: [], start_utime: round.electionId + 10_000, end_utime: null });
   });
 
-  it('complaints: none filed on the devnet; filters and pages answer an empty list', async () => {
+  it('complaints: none filed on the devnet; filters answer an empty list', async () => {
     const r = await get('complaints', { election_id: String(round.electionId) });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ complaints: [], address_book: {} });
-    expect((await get('complaints', { stake_holder_address: holders[0], limit: '5', offset: '5' })).body.complaints).toEqual([]);
+    expect((await get('complaints', { stake_holder_address: holders[0], start_utime: String(round.electionId) })).body.complaints).toEqual([]);
   });
 
   it('errors: bad parameters answer 422 naming the parameter', async () => {
@@ -241,9 +241,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
       ['events', { stake_holder_address: 'not-an-address' }, 'stake_holder_address'],
       ['events', { type: 'stake_lost' }, 'type'],
       ['elections', { validator_pubkey: 'xyz' }, 'validator_pubkey'],
-      ['elections', { return_participants: 'true', limit: '101' }, 'limit'],
-      ['cycles', { return_validators: 'true', limit: '500' }, 'limit'],
-      ['cycles', { limit: '1001' }, 'limit'],
+      // Not paginated (WIRE.md): limit and offset are unknown parameters here.
+      ['elections', { return_participants: 'true', limit: '10' }, 'limit'],
+      ['cycles', { offset: '10' }, 'offset'],
       ['complaints', { election_id: '99999999999' }, 'election_id'],
       ['complaints', { adnl_address: '12' }, 'adnl_address'],
     ];

@@ -2,7 +2,7 @@
  * Complaints as /validators/complaints and /validators/cycles serve them, on rows the validators derivation writes
  * (the devnet files none, and no recorded elector state has any): the accused's stake holder and ADNL address, the
  * voters resolved in the set the votes were counted in, the approved share of its weight, passed when the elector's
- * weight_remaining went below zero; filters and pages. On PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * weight_remaining went below zero; filters. On PGlite, and on PostgreSQL when DATABASE_URL is set.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +61,7 @@ describe('validator complaints', () => {
   }, 60_000);
 
   const complaints = async (query: Record<string, unknown>) => {
-    const r = (await ops.getValidatorComplaints({ query: { limit: 10, offset: 0, ...query }, ctx } as never)) as { status: number; body: { complaints: any[]; address_book: Record<string, unknown> } };
+    const r = (await ops.getValidatorComplaints({ query, ctx } as never)) as { status: number; body: { complaints: any[]; address_book: Record<string, unknown> } };
     expect(r.status).toBe(200);
     return r.body;
   };
@@ -96,7 +96,7 @@ describe('validator complaints', () => {
     expect(Object.keys(body.address_book).sort()).toEqual([holder(2), REWARD].sort());
   });
 
-  it('filters by holder, ADNL address, key, cycle, election and time; pages by limit and offset', async () => {
+  it('filters by holder, ADNL address, key, cycle, election and time', async () => {
     const hashes = async (q: Record<string, unknown>) => (await complaints(q)).complaints.map((c) => c.complaint_hash);
     const both = ['c2'.repeat(32), 'c1'.repeat(32)];
     expect(await hashes({ stake_holder_address: Address.parse(holder(2)) })).toEqual(both);
@@ -108,11 +108,10 @@ describe('validator complaints', () => {
     expect(await hashes({ cycle_start: 999 })).toEqual([]);
     expect(await hashes({ election_id: 1000, start_utime: 1550 })).toEqual(['c2'.repeat(32)]);
     expect(await hashes({ end_utime: 1550 })).toEqual(['c1'.repeat(32)]);
-    expect(await hashes({ limit: 1, offset: 1 })).toEqual(['c1'.repeat(32)]);
   });
 
   it('cycles embed the complaints against each validator, with true stakes and the holder filter', async () => {
-    const r = (await ops.getValidatorCycles({ query: { limit: 10, offset: 0, return_validators: true }, ctx } as never)) as { status: number; body: { cycles: any[] } };
+    const r = (await ops.getValidatorCycles({ query: { return_validators: true }, ctx } as never)) as { status: number; body: { cycles: any[] } };
     expect(r.status).toBe(200);
     const [cycle] = r.body.cycles;
     expect(cycle).toMatchObject({ cycle_start: 1000, election_id: 1000, total_stake: '600', min_stake: '100', max_stake: '300', max_stake_factor: 196608 });
@@ -121,7 +120,7 @@ describe('validator complaints', () => {
       [1, '200', holder(1), 0],
       [2, '100', holder(2), 2],
     ]);
-    const mine = (await ops.getValidatorCycles({ query: { limit: 10, offset: 0, return_validators: true, stake_holder_address: Address.parse(holder(1)) }, ctx } as never)) as { body: { cycles: any[] } };
+    const mine = (await ops.getValidatorCycles({ query: { return_validators: true, stake_holder_address: Address.parse(holder(1)) }, ctx } as never)) as { body: { cycles: any[] } };
     expect(mine.body.cycles[0].validators.map((v: any) => v.validator_index)).toEqual([1]);
   });
 });

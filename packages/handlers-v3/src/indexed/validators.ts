@@ -1,10 +1,10 @@
 import type { Address } from '@ton/core';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
-import { ApiError, type V3Handlers } from '@tongate/stubs';
+import type { V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
-import { page, rawAddress } from './params.js';
+import { rawAddress } from './params.js';
 
 export type ValidatorOperations = Pick<V3Handlers, 'getValidatorElections' | 'getValidatorCycles' | 'getValidatorEvents' | 'getValidatorComplaints'>;
 
@@ -12,8 +12,15 @@ type Db = Kysely<ChainDatabase>;
 type ComplaintRow = Selectable<ChainDatabase['validator_complaints']>;
 type CycleValidatorRow = Selectable<ChainDatabase['validator_cycle_validators']>;
 
-/** Embedded participants or validators make a row up to a few hundred times larger: pages of them stay smaller. */
-const MAX_LIMIT_WITH_MEMBERS = 100;
+/**
+ * These operations take no limit or offset (WIRE.md: only the brief's 20 paginated endpoints do); each answers the
+ * newest rows that match, at most these many, and older ones are reached by narrowing start_utime/end_utime.
+ */
+const MAX_ROWS = 100;
+/** Embedded participants or validators make a row up to a few hundred times larger. */
+const MAX_ROWS_WITH_MEMBERS = 10;
+/** Events and complaints are small rows. */
+const MAX_SMALL_ROWS = 1000;
 
 /** The validator filters every validators operation takes (stake holder, ADNL address, public key), stored forms. */
 interface MemberFilter {
@@ -32,11 +39,7 @@ function memberFilter(query: { stake_holder_address?: Address; adnl_address?: Bu
 
 const hasMemberFilter = (f: MemberFilter) => f.holder !== undefined || f.adnl !== undefined || f.pubkey !== undefined;
 
-function membersPage(query: { limit: number; offset: number }, withMembers: boolean, flag: string) {
-  const p = page(query);
-  if (withMembers && p.limit > MAX_LIMIT_WITH_MEMBERS) throw new ApiError(422, `limit: at most ${MAX_LIMIT_WITH_MEMBERS} when ${flag} is true`);
-  return p;
-}
+const rowsFor = (withMembers: boolean) => (withMembers ? MAX_ROWS_WITH_MEMBERS : MAX_ROWS);
 
 const num = (v: string | number) => Number(v);
 
@@ -113,7 +116,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
   return {
     async getValidatorElections({ query }) {
       const withParticipants = query.return_participants === true;
-      const { limit, offset } = membersPage(query, withParticipants, 'return_participants');
+      const limit = rowsFor(withParticipants);
       const members = memberFilter(query);
       let q = db.selectFrom('validator_elections as e').selectAll('e');
       if (query.election_id !== undefined) q = q.where('e.election_id', '=', query.election_id);
@@ -133,7 +136,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
           ),
         );
       }
-      const rows = await q.orderBy('e.election_id', 'desc').limit(limit).offset(offset).execute();
+      const rows = await q.orderBy('e.election_id', 'desc').limit(limit).execute();
       const participants = new Map<number, v3.ValidatorElectionParticipant[]>();
       if (withParticipants && rows.length > 0) {
         const ids = rows.map((r) => r.election_id);
@@ -186,7 +189,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
 
     async getValidatorCycles({ query }) {
       const withValidators = query.return_validators === true;
-      const { limit, offset } = membersPage(query, withValidators, 'return_validators');
+      const limit = rowsFor(withValidators);
       const members = memberFilter(query);
       // A cycle is a set joined with the past election that produced it (true stakes); a set no election produced
       // (a chain's genesis set) is not a cycle.
@@ -223,7 +226,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
           ),
         );
       }
-      const rows = await q.orderBy('c.cycle_start', 'desc').limit(limit).offset(offset).execute();
+      const rows = await q.orderBy('c.cycle_start', 'desc').limit(limit).execute();
       const validatorsOf = new Map<number, v3.ValidatorCycleValidator[]>();
       if (withValidators && rows.length > 0) {
         const starts = rows.map((r) => r.cycle_start);
@@ -293,7 +296,6 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
     },
 
     async getValidatorEvents({ query }) {
-      const { limit, offset } = page(query);
       const members = memberFilter(query);
       const rows = await db
         .selectFrom('validator_events')
@@ -306,8 +308,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
         .$if(query.end_utime !== undefined, (s) => s.where('utime', '<=', query.end_utime!))
         .orderBy('utime', 'desc')
         .orderBy('tx_lt', 'desc')
-        .limit(limit)
-        .offset(offset)
+        .limit(MAX_SMALL_ROWS)
         .execute();
       const events: v3.ValidatorEvent[] = rows.map((r) => ({
         type: r.type,
@@ -329,7 +330,6 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
     },
 
     async getValidatorComplaints({ query }) {
-      const { limit, offset } = page(query);
       const members = memberFilter(query);
       let q = db.selectFrom('validator_complaints as k').selectAll('k');
       if (query.election_id !== undefined) q = q.where('k.election_id', '=', query.election_id);
@@ -373,7 +373,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
           ),
         );
       }
-      const rows = await q.orderBy('k.created_at', 'desc').orderBy('k.complaint_hash').limit(limit).offset(offset).execute();
+      const rows = await q.orderBy('k.created_at', 'desc').orderBy('k.complaint_hash').limit(MAX_SMALL_ROWS).execute();
       const complaints = await complaintsReply(db, rows);
       return {
         status: 200,
