@@ -4,47 +4,19 @@
  *
  *   npm run bench:actions     (tsx bench/actions.ts; a few seconds, writes bench/results/actions.json)
  *
- * Each round classifies every fixture once (parsing included: bodies are decoded from their BOCs as the indexer
- * would hand them over); the fixtures' JSON is read once beforehand. Rounds are repeated and the best and median
- * rates reported, as in the other benches (this machine is shared and noisy).
+ * How it measures: bench/classification.ts (bench:v3 reports the same figure).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLASSIFIER_VERSION, classifyTrace, listGoldenFixtures, readGoldenFixture } from '@tongate/actions';
-
-const WARMUP_ROUNDS = 20;
-const ROUNDS = 15;
-const ROUND_REPEATS = 20;
-
-const fixtures = listGoldenFixtures().map((f) => readGoldenFixture(f));
-const transactions = fixtures.reduce((n, f) => n + f.transactions.length, 0);
-
-function round(): number {
-  const started = process.hrtime.bigint();
-  let actions = 0;
-  for (let i = 0; i < ROUND_REPEATS; i++) for (const f of fixtures) actions += classifyTrace(f).length;
-  if (actions === 0) throw new Error('classifier produced no actions');
-  return Number(process.hrtime.bigint() - started) / 1e9;
-}
-
-for (let i = 0; i < WARMUP_ROUNDS; i++) round();
-const rates = Array.from({ length: ROUNDS }, () => (fixtures.length * ROUND_REPEATS) / round()).sort((a, b) => a - b);
-const best = rates[rates.length - 1];
-const median = rates[Math.floor(rates.length / 2)];
+import { measureClassificationRate } from './classification.js';
 
 const result = {
   bench: 'actions',
   date: new Date().toISOString(),
-  classifier_version: CLASSIFIER_VERSION,
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version },
-  fixtures: fixtures.length,
-  transactions,
-  rounds: ROUNDS,
-  traces_per_round: fixtures.length * ROUND_REPEATS,
-  traces_per_second: { best: Math.round(best), median: Math.round(median), all: rates.map(Math.round) },
-  transactions_per_second: { best: Math.round((best * transactions) / fixtures.length), median: Math.round((median * transactions) / fixtures.length) },
+  ...measureClassificationRate(),
 };
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'actions.json');
 mkdirSync(dirname(out), { recursive: true });

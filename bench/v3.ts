@@ -11,8 +11,13 @@
  * 3. Volume: the PostgreSQL chain tables are filled to TARGET_TRANSACTIONS transactions (with one message each) by
  *    generate_series inside PostgreSQL (bounded in time: no round trip per row), then the API answers
  *    `transactions?account=…&limit=100` and `messages?msg_hash=…` one request at a time (latency p50/p99) and
- *    under 10 connections beside a bare express route in the same process (throughput).
+ *    under 10 connections beside a bare express route in the same process (throughput); the same volume carries one
+ *    action per transaction, and `actions?account=…&limit=100` is timed beside the account history.
  * 4. Pending: external messages turned into pending traces per second (bench/pending.ts).
+ * 5. Classification: traces per second of the action classifier over the golden fixtures (bench/classification.ts).
+ * 6. Validators at volume: VALIDATOR_CYCLES cycles of 400 validators each (sets, rounds, frozen stakes, election
+ *    participants) generated inside PostgreSQL, then `/validators/cycles` p50/p99: the newest cycles (100), one cycle
+ *    with its validators embedded, and a stake holder's cycles.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +30,7 @@ import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet
 import { collectMcBlock, Indexer, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
+import { measureClassificationRate } from './classification.js';
 import { autocannon, benchLog, freePort, round, runBench, startBareExpress } from './lib.js';
 import { benchPendingEmulation } from './pending.js';
 import { fillNominatorEvents, NOMINATORS, POOLS } from './v3-pools.js';
@@ -36,8 +42,11 @@ const INGEST_ROUNDS = 3;
 const TARGET_TRANSACTIONS = Number(process.env.BENCH_V3_TRANSACTIONS ?? 1_000_000);
 const TARGET_NOMINATOR_EVENTS = Number(process.env.BENCH_V3_NOMINATOR_EVENTS ?? 1_000_000);
 /** Accounts the synthetic history is spread over (so an account has TARGET / ACCOUNTS transactions). */
-const SYNTHETIC_ACCOUNTS = 10_000;
+const SYNTHETIC_ACCOUNTS = Number(process.env.BENCH_V3_ACCOUNTS ?? 10_000);
 const LATENCY_REQUESTS = 500;
+/** Validation cycles at volume: each with a full mainnet-sized set (every cycle's validators, stakes and factors). */
+const VALIDATOR_CYCLES = Number(process.env.BENCH_V3_VALIDATOR_CYCLES ?? 2_000);
+const VALIDATORS_PER_CYCLE = 400;
 const THROUGHPUT_SECONDS = 5;
 const HARD_STOP_MS = 1_500_000;
 
@@ -195,11 +204,76 @@ async function fillVolume(store: Store, target: number): Promise<number> {
              1000000, '{}', 1000, 0, 1000000000000 + i * 10 - 1, 1700000000 + i / 100, 1000000000000 + i * 10 - 1, 1700000000 + i / 100,
              0, true, false, false, encode(sha256(('b' || (i % 1000))::bytea), 'base64')
       from generate_series(${from}::bigint, ${to}::bigint) as i`.execute(db);
+    // One TON transfer action per synthetic transaction (its own trace), between the receiver and the sender.
+    await sql`
+      insert into ${schema}.actions
+        (trace_id, action_id, type, start_lt, end_lt, start_utime, end_utime, trace_end_lt, trace_end_utime, trace_mc_seqno_end,
+         success, ancestor_type, tx_hashes, data)
+      select h.tx, h.action, 'ton_transfer', h.lt, h.lt, h.now, h.now, h.lt, h.now, h.mc, true, '[]', jsonb_build_array(h.tx),
+             jsonb_build_object('trace_id', h.tx, 'action_id', h.action, 'type', 'ton_transfer', 'tx_hashes', jsonb_build_array(h.tx),
+               'accounts', jsonb_build_array(h.dest, h.src), 'source', h.src, 'destination', h.dest, 'value', '1000000',
+               'ton_transfer_data', jsonb_build_object('content', null, 'encrypted', false), 'start_lt', h.lt::text, 'end_lt', h.lt::text,
+               'start_utime', h.now, 'end_utime', h.now, 'success', true, 'mc_seqno_end', h.mc, 'trace_end_lt', h.lt::text,
+               'trace_end_utime', h.now, 'trace_mc_seqno_end', h.mc, 'trace_external_hash', null, 'trace_external_hash_norm', null,
+               'ancestor_type', null, 'parent_action_id', null)
+      from (select encode(sha256(('tx' || i)::bytea), 'base64') as tx, encode(sha256(('a' || i)::bytea), 'base64') as action,
+                   1000000000000 + i * 10 as lt, 1700000000 + i / 100 as now, 1000000 + i / 100 as mc,
+                   '0:' || upper(lpad(to_hex(i % ${SYNTHETIC_ACCOUNTS}), 64, '0')) as dest,
+                   '0:' || upper(lpad(to_hex((i + 1) % ${SYNTHETIC_ACCOUNTS}), 64, '0')) as src
+            from generate_series(${from}::bigint, ${to}::bigint) as i) h`.execute(db);
+    await sql`
+      insert into ${schema}.action_accounts
+        (account, trace_end_lt, trace_id, end_lt, action_id, type, ancestor_type, trace_end_utime, trace_mc_seqno_end)
+      select '0:' || upper(lpad(to_hex((i + k) % ${SYNTHETIC_ACCOUNTS}), 64, '0')), 1000000000000 + i * 10,
+             encode(sha256(('tx' || i)::bytea), 'base64'), 1000000000000 + i * 10, encode(sha256(('a' || i)::bytea), 'base64'),
+             'ton_transfer', '[]', 1700000000 + i / 100, 1000000 + i / 100
+      from generate_series(${from}::bigint, ${to}::bigint) as i, (values (0), (1)) as party(k)`.execute(db);
     log(`volume: ${target - synthetic + to + 1} transactions (${round((performance.now() - started) / 1000, 1)} s for this step)`);
   }
   await sql`analyze ${schema}.transactions`.execute(db);
   await sql`analyze ${schema}.messages`.execute(db);
+  await sql`analyze ${schema}.actions`.execute(db);
+  await sql`analyze ${schema}.action_accounts`.execute(db);
   return synthetic;
+}
+
+/** Rows the validators derivation writes, for VALIDATOR_CYCLES cycles (cycle i starts at 1600000000 + i·65536). */
+async function fillValidators(store: Store): Promise<void> {
+  const db = store.chain('testnet');
+  const schema = sql.raw(`"${store.chainSchema('testnet')}"`);
+  const n = VALIDATOR_CYCLES;
+  const v = VALIDATORS_PER_CYCLE;
+  const started = performance.now();
+  await sql`
+    insert into ${schema}.validator_cycles (cycle_start, cycle_end, vset_hash, total, main, total_weight, validators_elected_for,
+      elections_start_before, elections_end_before, stake_held_for, max_validators, max_main_validators, min_validators,
+      min_stake_limit, max_stake_limit, min_total_stake, max_stake_factor)
+    select 1600000000 + i * 65536, 1600065536 + i * 65536, encode(sha256(('set' || i)::bytea), 'hex'), ${v}, 100, 1152921504606846976,
+      65536, 32768, 8192, 32768, 400, 100, 75, 300000000000000, 10000000000000000, 75000000000000000, 196608
+    from generate_series(0, ${n - 1}) as i`.execute(db);
+  await sql`
+    insert into ${schema}.validator_rounds (election_id, vset_hash, unfreeze_at, stake_held, total_stake, bonuses, min_stake, max_stake, unfrozen, fingerprint)
+    select 1600000000 + i * 65536, encode(sha256(('set' || i)::bytea), 'hex'), 1600098304 + i * 65536, 32768, 400000000000000000,
+      30000000000000, 300000000000000, 2000000000000000, true, 'bench'
+    from generate_series(0, ${n - 1}) as i`.execute(db);
+  await sql`
+    insert into ${schema}.validator_cycle_validators (cycle_start, validator_index, validator_pubkey, adnl_addr, weight)
+    select 1600000000 + i * 65536, j, encode(sha256(('key' || j)::bytea), 'hex'), encode(sha256(('adnl' || j)::bytea), 'hex'), 2882303761517117
+    from generate_series(0, ${n - 1}) as i, generate_series(0, ${v - 1}) as j`.execute(db);
+  await sql`
+    insert into ${schema}.validator_round_stakes (election_id, validator_pubkey, stake_holder_address, weight, stake, banned, reward)
+    select 1600000000 + i * 65536, encode(sha256(('key' || j)::bytea), 'hex'), '-1:' || upper(lpad(to_hex(j), 64, '0')), 2882303761517117,
+      1000000000000000, false, 75000000000
+    from generate_series(0, ${n - 1}) as i, generate_series(0, ${v - 1}) as j`.execute(db);
+  await sql`
+    insert into ${schema}.validator_election_participants (election_id, validator_pubkey, stake_holder_address, adnl_addr, stake, max_factor, stake_time)
+    select 1600000000 + i * 65536, encode(sha256(('key' || j)::bytea), 'hex'), '-1:' || upper(lpad(to_hex(j), 64, '0')),
+      encode(sha256(('adnl' || j)::bytea), 'hex'), 1000000000000000, 196608, 1600000000 + i * 65536 - 20000
+    from generate_series(0, ${n - 1}) as i, generate_series(0, ${v - 1}) as j`.execute(db);
+  for (const table of ['validator_cycles', 'validator_rounds', 'validator_cycle_validators', 'validator_round_stakes', 'validator_election_participants']) {
+    await sql`analyze ${schema}.${sql.raw(table)}`.execute(db);
+  }
+  log(`validators: ${n} cycles × ${v} validators (${round((performance.now() - started) / 1000, 1)} s)`);
 }
 
 async function explain(store: Store, query: string): Promise<string[]> {
@@ -254,7 +328,7 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
     const poolVolume = await fillNominatorEvents(store, TARGET_NOMINATOR_EVENTS, log);
     gateway = await startGateway(config, { schema });
     const base = `http://127.0.0.1:${testnetPort}/api/v3`;
-    const account = `0:${(4242).toString(16).padStart(64, '0').toUpperCase()}`;
+    const account = `0:${(4242 % SYNTHETIC_ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`;
     const msgHash = Buffer.from(
       await (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
     ).toString('hex');
@@ -271,14 +345,36 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
       const page = (await (await fetch(url)).json()) as { events?: unknown[] };
       if (!page.events || page.events.length < 100) throw new Error(`nominatorEvents probe did not find the synthetic rows: ${JSON.stringify(page).slice(0, 300)}`);
     }
+    const actionsUrl = `${base}/actions?account=${encodeURIComponent(account)}&limit=100`;
+    const probeActions = (await (await fetch(actionsUrl)).json()) as { actions?: unknown[] };
+    if (probeActions.actions?.length !== 100) throw new Error(`volume probe did not find the synthetic actions: ${JSON.stringify(probeActions).slice(0, 300)}`);
     const latency = {
       transactionsByAccount: await sequentialLatency(txUrl),
       messagesByHash: await sequentialLatency(msgUrl),
+      actionsByAccount: await sequentialLatency(actionsUrl),
       nominatorEventsByPool: await sequentialLatency(poolEventsUrl),
       nominatorEventsByNominator: await sequentialLatency(nominatorEventsUrl),
     };
-    log(`latency at ${TARGET_TRANSACTIONS} tx: account history p99 ${latency.transactionsByAccount.p99} ms, message by hash p99 ${latency.messagesByHash.p99} ms`);
+    log(
+      `latency at ${TARGET_TRANSACTIONS} tx: account history p99 ${latency.transactionsByAccount.p99} ms, message by hash p99 ${latency.messagesByHash.p99} ms, ` +
+        `account actions p99 ${latency.actionsByAccount.p99} ms`,
+    );
     log(`latency at ${TARGET_NOMINATOR_EVENTS} nominator events: a pool's page p99 ${latency.nominatorEventsByPool.p99} ms, a nominator's p99 ${latency.nominatorEventsByNominator.p99} ms`);
+    await fillValidators(store);
+    const holder = `-1:${(17).toString(16).padStart(64, '0').toUpperCase()}`;
+    const cycleUrls = {
+      newest: `${base}/validators/cycles`,
+      oneWithValidators: `${base}/validators/cycles?cycle_start=${1600000000 + Math.floor(VALIDATOR_CYCLES / 2) * 65536}&return_validators=true`,
+      byStakeHolder: `${base}/validators/cycles?stake_holder_address=${encodeURIComponent(holder)}`,
+    };
+    const cyclesProbe = (await (await fetch(cycleUrls.oneWithValidators)).json()) as { cycles?: { validators?: unknown[] }[] };
+    if (cyclesProbe.cycles?.[0]?.validators?.length !== VALIDATORS_PER_CYCLE) throw new Error(`validators probe: ${JSON.stringify(cyclesProbe).slice(0, 300)}`);
+    const cyclesLatency = {
+      newest: await sequentialLatency(cycleUrls.newest),
+      oneWithValidators: await sequentialLatency(cycleUrls.oneWithValidators),
+      byStakeHolder: await sequentialLatency(cycleUrls.byStakeHolder),
+    };
+    log(`validators/cycles at ${VALIDATOR_CYCLES} cycles: p99 newest ${cyclesLatency.newest.p99} ms, one with ${VALIDATORS_PER_CYCLE} validators ${cyclesLatency.oneWithValidators.p99} ms, by holder ${cyclesLatency.byStakeHolder.p99} ms`);
     const bareRun = await throughput(bare.url);
     const txRun = await throughput(txUrl);
     log(`throughput: bare ${bareRun.requestsPerSecond} req/s, v3 transactions limit 100 ${txRun.requestsPerSecond} req/s`);
@@ -289,10 +385,15 @@ async function volumeAndApi(batches: McBlockBatch[], dataDir: string) {
       fillSeconds,
       nominatorEvents: { events: TARGET_NOMINATOR_EVENTS, pools: POOLS, nominatorsPerPool: NOMINATORS, fillSeconds: round(poolVolume.seconds, 1) },
       latencyMs: latency,
+      validatorCycles: { cycles: VALIDATOR_CYCLES, validatorsPerCycle: VALIDATORS_PER_CYCLE, latencyMs: cyclesLatency },
       throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
       plans: {
         transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
         nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, nominator, type limit 1000`),
+        actionsByAccount: await explain(
+          store,
+          `select trace_id, action_id from "${chainSchema}".action_accounts where account = '${account}' order by trace_end_lt desc, trace_id desc, end_lt desc, action_id desc limit 100`,
+        ),
         messagesByHash: await explain(store, `select distinct msg_hash, order_lt from "${chainSchema}".messages where msg_hash = '${Buffer.from(msgHash, 'hex').toString('base64')}' or msg_hash_norm = '${Buffer.from(msgHash, 'hex').toString('base64')}' order by order_lt desc, msg_hash desc limit 10`),
       },
     };
@@ -317,6 +418,8 @@ async function main(): Promise<void> {
     const corpusTx = corpus.batches.reduce((n, b) => n + b.transactions.length, 0);
     log(`corpus: ${corpus.batches.length} masterchain blocks, ${corpusTx} transactions; followed at RSS max ${corpus.follow.rssMb.max} MB`);
     const ingested = await ingest(corpus.batches, dataDir);
+    const classification = measureClassificationRate();
+    log(`classification: ${classification.traces_per_second.best} traces/s best over ${classification.fixtures} golden fixtures`);
     const volume = await volumeAndApi(corpus.batches, dataDir);
     const pending = await benchPendingEmulation();
     log(`pending: ${pending.tracesPerSecond} traces emulated per second`);
@@ -340,6 +443,18 @@ async function main(): Promise<void> {
         target: 10,
         pass: volume !== null && volume.latencyMs.nominatorEventsByPool.p99 <= 10,
       },
+      {
+        goal: `account actions (actions?account=…&limit=100) p99 ≤ 10 ms at ${TARGET_TRANSACTIONS} actions, beside the account history`,
+        measured: volume?.latencyMs.actionsByAccount.p99 ?? null,
+        target: 10,
+        pass: volume !== null && volume.latencyMs.actionsByAccount.p99 <= 10,
+      },
+      {
+        goal: `validators/cycles p99 ≤ 50 ms at ${VALIDATOR_CYCLES} cycles of ${VALIDATORS_PER_CYCLE} validators (worst of: newest page, one cycle with its validators, a stake holder's cycles)`,
+        measured: volume ? Math.max(...Object.values(volume.validatorCycles.latencyMs).map((l) => l.p99)) : null,
+        target: 50,
+        pass: volume !== null && Math.max(...Object.values(volume.validatorCycles.latencyMs).map((l) => l.p99)) <= 50,
+      },
     ];
     const report = {
       bench: 'v3',
@@ -350,6 +465,7 @@ async function main(): Promise<void> {
         description: `the corpus written through writeMcBlock (one database transaction per masterchain block with the cursor), ${INGEST_ROUNDS} rounds, each into fresh tables`,
         ...ingested,
       },
+      classification: { description: 'the action classifier over the golden mainnet traces (bench/classification.ts)', ...classification },
       volume: volume ?? 'skipped: DATABASE_URL not set',
       pending,
       goals,

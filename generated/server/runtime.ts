@@ -8,6 +8,8 @@ export interface RequestContext {
   requestId: string;
   /** performance.now() when the request arrived; v2 `@extra` reports elapsed ms from it. */
   startedAt: number;
+  /** The request's headers (lower-case names), for the few operations that read one (`X-Actions-Version`). */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** Throw from a handler to answer with this status and message in the version's error body. */

@@ -494,7 +494,6 @@ export interface V3Inputs {
       state: NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['state']>;
       include_nft_items: boolean;
       after?: NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['after']>;
-      limit: number;
     };
     ctx: RequestContext;
   };
@@ -1094,7 +1093,6 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         state: given(query['state']) ? (query['state'] as NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['state']>) : "all",
         include_nft_items: given(query['include_nft_items']) ? decode.bool('include_nft_items', query['include_nft_items']) : false,
         after: given(query['after']) ? (query['after'] as NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['after']>) : undefined,
-        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };

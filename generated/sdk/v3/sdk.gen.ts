@@ -703,6 +703,8 @@ export const getNominatorPoolValidatorRewards = <ThrowOnError extends boolean = 
 
 /**
  * Elector stake events
+ *
+ * Newest event first: the 1000 newest that match; narrow with `start_utime`/`end_utime` for older ones. Not paginated (WIRE.md).
  */
 export const getValidatorEvents = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorEventsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorEventsResponses, GetValidatorEventsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -722,6 +724,8 @@ export const getValidatorEvents = <ThrowOnError extends boolean = false>(options
 
 /**
  * Validator elections
+ *
+ * Newest election first: the 100 newest that match (10 with `return_participants`); narrow with `start_utime`/`end_utime` (on `election_id`) for older ones. Not paginated (WIRE.md).
  */
 export const getValidatorElections = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorElectionsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorElectionsResponses, GetValidatorElectionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -741,6 +745,8 @@ export const getValidatorElections = <ThrowOnError extends boolean = false>(opti
 
 /**
  * Validation cycles
+ *
+ * Newest cycle first. `min_stake` and `max_stake` are the true stake bounds of the elected validators; `min_stake_limit` and `max_stake_limit` are the config 17 limits. A validator's `max_factor` is its declared factor (65536 = 1.0); the elector used the smaller of it and `max_stake_factor`. The 100 newest cycles that match (10 with `return_validators`); narrow with `start_utime`/`end_utime` (on `cycle_start`) for older ones. Not paginated (WIRE.md).
  */
 export const getValidatorCycles = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorCyclesData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorCyclesResponses, GetValidatorCyclesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
@@ -760,6 +766,8 @@ export const getValidatorCycles = <ThrowOnError extends boolean = false>(options
 
 /**
  * Complaints against validators
+ *
+ * Newest complaint first: the 1000 newest that match; narrow with `start_utime`/`end_utime` (on `created_at`) for older ones. Not paginated (WIRE.md).
  */
 export const getValidatorComplaints = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorComplaintsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorComplaintsResponses, GetValidatorComplaintsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({

@@ -3629,13 +3629,9 @@ export type GetDnsActiveAuctionsData = {
          */
         include_nft_items?: boolean;
         /**
-         * Cursor from next_cursor of the previous reply (opaque); the page starts strictly after it. Auctions come in item-address order, so pages never skip or repeat an auction.
+         * Cursor from next_cursor of the previous reply (opaque); the page (at most 100 auctions) starts strictly after it. Auctions come in item-address order, so pages never skip or repeat an auction. Like every v3 operation outside the brief's pagination table, this one takes no limit or offset.
          */
         after?: string;
-        /**
-         * Maximum number of rows to return (1–1000).
-         */
-        limit?: number;
     };
     url: '/dns/activeAuctions';
 };

@@ -1882,8 +1882,7 @@ export const zGetDnsActiveAuctionsQuery = z.object({
         'bidding'
     ]).optional(),
     include_nft_items: z.boolean().optional().default(false),
-    after: z.string().optional(),
-    limit: z.int().gte(1).lte(1000).optional().default(100)
+    after: z.string().optional()
 });
 
 /**

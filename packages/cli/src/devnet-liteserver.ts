@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { createDevnet, type Devnet } from '@tongate/devnet';
+import { createDevnet, type Devnet, type ElectionTiming } from '@tongate/devnet';
 import { ChainLiteServer } from '@tongate/liteserver/server';
 import type { Network } from '@tongate/server';
 
@@ -20,12 +20,13 @@ export async function startDevnetLiteserver(opts: {
   network: Network;
   dataDir?: string;
   blockIntervalMs?: number;
+  electionTiming?: ElectionTiming;
   port?: number;
   host?: string;
   configFile?: string;
   logger?: { info(obj: object, msg?: string): void };
 }): Promise<DevnetLiteserver> {
-  const devnet = await createDevnet({ network: opts.network, dataDir: opts.dataDir, blockIntervalMs: opts.blockIntervalMs, logger: opts.logger });
+  const devnet = await createDevnet({ network: opts.network, dataDir: opts.dataDir, blockIntervalMs: opts.blockIntervalMs, electionTiming: opts.electionTiming, logger: opts.logger });
   const server = new ChainLiteServer({ chain: devnet });
   try {
     await server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1');

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
-import { createDevnet } from '@tongate/devnet';
+import { createDevnet, devnetElectionTiming } from '@tongate/devnet';
 import { Indexer } from '@tongate/indexer';
+import { startMetadataFetcher } from './metadata-fetcher.js';
 import { ConfigError, createLogger, type Config, type Network } from '@tongate/server';
 import { openStore } from '@tongate/store';
 import { openLiteserverBackend } from './start.js';
@@ -37,12 +38,15 @@ export async function startIndexProcess(config: Config, network: Network): Promi
             network,
             dataDir: path.resolve(config.dataDir, 'devnet'),
             blockIntervalMs: config.devnetBlockIntervalMs,
+          electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
             logger: { info: (obj, msg) => logger.info(obj, msg) },
           });
     cleanups.push(() => chain.close());
     const indexer = new Indexer({ chain, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, logger });
     await indexer.start();
     cleanups.push(() => indexer.stop());
+    const fetcher = startMetadataFetcher(config, network, store.chain(network), logger);
+    if (fetcher) cleanups.push(() => fetcher.stop());
     const report = setInterval(() => logger.info({ network, ...indexer.status() }, 'indexer status'), 10_000);
     report.unref();
     cleanups.push(async () => clearInterval(report));

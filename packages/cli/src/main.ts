@@ -8,6 +8,7 @@ import { keysTable } from './format.js';
 import { startIndexProcess } from './index-command.js';
 import { startGateway } from './start.js';
 import { startDevnetLiteserver } from './devnet-liteserver.js';
+import { devnetElectionTiming } from '@tongate/devnet';
 
 const USAGE = `tongate — TON Center API v2/v3 gateway
 
@@ -124,6 +125,7 @@ async function devnetLiteserverCommand(config: Config, args: string[], out: (s: 
     network: net,
     dataDir: path.resolve(config.dataDir, 'devnet-liteserver'),
     blockIntervalMs: config.devnetBlockIntervalMs,
+          electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
     port,
     host: values.host ?? '127.0.0.1',
     configFile: values['config-out'],

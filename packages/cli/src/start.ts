@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
-import { createDevnet, installFastSha256, type Devnet } from '@tongate/devnet';
+import { createDevnet, devnetElectionTiming, installFastSha256, type Devnet } from '@tongate/devnet';
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
 import { createV2Handlers, type MessageSubmitter } from '@tongate/handlers-v2';
 import { createV3Handlers, MemoryPendingStore, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
 import { Indexer } from '@tongate/indexer';
+import { startMetadataFetcher } from './metadata-fetcher.js';
 import {
   createAdminApp,
   createApp,
@@ -112,6 +113,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
           network,
           dataDir: path.resolve(config.dataDir, 'devnet'),
           blockIntervalMs: config.devnetBlockIntervalMs,
+          electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
           logger: { info: (obj, msg) => logger.info(obj, msg) },
         });
         cleanups.push(() => devnet.close());
@@ -137,6 +139,8 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         await indexer.start();
         cleanups.push(() => indexer.stop());
         indexers[network] = indexer;
+        const fetcher = startMetadataFetcher(config, network, store.chain(network), logger);
+        if (fetcher) cleanups.push(() => fetcher.stop());
       }
     }
 

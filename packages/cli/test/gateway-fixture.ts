@@ -12,6 +12,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, readAdminFile, type Config, type Network } from '@tongate/server';
 import { dropSchema } from '@tongate/store';
 import { startGateway, type Gateway } from '../src/start.js';
+import { devnetElectionTiming } from '@tongate/devnet';
 import { startDevnetLiteserver, type DevnetLiteserver } from '../src/devnet-liteserver.js';
 
 export type TestBackend = 'devnet' | 'liteserver';
@@ -53,7 +54,7 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
     if (TEST_BACKEND === 'liteserver') {
       for (const network of ['mainnet', 'testnet'] as const) {
         const configFile = path.join(dataDir, `${network}-liteserver.json`);
-        liteservers.push(await startDevnetLiteserver({ network, blockIntervalMs: config.devnetBlockIntervalMs, configFile }));
+        liteservers.push(await startDevnetLiteserver({ network, blockIntervalMs: config.devnetBlockIntervalMs, electionTiming: devnetElectionTiming(config.devnetElectionCycleS), configFile }));
         config[network].backend = 'liteserver';
         config[network].liteserverConfig = configFile;
       }

@@ -59,13 +59,23 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
       nft_owner_address: raw(addr(saleData[4])!),
       marketplace_address: raw(addr(saleData[2])!),
       created_at: Number(int(saleData[1])),
-      nft_item: null,
+      // The NFT index embeds the item the sale holds, with its seller as real_owner.
+      nft_item: expect.objectContaining({
+        address: raw(sale.nft),
+        collection_address: raw(seed.sales.collection),
+        owner_address: raw(sale.address),
+        on_sale: true,
+        sale_contract_address: raw(sale.address),
+        real_owner: raw(sale.seller),
+      }),
     });
+    expect(r.body.metadata[raw(sale.nft)]).toMatchObject({ token_info: [{ type: 'nft_items', nft_index: '0' }] });
     expect(byType.getgems_sale.nft_owner_address).toBe(raw(sale.seller));
     expect(byType.getgems_sale.details).toMatchObject({ is_complete: false, full_price: int(saleData[5]).toString(), marketplace_fee: ((int(saleData[5]) * int(saleData[7])) / 100000n).toString() });
 
     const auctionData = (await devnet.runGetMethod(auction.address, 'get_sale_data', [])).stack;
     expect(byType.getgems_auction).toMatchObject({ address: raw(auction.address), nft_address: raw(auction.nft), nft_owner_address: raw(auction.seller) });
+    expect(byType.getgems_auction.nft_item).toMatchObject({ address: raw(auction.nft), owner_address: raw(auction.address), on_sale: true, auction_contract_address: raw(auction.address), real_owner: raw(auction.seller) });
     expect(byType.getgems_auction.details).toMatchObject({
       end_flag: false,
       end_time: Number(int(auctionData[2])),
@@ -133,22 +143,17 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     expect((await api.get('dns/activeAuctions', { bidder: raw(dns.outbid) })).body.auctions).toEqual([]);
     const withItems = await api.get('dns/activeAuctions', { bidder: raw(dns.bidder), include_nft_items: 'true' });
     expect(withItems.status).toBe(200);
+    // The DNS item's stand-in collection (a wallet) does not vouch for it, so the NFT index does not hold it.
     expect(withItems.body.auctions[0]).toHaveProperty('nft_item', null);
   });
 
-  it('/dns/activeAuctions: the cursor pages without a skip or a repeat', async () => {
+  it('/dns/activeAuctions: one page holds them all, in cursor order, and the cursor continues after any of them', async () => {
     const bidder = friendly(devnet.faucet.address);
-    const first = await api.get('dns/activeAuctions', { bidder, limit: '2' });
-    expect(first.status).toBe(200);
-    expect(first.body.auctions).toHaveLength(2);
-    expect(typeof first.body.next_cursor).toBe('string');
-    const second = await api.get('dns/activeAuctions', { bidder, limit: '2', after: first.body.next_cursor });
-    expect(second.status).toBe(200);
-    expect(second.body.next_cursor).toBeNull();
-    const seen = [...first.body.auctions, ...second.body.auctions].map((a: { nft_item_address: string }) => a.nft_item_address);
-    expect(seen).toEqual(faucetAuctions);
-    // The same cursor gives the same page again.
-    expect((await api.get('dns/activeAuctions', { bidder, limit: '2', after: first.body.next_cursor })).body.auctions).toEqual(second.body.auctions);
+    const all = await api.get('dns/activeAuctions', { bidder });
+    expect(all.status).toBe(200);
+    expect(all.body.next_cursor).toBeNull();
+    expect(all.body.auctions.map((a: { nft_item_address: string }) => a.nft_item_address)).toEqual(faucetAuctions);
+    // Paging itself (pages of 100) is covered in handlers-v3/test/sales.test.ts with a smaller page.
   });
 
   it('/dns/activeAuctions: bad input is a 422 naming the parameter', async () => {
@@ -157,8 +162,8 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
       [{ bidder: raw(devnet.faucet.address), after: Buffer.from('dns1:0:12').toString('base64url') }, 'after'],
       [{ bidder: 'EQ' + 'A'.repeat(46) }, 'bidder'],
       [{ bidder: raw(devnet.faucet.address), state: 'lost' }, 'state'],
-      [{ bidder: raw(devnet.faucet.address), limit: '0' }, 'limit'],
-      [{ bidder: raw(devnet.faucet.address), limit: '1001' }, 'limit'],
+      // Not a paginated operation (WIRE.md): limit is an unknown parameter here.
+      [{ bidder: raw(devnet.faucet.address), limit: '2' }, 'limit'],
       [{}, 'bidder'],
     ];
     for (const [query, parameter] of cases) {

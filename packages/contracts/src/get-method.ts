@@ -58,6 +58,11 @@ function configString(config: Cell | undefined): string {
 
 /** Runs `method` with `args` on `state`; the result stack is read in order. Throws GetMethodError on a non-zero exit. */
 export async function runGetMethod(state: ContractState, method: string, args: TupleItem[] = [], options: GetMethodOptions = {}): Promise<TupleReader> {
+  return new TupleReader(await runGetMethodItems(state, method, args, options));
+}
+
+/** runGetMethod with the result stack as items (for callers that check each item's type). */
+export async function runGetMethodItems(state: ContractState, method: string, args: TupleItem[] = [], options: GetMethodOptions = {}): Promise<TupleItem[]> {
   const result = await (await executor()).runGetMethod({
     code: state.code,
     data: state.data,
@@ -81,7 +86,7 @@ export async function runGetMethod(state: ContractState, method: string, args: T
   // wasm memory corrupted: the next call on the same instance fails with "memory access out of bounds". Such a
   // result is read correctly, but the instance is then replaced.
   if (tupleDepth(stack) > SAFE_RESULT_DEPTH) sharedExecutor = null;
-  return new TupleReader(stack);
+  return stack;
 }
 
 const SAFE_RESULT_DEPTH = 16;

@@ -18,3 +18,5 @@ export * from './validator-cycles.js';
 export * from './nominator-pool-messages.js';
 export * from './elector-events.js';
 export * from './wallets.js';
+export * from './token-content.js';
+export * from './tokens.js';

@@ -1,3 +1,4 @@
+import type { Address } from '@ton/core';
 import { codeMethodIds } from './interfaces.js';
 import { GetMethodError, methodId, runGetMethod, type ContractState, type GetMethodOptions } from './get-method.js';
 import { FIX_PRICE_SALE_MAGIC, readFixPriceDataV4, readFixPriceRest, type GetgemsSale } from './getgems-sale.js';
@@ -51,4 +52,20 @@ export async function readNftSale(state: ContractState, options: GetMethodOption
     if (magic === AUCTION_MAGIC) return { type: 'getgems_auction', auction: readAuctionRest(stack) };
   }
   return null;
+}
+
+/**
+ * The seller of `item` when `sale` is a getgems sale or auction contract holding it (an NFT item's `real_owner`);
+ * null for any other contract, or a sale of another item.
+ */
+export async function nftSaleSeller(sale: ContractState, item: Address, options: GetMethodOptions = {}): Promise<Address | null> {
+  let found: NftSale | null;
+  try {
+    found = await readNftSale(sale, options);
+  } catch (e) {
+    if (e instanceof GetMethodError) return null;
+    throw e;
+  }
+  const held = found?.type === 'getgems_sale' ? found.sale : found?.type === 'getgems_auction' ? found.auction : null;
+  return held?.nft?.equals(item) && held.nftOwner ? held.nftOwner : null;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Address } from '@ton/core';
-import { readNftSale } from '../src/nft-sales.js';
+import { nftSaleSeller, readNftSale } from '../src/nft-sales.js';
 import { runGetMethod } from '../src/get-method.js';
 import { readFullDomain } from '../src/telemint.js';
 import { fixtureCell, fixtureJson } from './fixtures.js';
@@ -70,5 +70,16 @@ describe('contracts that are not sales', () => {
   it('a DNS item and a validator controller give null', async () => {
     expect(await readNftSale(state('dns-item'))).toBeNull();
     expect(await readNftSale(state('validator-controller'))).toBeNull();
+  });
+});
+
+describe('nftSaleSeller (an NFT item real_owner)', () => {
+  it('names the seller of the item a sale or an auction holds, and no one for another item or contract', async () => {
+    const sale = fixtureJson('getgems-sale-v4/expected.json').get_fix_price_data_v4;
+    expect(raw(await nftSaleSeller(state('getgems-sale-v4'), Address.parseRaw(sale.nft)))).toBe(sale.nft_owner);
+    const auction = fixtureJson('getgems-auction/expected.json').get_sale_data;
+    expect(raw(await nftSaleSeller(state('getgems-auction'), Address.parseRaw(auction.nft)))).toBe(auction.owner);
+    expect(await nftSaleSeller(state('getgems-sale-v4'), Address.parseRaw(auction.nft))).toBeNull();
+    expect(await nftSaleSeller(state('single-nominator'), Address.parseRaw(sale.nft))).toBeNull();
   });
 });

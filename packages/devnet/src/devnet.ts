@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Cell, type Address, type TupleItem } from '@ton/core';
+import { beginCell, Cell, type Address, type TupleItem } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
 import {
   type AccountState,
@@ -21,7 +21,10 @@ import {
   type ShardBlockProof,
   type ShortTransactionId,
   type TransactionId,
+  ChainError,
 } from '@tongate/chain';
+import { decodeElectorData, decodeElectionConfig, loadConfigDictionary, type ElectionTiming, type ElectorState } from '@tongate/contracts';
+import { CONFIG_ADDRESS, DEVNET_ELECTION_TIMING, ELECTOR_ADDRESS, ElectorDriver, genesisElectorAccount, setElectionParams } from './elector.js';
 import { DevnetExecutor } from './executor.js';
 import { devnetFaucet, type Faucet } from './faucet.js';
 import { blockchainControl, sandboxInternals, shareFrozenPrevBlocks, type SeamOptions } from './fast/index.js';
@@ -30,12 +33,13 @@ import { GetMethods } from './get-methods.js';
 import { HistoryIndex } from './history.js';
 import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
 import { EXT_MSG_QUEUE_SIZE_LIMIT, Messages } from './messages.js';
-import { BlockProducer } from './producer.js';
+import { BlockProducer, nowSeconds } from './producer.js';
 import { Proofs } from './proofs.js';
 import { ChainReader } from './reader.js';
 import { MessageRunner } from './runner.js';
 import { runSeed, type SeedSummary } from './seed.js';
 import { ChainStore } from './store.js';
+import { devnetAdnlAddress, devnetValidators, ValidatorOperator } from './validators.js';
 
 export { EXT_MSG_QUEUE_SIZE_LIMIT };
 
@@ -53,6 +57,20 @@ export interface DevnetOptions {
   sandboxQueue?: boolean;
   /** Library versions the fast/ seam assumes instead of the installed ones (tests force the public-API paths). */
   seam?: SeamOptions;
+  /** Election timing (config param 15) of a new chain; default DEVNET_ELECTION_TIMING (a cycle in minutes). */
+  electionTiming?: ElectionTiming;
+}
+
+/** What a stake holder needs to know about the devnet's elections (live state). */
+export interface DevnetElectionStatus {
+  elector: Address;
+  config: Address;
+  /** Param 15 in force. */
+  timing: ElectionTiming | null;
+  /** The open election, if any: stakes are taken until `electClose` for the set starting at `electionId`. */
+  election: { electionId: number; electClose: number; minStake: bigint; totalStake: bigint; participants: number; finished: boolean; failed: boolean } | null;
+  /** The elector's whole state, decoded. */
+  state: ElectorState;
 }
 
 /** Which implementation each seam in fast/ gave this devnet: the fast path, or the library's public API. */
@@ -91,6 +109,7 @@ export class Devnet implements ChainSource {
     private readonly getMethods: GetMethods,
     private readonly proofs: Proofs,
     private readonly store: ChainStore,
+    private readonly logger?: { info(obj: object, msg?: string): void },
   ) {
     this.globalId = GLOBAL_IDS[network];
   }
@@ -104,7 +123,9 @@ export class Devnet implements ChainSource {
     const faucet = await devnetFaucet();
     try {
       const recovered = store.recovered;
-      const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : genesisConfig(globalId);
+      const genUtime = nowSeconds();
+      const validator = devnetValidatorSigner(globalId);
+      const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : electionGenesisConfig(globalId, genUtime, opts.electionTiming ?? DEVNET_ELECTION_TIMING, validator.publicKey);
       const executor = await DevnetExecutor.create({ seam });
       const bc = await Blockchain.create({ config, executor });
       bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
@@ -113,9 +134,15 @@ export class Devnet implements ChainSource {
       const history = new HistoryIndex();
       const reader = new ChainReader(history, store);
       const producer = new BlockProducer({ bc, control, store, history, reader, network, globalId, logger: opts.logger });
-      if (recovered.length > 0) await producer.restore(recovered);
-      else await producer.genesis(config, faucet);
-      const runner = opts.sandboxQueue ? null : MessageRunner.create(bc, executor, await sandboxInternals(bc, faucet.address, seam));
+      if (recovered.length > 0) {
+        await producer.restore(recovered);
+        // The journal's config patches (the elections' validator sets) are in the reader's config now.
+        bc.setConfig(reader.config);
+      }
+      else await producer.genesis(config, faucet, genUtime, [genesisElectorAccount(genUtime, loadConfigDictionary(config).get(34)!.hash())]);
+      const internals = await sandboxInternals(bc, faucet.address, seam);
+      producer.attachElector(await ElectorDriver.attach({ bc, control, executor, internals, logger: opts.logger }));
+      const runner = opts.sandboxQueue ? null : MessageRunner.create(bc, executor, internals);
       const fastPaths: DevnetFastPaths = {
         glue: executor.glue,
         directEmulator: executor.canRunDirect,
@@ -123,7 +150,6 @@ export class Devnet implements ChainSource {
         blockchainFields: control.fast,
         sharedPrevBlocks,
       };
-      const validator = devnetValidatorSigner(globalId);
       const devnet = new Devnet(
         network,
         faucet,
@@ -136,6 +162,7 @@ export class Devnet implements ChainSource {
         new GetMethods(bc, reader),
         new Proofs(history, globalId, validator),
         store,
+        opts.logger,
       );
       producer.startTimer(opts.blockIntervalMs ?? 1000);
       opts.logger?.info(
@@ -165,7 +192,57 @@ export class Devnet implements ChainSource {
       sendMessage: (boc) => this.sendMessage(boc),
       produceBlock: () => this.produceBlock(),
       liveSeqno: (address) => this.producer.serial(() => this.getMethods.liveSeqno(address)),
+      startValidators: () => this.startValidators(),
     });
+  }
+
+  private operator: ValidatorOperator | undefined;
+
+  /**
+   * Starts the devnet validators' operator: from the next round on they stake in every election and recover their
+   * stakes (idempotent). Null on a chain without the elector (recorded before the devnet had one).
+   */
+  startValidators(): { elector: Address; validators: ValidatorOperator['validators'] } | null {
+    if (!this.history.firstMc || !this.hasElector()) return null;
+    if (!this.operator) {
+      const operator = new ValidatorOperator(
+        {
+          sendMessage: (boc) => this.sendMessage(boc),
+          liveSeqno: (address) => this.producer.serial(() => this.getMethods.liveSeqno(address)),
+          electorState: () => this.liveElectorState(),
+          logger: this.logger,
+        },
+        devnetValidators(this.globalId),
+      );
+      this.operator = operator;
+      this.producer.onSealed(() => void operator.step());
+    }
+    return { elector: ELECTOR_ADDRESS, validators: this.operator.validators };
+  }
+
+  private hasElector(): boolean {
+    return this.reader.configParam(1)?.beginParse().loadBuffer(32).equals(ELECTOR_ADDRESS.hash) === true && this.reader.accountAt(ELECTOR_ADDRESS, this.history.lastMc.id.seqno) !== null;
+  }
+
+  private liveElectorState(): Promise<ElectorState> {
+    return this.producer.serial(async () => {
+      const data = await this.getMethods.liveData(ELECTOR_ADDRESS);
+      if (!data) throw new ChainError('unavailable', 'the devnet has no elector');
+      return decodeElectorData(data);
+    });
+  }
+
+  /** The elector's address, the config stand-in's, election timing and the open election, for stake holders (pools). */
+  async electionStatus(): Promise<DevnetElectionStatus> {
+    const state = await this.liveElectorState();
+    const e = state.election;
+    return {
+      elector: ELECTOR_ADDRESS,
+      config: CONFIG_ADDRESS,
+      timing: decodeElectionConfig(loadConfigDictionary(this.reader.config)).timing,
+      election: e ? { electionId: e.electAt, electClose: e.electClose, minStake: e.minStake, totalStake: e.totalStake, participants: e.participants.length, finished: e.finished, failed: e.failed } : null,
+      state,
+    };
   }
 
   async close(): Promise<void> {
@@ -271,6 +348,13 @@ export class Devnet implements ChainSource {
   async emulateTrace(message: Cell): Promise<EmulatedTrace> {
     return this.messages.emulateTrace(message, (await this.getMasterchainInfo()).last.seqno);
   }
+}
+
+/** A new chain's config: the sandbox's mainnet config for the network, with the devnet's election params. */
+function electionGenesisConfig(globalId: number, genUtime: number, timing: ElectionTiming, validatorKey: Buffer): Cell {
+  const dict = loadConfigDictionary(genesisConfig(globalId));
+  setElectionParams(dict, { genUtime, timing, validator: { publicKey: validatorKey, adnlAddr: devnetAdnlAddress(validatorKey), weight: 1n << 60n } });
+  return beginCell().storeDictDirect(dict).endCell();
 }
 
 export async function createDevnet(opts: DevnetOptions): Promise<Devnet> {

@@ -274,7 +274,7 @@ export class DevnetExecutor implements IExecutor {
   }
 
   /** runTransactionBoc, tried once more on a fresh emulator after a fault (see retryAfterFault). */
-  runTransactionBocRetrying(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string }): Promise<ExecutorEmulationResult> {
+  runTransactionBocRetrying(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string; tickTock?: 'tick' | 'tock' }): Promise<ExecutorEmulationResult> {
     return this.retryAfterFault(async () => this.runTransactionBoc(args));
   }
 
@@ -283,7 +283,7 @@ export class DevnetExecutor implements IExecutor {
    * message cells exactly as the emulator produced them (out_msgs) or the client sent them, without a Cell → BOC
    * round trip. Only call when canRunDirect, and after ready() (it throws EmulatorFault while a replacement is built).
    */
-  runTransactionBoc(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string }): ExecutorEmulationResult {
+  runTransactionBoc(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string; tickTock?: 'tick' | 'tock' }): ExecutorEmulationResult {
     if (this.replacing) throw new EmulatorFault(new Error('the emulator is being restarted'));
     const access = this.access!;
     const module = access.module;
@@ -293,6 +293,8 @@ export class DevnetExecutor implements IExecutor {
       rand_seed: args.randomSeed === null ? '' : args.randomSeed.toString('hex'),
       ignore_chksig: args.ignoreChksig,
       debug_enabled: args.debugEnabled,
+      // A tick-tock transaction: no message, as the sandbox's runTickTock asks for it.
+      ...(args.tickTock ? { is_tick_tock: true, is_tock: args.tickTock === 'tock' } : {}),
     };
     if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
     const resp = this.guard(() => {

@@ -1,4 +1,4 @@
-import { beginCell, serializeTuple, type Address, type TupleItem } from '@ton/core';
+import { beginCell, serializeTuple, type Address, type Cell, type TupleItem } from '@ton/core';
 import type { Blockchain } from '@ton/sandbox';
 import { EXIT_CODE_NO_CODE, GET_METHOD_GAS_LIMIT, getMethodCall, getMethodResultOf, LruCache, type GetMethodResult } from '@tongate/chain';
 import { emulatorCall } from './executor.js';
@@ -54,6 +54,12 @@ export class GetMethods {
     const result = getMethodResultOf(res.output, mc.id, lastTransaction);
     this.cache.set(key, result);
     return result;
+  }
+
+  /** An account's data in the live (unsealed) state; null unless active. Call inside the chain queue. */
+  async liveData(address: Address): Promise<Cell | null> {
+    const state = (await this.bc.getContract(address)).account.account?.storage.state;
+    return state?.type === 'active' ? (state.state.data ?? null) : null;
   }
 
   /** A wallet's seqno in the live (unsealed) state, which the seeder needs between blocks. Call inside the chain queue. */

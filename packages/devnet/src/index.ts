@@ -11,6 +11,20 @@ export type { VestingSeedSummary } from './seed-vesting.js';
 export type { MultisigSeedSummary } from './seed-multisig.js';
 export * as tokens from './contracts/tokens.js';
 export * as contractCodes from './contracts/codes.js';
+export type { DevnetElectionStatus } from './devnet.js';
+export {
+  ELECTOR_ADDRESS,
+  CONFIG_ADDRESS,
+  DEVNET_ELECTION_TIMING,
+  devnetElectionTiming,
+  DEVNET_STAKE_LIMITS,
+  DEVNET_VALIDATOR_COUNTS,
+  STAKE_MESSAGE_FEE,
+  validatorSetCell,
+} from './elector.js';
+export { newStakeBody, recoverStakeBody, devnetValidators, devnetAdnlAddress, DEVNET_MAX_FACTOR, type DevnetValidator } from './validators.js';
+export type { ValidatorsSeedSummary } from './seed-validators.js';
+export type { ElectionTiming } from '@tongate/contracts';
 export * as dns from './contracts/dns.js';
 export * as vesting from './contracts/vesting.js';
 export * as multisig from './contracts/multisig.js';

@@ -11,6 +11,7 @@ import type { HistoryIndex } from './history.js';
 import type { ChainReader } from './reader.js';
 import type { AppliedTransaction } from './runner.js';
 import type { BlobRef, ChainStore, Round, StoredAccount, StoredBlock, StoredTx } from './store.js';
+import type { ElectorDriver } from './elector.js';
 
 /** Logical time the devnet skips at every round, so that a block's lt range is never empty. */
 export const LT_PER_ROUND = 1_000_000n;
@@ -48,24 +49,44 @@ export class BlockProducer {
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private elector: ElectorDriver | null = null;
+  private readonly sealedListeners: ((mcSeqno: number) => void)[] = [];
 
   constructor(private readonly parts: ProducerParts) {}
+
+  /** Runs the elector's tick (and the config stand-in) at every round from now on. */
+  attachElector(elector: ElectorDriver | null): void {
+    this.elector = elector;
+  }
+
+  /** Called after every sealed round, outside the queue (a listener may queue messages). */
+  onSealed(listener: (mcSeqno: number) => void): void {
+    this.sealedListeners.push(listener);
+  }
 
   get pendingCount(): number {
     return this.pending.length;
   }
 
-  /** Starts a new chain: the faucet wallet, the global libraries and the config in block 0 of both chains. */
-  async genesis(config: Cell, faucet: Faucet): Promise<void> {
+  /**
+   * Starts a new chain: the faucet wallet, the global libraries, the config and the system accounts given (the
+   * elector) in block 0 of both chains.
+   */
+  async genesis(config: Cell, faucet: Faucet, genUtime: number, system: ShardAccount[] = []): Promise<void> {
     const { bc, store } = this.parts;
-    const genUtime = nowSeconds();
-    const faucetAccount = genesisWalletAccount(faucet, genUtime);
-    await bc.setShardAccount(faucet.address, faucetAccount);
+    const genesisAccounts = [genesisWalletAccount(faucet, genUtime), ...system];
     const libs = genesisLibraries();
     bc.libs = libs;
-    const faucetBoc = beginCell().store(storeShardAccount(faucetAccount)).endCell();
-    const accounts: StoredAccount[] = [{ workchain: 0, account: faucet.address.hash, blob: store.putBlob(faucetBoc.toBoc()) }];
-    const stateHash = nextStateHash(ZERO32, [{ workchain: 0, account: faucet.address.hash, shardAccountHash: faucetBoc.hash() }]);
+    const accounts: StoredAccount[] = [];
+    const changed: { workchain: number; account: Buffer; shardAccountHash: Buffer }[] = [];
+    for (const sa of genesisAccounts) {
+      const address = sa.account!.addr;
+      await bc.setShardAccount(address, sa);
+      const cell = beginCell().store(storeShardAccount(sa)).endCell();
+      accounts.push({ workchain: address.workChain, account: address.hash, blob: store.putBlob(cell.toBoc()) });
+      changed.push({ workchain: address.workChain, account: address.hash, shardAccountHash: cell.hash() });
+    }
+    const stateHash = nextStateHash(ZERO32, changed);
     const round = this.buildRound({ genUtime, startLt: 0n, endLt: LT_PER_ROUND, txs: [], stateHash, accounts, prevShard: null, prevMc: null });
     round.config = store.putBlob(config.toBoc());
     round.libs = store.putBlob(libs.toBoc());
@@ -122,6 +143,8 @@ export class BlockProducer {
     const prevMc = history.lastMc;
     const prevShard = history.lastShard;
     const genUtime = Math.max(prevMc.genUtime, nowSeconds());
+    const elector = this.elector ? await this.elector.round(genUtime) : null;
+    if (elector?.transaction) this.addPending(elector.transaction);
     const endLt = bc.lt + LT_PER_ROUND;
     const txs = this.pending.map((t) => ({ ...t, blob: store.putBlob(t.boc) }));
     const accounts: StoredAccount[] = [];
@@ -136,6 +159,7 @@ export class BlockProducer {
     const libs = bc.libs;
     const sealedLibs = this.parts.reader.libs;
     if (libs && (!sealedLibs || !libs.hash().equals(sealedLibs.hash()))) round.libs = store.putBlob(libs.toBoc());
+    if (elector?.configPatch) round.configPatch = store.putBlob(elector.configPatch.toBoc());
     store.appendRound(round);
     await this.parts.control.setLt(endLt);
     this.applyRound(round);
@@ -144,6 +168,7 @@ export class BlockProducer {
     this.updatePrevBlocks();
     const mc = round.blocks[1];
     if (txs.length > 0) this.parts.logger?.info({ network: this.parts.network, mcSeqno: mc.id.seqno, transactions: txs.length }, 'devnet block');
+    for (const listener of this.sealedListeners) queueMicrotask(() => listener(mc.id.seqno));
     return mc.id;
   }
 

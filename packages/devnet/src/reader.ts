@@ -1,4 +1,5 @@
-import { Address, Cell, Dictionary, loadShardAccount, loadTransaction, type ShardAccount } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, loadShardAccount, loadTransaction, type ShardAccount } from '@ton/core';
+import { readConfigPatch } from './config-patch.js';
 import { accountStateFields, ChainError, LruCache, type AccountState, type AccountStateFields, type BlockIdExt, type ChainTransaction, type TransactionId } from '@tongate/chain';
 import type { HistoryIndex } from './history.js';
 import type { BlobRef, ChainStore, Round, StoredTx } from './store.js';
@@ -42,6 +43,13 @@ export class ChainReader {
     if (round.config) {
       this.configCell = this.cellOf(round.config);
       this.configDict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.configCell);
+    }
+    if (round.configPatch) {
+      for (const [id, cell] of readConfigPatch(this.cellOf(round.configPatch))) {
+        if (cell) this.configDict.set(id, cell);
+        else this.configDict.delete(id);
+      }
+      this.configCell = beginCell().storeDictDirect(this.configDict).endCell();
     }
     if (round.libs) {
       this.libsCell = this.cellOf(round.libs);

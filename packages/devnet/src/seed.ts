@@ -6,6 +6,7 @@ import type { Faucet } from './faucet.js';
 import { seedPools, type PoolSeedSummary } from './seed-pools.js';
 import { signerFromSeed, type Ed25519Signer } from './keys.js';
 import { walletTransferBoc, type DevnetWallet } from './wallets.js';
+import { seedValidators, type ValidatorsSeedContext, type ValidatorsSeedSummary } from './seed-validators.js';
 import {
   jettonBurnBody,
   jettonMinterInit,
@@ -16,6 +17,7 @@ import {
   nftItemAddress,
   nftMintBody,
   nftTransferBody,
+  onchainContent,
 } from './contracts/tokens.js';
 import { seedDns, type DnsSeedSummary } from './seed-dns.js';
 import { seedVesting, type VestingSeedSummary } from './seed-vesting.js';
@@ -43,6 +45,8 @@ export interface SeedSummary {
   sales: SalesSeedSummary;
   /** Hashes of the external messages sent, in order. */
   messages: Buffer[];
+  /** The devnet validators now staking in every election; null on a chain without an elector. */
+  validators: ValidatorsSeedSummary | null;
   lastBlock: BlockIdExt;
 }
 
@@ -54,6 +58,7 @@ export interface SeedContext {
   produceBlock(): Promise<BlockIdExt>;
   /** Seqno of a wallet at the devnet's current (unsealed) state. */
   liveSeqno(address: Address): Promise<number>;
+  startValidators: ValidatorsSeedContext['startValidators'];
 }
 
 /** Encrypted comment (ton-marker): opcode 0x2167da4b, then the ciphertext as a snake cell. */
@@ -120,8 +125,9 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await send(carol, [internal({ to: alice.wallet.address, value: toNano('0.3'), bounce: true, body: comment('hi alice, from a v3r2 wallet') })]);
   await ctx.produceBlock();
 
-  // 3. Jetton: the faucet deploys a minter and mints to alice in one message.
-  const minter = jettonMinterInit(faucet.wallet.address, `https://devnet.tongate.local/jetton-${tag}.json`);
+  // 3. Jetton: the faucet deploys a minter and mints to alice in one message. Its content is on-chain (TEP-64), so its
+  // name and symbol show without fetching anything; the NFT collection below has off-chain content.
+  const minter = jettonMinterInit(faucet.wallet.address, onchainContent({ name: 'Devnet Seed Jetton', symbol: 'SEED', decimals: '9', description: `devnet seed ${tag}` }));
   const minted = 1_000_000n * 10n ** 9n;
   await send(faucet, [
     internal({
@@ -181,7 +187,9 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   // 8. Sales: a getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts).
   const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol });
 
-  // 9. Staking pools: a nominator pool and a single-nominator pool with deposits and withdrawals.
+  // 5. Validators: their stake holder wallets are funded and they stake in every election from now on.
+  const validators = await seedValidators({ fromFaucet: (out) => send(faucet, out), produceBlock: () => ctx.produceBlock(), startValidators: ctx.startValidators });
+  // 10. Staking pools: a nominator pool and a single-nominator pool with deposits and withdrawals.
   const pools = await seedPools(faucet, send, () => ctx.produceBlock());
   const lastBlock = await ctx.produceBlock();
 
@@ -201,6 +209,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
     pools,
     sales,
     messages,
+    validators,
     lastBlock,
   };
 }

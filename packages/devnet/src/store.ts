@@ -59,6 +59,11 @@ export interface Round {
   libs?: BlobRef;
   /** ConfigParams dictionary (genesis only). */
   config?: BlobRef;
+  /**
+   * Config params this round changed (the elector's validator sets), as a patch on the config before it:
+   * `HashmapE 32 (Maybe ^Cell)`, nothing = the param was removed. A few hundred bytes instead of the whole config.
+   */
+  configPatch?: BlobRef;
 }
 
 interface BlobSink {
@@ -205,6 +210,7 @@ function maxBlobEnd(r: Round): number {
   for (const a of r.accounts) see(a.blob);
   see(r.libs);
   see(r.config);
+  see(r.configPatch);
   return end;
 }
 
@@ -242,6 +248,7 @@ function encodeRound(r: Round): Json {
     lt: r.lt.toString(),
     libs: r.libs ? encBlob(r.libs) : undefined,
     config: r.config ? encBlob(r.config) : undefined,
+    configPatch: r.configPatch ? encBlob(r.configPatch) : undefined,
   };
 }
 
@@ -268,5 +275,6 @@ function decodeRound(j: any): Round {
     lt: BigInt(j.lt),
     libs: j.libs ? decBlob(j.libs) : undefined,
     config: j.config ? decBlob(j.config) : undefined,
+    configPatch: j.configPatch ? decBlob(j.configPatch) : undefined,
   };
 }

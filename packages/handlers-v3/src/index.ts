@@ -15,9 +15,9 @@ export interface V3Deps extends LegacyDeps {
 
 /**
  * The API v3 operations built so far: the v2-style ones over the chain backend, and the blockchain-data ones
- * (blocks, transactions, messages, account and wallet states, address book, top accounts, DNS records, vesting,
- * multisig) over the index. /decode decodes bodies by TL-B scheme. Traces, actions, jettons, NFTs and the rest are
- * not built yet, so the front door answers them 501.
+ * (blocks, transactions, messages, account and wallet states, address book, top accounts, jettons, NFTs, metadata,
+ * DNS records, vesting, multisig) over the index. /decode decodes bodies by TL-B scheme. Traces, actions and the rest
+ * are not built yet, so the front door answers them 501.
  */
 export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   return {
@@ -32,3 +32,7 @@ export { formatV3Entry, parseV3Stack } from './stack.js';
 export { PendingTraces, type PendingTracesOptions } from './pending/service.js';
 export { MemoryPendingStore, RedisPendingStore, PENDING_MAX_ENTRIES, type PendingEntry, type PendingStore } from './pending/store.js';
 export type { LegacyDeps } from './legacy.js';
+export { readNftItems, tokenMetadata } from './indexed/index.js';
+// The /traces and /actions item shapes, for emulated (pending) traces that reuse them.
+export { traceItem, traceTree, type TraceSummary } from './indexed/traces.js';
+export { formatAction, actionAddresses, supportedTypes, visibleCondition } from './indexed/actions.js';

@@ -78,8 +78,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function auctions(query: Record<string, unknown>, now = NOW): Promise<Body> {
-  const ops = salesOperations(db, false, () => now);
+async function auctions(query: Record<string, unknown>, now = NOW, perPage?: number): Promise<Body> {
+  const ops = salesOperations(db, false, () => now, perPage);
   // Through the generated decoder, as the front door hands requests to handlers.
   const reply = (await ops.getDnsActiveAuctions(v3Decoders.getDnsActiveAuctions({ query: { bidder: BIDDER, ...query } }, ctx))) as { status: number; body: Body };
   expect(reply.status).toBe(200);
@@ -105,16 +105,16 @@ describe('/dns/activeAuctions', () => {
     expect(all.address_book).toHaveProperty(address(1));
   });
 
-  it('pages with the cursor: no skip, no repeat, even when bids land between pages', async () => {
-    const first = await auctions({ limit: 3 });
+  it('pages with the cursor (pages of 3 here, 100 served): no skip, no repeat, even when bids land between pages', async () => {
+    const first = await auctions({}, NOW, 3);
     expect(first.auctions.map((a) => a.nft_item_address)).toEqual([1, 2, 3].map(address));
     expect(first.next_cursor).not.toBeNull();
     // A new bid on a listed item and another on a later one do not move the next page.
     await db.updateTable('dns_auctions').set({ max_bid_amount: '99000000000', last_transaction_lt: 100 }).where('nft_item_address', 'in', [address(2), address(5)]).execute();
-    const second = await auctions({ limit: 3, after: first.next_cursor });
+    const second = await auctions({ after: first.next_cursor }, NOW, 3);
     expect(second.auctions.map((a) => a.nft_item_address)).toEqual([4, 5, 6].map(address));
     expect(second.auctions[1].max_bid_amount).toBe('99000000000');
-    const third = await auctions({ limit: 3, after: second.next_cursor });
+    const third = await auctions({ after: second.next_cursor }, NOW, 3);
     expect(third.auctions.map((a) => a.nft_item_address)).toEqual([address(7)]);
     expect(third.next_cursor).toBeNull();
     // The cursor is the same whatever the filter: a bidding page continues after it too.
@@ -130,9 +130,9 @@ describe('/dns/activeAuctions', () => {
     expect(decodeAuctionCursor(encodeAuctionCursor(address(9)))).toBe(address(9));
   });
 
-  it('embeds nft_item (null until the NFT index is there) only when asked', async () => {
-    expect((await auctions({ limit: 1 })).auctions[0]).not.toHaveProperty('nft_item');
-    expect((await auctions({ limit: 1, include_nft_items: true })).auctions[0]).toHaveProperty('nft_item', null);
+  it('embeds nft_item (null for an item the NFT index does not hold) only when asked', async () => {
+    expect((await auctions({}, NOW, 1)).auctions[0]).not.toHaveProperty('nft_item');
+    expect((await auctions({ include_nft_items: true }, NOW, 1)).auctions[0]).toHaveProperty('nft_item', null);
   });
 });
 

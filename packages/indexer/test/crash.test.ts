@@ -119,13 +119,15 @@ describe.each(backends)('indexer killed with SIGKILL mid-block, on $name', ({ na
 
     store = await openStore({ databaseUrl: url || undefined, dataDir: storeDir, schema: url ? schema : undefined });
     const db = store.chain('testnet');
-    const count = async (table: 'blocks' | 'transactions' | 'messages', distinct: string) => {
+    const count = async (table: 'blocks' | 'transactions' | 'messages' | 'trace_transactions', distinct: string) => {
       const { rows } = await sql<{ n: string; d: string }>`select count(*) as n, count(distinct ${sql.raw(distinct)}) as d from ${sql.table(`${store!.chainSchema("testnet")}.${table}`)}`.execute(db);
       return { n: Number(rows[0]!.n), distinct: Number(rows[0]!.d) };
     };
     expect(await count('transactions', 'hash')).toEqual({ n: totals.transactions, distinct: totals.transactions });
     expect(await count('messages', "tx_hash || direction || msg_hash")).toEqual({ n: totals.messageRows, distinct: totals.messageRows });
     expect(await count('blocks', "workchain || ':' || shard || ':' || seqno")).toEqual({ n: totals.blocks, distinct: totals.blocks });
+    // Derived rows (the traces derivation) commit with their block: every transaction in exactly one trace.
+    expect(await count('trace_transactions', 'tx_hash')).toEqual({ n: totals.transactions, distinct: totals.transactions });
     const cursor = await db.selectFrom('indexer_cursor').selectAll().executeTakeFirstOrThrow();
     expect(cursor.mc_seqno).toBe(totals.head);
     const mcSeqnos = await db.selectFrom('blocks').select('seqno').where('workchain', '=', -1).orderBy('seqno').execute();

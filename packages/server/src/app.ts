@@ -148,7 +148,7 @@ export function createApp(options: AppOptions): Express {
       const host = req.headers.host ?? '(none)';
       return next(new HttpError(421, `unknown host '${host}': this server answers ${networks.knownHosts.join(', ')}`));
     }
-    const ctx: RequestContext = { network, requestId, startedAt: res.locals.arrivedAt as number };
+    const ctx: RequestContext = { network, requestId, startedAt: res.locals.arrivedAt as number, headers: req.headers };
     res.locals.ctx = ctx;
     routeByPath(req, res, next, path);
   });

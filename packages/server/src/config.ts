@@ -32,6 +32,8 @@ export interface Config {
   /** Key revocations reach every process within this interval. */
   keysPollMs: number;
   devnetBlockIntervalMs: number;
+  /** How long a devnet validator set validates (s); the devnet's election timing scales with it. */
+  devnetElectionCycleS: number;
   logLevel: string;
   /** Validate handler replies against the spec (on in tests; a wrong body becomes a 500). */
   validateResponses: boolean;
@@ -61,6 +63,16 @@ export interface Config {
   pendingTtlSeconds: number;
   /** Pending traces held per network at most (the oldest go first). */
   pendingMaxEntries: number;
+  /** Fetch off-chain token metadata (TEP-64 content URIs) in the background; off by default (needs internet). */
+  metadataFetch: boolean;
+  /** URI schemes the metadata fetcher follows; others are recorded as not fetchable. */
+  metadataSchemes: string[];
+  /** HTTP gateway an `ipfs://` URI is read through (when `ipfs` is an allowed scheme). */
+  metadataIpfsGateway: string;
+  metadataTimeoutMs: number;
+  metadataMaxBytes: number;
+  /** A fetched document is fetched again after this long; a failed fetch is retried after a tenth of it. */
+  metadataTtlSeconds: number;
 }
 
 interface SettingDoc {
@@ -94,6 +106,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'defaultPlanBurst', env: 'TONGATE_DEFAULT_PLAN_BURST', default: '(= rps)', description: 'Burst of a new key when none is given.' },
   { key: 'keysPollMs', env: 'TONGATE_KEYS_POLL_MS', default: '250', description: 'How often each process checks for key changes (revocation delay).' },
   { key: 'devnetBlockIntervalMs', env: 'TONGATE_DEVNET_BLOCK_INTERVAL_MS', default: '1000', description: 'Devnet block production interval in ms (a masterchain and a basechain block per round).' },
+  { key: 'devnetElectionCycleS', env: 'TONGATE_DEVNET_ELECTION_CYCLE_S', default: '120', description: 'Devnet validation cycle in seconds (config 15 validators_elected_for); elections open half a cycle before a set starts and close a sixth before.' },
   { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level. Lines go to stdout as JSON, written in batches at most 250 ms late.' },
   { key: 'validateResponses', env: 'TONGATE_VALIDATE_RESPONSES', default: 'false', description: 'Validate replies against the spec (tests turn it on).' },
   { key: 'v2Release', env: 'TONGATE_V2_RELEASE', default: '0', description: 'Release counter c of the v2 version header 2.2.c.' },
@@ -107,6 +120,12 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
   { key: 'pendingTtlSeconds', env: 'TONGATE_PENDING_TTL_S', default: '60', description: 'Seconds a sent message\'s emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.' },
   { key: 'pendingMaxEntries', env: 'TONGATE_PENDING_MAX_ENTRIES', default: '10000', description: 'Pending traces held per network at most; past it the oldest are dropped.' },
+  { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet, and requests go to URLs anyone can write on chain (run it where those cannot reach internal services).' },
+  { key: 'metadataSchemes', env: 'TONGATE_METADATA_SCHEMES', default: 'https,ipfs', description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.' },
+  { key: 'metadataIpfsGateway', env: 'TONGATE_METADATA_IPFS_GATEWAY', default: 'https://ipfs.io/ipfs/', description: 'HTTP gateway that `ipfs://` content URIs are fetched through.' },
+  { key: 'metadataTimeoutMs', env: 'TONGATE_METADATA_TIMEOUT_MS', default: '5000', description: 'Time limit of one metadata fetch (connect to last byte).' },
+  { key: 'metadataMaxBytes', env: 'TONGATE_METADATA_MAX_BYTES', default: '262144', description: 'Largest metadata document read; a longer one is dropped as invalid.' },
+  { key: 'metadataTtlSeconds', env: 'TONGATE_METADATA_TTL_SECONDS', default: '86400', description: 'A fetched metadata document is refreshed after this long; a failed fetch is retried after a tenth of it.' },
   { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
 ];
 
@@ -130,6 +149,7 @@ export function defaultConfig(): Config {
     defaultPlanBurst: 10,
     keysPollMs: 250,
     devnetBlockIntervalMs: 1000,
+    devnetElectionCycleS: 120,
     logLevel: 'info',
     validateResponses: false,
     v2Release: 0,
@@ -145,6 +165,12 @@ export function defaultConfig(): Config {
     indexer: 'embedded',
     pendingTtlSeconds: 60,
     pendingMaxEntries: 10_000,
+    metadataFetch: false,
+    metadataSchemes: ['https', 'ipfs'],
+    metadataIpfsGateway: 'https://ipfs.io/ipfs/',
+    metadataTimeoutMs: 5_000,
+    metadataMaxBytes: 256 * 1024,
+    metadataTtlSeconds: 86_400,
   };
 }
 
@@ -179,6 +205,16 @@ function hostList(raw: string): string[] {
 function parseBackend(name: string, raw: string): NetworkSettings['backend'] {
   if (raw !== 'devnet' && raw !== 'liteserver') throw new ConfigError(`${name} must be devnet or liteserver, got '${raw}'`);
   return raw;
+}
+
+const METADATA_SCHEMES = ['http', 'https', 'ipfs'];
+
+function parseSchemes(raw: string): string[] {
+  const schemes = hostList(raw);
+  for (const scheme of schemes) {
+    if (!METADATA_SCHEMES.includes(scheme)) throw new ConfigError(`TONGATE_METADATA_SCHEMES: '${scheme}' is not one of ${METADATA_SCHEMES.join(', ')}`);
+  }
+  return schemes;
 }
 
 /** Merges a JSON object (same shape as Config, partial) onto `base`. */
@@ -231,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   else if (e('TONGATE_DEFAULT_PLAN_RPS')) config.defaultPlanBurst = config.defaultPlanRps;
   if ((v = e('TONGATE_KEYS_POLL_MS'))) config.keysPollMs = parseInteger('TONGATE_KEYS_POLL_MS', v, 10);
   if ((v = e('TONGATE_DEVNET_BLOCK_INTERVAL_MS'))) config.devnetBlockIntervalMs = parseInteger('TONGATE_DEVNET_BLOCK_INTERVAL_MS', v, 1);
+  if ((v = e('TONGATE_DEVNET_ELECTION_CYCLE_S'))) config.devnetElectionCycleS = parseInteger('TONGATE_DEVNET_ELECTION_CYCLE_S', v, 12);
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
   if ((v = e('TONGATE_VALIDATE_RESPONSES'))) config.validateResponses = parseBoolean('TONGATE_VALIDATE_RESPONSES', v);
   if ((v = e('TONGATE_V2_RELEASE'))) config.v2Release = parseInteger('TONGATE_V2_RELEASE', v, 0);
@@ -250,6 +287,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (v !== 'embedded' && v !== 'external') throw new ConfigError(`TONGATE_INDEXER must be embedded or external, got '${v}'`);
     config.indexer = v;
   }
+  if ((v = e('TONGATE_METADATA_FETCH'))) config.metadataFetch = parseBoolean('TONGATE_METADATA_FETCH', v);
+  if ((v = e('TONGATE_METADATA_SCHEMES'))) config.metadataSchemes = parseSchemes(v);
+  if ((v = e('TONGATE_METADATA_IPFS_GATEWAY'))) config.metadataIpfsGateway = v;
+  if ((v = e('TONGATE_METADATA_TIMEOUT_MS'))) config.metadataTimeoutMs = parseInteger('TONGATE_METADATA_TIMEOUT_MS', v, 100);
+  if ((v = e('TONGATE_METADATA_MAX_BYTES'))) config.metadataMaxBytes = parseInteger('TONGATE_METADATA_MAX_BYTES', v, 1024);
+  if ((v = e('TONGATE_METADATA_TTL_SECONDS'))) config.metadataTtlSeconds = parseInteger('TONGATE_METADATA_TTL_SECONDS', v, 10);
   config = { ...config, ...overrides };
   if (config.keysPollMs > 500) throw new ConfigError('keysPollMs must be <= 500 so that revocations apply within a second');
   return config;

@@ -33,6 +33,12 @@ describe('configuration', () => {
     expect(loadConfig({ TONGATE_PENDING_TTL_S: '5', TONGATE_PENDING_MAX_ENTRIES: '100' })).toMatchObject({ pendingTtlSeconds: 5, pendingMaxEntries: 100 });
     expect(() => loadConfig({ TONGATE_PENDING_TTL_S: '0' })).toThrow(/TONGATE_PENDING_TTL_S must be >= 1/);
   });
+  it('metadata fetching: off by default; schemes from an allow-list', () => {
+    expect(defaultConfig()).toMatchObject({ metadataFetch: false, metadataSchemes: ['https', 'ipfs'], metadataTimeoutMs: 5_000, metadataMaxBytes: 262_144 });
+    expect(loadConfig({ TONGATE_METADATA_FETCH: 'on', TONGATE_METADATA_SCHEMES: 'HTTPS, http', TONGATE_METADATA_TTL_SECONDS: '60' })).toMatchObject({ metadataFetch: true, metadataSchemes: ['https', 'http'], metadataTtlSeconds: 60 });
+    expect(() => loadConfig({ TONGATE_METADATA_SCHEMES: 'https,file' })).toThrow(/'file' is not one of http, https, ipfs/);
+    expect(() => loadConfig({ TONGATE_METADATA_MAX_BYTES: '10' })).toThrow(/TONGATE_METADATA_MAX_BYTES must be >= 1024/);
+  });
   it('documents every setting', () => {
     const table = settingsTableMarkdown();
     for (const s of SETTINGS) expect(table).toContain(s.env);

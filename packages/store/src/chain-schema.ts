@@ -4,6 +4,9 @@ import type { VestingTables } from './chain/vesting.js';
 import type { MultisigTables } from './chain/multisig.js';
 import type { PoolTables } from './chain/pools.js';
 import type { SalesTables } from './chain/sales.js';
+import type { TokenTables } from './chain/tokens.js';
+import type { TracesTables } from './chain/traces.js';
+import type { ValidatorTables } from './chain/validators.js';
 
 /**
  * Tables of indexed chain data, one set per network (each network in its own PostgreSQL schema, so mainnet and
@@ -161,7 +164,7 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends SalesTables, DnsTables, VestingTables, MultisigTables, PoolTables {
+export interface ChainDatabase extends TracesTables, TokenTables, SalesTables, DnsTables, VestingTables, MultisigTables, ValidatorTables, PoolTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -142,6 +142,20 @@ export function jettonTransferDraft(flow: JettonTransferFlow): ActionDraft {
 }
 
 /** burn#595f07bc query_id amount response_destination custom_payload */
+export function decodeJettonBurn(body: Cell | null): { query_id: string; amount: string; response_destination: RawAddress | null; custom_payload: string | null } | null {
+  if (!body) return null;
+  return tryDecode(() => {
+    const s = body.beginParse();
+    if (s.loadUint(32) !== OP.JETTON_BURN) return null;
+    const query_id = uintStr(s, 64);
+    const amount = coinsStr(s);
+    // Burns in the wild often end after the amount: the rest is optional.
+    const response_destination = s.remainingBits > 0 ? loadAddress(s) : null;
+    const custom_payload = s.remainingBits > 0 ? loadMaybeRefBoc(s) : null;
+    return { query_id, amount, response_destination, custom_payload };
+  });
+}
+
 function burnDraft(ctx: MatchContext, burn: TraceNode): ActionDraft | null {
   const s = bodySlice(burn);
   const amount = s && tryDecode(() => (s.skip(32 + 64), coinsStr(s)));

@@ -1,15 +1,16 @@
+import type { Cell } from '@ton/core';
 import { type ActionDraft, type Matcher, type MatchContext, iface, isFree, nodeSet } from '../core.js';
 import { boc, coinsStr, loadAddress, loadEitherCell, loadMaybeRefBoc, tryDecode, uintStr } from '../decode.js';
 import { MARKETPLACES, OP } from '../opcodes.js';
-import { bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
+import { bodyCell, bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
 import type { DataValue, RawAddress } from '../types.js';
 
 /** TEP-62 transfer#5fcc3d14 query_id new_owner response_destination custom_payload forward_amount forward_payload */
-function decodeNftTransfer(node: TraceNode) {
-  const s = bodySlice(node);
-  if (!s) return null;
+export function decodeNftTransferBody(body: Cell | null) {
+  if (!body) return null;
   return tryDecode(() => {
-    s.skip(32);
+    const s = body.beginParse();
+    if (s.loadUint(32) !== OP.NFT_TRANSFER) return null;
     return {
       query_id: uintStr(s, 64),
       new_owner: loadAddress(s),
@@ -20,6 +21,8 @@ function decodeNftTransfer(node: TraceNode) {
     };
   });
 }
+
+const decodeNftTransfer = (node: TraceNode) => decodeNftTransferBody(bodyCell(node.inMsg));
 
 interface SaleInfo {
   kind: 'sale' | 'auction';

@@ -1,4 +1,5 @@
-import { Address, beginCell, Cell, contractAddress, type StateInit } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, Dictionary, type StateInit } from '@ton/core';
+import { sha256_sync } from '@ton/crypto';
 import { jettonMinterCodeBoc, jettonWalletCodeBoc, nftCollectionCodeBoc, nftItemCodeBoc } from './codes.js';
 
 /** Message bodies and state inits of the standard TEP-74 jetton and TEP-62 NFT contracts (codes.ts). */
@@ -16,8 +17,17 @@ export function offchainContent(uri: string): Cell {
   return beginCell().storeUint(1, 8).storeStringTail(uri).endCell();
 }
 
-export function jettonMinterInit(admin: Address, contentUri: string): { address: Address; init: StateInit } {
-  const data = beginCell().storeCoins(0).storeAddress(admin).storeRef(offchainContent(contentUri)).storeRef(jettonWalletCode()).endCell();
+/** TEP-64 on-chain content: 0x00 prefix + dictionary sha256(key) → snake text (0x00 prefix + UTF-8, chained refs). */
+export function onchainContent(fields: Record<string, string>): Cell {
+  const dict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
+  for (const [key, value] of Object.entries(fields)) dict.set(sha256_sync(key), beginCell().storeUint(0, 8).storeStringTail(value).endCell());
+  return beginCell().storeUint(0, 8).storeDict(dict).endCell();
+}
+
+/** A minter whose content is off-chain (a URI) or the given content cell. */
+export function jettonMinterInit(admin: Address, content: string | Cell): { address: Address; init: StateInit } {
+  const contentCell = typeof content === 'string' ? offchainContent(content) : content;
+  const data = beginCell().storeCoins(0).storeAddress(admin).storeRef(contentCell).storeRef(jettonWalletCode()).endCell();
   const init = { code: jettonMinterCode(), data };
   return { address: contractAddress(0, init), init };
 }

@@ -4,6 +4,7 @@ import type { ChainDatabase } from '@tongate/store';
 import type { V3Handlers } from '@tongate/stubs';
 import { Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
+import { tokenMetadata } from './metadata.js';
 import { accountFacts, addressBook, bookEntry, interfacesOf } from './address-book.js';
 import { page, rawAddresses, rawAddressOfText } from './params.js';
 
@@ -53,7 +54,7 @@ export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
         contract_methods: r.contract_methods,
         interfaces: interfacesOf(r),
       }));
-      return { status: 200, body: { accounts, address_book: await addressBook(db, addresses, testnet), metadata: {} } };
+      return { status: 200, body: { accounts, address_book: await addressBook(db, addresses, testnet), metadata: await tokenMetadata(db, addresses) } };
     },
 
     async getWalletStates({ query }) {
@@ -69,7 +70,7 @@ export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
         last_transaction_hash: r.last_trans_hash,
         last_transaction_lt: r.last_trans_lt,
       }));
-      return { status: 200, body: { wallets, address_book: await addressBook(db, addresses, testnet), metadata: {} } };
+      return { status: 200, body: { wallets, address_book: await addressBook(db, addresses, testnet), metadata: await tokenMetadata(db, addresses) } };
     },
 
     async getAddressBook({ query }) {

@@ -18,24 +18,39 @@ import { isQueryTimeout, type ChainDatabase } from '@tongate/store';
 import { ApiError } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
 import { accountOperations, type AccountOperations } from './accounts.js';
+import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
+import { jettonOperations, type JettonOperations } from './jettons.js';
+import { metadataOperations, type MetadataOperations } from './metadata.js';
+import { nftOperations, type NftOperations } from './nfts.js';
 import { multisigOperations, type MultisigOperations } from './multisig.js';
 import { poolOperations, type PoolOperations } from './pools.js';
 import { salesOperations, type SalesOperations } from './sales.js';
+import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
+import { validatorOperations, type ValidatorOperations } from './validators.js';
 import { vestingOperations, type VestingOperations } from './vesting.js';
 
 export type IndexedOperations = BlockOperations &
   TransactionOperations &
   MessageOperations &
   AccountOperations &
+  JettonOperations &
+  NftOperations &
+  MetadataOperations &
   SalesOperations &
   DnsOperations &
   VestingOperations &
   MultisigOperations &
+  TraceOperations &
+  ActionOperations &
+  ValidatorOperations &
   PoolOperations;
+
+export { readNftItems } from './nfts.js';
+export { tokenMetadata } from './metadata.js';
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -53,11 +68,17 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
+    ...traceOperations(db, testnet),
+    ...actionOperations(db, testnet),
+    ...jettonOperations(db, testnet),
+    ...nftOperations(db, testnet),
+    ...metadataOperations(db),
     ...poolOperations(db, testnet),
     ...salesOperations(db, testnet),
     ...dnsOperations(db, testnet),
     ...vestingOperations(db, testnet),
     ...multisigOperations(db, testnet),
+    ...validatorOperations(db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
   for (const [name, operation] of Object.entries(operations) as [string, (input: object) => Promise<unknown>][]) {

@@ -2,8 +2,10 @@ import { textCommentBytes } from '@tongate/chain';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, MessagesTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
+import { decodeOpcode } from '@tongate/tlb';
 import { Cell } from '@ton/core';
 import type { Kysely, Selectable } from 'kysely';
+import { tokenMetadata } from './metadata.js';
 import { addressBook } from './address-book.js';
 import { endpoint, page, storedHash, storedHashes, window } from './params.js';
 
@@ -39,7 +41,8 @@ export function formatMessage(row: MessageRow): v3.Message {
     created_lt: row.created_lt,
     created_at: row.created_at,
     opcode: opcodeHex(row.opcode),
-    decoded_opcode: null,
+    // the stored opcode is signed; scheme tags are unsigned
+    decoded_opcode: row.opcode === null ? null : decodeOpcode(row.opcode >>> 0),
     ihr_disabled: row.ihr_disabled,
     bounce: row.bounce,
     bounced: row.bounced,
@@ -102,8 +105,9 @@ export function messageOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
         const entry = byHash.get(p.msg_hash)!;
         return { ...formatMessage(entry.message!), in_msg_tx_hash: entry.in ?? null, out_msg_tx_hash: entry.out ?? null };
       });
-      const book = await addressBook(db, messages.flatMap((m) => [m.source, m.destination]), testnet);
-      return { status: 200, body: { messages, address_book: book, metadata: {} } };
+      const addresses = messages.flatMap((m) => [m.source, m.destination]);
+      const [book, metadata] = await Promise.all([addressBook(db, addresses, testnet), tokenMetadata(db, addresses)]);
+      return { status: 200, body: { messages, address_book: book, metadata } };
     },
   };
 }

@@ -3,6 +3,8 @@ import type { ChainDatabase, DnsAuctionsTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
 import { addressBook } from './address-book.js';
+import { tokenMetadata } from './metadata.js';
+import { readNftItems } from './nfts.js';
 import { rawAddress, rawAddresses } from './params.js';
 
 export type SalesOperations = Pick<V3Handlers, 'getNftSales' | 'getDnsActiveAuctions'>;
@@ -12,14 +14,13 @@ export type Clock = () => number;
 const systemClock: Clock = () => Math.floor(Date.now() / 1000);
 
 const MAX_SALE_ADDRESSES = 1000;
+/** Auctions per /dns/activeAuctions page (the cursor pages on; WIRE.md gives this operation no limit parameter). */
+const AUCTIONS_PER_PAGE = 100;
 const RAW_ADDRESS = /^-?[0-9]+:[0-9A-F]{64}$/;
 
-/**
- * The NFT items of a reply, by address. The NFT item index belongs to the tokens domain; until its read function is
- * there, no item is embedded (`nft_item` is null, which the spec allows). This is the one place to plug it in.
- */
-async function nftItemsByAddress(_db: Kysely<ChainDatabase>, _addresses: readonly string[]): Promise<Map<string, v3.NftItem>> {
-  return new Map();
+/** The indexed NFT items of a reply, by address (an item the NFT index does not hold is left out: `nft_item` null). */
+async function nftItemsByAddress(db: Kysely<ChainDatabase>, addresses: readonly string[]): Promise<Map<string, v3.NftItem>> {
+  return new Map((await readNftItems(db, [...new Set(addresses)])).map((item) => [item.address, item]));
 }
 
 /** Every raw address a detail object holds (fee, royalty, bidder addresses…), for the address book. */
@@ -59,10 +60,10 @@ function auctionReply(row: Selectable<DnsAuctionsTable>, now: number, items: Map
   };
 }
 
-export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clock: Clock = systemClock): SalesOperations {
+export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clock: Clock = systemClock, auctionsPerPage = AUCTIONS_PER_PAGE): SalesOperations {
   return {
     async getNftSales({ query }) {
-      const addresses = [...new Set(rawAddresses(query.address))];
+      const addresses = rawAddresses(query.address);
       if (addresses.length > MAX_SALE_ADDRESSES) throw new ApiError(422, `invalid address: at most ${MAX_SALE_ADDRESSES} addresses`);
       const rows = addresses.length > 0 ? await db.selectFrom('nft_sales').selectAll().where('address', 'in', addresses).orderBy('address').execute() : [];
       const items = await nftItemsByAddress(db, rows.flatMap((r) => (r.nft_address ? [r.nft_address] : [])));
@@ -79,18 +80,18 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
         details: r.details,
         nft_item: (r.nft_address && items.get(r.nft_address)) || null,
       }));
-      const book = await addressBook(
-        db,
-        rows.flatMap((r) => [r.address, r.nft_address, r.nft_owner_address, r.marketplace_address, ...detailAddresses(r.details)]),
-        testnet,
-      );
-      return { status: 200, body: { nft_sales, address_book: book, metadata: {} } };
+      const named = [
+        ...rows.flatMap((r) => [r.address, r.nft_address, r.nft_owner_address, r.marketplace_address, ...detailAddresses(r.details)]),
+        ...[...items.values()].flatMap((i) => [i.collection_address, i.owner_address, i.real_owner]),
+      ];
+      const [book, metadata] = await Promise.all([addressBook(db, named, testnet), tokenMetadata(db, named)]);
+      return { status: 200, body: { nft_sales, address_book: book, metadata } };
     },
 
     async getDnsActiveAuctions({ query }) {
       const bidder = rawAddress(query.bidder);
       const after = query.after !== undefined ? decodeAuctionCursor(query.after) : undefined;
-      const limit = query.limit;
+      const limit = auctionsPerPage;
       const now = clock();
       let q = db.selectFrom('dns_auctions').selectAll().where('max_bid_address', '=', bidder);
       // Bidding up to and including the end second, won after it (the rule of auctionReply's `finished`).
@@ -103,8 +104,9 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
       const items = query.include_nft_items ? await nftItemsByAddress(db, page.map((r) => r.nft_item_address)) : null;
       const auctions = page.map((r) => auctionReply(r, now, items));
       const next_cursor = rows.length > limit ? encodeAuctionCursor(page[page.length - 1].nft_item_address) : null;
-      const book = await addressBook(db, [bidder, ...page.map((r) => r.nft_item_address)], testnet);
-      return { status: 200, body: { auctions, next_cursor, address_book: book, metadata: {} } };
+      const addresses = [bidder, ...page.map((r) => r.nft_item_address), ...[...(items?.values() ?? [])].flatMap((i) => [i.collection_address, i.owner_address, i.real_owner])];
+      const [book, metadata] = await Promise.all([addressBook(db, addresses, testnet), tokenMetadata(db, addresses)]);
+      return { status: 200, body: { auctions, next_cursor, address_book: book, metadata } };
     },
   };
 }

@@ -67,11 +67,13 @@ export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[]
   if (rows.length === 0) return { transactions: [], address_book: {} };
   const txHashes = rows.map((r) => r.hash);
   const stateHashes = [...new Set(rows.flatMap((r) => [r.account_state_hash_before, r.account_state_hash_after]))];
-  const [messageRows, stateRows] = await Promise.all([
+  const [messageRows, stateRows, traceRows] = await Promise.all([
     messagesWithContents(db).where('m.tx_hash', 'in', txHashes).execute(),
     db.selectFrom('account_states').selectAll().where('hash', 'in', stateHashes).execute(),
+    db.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', txHashes).execute(),
   ]);
   const states = new Map(stateRows.map((s) => [s.hash, s]));
+  const traceOf = new Map(traceRows.map((t) => [t.tx_hash, t.trace_id]));
   const inMsg = new Map<string, MessageRow>();
   const outMsgs = new Map<string, MessageRow[]>();
   for (const m of messageRows) {
@@ -82,15 +84,16 @@ export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[]
       outMsgs.set(m.tx_hash, list);
     }
   }
-  const transactions: v3.Transaction[] = rows.map((r) =>
-    formatTransaction(
+  const transactions: v3.Transaction[] = rows.map((r) => ({
+    ...formatTransaction(
       r,
       inMsg.get(r.hash),
       (outMsgs.get(r.hash) ?? []).sort((a, b) => a.out_index - b.out_index),
       accountState(r.account_state_hash_before, states),
       accountState(r.account_state_hash_after, states),
     ),
-  );
+    trace_id: traceOf.get(r.hash) ?? null,
+  }));
   const book = await addressBook(
     db,
     transactions.flatMap((t) => [t.account, t.in_msg?.source, t.in_msg?.destination, ...t.out_msgs.flatMap((m) => [m.source, m.destination])]),

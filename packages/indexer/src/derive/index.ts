@@ -2,11 +2,14 @@ import type { ChainSource } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import type { Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
+import { traceDerivation } from './traces.js';
 import { dnsDerivation } from './dns.js';
 import { vestingDerivation } from './vesting.js';
 import { multisigDerivation } from './multisig.js';
 import { poolsDerivation } from './pools.js';
 import { salesDerivation } from './sales.js';
+import { tokensDerivation } from './tokens.js';
+import { validatorsDerivation } from './validators.js';
 
 /** What a derivation may use besides the block: the chain it came from (get-methods, config). */
 export interface DerivationContext {
@@ -31,5 +34,5 @@ export interface BlockDerivation<Prepared = unknown> {
 
 /** The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows). */
 export function defaultDerivations(): BlockDerivation[] {
-  return [salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation(), poolsDerivation() as BlockDerivation];
+  return [traceDerivation(), tokensDerivation(), salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation(), validatorsDerivation() as BlockDerivation, poolsDerivation() as BlockDerivation];
 }

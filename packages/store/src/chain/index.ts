@@ -1,9 +1,12 @@
 import type { Kysely, Migration } from 'kysely';
+import { traceMigrations } from './traces.js';
 import { dnsMigrations } from './dns.js';
 import { vestingMigrations } from './vesting.js';
 import { multisigMigrations } from './multisig.js';
 import { poolMigrations } from './pools.js';
 import { salesMigrations } from './sales.js';
+import { tokenMigrations } from './tokens.js';
+import { validatorMigrations } from './validators.js';
 
 /**
  * The chain tables of each domain beyond the core ones (traces, tokens, DNS, validators, pools, …): each domain
@@ -22,9 +25,12 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
 export const DOMAIN_MIGRATIONS: DomainMigrations[] = [
+  traceMigrations,
+  tokenMigrations,
   salesMigrations,
   dnsMigrations,
   vestingMigrations,
   multisigMigrations,
+  validatorMigrations,
   poolMigrations,
 ];

@@ -1,0 +1,256 @@
+/**
+ * /validators/{elections,cycles,events,complaints} over real HTTP against the composed service, on both networks,
+ * with response validation on (an off-spec 200 body turns into a 500). Each devnet runs full election cycles in
+ * seconds (24 s cycles): the seed's validators stake, the elector elects them, the set is installed, the stakes are
+ * unfrozen and recovered. What the API answers is checked against the elector's own get-methods
+ * (participant_list_extended, past_elections) and the config's validator set, read from the devnet as it happens.
+ * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ */
+import { Address, Dictionary, TupleReader, type Slice } from '@ton/core';
+import { decodeValidatorSet, readParticipantListExtended, type ParticipantListing } from '@tongate/contracts';
+import { ELECTOR_ADDRESS, type Devnet, type SeedSummary } from '@tongate/devnet';
+import type { Indexer } from '@tongate/indexer';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 240_000 });
+
+const suite = useKeyedGateway({ devnetBlockIntervalMs: 500, devnetElectionCycleS: 24 });
+
+const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+const hex256 = (v: bigint) => v.toString(16).padStart(64, '0');
+
+interface PastElectionView {
+  electionId: number;
+  vsetHash: string;
+  totalStake: bigint;
+  bonuses: bigint;
+  /** pubkey → frozen entry */
+  frozen: Map<string, { holder: string; weight: bigint; stake: bigint }>;
+}
+
+/** The elector's `past_elections` get-method: [[id, unfreeze_at, stake_held, vset_hash, frozen_dict, total_stake, bonuses, complaints] …]. */
+function readPastElections(stack: TupleReader): PastElectionView[] {
+  return stack.readLispList().map((item) => {
+    if (item.type !== 'tuple') throw new Error('past_elections: unexpected entry');
+    const [id, , , vsetHash, frozenCell, totalStake, bonuses] = item.items;
+    const int = (v: (typeof item.items)[number]) => {
+      if (v.type !== 'int') throw new Error('past_elections: expected an integer');
+      return v.value;
+    };
+    const frozen = new Map<string, { holder: string; weight: bigint; stake: bigint }>();
+    if (frozenCell.type === 'cell') {
+      const dict = Dictionary.loadDirect(Dictionary.Keys.BigUint(256), { serialize: () => undefined, parse: (s: Slice) => ({ addr: s.loadUintBig(256), weight: s.loadUintBig(64), stake: s.loadCoins() }) }, frozenCell.cell);
+      for (const [key, f] of dict) frozen.set(hex256(key), { holder: `-1:${hex256(f.addr).toUpperCase()}`, weight: f.weight, stake: f.stake });
+    }
+    return { electionId: Number(int(id)), vsetHash: hex256(int(vsetHash)), totalStake: int(totalStake), bonuses: int(bonuses), frozen };
+  });
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (network) => {
+  let devnet: Devnet;
+  let indexer: Indexer;
+  let seed: SeedSummary;
+  const api = v3Requests(suite, network);
+  const get = (path: string, query: Record<string, string> = {}) => api.get(`validators/${path}`, query);
+  /** The last participant_list_extended the elector answered for the first election (its final form). */
+  let listing: ParticipantListing;
+  /** The elector's past_elections entry of that election while its stakes were frozen. */
+  let round: PastElectionView;
+  /** Param 34 while the elected set validated. */
+  let installedSet: ReturnType<typeof decodeValidatorSet>;
+  let holders: string[];
+
+  beforeAll(async () => {
+    devnet = suite.service.gateway.devnets[network]!;
+    indexer = suite.service.gateway.indexers[network]!;
+    seed = await devnet.seed();
+    holders = seed.validators!.validators.map((v) => raw(v.stakeHolder));
+    const getMethod = async (name: string) => {
+      const r = await devnet.runGetMethod(ELECTOR_ADDRESS, name, []);
+      expect(r.exitCode).toBe(0);
+      return new TupleReader(r.stack);
+    };
+    // Follow the first election the validators join, through the elector's own get-methods, to the end of its cycle.
+    let electionId = 0;
+    await until('an election with every devnet validator', 60_000, async () => {
+      const l = readParticipantListExtended(await getMethod('participant_list_extended'));
+      if (l && l.participants.length === holders.length) {
+        electionId = l.electAt;
+        listing = l;
+      }
+      return electionId !== 0 && l === null; // the elector deletes the election once its set is installed
+    });
+    await until('the elected set validating', 60_000, async () => {
+      const p34 = decodeValidatorSet((await devnet.getConfigParam(34))!);
+      const past = readPastElections(await getMethod('past_elections')).find((p) => p.electionId === electionId);
+      if (!past || p34.hash !== past.vsetHash) return false;
+      round = past;
+      installedSet = p34;
+      return true;
+    });
+    await until('the stakes unfrozen and recovered', 90_000, async () => {
+      const past = readPastElections(await getMethod('past_elections')).find((p) => p.electionId === electionId);
+      if (past) round = past; // bonuses keep growing while it is frozen
+      const credits = await Promise.all(seed.validators!.validators.map(async (v) => {
+        const r = await devnet.runGetMethod(ELECTOR_ADDRESS, 'compute_returned_stake', [{ type: 'int', value: BigInt('0x' + v.stakeHolder.hash.toString('hex')) }]);
+        return (r.stack[0] as { value: bigint }).value;
+      }));
+      const r = await get('events', { type: 'stake_recovered' });
+      return !past && credits.every((c) => c === 0n) && r.status === 200 && new Set(r.body.events.map((e: { stake_holder_address: string }) => e.stake_holder_address)).size === holders.length;
+    });
+    await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno);
+  });
+
+  it('elections: the final snapshot of the election equals the elector’s participant_list_extended', async () => {
+    const r = await get('elections', { election_id: String(listing.electAt), return_participants: 'true' });
+    expect(r.status).toBe(200);
+    expect(r.body.elections).toHaveLength(1);
+    const e = r.body.elections[0];
+    expect(e).toMatchObject({
+      election_id: listing.electAt,
+      elect_close: listing.electClose,
+      min_stake: listing.minStake.toString(),
+      total_stake: listing.totalStake.toString(),
+      total_participants: listing.participants.length,
+      failed: listing.failed,
+    });
+    expect(e.finished).toBe(true);
+    const byKey = new Map(e.participants.map((p: { validator_pubkey: string }) => [p.validator_pubkey, p]));
+    for (const p of listing.participants) {
+      expect(byKey.get(p.validatorPubkey)).toEqual({
+        validator_pubkey: p.validatorPubkey,
+        stake: p.stake.toString(),
+        max_factor: p.maxFactor,
+        stake_holder_address: raw(p.stakeHolderAddress),
+        adnl_addr: p.adnlAddr,
+        validator_index: installedSet.validators.find((v) => v.pubkey === p.validatorPubkey)!.index,
+      });
+    }
+    for (const h of holders) expect(r.body.address_book[h]).toBeDefined();
+    // Filters: by a participant; finished; a window on election_id.
+    const holder = holders[1];
+    const mine = await get('elections', { stake_holder_address: holder, return_participants: 'true', election_id: String(listing.electAt) });
+    expect(mine.body.elections[0].participants.map((p: { stake_holder_address: string }) => p.stake_holder_address)).toEqual([holder]);
+    const running = await get('elections', { finished: 'false', end_utime: String(listing.electAt) });
+    expect(running.status).toBe(200);
+    expect(running.body.elections).toEqual([]);
+    const stranger = await get('elections', { validator_pubkey: 'ab'.repeat(32) });
+    expect(stranger.body.elections).toEqual([]);
+  });
+
+  it('cycles: the installed set joined with the elector’s past_elections entry', async () => {
+    const r = await get('cycles', { cycle_start: String(installedSet.utimeSince), return_validators: 'true' });
+    expect(r.status).toBe(200);
+    expect(r.body.cycles).toHaveLength(1);
+    const c = r.body.cycles[0];
+    const stakes = [...round.frozen.values()].map((f) => f.stake);
+    expect(c).toMatchObject({
+      cycle_start: installedSet.utimeSince,
+      cycle_end: installedSet.utimeUntil,
+      election_id: round.electionId,
+      total: installedSet.total,
+      main: installedSet.main,
+      total_weight: installedSet.totalWeight.toString(),
+      total_stake: round.totalStake.toString(),
+      min_stake: stakes.reduce((a, b) => (b < a ? b : a)).toString(),
+      max_stake: stakes.reduce((a, b) => (b > a ? b : a)).toString(),
+      validators_elected_for: 24,
+      elections_start_before: 12,
+      elections_end_before: 4,
+      stake_held_for: 4,
+      min_validators: 1,
+      max_stake_factor: 196608,
+    });
+    expect(c.validators).toHaveLength(installedSet.validators.length);
+    for (const v of installedSet.validators) {
+      const frozen = round.frozen.get(v.pubkey)!;
+      expect(c.validators.find((x: { validator_index: number }) => x.validator_index === v.index)).toEqual({
+        validator_index: v.index,
+        validator_pubkey: v.pubkey,
+        adnl_addr: v.adnlAddr,
+        weight: v.weight.toString(),
+        stake: frozen.stake.toString(),
+        stake_holder_address: frozen.holder,
+        max_factor: listing.participants.find((p) => p.validatorPubkey === v.pubkey)!.maxFactor,
+        complaints: [],
+      });
+      expect(frozen.weight).toBe(v.weight);
+    }
+    // By election, by holder (only that validator embedded), and a cycle no one knows.
+    const byElection = await get('cycles', { election_id: String(round.electionId) });
+    expect(byElection.body.cycles.map((x: { cycle_start: number }) => x.cycle_start)).toEqual([installedSet.utimeSince]);
+    expect(byElection.body.cycles[0].validators).toBeUndefined();
+    const mine = await get('cycles', { election_id: String(round.electionId), stake_holder_address: holders[2], return_validators: 'true' });
+    expect(mine.body.cycles[0].validators.map((v: { stake_holder_address: string }) => v.stake_holder_address)).toEqual([holders[2]]);
+    expect((await get('cycles', { cycle_start: '1' })).body.cycles).toEqual([]);
+  });
+
+  it('events: every validator’s stake accepted and recovered, with the amounts the elector moved', async () => {
+    const r = await get('events');
+    expect(r.status).toBe(200);
+    for (const v of seed.validators!.validators) {
+      const h = raw(v.stakeHolder);
+      const accepted = r.body.events.find((e: any) => e.type === 'stake_accepted' && e.stake_holder_address === h && e.election_id === round.electionId);
+      expect(accepted).toMatchObject({ validator_pubkey: v.validatorPubkey, amount: v.stake.toString(), reason: null });
+      expect(accepted.adnl_addr).toBe(listing.participants.find((p) => p.validatorPubkey === v.validatorPubkey)!.adnlAddr);
+      const tx = await devnet.getTransaction(ELECTOR_ADDRESS, BigInt(accepted.tx_lt));
+      expect(tx?.hash.toString('base64')).toBe(accepted.tx_hash);
+      // The recovered amount is the frozen stake plus the holder's share of the bonuses (elector's formula) plus any
+      // unused part of the stake: at least the true stake.
+      const recovered = r.body.events.filter((e: any) => e.type === 'stake_recovered' && e.stake_holder_address === h);
+      expect(recovered.length).toBeGreaterThan(0);
+      expect(recovered.every((e: any) => e.validator_pubkey === null && e.election_id === undefined)).toBe(true);
+      const frozen = round.frozen.get(v.validatorPubkey)!;
+      const share = (round.bonuses * frozen.stake) / round.totalStake;
+      expect(recovered.some((e: any) => BigInt(e.amount) >= frozen.stake + share)).toBe(true);
+    }
+    // Newest first; not paginated (WIRE.md): a time window reaches any part of the list.
+    const times = r.body.events.map((e: { utime: number; tx_lt: string }) => [e.utime, BigInt(e.tx_lt)] as const);
+    for (let i = 1; i < times.length; i++) expect(times[i][0] < times[i - 1][0] || (times[i][0] === times[i - 1][0] && times[i][1] < times[i - 1][1])).toBe(true);
+    const middle = r.body.events[Math.floor(r.body.events.length / 2)].utime;
+    const older = await get('events', { end_utime: String(middle) });
+    expect(older.body.events.map((e: { tx_hash: string }) => e.tx_hash)).toEqual(r.body.events.filter((e: { utime: number }) => e.utime <= middle).map((e: { tx_hash: string }) => e.tx_hash));
+    // Filters.
+    const one = await get('events', { stake_holder_address: holders[0], type: 'stake_accepted' });
+    expect(one.body.events.length).toBeGreaterThan(0);
+    expect(one.body.events.every((e: any) => e.stake_holder_address === holders[0] && e.type === 'stake_accepted')).toBe(true);
+    const windowed = await get('events', { start_utime: String(round.electionId + 10_000) });
+    expect(windowed.body).toMatchObject({ events: [], start_utime: round.electionId + 10_000, end_utime: null });
+  });
+
+  it('complaints: none filed on the devnet; filters answer an empty list', async () => {
+    const r = await get('complaints', { election_id: String(round.electionId) });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ complaints: [], address_book: {} });
+    expect((await get('complaints', { stake_holder_address: holders[0], start_utime: String(round.electionId) })).body.complaints).toEqual([]);
+  });
+
+  it('errors: bad parameters answer 422 naming the parameter', async () => {
+    const cases: [string, Record<string, string>, string][] = [
+      ['events', { stake_holder_address: 'not-an-address' }, 'stake_holder_address'],
+      ['events', { type: 'stake_lost' }, 'type'],
+      ['elections', { validator_pubkey: 'xyz' }, 'validator_pubkey'],
+      // Not paginated (WIRE.md): limit and offset are unknown parameters here.
+      ['elections', { return_participants: 'true', limit: '10' }, 'limit'],
+      ['cycles', { offset: '10' }, 'offset'],
+      ['complaints', { election_id: '99999999999' }, 'election_id'],
+      ['complaints', { adnl_address: '12' }, 'adnl_address'],
+    ];
+    for (const [path, query, name] of cases) {
+      const r = await get(path, query);
+      expect(r.status, `${path} ${JSON.stringify(query)}`).toBe(422);
+      expect(r.body.error).toContain(name);
+    }
+  });
+});

@@ -1,0 +1,233 @@
+import type { AddressMetadataTable, ChainDatabase } from '@tongate/store';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { IndexerLogger } from './indexer.js';
+
+/**
+ * Off-chain token metadata: a background worker that fetches the TEP-64 documents jetton masters, NFT collections
+ * and NFT items point to (their content's `uri`), and caches them in `address_metadata` until they expire. Requests
+ * never wait for it: /metadata and the lists answer from the cache, with `is_indexed: false` until a document is
+ * there. Each fetch is bounded (allowed schemes only, a time limit, a size limit, a few at a time), and a failure is
+ * cached too (valid = false, with the reason), retried after a tenth of the expiry.
+ */
+
+export interface MetadataFetcherOptions {
+  db: Kysely<ChainDatabase>;
+  /** Allowed URI schemes: `http`, `https`, `ipfs` (through `ipfsGateway`). */
+  schemes: readonly string[];
+  ipfsGateway: string;
+  timeoutMs: number;
+  maxBytes: number;
+  ttlSeconds: number;
+  /** Pause between rounds when there was nothing to fetch. */
+  idleMs?: number;
+  /** Documents fetched per round, and at once. */
+  batchSize?: number;
+  concurrency?: number;
+  logger?: IndexerLogger;
+  network?: string;
+}
+
+type TokenType = 'jetton_masters' | 'nft_collections' | 'nft_items';
+
+interface Due {
+  address: string;
+  type: TokenType;
+  uri: string;
+}
+
+/** Top-level TokenInfo fields; every other field of the document goes to `extra`. */
+const TOP_LEVEL = ['name', 'symbol', 'description', 'image'] as const;
+/** A document's `extra` keeps at most this many fields, each at most this long when serialized. */
+const EXTRA_FIELDS_MAX = 32;
+const EXTRA_VALUE_MAX = 4096;
+
+export class MetadataFetchError extends Error {}
+
+/** The http(s) URL a content URI is fetched from, or an error naming why it is not fetched. */
+export function fetchUrl(uri: string, schemes: readonly string[], ipfsGateway: string): URL {
+  let url: URL;
+  try {
+    url = new URL(uri.trim());
+  } catch {
+    throw new MetadataFetchError('not a URL');
+  }
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  if (!schemes.includes(scheme)) throw new MetadataFetchError(`scheme ${scheme} is not allowed`);
+  if (scheme === 'ipfs') return new URL(`${url.host}${url.pathname}${url.search}`, ipfsGateway.endsWith('/') ? ipfsGateway : `${ipfsGateway}/`);
+  if (scheme !== 'http' && scheme !== 'https') throw new MetadataFetchError(`scheme ${scheme} cannot be fetched`);
+  return url;
+}
+
+/** Reads at most `maxBytes` of a response body; a longer body is an error (the rest is not downloaded). */
+async function boundedText(res: Response, maxBytes: number): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) throw new MetadataFetchError(`document larger than ${maxBytes} bytes`);
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new MetadataFetchError(`document larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A TEP-64 JSON document → the cached columns (strings only at the top level; bounded extras). */
+export function documentFields(text: string): Pick<Insertable<AddressMetadataTable>, 'name' | 'symbol' | 'description' | 'image' | 'extra'> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new MetadataFetchError('not JSON');
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new MetadataFetchError('not a JSON object');
+  const fields = doc as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null);
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if ((TOP_LEVEL as readonly string[]).includes(key) || key === 'image_data') continue;
+    if (Object.keys(extra).length >= EXTRA_FIELDS_MAX) break;
+    // Numbers such as decimals are served as strings, the way on-chain content has them.
+    const v = typeof value === 'number' ? String(value) : value;
+    if (JSON.stringify(v ?? null).length <= EXTRA_VALUE_MAX) extra[key] = v;
+  }
+  return {
+    name: str(fields.name),
+    symbol: str(fields.symbol),
+    description: str(fields.description),
+    image: str(fields.image),
+    extra: JSON.stringify(Object.keys(extra).length > 0 ? extra : null),
+  };
+}
+
+/** Token tables with content, and their content column. */
+const SOURCES = [
+  { type: 'jetton_masters', column: 'jetton_content' },
+  { type: 'nft_collections', column: 'collection_content' },
+  { type: 'nft_items', column: 'content' },
+] as const;
+/** Rows of a token table looked at per round. */
+const SCAN_PAGE = 1000;
+
+export class MetadataFetcher {
+  private readonly abort = new AbortController();
+  private readonly cursors: Record<TokenType, string> = { jetton_masters: '', nft_collections: '', nft_items: '' };
+  private loop: Promise<void> | undefined;
+
+  constructor(private readonly options: MetadataFetcherOptions) {}
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+  }
+
+  /**
+   * Token contents whose document is missing, stale (another URI) or expired. Each table is walked in address order
+   * a page at a time from where the last call stopped (wrapping around at its end), so that a round costs one bounded
+   * index scan per table however many tokens there are.
+   */
+  async due(limit: number, now = Math.floor(Date.now() / 1000)): Promise<Due[]> {
+    const { db } = this.options;
+    const out: Due[] = [];
+    for (const { type, column } of SOURCES) {
+      if (out.length >= limit) break;
+      const rows = await db
+        .selectFrom(`${type} as t` as 'jetton_masters as t')
+        .leftJoin('address_metadata as m', (j) => j.onRef('m.address', '=', 't.address').on('m.type', '=', type))
+        .select(['t.address', sql<string | null>`${sql.ref(`t.${column}`)}->>'uri'`.as('uri'), 'm.uri as cached_uri', 'm.expires_at'])
+        .where('t.address', '>', this.cursors[type])
+        .orderBy('t.address')
+        .limit(SCAN_PAGE)
+        .execute();
+      this.cursors[type] = rows.length < SCAN_PAGE ? '' : rows.at(-1)!.address;
+      for (const [i, r] of rows.entries()) {
+        if (r.uri === null || (r.cached_uri === r.uri && r.expires_at! > now)) continue;
+        out.push({ address: r.address, type, uri: r.uri });
+        if (out.length >= limit) {
+          // The rest of the page is looked at next time (from the start, when this was the table's last row).
+          if (i < rows.length - 1 || rows.length === SCAN_PAGE) this.cursors[type] = r.address;
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Fetches one document and caches the result (the document, or why there is none). */
+  async fetchOne(item: Due): Promise<void> {
+    const { timeoutMs, maxBytes, ttlSeconds, schemes, ipfsGateway, db } = this.options;
+    const now = Math.floor(Date.now() / 1000);
+    let row: Insertable<AddressMetadataTable>;
+    try {
+      const url = fetchUrl(item.uri, schemes, ipfsGateway);
+      const res = await fetch(url, { signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.abort.signal]), redirect: 'follow', headers: { accept: 'application/json' } });
+      // A redirect may not leave the allowed schemes.
+      fetchUrl(res.url || url.href, schemes, ipfsGateway);
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new MetadataFetchError(`HTTP ${res.status}`);
+      }
+      const fields = documentFields(await boundedText(res, maxBytes));
+      row = { address: item.address, type: item.type, uri: item.uri, valid: true, error: null, ...fields, updated_at: now, expires_at: now + ttlSeconds };
+    } catch (e) {
+      if (this.abort.signal.aborted) return;
+      const reason = e instanceof MetadataFetchError ? e.message : (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `fetch failed: ${(e as Error).message}`;
+      const retryAfter = Math.max(1, Math.floor(ttlSeconds / 10));
+      row = { address: item.address, type: item.type, uri: item.uri, valid: false, error: reason, name: null, symbol: null, description: null, image: null, extra: JSON.stringify(null), updated_at: now, expires_at: now + retryAfter };
+    }
+    await db
+      .insertInto('address_metadata')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['address', 'type']).doUpdateSet((eb) => ({
+          uri: eb.ref('excluded.uri'),
+          valid: eb.ref('excluded.valid'),
+          name: eb.ref('excluded.name'),
+          symbol: eb.ref('excluded.symbol'),
+          description: eb.ref('excluded.description'),
+          image: eb.ref('excluded.image'),
+          extra: eb.ref('excluded.extra'),
+          error: eb.ref('excluded.error'),
+          updated_at: eb.ref('excluded.updated_at'),
+          expires_at: eb.ref('excluded.expires_at'),
+        })),
+      )
+      .execute();
+  }
+
+  /** One round: fetches up to batchSize due documents, a few at a time. Returns how many were due. */
+  async runOnce(): Promise<number> {
+    const { batchSize = 32, concurrency = 4 } = this.options;
+    const due = await this.due(batchSize);
+    for (let i = 0; i < due.length && !this.abort.signal.aborted; i += concurrency) await Promise.all(due.slice(i, i + concurrency).map((d) => this.fetchOne(d)));
+    return due.length;
+  }
+
+  private async run(): Promise<void> {
+    const { idleMs = 5_000, logger, network } = this.options;
+    const signal = this.abort.signal;
+    while (!signal.aborted) {
+      let worked = 0;
+      try {
+        worked = await this.runOnce();
+      } catch (err) {
+        logger?.warn({ err, network }, 'metadata fetcher: round failed');
+      }
+      if (worked === 0 && !signal.aborted) await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, idleMs);
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
+  }
+}
