@@ -39,7 +39,9 @@ import { ChainReader } from './reader.js';
 import { MessageRunner } from './runner.js';
 import { runSeed, type SeedSummary } from './seed.js';
 import { ChainStore } from './store.js';
-import { devnetAdnlAddress, devnetValidators, ValidatorOperator } from './validators.js';
+import { DEVNET_MAX_FACTOR, devnetAdnlAddress, devnetValidators, newStakeBody, ValidatorOperator } from './validators.js';
+import { PoolOperator } from './pool-operator.js';
+import type { DevnetWallet } from './wallets.js';
 
 export { EXT_MSG_QUEUE_SIZE_LIMIT };
 
@@ -193,6 +195,7 @@ export class Devnet implements ChainSource {
       produceBlock: () => this.produceBlock(),
       liveSeqno: (address) => this.producer.serial(() => this.getMethods.liveSeqno(address)),
       startValidators: () => this.startValidators(),
+      startPoolOperator: (pool) => this.startPoolOperator(pool),
     });
   }
 
@@ -218,6 +221,38 @@ export class Devnet implements ChainSource {
       this.producer.onSealed(() => void operator.step());
     }
     return { elector: ELECTOR_ADDRESS, validators: this.operator.validators };
+  }
+
+  /**
+   * Starts the operator of a seeded nominator pool (pool-operator.ts): from the next round on its validator stakes it
+   * in every election and recovers the stake. False on a chain without the elector.
+   */
+  startPoolOperator(pool: { address: Address; validatorWallet: DevnetWallet; walletSigner: Ed25519Signer; validatorKey: Ed25519Signer }): boolean {
+    if (!this.history.firstMc || !this.hasElector()) return false;
+    const operator = new PoolOperator(
+      {
+        sendMessage: (boc) => this.sendMessage(boc),
+        liveSeqno: (address) => this.producer.serial(() => this.getMethods.liveSeqno(address)),
+        poolState: async () => {
+          const state = await this.getAccountState(pool.address);
+          return state.status === 'active' && state.data ? { balance: state.balance, data: state.data } : null;
+        },
+        currentSetHash: async () => (await this.getConfigParam(34))?.hash().toString('hex') ?? null,
+        openElection: async () => {
+          const election = (await this.electionStatus()).election;
+          return election ? { electionId: election.electionId, finished: election.finished } : null;
+        },
+        electorStakeBody: ({ electionId, queryId }) =>
+          newStakeBody({ validator: pool.validatorKey, stakeHolder: pool.address, electionId, maxFactor: DEVNET_MAX_FACTOR, adnlAddr: devnetAdnlAddress(pool.validatorKey.publicKey), queryId }),
+        now: nowSeconds,
+        logger: this.logger,
+      },
+      pool.address,
+      pool.validatorWallet,
+      pool.walletSigner,
+    );
+    this.producer.onSealed(() => void operator.step());
+    return true;
   }
 
   private hasElector(): boolean {

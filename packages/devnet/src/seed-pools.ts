@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Cell, beginCell, comment, contractAddress, internal, toNano, type Address, type StateInit } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { nominatorPoolCodeBoc, singleNominatorCodeBoc } from './contracts/pool-codes.js';
-import { signerFromSeed } from './keys.js';
+import { signerFromSeed, type Ed25519Signer } from './keys.js';
+import type { DevnetWallet } from './wallets.js';
 import type { Actor, SeedSend } from './seed.js';
 
 export interface PoolSeedSummary {
@@ -20,6 +21,16 @@ export interface PoolSeedSummary {
   /** Single-nominator pool (masterchain) with its owner, who deposited and then withdrew part. */
   singleNominatorPool: Address;
   owner: Address;
+  /** True when the pool's operator runs: it stakes the pool in every election and recovers the stake. */
+  staking: boolean;
+}
+
+/** What the devnet needs to run a pool's validator software. */
+export interface PoolOperatorTarget {
+  address: Address;
+  validatorWallet: DevnetWallet;
+  walletSigner: Ed25519Signer;
+  validatorKey: Ed25519Signer;
 }
 
 const NOMINATOR_POOL_CODE = () => Cell.fromBase64(nominatorPoolCodeBoc);
@@ -73,7 +84,7 @@ function freshActor(workchain: number): Actor {
  * nominators deposit with `d` (one twice) before one leaves with `w`; and a single-nominator pool that its owner
  * funds and withdraws from (op 0x1000). The pools run their recorded mainnet code.
  */
-export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () => Promise<unknown>): Promise<PoolSeedSummary> {
+export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () => Promise<unknown>, startOperator: (pool: PoolOperatorTarget) => boolean): Promise<PoolSeedSummary> {
   const validator = freshActor(-1);
   const [alice, bob, owner] = [freshActor(0), freshActor(0), freshActor(0)];
   const validatorRewardShare = 4000;
@@ -112,6 +123,8 @@ export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () 
   await send(owner, [internal({ to: single.address, value: toNano('0.5'), bounce: true, body: opBody(0x1000, 2n).storeCoins(toNano('20')).endCell() })]);
   await produceBlock();
 
+  const staking = startOperator({ address: pool.address, validatorWallet: validator.wallet, walletSigner: validator.signer, validatorKey: signerFromSeed(randomBytes(32)) });
+
   return {
     nominatorPool: pool.address,
     validator: validator.wallet.address,
@@ -122,5 +135,6 @@ export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () 
     withdrawn: alice.wallet.address,
     singleNominatorPool: single.address,
     owner: owner.wallet.address,
+    staking,
   };
 }

@@ -3,7 +3,7 @@ import { Address, beginCell, comment, internal, toNano, type MessageRelaxed } fr
 import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import type { BlockIdExt, Network } from '@tongate/chain';
 import type { Faucet } from './faucet.js';
-import { seedPools, type PoolSeedSummary } from './seed-pools.js';
+import { seedPools, type PoolOperatorTarget, type PoolSeedSummary } from './seed-pools.js';
 import { signerFromSeed, type Ed25519Signer } from './keys.js';
 import { walletTransferBoc, type DevnetWallet } from './wallets.js';
 import { seedValidators, type ValidatorsSeedContext, type ValidatorsSeedSummary } from './seed-validators.js';
@@ -59,6 +59,8 @@ export interface SeedContext {
   /** Seqno of a wallet at the devnet's current (unsealed) state. */
   liveSeqno(address: Address): Promise<number>;
   startValidators: ValidatorsSeedContext['startValidators'];
+  /** Starts the seeded nominator pool's operator (staking in every election); false without an elector. */
+  startPoolOperator(pool: PoolOperatorTarget): boolean;
 }
 
 /** Encrypted comment (ton-marker): opcode 0x2167da4b, then the ciphertext as a snake cell. */
@@ -187,10 +189,11 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   // 8. Sales: a getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts).
   const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol });
 
-  // 5. Validators: their stake holder wallets are funded and they stake in every election from now on.
+  // 9. Validators: their stake holder wallets are funded and they stake in every election from now on.
   const validators = await seedValidators({ fromFaucet: (out) => send(faucet, out), produceBlock: () => ctx.produceBlock(), startValidators: ctx.startValidators });
-  // 10. Staking pools: a nominator pool and a single-nominator pool with deposits and withdrawals.
-  const pools = await seedPools(faucet, send, () => ctx.produceBlock());
+  // 10. Staking pools: a nominator pool (staking in every election when the chain has the elector) and a
+  // single-nominator pool, with deposits and withdrawals.
+  const pools = await seedPools(faucet, send, () => ctx.produceBlock(), (pool) => ctx.startPoolOperator(pool));
   const lastBlock = await ctx.produceBlock();
 
   return {
