@@ -5,11 +5,15 @@
  * proofs are Merkle proofs of those cells. Forged and tampered variants must be rejected.
  */
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { beginCell, Cell, convertToMerkleProof } from '@ton/core';
-import type { BlockHeader, BlockIdExt } from '@tongate/chain';
+import { isChainError, type BlockHeader, type BlockIdExt } from '@tongate/chain';
+import * as tl from '@tongate/liteserver-tl';
+import { createDevnet, type Devnet } from '@tongate/devnet';
 import { checkBackLink, checkBackLinkChain, checkShardBlockLinks, type BackLink } from '../src/proofs.js';
 import { buildBlockCell, buildConfigShardState, buildShardHashes, type OldMcBlockInput } from '../src/tlb.js';
+import { ChainLiteServer } from '../src/server/index.js';
+import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '../src/index.js';
 
 const MC_SHARD = -(2n ** 63n);
 const WHOLE = -(2n ** 63n);
@@ -162,5 +166,80 @@ describe('back links (liteServer.blockLinkBack)', () => {
     rejected(() => checkBackLinkChain(m5.id, m3.id, [back(m5, m4), back(m6, m3)]), /starts at/);
     rejected(() => checkBackLinkChain(m6.id, m3.id, [back(m5, m3)]), /starts at/);
     rejected(() => checkBackLinkChain(m5.id, m3.id, []), /end at/);
+  });
+});
+
+describe('getShardBlockProof through the client, over ADNL', () => {
+  let devnet: Devnet;
+  let server: ChainLiteServer;
+  /** What the replaying server answers for the block queries; tests change it to lie. */
+  let answers: { shardProof: tl.LiteServerShardBlockProof; backSteps: BackLink[] };
+  const clients: LiteserverChain[] = [];
+  const honest = () => ({ shardProof: { masterchainId: m3.id, links: [link(s12.id, m3), link(s11.id, s12), link(s10.id, s11)] }, backSteps: [back(m5, m4), back(m4, m3)] });
+  const byRef = new Map([...mc, s10, s11, s12].map((b) => [`${b.id.workchain}:${b.id.shard}:${b.id.seqno}`, b]));
+
+  beforeAll(async () => {
+    devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
+    // The pool waits for a head at least as high as the masterchain blocks asked for.
+    for (let i = 0; i < 6; i++) await devnet.produceBlock();
+    server = new ChainLiteServer({ chain: devnet });
+    // Block queries answer from the built chain (the devnet's own ids are not cell hashes); the rest from the devnet.
+    const on = (server as unknown as { on: <P, R>(fn: tl.TlFunction<P, R>, h: (p: P) => Promise<R>) => void }).on.bind(server);
+    on(tl.liteServerLookupBlock, async (p) => {
+      const b = byRef.get(`${p.id.workchain}:${p.id.shard}:${p.id.seqno}`);
+      if (!b) throw new Error(`not found: block ${p.id.seqno}`);
+      return { id: b.id, mode: p.mode, headerProof: proofOf(b.cell) };
+    });
+    on(tl.liteServerGetShardBlockProof, async () => answers.shardProof);
+    on(tl.liteServerGetBlockProof, async (p) => ({
+      complete: true,
+      from: p.knownBlock,
+      to: p.targetBlock!,
+      steps: answers.backSteps.map((l) => ({ _: 'liteServer.blockLinkBack' as const, ...l })),
+    }));
+    await server.listen(0);
+  });
+
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await server?.close();
+    await devnet?.close();
+  });
+
+  async function client(proofs: ProofPolicy): Promise<LiteserverChain> {
+    const c = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig(await server.globalConfig()), proofs });
+    clients.push(c);
+    expect(await c.ready(5000)).toBe(true);
+    return c;
+  }
+  const ask = (c: LiteserverChain) => c.getShardBlockProof({ workchain: 0, shard: WHOLE, seqno: 10 }, 5);
+  const refusal = async (c: LiteserverChain) => {
+    const err = await ask(c).catch((e) => e);
+    return isChainError(err) ? err.message : String(err);
+  };
+
+  it('checking: an honest answer passes; forged shard links, a forged or broken back chain are refused', async () => {
+    const checking = await client('checking');
+    answers = honest();
+    const proof = await ask(checking);
+    expect(proof.mcId).toEqual(m3.id);
+    expect(proof.from).toEqual(m5.id);
+    expect(proof.links.map((l) => l.id.seqno)).toEqual([12, 11, 10]);
+    expect(proof.mcProof.map((l) => [l.from.seqno, l.to.seqno])).toEqual([[5, 4], [4, 3]]);
+
+    const forged11 = block({ workchain: 0, shard: WHOLE, seqno: 11, prev: [s10.id], genUtime: 1 });
+    answers = { ...honest(), shardProof: { masterchainId: m3.id, links: [link(s12.id, m3), link(forged11.id, s12), link(s10.id, forged11)] } };
+    expect(await refusal(checking)).toMatch(/proof rejected: shard block link 1/);
+    answers = { ...honest(), backSteps: [back(m5, m4)] };
+    expect(await refusal(checking)).toMatch(/proof rejected: back links from .* end at/);
+    answers = { ...honest(), backSteps: [back(m5, m4), { ...back(m4, m3), stateProof: proofOf(m5.state!) }] };
+    expect(await refusal(checking)).toMatch(/proof rejected: back link state proof is not of the state after/);
+  });
+
+  it('unsafe passes the same forged answers on unchanged', async () => {
+    const unsafe = await client('unsafe');
+    answers = { ...honest(), backSteps: [back(m5, m4)] };
+    const proof = await ask(unsafe);
+    expect(proof.mcProof).toHaveLength(1);
   });
 });
