@@ -8,6 +8,14 @@ export function rawAddress(address: Address): RawAddress {
 
 /** Reads MsgAddress: internal → raw string, addr_none → null, external → `len;hex` (the reference's text form). */
 export function loadAddress(s: Slice): RawAddress | null {
+  // An anycast addr_std: the reference keeps the workchain and hash as written and ignores the rewrite prefix
+  // (@ton/core would apply it), so toncenter shows the unrewritten address.
+  if (s.remainingBits >= 8 && s.preloadUint(3) === 0b101) {
+    s.skip(3);
+    s.skip(s.loadUint(5));
+    const workchain = s.loadInt(8);
+    return `${workchain}:${s.loadBuffer(32).toString('hex').toUpperCase()}`;
+  }
   const a = s.loadAddressAny();
   if (a === null) return null;
   if (a instanceof ExternalAddress) return `${a.bits};${a.value.toString(16)}`;

@@ -29,6 +29,9 @@ const CASES = [
   'jetton-transfer--failed-jetton-transfer-external-only.json',
   'ton-transfers--failed-ton-transfer-external-in-only.json',
   'jetton-mints--jetton-mint-0x642b7d07-failed.json',
+  // the two that match only by the reference's conventions (packages/actions/README.md)
+  'tgbtc--tgbtc-burn-with-strange-burn-notification.json',
+  'tonco--tonco-swap-ton-to-kuku.json',
 ];
 
 describe('tongate actions classify <fixture.json> (real CLI process)', () => {

@@ -1,5 +1,15 @@
-import type { ChainSource, GetMethodResult } from '@tongate/chain';
-import { Address, beginCell, type Cell, type TupleItem } from '@ton/core';
+import type { ChainSource } from '@tongate/chain';
+import {
+  nftItemContent,
+  readJettonMaster,
+  readJettonWallet,
+  readNftCollection,
+  readNftItem,
+  verifyJettonWallet,
+  verifyNftItem,
+  type TokenGetMethods,
+} from '@tongate/contracts';
+import { Address, beginCell, type Cell } from '@ton/core';
 import { ApiError } from './api-error.js';
 import { bocB64, friendly } from './format.js';
 import { parseDnsRecords } from './dns-content.js';
@@ -19,101 +29,74 @@ interface TokenContext {
   testOnly: boolean;
 }
 
-class NotThisKind extends Error {}
-
-function int(item: TupleItem | undefined): bigint {
-  if (item?.type !== 'int') throw new NotThisKind('integer expected');
-  return item.value;
-}
-
-function cell(item: TupleItem | undefined): Cell {
-  if (item?.type === 'cell' || item?.type === 'slice' || item?.type === 'builder') return item.cell;
-  throw new NotThisKind('cell expected');
-}
-
-/** addr_std from a slice item; null for addr_none; anything else disqualifies the candidate. */
-function address(item: TupleItem | undefined): Address | null {
-  const s = cell(item).beginParse();
-  if (s.remainingBits >= 2 && s.preloadUint(2) === 0) return null;
-  try {
-    return s.loadAddress();
-  } catch {
-    throw new NotThisKind('addr_std expected');
-  }
-}
-
-async function run(ctx: TokenContext, target: Address, method: string, stack: TupleItem[], minItems: number): Promise<GetMethodResult | null> {
-  const result = await ctx.chain.runGetMethod(target, method, stack, ctx.seqno);
-  if (result.exitCode !== 0 || result.stack.length < minItems) return null;
-  return result;
+/** The request's get-methods, at its block: the contract readers' view of the chain (null when a method fails). */
+function getMethods(ctx: TokenContext): TokenGetMethods {
+  return async (address, method, args) => {
+    const result = await ctx.chain.runGetMethod(address, method, args, ctx.seqno);
+    return result.exitCode === 0 ? result.stack : null;
+  };
 }
 
 function show(a: Address, ctx: TokenContext): string {
   return friendly(a, ctx.testOnly);
 }
 
+/** TEP-64 content as v2 serves it; a cell of neither layout means the contract is not this kind of token. */
 function content(c: Cell) {
   try {
     return parseTokenContent(c);
   } catch {
-    throw new NotThisKind('bad content');
+    return null;
   }
 }
 
 async function jettonMaster(ctx: TokenContext) {
-  const r = await run(ctx, ctx.address, 'get_jetton_data', [], 5);
-  if (!r) return null;
-  const [supply, mintable, admin, meta, walletCode] = r.stack;
-  const adminAddress = address(admin);
+  const data = await readJettonMaster(getMethods(ctx), ctx.address);
+  const jettonContent = data && content(data.content);
+  if (!data || !jettonContent) return null;
   return {
     '@type': 'ext.tokens.jettonMasterData' as const,
     address: ctx.echo,
     contract_type: 'jetton_master' as const,
-    total_supply: int(supply).toString(),
-    mintable: int(mintable) !== 0n,
-    ...(adminAddress ? { admin_address: show(adminAddress, ctx) } : {}),
-    jetton_content: content(cell(meta)),
-    jetton_wallet_code: bocB64(cell(walletCode)),
+    total_supply: data.totalSupply.toString(),
+    mintable: data.mintable,
+    ...(data.admin ? { admin_address: show(data.admin, ctx) } : {}),
+    jetton_content: jettonContent,
+    jetton_wallet_code: bocB64(data.walletCode),
   };
 }
 
 async function jettonWallet(ctx: TokenContext) {
-  const r = await run(ctx, ctx.address, 'get_wallet_data', [], 4);
-  if (!r) return null;
-  const [balance, ownerItem, jettonItem, walletCode] = r.stack;
-  const owner = address(ownerItem);
-  const jetton = address(jettonItem);
-  if (!owner || !jetton) throw new NotThisKind('owner and jetton expected');
-  const check = await ctx.chain.runGetMethod(jetton, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(owner).endCell() }], ctx.seqno);
-  if (check.exitCode !== 0) throw new ApiError(409, `Verification exit code ${check.exitCode} != 0`);
-  const expected = address(check.stack[0]);
-  if (!expected || !expected.equals(ctx.address)) throw new ApiError(409, 'Verification on master failed');
+  const run = getMethods(ctx);
+  const data = await readJettonWallet(run, ctx.address);
+  if (!data) return null;
+  // A wallet its master does not name is a fake: toncenter answers 409 rather than trying the other kinds.
+  if (!(await verifyJettonWallet(run, ctx.address, data))) throw new ApiError(409, 'Verification on master failed');
   const claimed = await ctx.chain.runGetMethod(ctx.address, 'is_claimed', [], ctx.seqno).catch(() => null);
   const mintless = claimed && claimed.exitCode === 0 && claimed.stack.length === 1 && claimed.stack[0]!.type === 'int' ? { mintless_is_claimed: claimed.stack[0]!.value !== 0n } : {};
   return {
     '@type': 'ext.tokens.jettonWalletData' as const,
     address: ctx.echo,
     contract_type: 'jetton_wallet' as const,
-    balance: int(balance).toString(),
-    owner: show(owner, ctx),
-    jetton: show(jetton, ctx),
+    balance: data.balance.toString(),
+    owner: show(data.owner, ctx),
+    jetton: show(data.jetton, ctx),
     ...mintless,
-    jetton_wallet_code: bocB64(cell(walletCode)),
+    jetton_wallet_code: bocB64(data.walletCode),
   };
 }
 
 async function nftCollection(ctx: TokenContext) {
-  const r = await run(ctx, ctx.address, 'get_collection_data', [], 3);
-  if (!r) return null;
-  const [nextIndex, meta, ownerItem] = r.stack;
-  const owner = address(ownerItem);
+  const data = await readNftCollection(getMethods(ctx), ctx.address);
+  const collectionContent = data && content(data.content);
+  if (!data || !collectionContent) return null;
   return {
     '@type': 'ext.tokens.nftCollectionData' as const,
     address: ctx.echo,
     contract_type: 'nft_collection' as const,
-    next_item_index: int(nextIndex).toString(),
-    ...(owner ? { owner_address: show(owner, ctx) } : {}),
-    collection_content: content(cell(meta)),
+    next_item_index: data.nextItemIndex.toString(),
+    ...(data.owner ? { owner_address: show(data.owner, ctx) } : {}),
+    collection_content: collectionContent,
   };
 }
 
@@ -148,44 +131,35 @@ async function dnsContent(ctx: TokenContext) {
 }
 
 async function nftItem(ctx: TokenContext) {
-  const r = await run(ctx, ctx.address, 'get_nft_data', [], 5);
-  if (!r) return null;
-  const [init, indexItem, collectionItem, ownerItem, individual] = r.stack;
-  const index = int(indexItem);
-  const collection = address(collectionItem);
-  const owner = address(ownerItem);
-  // With a collection, the item keeps only its individual part (often a bare suffix): the collection composes it.
+  const run = getMethods(ctx);
+  const data = await readNftItem(run, ctx.address);
+  if (!data) return null;
   let itemContent;
-  if (!collection) itemContent = content(cell(individual));
+  if (!data.collection) itemContent = content(data.individualContent);
   else {
-    const check = await ctx.chain.runGetMethod(collection, 'get_nft_address_by_index', [{ type: 'int', value: index }], ctx.seqno);
-    const expected = check.exitCode === 0 ? address(check.stack[0]) : null;
-    if (!expected || !expected.equals(ctx.address)) throw new ApiError(409, 'Verification on collection failed');
-    const full = await ctx.chain.runGetMethod(collection, 'get_nft_content', [{ type: 'int', value: index }, { type: 'cell', cell: cell(individual) }], ctx.seqno);
-    if (full.exitCode !== 0 || full.stack.length < 1) throw new ApiError(409, `get_nft_content on the collection failed with exit code ${full.exitCode}`);
-    itemContent = content(cell(full.stack[0]));
-    itemContent = (await dnsContent(ctx)) ?? itemContent;
+    if (!(await verifyNftItem(run, ctx.address, data))) throw new ApiError(409, 'Verification on collection failed');
+    // With a collection, the item keeps only its individual part (often a bare suffix): the collection composes it.
+    const full = await nftItemContent(run, data);
+    if (!full) throw new ApiError(409, 'get_nft_content on the collection failed');
+    itemContent = (await dnsContent(ctx)) ?? content(full);
   }
+  if (!itemContent) return null;
   return {
     '@type': 'ext.tokens.nftItemData' as const,
     address: ctx.echo,
     contract_type: 'nft_item' as const,
-    init: int(init) !== 0n,
-    index: index.toString(),
-    ...(collection ? { collection_address: show(collection, ctx) } : {}),
-    ...(owner ? { owner_address: show(owner, ctx) } : {}),
+    init: data.init,
+    index: data.index.toString(),
+    ...(data.collection ? { collection_address: show(data.collection, ctx) } : {}),
+    ...(data.owner ? { owner_address: show(data.owner, ctx) } : {}),
     content: itemContent,
   };
 }
 
 export async function getTokenData(ctx: TokenContext) {
   for (const candidate of [jettonMaster, jettonWallet, nftCollection, nftItem]) {
-    try {
-      const result = await candidate(ctx);
-      if (result) return result;
-    } catch (e) {
-      if (!(e instanceof NotThisKind)) throw e;
-    }
+    const result = await candidate(ctx);
+    if (result) return result;
   }
   throw new ApiError(409, `Smart contract is not Jetton or NFT`);
 }

@@ -1,11 +1,22 @@
 import { Address, Cell, CellType, type Slice } from '@ton/core';
-import { ChainError, type BlockIdExt } from '@tongate/chain';
-import { blockOfProof, findAccountLeaf, findBlockTransaction, findShardDescr, stateOfProof } from './tlb.js';
+import { ChainError, type BlockIdExt, type ShardBlockProof } from '@tongate/chain';
+import {
+  blockOfProof,
+  findAccountLeaf,
+  findBlockTransaction,
+  findOldMcBlock,
+  findShardDescr,
+  mcStateExtraOf,
+  parseBlockHeader,
+  shardHashesOfBlock,
+  stateOfProof,
+} from './tlb.js';
 
 /**
- * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs): every
- * answer is checked against the block hashes it claims, through Merkle proofs, without a signature chain from the
- * config's init block (that is the next level, not built). `unsafe` trusts the server; it is the only mode that
+ * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs, and its
+ * BlockProofLink checks of back links): every answer is checked against the block hashes it claims, through Merkle
+ * proofs, without a signature chain from the config's init block (that is the next level, not built: forward links'
+ * signatures are not checked). `unsafe` trusts the server; it is the only mode that
  * works against the devnet liteserver, whose block ids are not cell hashes.
  */
 export type ProofPolicy = 'unsafe' | 'checking';
@@ -32,6 +43,17 @@ export function proofRoots(boc: Buffer): Cell[] {
     throw reject(`malformed proof: ${(e as Error).message}`);
   }
 }
+
+/** The one root of a single-root proof BOC. */
+function oneRoot(boc: Buffer, what: string): Cell {
+  const roots = proofRoots(boc);
+  if (roots.length !== 1) throw reject(`${what} has ${roots.length} roots, expected 1`);
+  return roots[0];
+}
+
+const sameBlock = (a: BlockIdExt, b: BlockIdExt) =>
+  a.workchain === b.workchain && a.shard === b.shard && a.seqno === b.seqno && a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
+const named = (id: BlockIdExt) => `(${id.workchain},${BigInt.asUintN(64, id.shard).toString(16)},${id.seqno})`;
 
 /** The hash a MerkleProof cell proves: its stored hash, which must also be what its content hashes to. */
 function provenHash(root: Cell, what: string): Buffer {
@@ -102,13 +124,7 @@ export const checkShardInMaster = guarded((mcId: BlockIdExt, shardBlock: BlockId
 });
 
 /** The shard_hashes of a masterchain state (McStateExtra in `custom`), as a slice at its HashmapE bit. */
-function shardHashesOfState(state: Cell): Slice {
-  const custom = state.refs[3];
-  if (!custom) throw reject('masterchain state proof has no McStateExtra');
-  const s = custom.beginParse();
-  if (s.loadUint(16) !== 0xcc26) throw reject('not a McStateExtra');
-  return s;
-}
+const shardHashesOfState = (state: Cell): Slice => mcStateExtraOf(state);
 
 /** One transaction a liteserver names in a block: its account (32 bytes), lt and hash. */
 export interface BlockTransactionId {
@@ -123,12 +139,71 @@ export interface BlockTransactionId {
  */
 export const checkBlockTransactionsProof = guarded((id: BlockIdExt, proof: Buffer, transactions: readonly BlockTransactionId[]): void => {
   if (transactions.length === 0) return;
-  const roots = proofRoots(proof);
-  if (roots.length !== 1) throw reject(`block transactions proof has ${roots.length} roots, expected 1`);
-  checkBlockHeaderProof(id, roots[0]);
-  const block = blockOfProof(roots[0]);
+  const root = oneRoot(proof, 'block transactions proof');
+  checkBlockHeaderProof(id, root);
+  const block = blockOfProof(root);
   for (const tx of transactions) {
     const proven = findBlockTransaction(block, tx.account, tx.lt);
     if (!proven || !proven.equals(tx.hash)) throw reject(`transaction ${tx.lt} of ${tx.account.toString('hex')} is not the one the block holds`);
   }
+});
+
+/** One back link of getBlockProof (liteServer.blockLinkBack), as ShardBlockProof carries it. */
+export type BackLink = ShardBlockProof['mcProof'][number];
+
+/**
+ * tonlib's BlockProofLink::validate for a back link: `proof` proves `from`'s header, `state_proof` the state after
+ * `from`, whose prev_blocks (OldMcBlocksInfo) list `to` with its hashes; `dest_proof` proves `to`'s header, whose
+ * key-block flag is the link's (the zero state, which has no header, may come without one).
+ */
+export const checkBackLink = guarded((link: BackLink): void => {
+  const { from, to } = link;
+  if (from.workchain !== -1 || to.workchain !== -1) throw reject('a back link must join two masterchain blocks');
+  if (to.seqno >= from.seqno) throw reject(`back link from ${named(from)} leads to ${named(to)}, which is not older`);
+  const header = oneRoot(link.proof, 'back link source proof');
+  checkBlockHeaderProof(from, header);
+  const state = oneRoot(link.stateProof, 'back link state proof');
+  if (!provenHash(state, 'back link state proof').equals(stateHashAfter(blockOfProof(header)))) throw reject(`back link state proof is not of the state after ${named(from)}`);
+  const listed = findOldMcBlock(stateOfProof(state), to.seqno);
+  if (!listed || !sameBlock(listed.id, to)) throw reject(`the state after ${named(from)} does not list ${named(to)} among its previous blocks`);
+  if (to.seqno === 0 && link.destProof.length === 0) return;
+  const dest = oneRoot(link.destProof, 'back link destination proof');
+  checkBlockHeaderProof(to, dest);
+  if (parseBlockHeader(to, blockOfProof(dest)).isKeyBlock !== link.toKeyBlock) throw reject(`back link says ${named(to)} is${link.toKeyBlock ? '' : ' not'} a key block, its header says otherwise`);
+});
+
+/** Back links that lead, each from where the previous one ended, from masterchain block `from` to `to`. */
+export const checkBackLinkChain = guarded((from: BlockIdExt, to: BlockIdExt, links: readonly BackLink[]): void => {
+  let current = from;
+  for (const [i, link] of links.entries()) {
+    if (!sameBlock(link.from, current)) throw reject(`back link ${i} starts at ${named(link.from)}, not at ${named(current)} where the chain stands`);
+    checkBackLink(link);
+    current = link.to;
+  }
+  if (!sameBlock(current, to)) throw reject(`back links from ${named(from)} end at ${named(current)}, not at ${named(to)}`);
+});
+
+/**
+ * liteServer.shardBlockProof: each link's `proof` proves the block the chain stands at (first the masterchain block)
+ * and shows the link's `id`: the masterchain block's shard hashes (McBlockExtra) list it as its shard's top block, a
+ * shard block's header names it as a predecessor (after a split the parent's block, after a merge one of the two).
+ * The last link must reach `target` (so the path runs through shards that hold it); there is none when `target` is
+ * the masterchain block itself.
+ */
+export const checkShardBlockLinks = guarded((mcId: BlockIdExt, target: BlockIdExt, links: ShardBlockProof['links']): void => {
+  if (mcId.workchain !== -1) throw reject(`shard block proof starts at ${named(mcId)}, not a masterchain block`);
+  let current = mcId;
+  for (const [i, link] of links.entries()) {
+    const root = oneRoot(link.proof, `shard block link ${i} proof`);
+    checkBlockHeaderProof(current, root);
+    const block = blockOfProof(root);
+    const next = link.id;
+    const shown =
+      current.workchain === -1
+        ? findShardDescr(shardHashesOfBlock(block), next.workchain, next.shard)
+        : parseBlockHeader(current, block).prevBlocks.find((p) => p.workchain === next.workchain && p.shard === next.shard);
+    if (!shown || !sameBlock(shown, next)) throw reject(`shard block link ${i}: ${named(current)} does not lead to ${named(next)}`);
+    current = next;
+  }
+  if (!sameBlock(current, target)) throw reject(`shard block proof ends at ${named(current)}, not at the requested ${named(target)}`);
 });

@@ -4,6 +4,7 @@ import {
   Dictionary,
   storeDepthBalanceInfo,
   ShardAccountRefValue,
+  type Builder,
   type ShardAccount,
   type Slice,
 } from '@ton/core';
@@ -20,6 +21,7 @@ const BLOCK_INFO_TAG = 0x9bc7a987;
 const SHARD_STATE_TAG = 0x9023afe2;
 const BLOCK_EXTRA_TAG = 0x4a33f6fd;
 const MC_STATE_EXTRA_TAG = 0xcc26;
+const MC_BLOCK_EXTRA_TAG = 0xcca5;
 const EMPTY = beginCell().endCell();
 
 // ---------------------------------------------------------------- shards
@@ -77,9 +79,35 @@ export interface BlockInfoInput {
   prevEndLts: bigint[];
   /** For shard blocks: the referenced masterchain block (id and end_lt). */
   masterRef?: ExtBlkRef;
+  /** The states before and after the block: a real MERKLE_UPDATE whose new hash is the state's hash. */
+  stateUpdate?: { before: Cell; after: Cell };
+  /** For masterchain blocks: ShardHashes (as `buildShardHashes` makes it) carried in McBlockExtra. */
+  shardHashes?: Cell;
 }
 
-/** A `Block` cell whose BlockInfo carries a ChainSource BlockHeader (value flow, state update and extra left empty). */
+function merkleUpdate(before: Cell, after: Cell): Cell {
+  return beginCell()
+    .storeUint(4, 8)
+    .storeBuffer(before.hash(0), 32)
+    .storeBuffer(after.hash(0), 32)
+    .storeUint(before.depth(0), 16)
+    .storeUint(after.depth(0), 16)
+    .storeRef(before)
+    .storeRef(after)
+    .endCell({ exotic: true });
+}
+
+/** BlockExtra with empty message and account descriptions, and McBlockExtra holding the shard hashes when given. */
+function blockExtra(shardHashes: Cell | undefined, isKeyBlock: boolean): Cell {
+  const extra = beginCell().storeUint(BLOCK_EXTRA_TAG, 32).storeRef(EMPTY).storeRef(EMPTY).storeRef(beginCell().storeBit(false).storeCoins(0).storeBit(false).endCell()).storeBuffer(Buffer.alloc(64));
+  if (!shardHashes) return extra.storeBit(false).endCell();
+  // shard_fees (empty HashmapAugE with a zero CurrencyCollection extra), then the ^[...] cell; key blocks' config is
+  // not written (readers of these cells never look at it).
+  const custom = beginCell().storeUint(MC_BLOCK_EXTRA_TAG, 16).storeBit(isKeyBlock).storeSlice(shardHashes.beginParse()).storeBit(false).storeCoins(0).storeBit(false).storeCoins(0).storeBit(false).storeRef(EMPTY);
+  return extra.storeBit(true).storeRef(custom.endCell()).endCell();
+}
+
+/** A `Block` cell whose BlockInfo carries a ChainSource BlockHeader (value flow empty; state update and extra as given). */
 export function buildBlockCell(input: BlockInfoInput): Cell {
   const h = input.header;
   const notMaster = h.id.workchain !== -1;
@@ -111,7 +139,9 @@ export function buildBlockCell(input: BlockInfoInput): Cell {
   }
   const prevRef = (i: number) => storeExtBlkRef({ endLt: input.prevEndLts[i] ?? 0n, seqno: h.prevBlocks[i]?.seqno ?? 0, rootHash: h.prevBlocks[i]?.rootHash ?? Buffer.alloc(32), fileHash: h.prevBlocks[i]?.fileHash ?? Buffer.alloc(32) });
   info.storeRef(h.afterMerge ? beginCell().storeRef(prevRef(0)).storeRef(prevRef(1)) : prevRef(0));
-  return beginCell().storeUint(BLOCK_TAG, 32).storeInt(h.globalId, 32).storeRef(info).storeRef(EMPTY).storeRef(EMPTY).storeRef(EMPTY).endCell();
+  const update = input.stateUpdate ? merkleUpdate(input.stateUpdate.before, input.stateUpdate.after) : EMPTY;
+  const extra = input.stateUpdate || input.shardHashes ? blockExtra(input.shardHashes, h.isKeyBlock) : EMPTY;
+  return beginCell().storeUint(BLOCK_TAG, 32).storeInt(h.globalId, 32).storeRef(info).storeRef(EMPTY).storeRef(update).storeRef(extra).endCell();
 }
 
 /** The Block inside a header proof (a MerkleProof root, or the block itself). */
@@ -284,6 +314,25 @@ export function findShardDescr(s: Slice, workchain: number, shard: bigint): Bloc
   }
 }
 
+/** The shard_hashes a masterchain Block carries in McBlockExtra, as a slice at its HashmapE bit. */
+export function shardHashesOfBlock(block: Cell): Slice {
+  const extra = block.refs[3];
+  if (!extra || extra.isExotic) throw new Error('the block extra is pruned in the proof');
+  const e = extra.beginParse();
+  if (e.loadUint(32) !== BLOCK_EXTRA_TAG) throw new Error('not a BlockExtra');
+  e.loadRef(); // in_msg_descr
+  e.loadRef(); // out_msg_descr
+  e.loadRef(); // account_blocks
+  e.skip(256 + 256); // rand_seed, created_by
+  const custom = e.loadMaybeRef();
+  if (custom?.isExotic) throw new Error('the McBlockExtra is pruned in the proof');
+  if (!custom) throw new Error('the block has no McBlockExtra (not a masterchain block)');
+  const m = custom.beginParse();
+  if (m.loadUint(16) !== MC_BLOCK_EXTRA_TAG) throw new Error('not a McBlockExtra');
+  m.loadBit(); // key_block
+  return m;
+}
+
 // ---------------------------------------------------------------- states
 
 interface StateHead {
@@ -322,14 +371,51 @@ export function buildAccountShardState(head: StateHead, accountId: Buffer, shard
   return shardState(head, accounts, null);
 }
 
-/** A masterchain ShardStateUnsplit carrying McStateExtra with the config dictionary (what getConfig* proofs show). */
-export function buildConfigShardState(head: StateHead, configRoot: Cell, configAddress: Buffer): Cell {
+/** One entry of a masterchain state's prev_blocks (OldMcBlocksInfo). */
+export interface OldMcBlockInput {
+  id: BlockIdExt;
+  endLt: bigint;
+  isKeyBlock: boolean;
+}
+
+const storeKeyMaxLt = (isKey: boolean, endLt: bigint) => (b: ReturnType<typeof beginCell>) => b.storeBit(isKey).storeUint(endLt, 64);
+
+/**
+ * OldMcBlocksInfo (HashmapAugE 32 KeyExtBlkRef KeyMaxLt). Leaves carry their KeyMaxLt extra and the root the whole
+ * map's; @ton/core's Dictionary cannot write the extras of inner forks, which readers (`findOldMcBlock`) skip anyway.
+ */
+function oldMcBlocksInfo(blocks: OldMcBlockInput[]): Builder {
+  const dict = Dictionary.empty(Dictionary.Keys.Uint(32), {
+    serialize: (b: OldMcBlockInput, builder: Builder) => {
+      builder.store(storeKeyMaxLt(b.isKeyBlock, b.endLt)).storeBit(b.isKeyBlock).storeBuilder(storeExtBlkRef({ endLt: b.endLt, seqno: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash }));
+    },
+    parse: () => {
+      throw new Error('OldMcBlocksInfo is read with findOldMcBlock');
+    },
+  });
+  for (const b of blocks) dict.set(b.id.seqno, b);
+  const maxLt = blocks.reduce((m, b) => (b.endLt > m ? b.endLt : m), 0n);
+  return beginCell().storeDict(dict).store(storeKeyMaxLt(blocks.some((b) => b.isKeyBlock), maxLt));
+}
+
+/**
+ * A masterchain ShardStateUnsplit carrying McStateExtra with the config dictionary (what getConfig* proofs show) and,
+ * when given, the previous masterchain blocks (what back links of getBlockProof show).
+ */
+export function buildConfigShardState(head: StateHead, configRoot: Cell, configAddress: Buffer, prevBlocks: OldMcBlockInput[] = []): Cell {
+  const inner = beginCell()
+    .storeUint(0, 16) // flags
+    .storeUint(0, 32 + 32 + 1) // validator_info
+    .storeBuilder(oldMcBlocksInfo(prevBlocks))
+    .storeBit(false) // after_key_block
+    .storeBit(false) // last_key_block: nothing
+    .endCell();
   const extra = beginCell()
     .storeUint(MC_STATE_EXTRA_TAG, 16)
     .storeBit(false) // shard_hashes (served by getAllShardsInfo)
     .storeBuffer(configAddress, 32)
     .storeRef(configRoot)
-    .storeRef(EMPTY)
+    .storeRef(inner)
     .storeCoins(0)
     .storeBit(false)
     .endCell();
@@ -451,8 +537,8 @@ export function configParamOf(configRoot: Cell, id: number): Cell | null {
   return hashmapLookup(configRoot, key, 32)?.loadRef() ?? null;
 }
 
-/** The ConfigParams dictionary root in a (proof of a) masterchain ShardStateUnsplit. */
-export function configRootOfState(state: Cell): Cell {
+/** The McStateExtra of a (proof of a) masterchain ShardStateUnsplit, as a slice at its shard_hashes. */
+export function mcStateExtraOf(state: Cell): Slice {
   const s = state.beginParse();
   if (s.loadUint(32) !== SHARD_STATE_TAG) throw new Error('not a ShardStateUnsplit');
   s.skip(32 + 104 + 32 + 32 + 32 + 64 + 32);
@@ -464,7 +550,34 @@ export function configRootOfState(state: Cell): Cell {
   if (!custom) throw new Error('the state has no McStateExtra (not a masterchain state)');
   const e = custom.beginParse();
   if (e.loadUint(16) !== MC_STATE_EXTRA_TAG) throw new Error('not a McStateExtra');
+  return e;
+}
+
+/** The ConfigParams dictionary root in a (proof of a) masterchain ShardStateUnsplit. */
+export function configRootOfState(state: Cell): Cell {
+  const e = mcStateExtraOf(state);
   if (e.loadBit()) e.loadRef(); // shard_hashes
   e.skip(256); // config_addr
   return e.loadRef();
+}
+
+/**
+ * What a (proof of a) masterchain state's prev_blocks (OldMcBlocksInfo) says of one earlier masterchain block: its
+ * id and whether it is a key block; null when the state shows it absent.
+ */
+export function findOldMcBlock(state: Cell, seqno: number): { id: BlockIdExt; isKeyBlock: boolean } | null {
+  const e = mcStateExtraOf(state);
+  if (e.loadBit()) e.loadRef(); // shard_hashes
+  e.skip(256); // config_addr
+  e.loadRef(); // config
+  const s = e.loadRef().beginParse();
+  s.skip(16 + 32 + 32 + 1); // flags, validator_info
+  if (!s.loadBit()) return null;
+  const key = Buffer.alloc(4);
+  key.writeUInt32BE(seqno);
+  const leaf = hashmapLookup(s.loadRef(), key, 32, (l) => l.skip(1 + 64));
+  if (!leaf) return null;
+  const isKeyBlock = leaf.loadBit();
+  const ref = loadExtBlkRef(leaf);
+  return { id: { workchain: -1, shard: toSigned(1n << 63n), seqno: ref.seqno, rootHash: ref.rootHash, fileHash: ref.fileHash }, isKeyBlock };
 }

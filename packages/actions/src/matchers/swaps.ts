@@ -174,28 +174,21 @@ function tonco(entry: Entry, assetOf: AssetOf): SwapRoute | null {
   let notify = entry.notify;
   let amountIn = entry.transfer.amount;
   let assetIn = entry.transfer.asset;
-  let minOut: string | null = null;
   for (let hop = 0; hop < 8; hop++) {
     const swap = childWithOp(notify, DEX.TONCO_POOL_SWAP);
     const pay = childWithOp(swap, DEX.TONCO_PAY_TO);
     const transfer = pay?.children.find((c) => c.op === OP.JETTON_TRANSFER);
     const exit = transfer && dexExit(transfer, assetOf);
     if (!swap || !pay || !exit) return null;
-    minOut ??= read(swap, (s) => {
-      s.skip(64);
-      loadAddress(s);
-      loadAddress(s);
-      const params = s.loadRef().beginParse();
-      coinsStr(params);
-      params.skip(160);
-      return coinsStr(params);
-    });
     nodes.push(swap, pay, ...exit.nodes);
     hops.push({ asset_in: assetIn, amount_in: amountIn, asset_out: exit.transfer.asset, amount_out: exit.transfer.amount });
     // a hop: the output comes back to the router (directly or through its proxy-TON wallet) and is swapped again
     const next = [...descendants(transfer!)].find((n) => n.op === OP.JETTON_NOTIFY && n.account === notify.account);
     if (!next) {
-      return { dex: 'tonco', nodes, exit: exit.transfer, peerSwaps: hops.length > 1 ? hops : [], success: true, minOut: hops.length > 1 ? undefined : minOut };
+      // toncenter's min_out_amount for a single-hop TONCO swap is the amount the pool paid out, not the
+      // minOutAmount of the pool's swap request; it is reported the same way for wire compatibility.
+      const minOut = hops.length > 1 ? undefined : exit.transfer.amount;
+      return { dex: 'tonco', nodes, exit: exit.transfer, peerSwaps: hops.length > 1 ? hops : [], success: true, minOut };
     }
     for (let n: TraceNode | null = next.parent; n && n !== transfer; n = n.parent) nodes.push(n);
     nodes.push(next);

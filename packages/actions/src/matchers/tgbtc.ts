@@ -2,7 +2,8 @@ import { Cell } from '@ton/core';
 import { type ActionDraft, flowDraft, type Matcher, isFree } from '../core.js';
 import { bitcoinTxId, coinsStr, loadAddress, tryDecode, uint256Hex, uintStr } from '../decode.js';
 import { OP, TGBTC } from '../opcodes.js';
-import { ancestors, childWithOp, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
+import { decodeJettonBurn } from './jettons.js';
+import { ancestors, bodyCell, childWithOp, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import type { TraceMessage } from '../types.js';
 
 /**
@@ -54,7 +55,9 @@ function burn(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
     const amount = coinsStr(s);
     const sender = tryDecode(() => loadAddress(s));
     const pegout = tryDecode(() => loadAddress(s));
-    return { amount, sender, pegout };
+    // The current layout ends after the pegout address; anything left over is an older event layout.
+    const currentLayout = s.remainingBits === 0 && s.remainingRefs === 0;
+    return { amount, sender, pegout, currentLayout };
   });
   if (!event) return null;
   const burnNode = [...ancestors(emitter)].find((a) => a.op === OP.JETTON_BURN);
@@ -69,12 +72,16 @@ function burn(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
     };
   }
   const notification = childWithOp(burnNode, OP.JETTON_BURN_NOTIFICATION);
+  // An older event layout carries no amount where the current one reads it, so the reference reports the amount
+  // burned. It still reads the pegout at the current layout's offset, which is meaningless for the older layout
+  // but is what toncenter shows, so it is kept for wire compatibility.
+  const amount = event.currentLayout ? event.amount : (decodeJettonBurn(bodyCell(burnNode.inMsg))?.amount ?? event.amount);
   return flowDraft('tgbtc_burn', [...subtree(burnNode)], {
     source: normalizeAddress(burnNode.inMsg?.source),
     source_secondary: burnNode.account,
     destination: internalAddress(event.pegout),
     asset: notification?.account ?? null,
-    amount: event.amount,
+    amount,
   });
 }
 

@@ -50,7 +50,16 @@ import {
 import * as tl from '@tongate/liteserver-tl';
 import type { GlobalConfig } from '../config.js';
 import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
-import { checkAccountStateProof, checkBlockHeaderProof, checkBlockTransactionsProof, checkConfigProof, proofRoots, type ProofPolicy } from '../proofs.js';
+import {
+  checkAccountStateProof,
+  checkBackLinkChain,
+  checkBlockHeaderProof,
+  checkBlockTransactionsProof,
+  checkConfigProof,
+  checkShardBlockLinks,
+  proofRoots,
+  type ProofPolicy,
+} from '../proofs.js';
 import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
 import { GuardedEmulator } from './emulator.js';
 import { LitePool, type PoolOptions, type ServerHealth, type Session } from './pool.js';
@@ -229,16 +238,23 @@ export class LiteserverChain implements ChainSource {
     const id = await this.blockId(ref, session);
     const res = await session.call(tl.liteServerGetShardBlockProof, { id: tlId(id) });
     const mcId = toBlockId(res.masterchainId);
+    const links = res.links.map((l) => ({ id: toBlockId(l.id), proof: l.proof }));
+    if (this.proofs === 'checking') checkShardBlockLinks(mcId, id, links);
     const from = fromMcSeqno !== undefined ? await this.mcBlockId(fromMcSeqno, session) : (await this.getMasterchainInfo()).last;
     if (from.seqno < mcId.seqno) throw new ChainError('invalid', `masterchain block ${from.seqno} is older than block ${mcId.seqno} that commits the requested block`);
     let mcProof: ShardBlockProof['mcProof'] = [];
     if (from.seqno > mcId.seqno) {
       const back = await session.call(tl.liteServerGetBlockProof, { mode: 1, knownBlock: tlId(from), targetBlock: tlId(mcId) }, from.seqno);
-      mcProof = back.steps
-        .filter((s): s is tl.LiteServerBlockLinkBack => s._ === 'liteServer.blockLinkBack')
-        .map((s) => ({ toKeyBlock: s.toKeyBlock, from: toBlockId(s.from), to: toBlockId(s.to), destProof: s.destProof, proof: s.proof, stateProof: s.stateProof }));
+      // Checking: every step must be a back link, and they must chain from `from` to `mcId` (a forward step is refused).
+      const steps = this.proofs === 'checking' ? back.steps : back.steps.filter((s) => s._ === 'liteServer.blockLinkBack');
+      mcProof = steps.map((s) => {
+        if (s._ !== 'liteServer.blockLinkBack') throw new ChainError('internal', 'liteserver proof rejected: a forward link in a backward block proof');
+        return { toKeyBlock: s.toKeyBlock, from: toBlockId(s.from), to: toBlockId(s.to), destProof: s.destProof, proof: s.proof, stateProof: s.stateProof };
+      });
     }
-    return { from, mcId, links: res.links.map((l) => ({ id: toBlockId(l.id), proof: l.proof })), mcProof };
+    // With no back links, `from` must be the very block the shard block proof starts at.
+    if (this.proofs === 'checking') checkBackLinkChain(from, mcId, mcProof);
+    return { from, mcId, links, mcProof };
   }
 
   async getOutMsgQueueSizes(): Promise<OutMsgQueueSizes> {
