@@ -1,7 +1,7 @@
 /**
  * Pending traces over real HTTP against the composed service, on both networks, with response validation on: a
  * transfer sent through v2 sendBoc is emulated and served by all three pending operations before its block exists,
- * then seen confirmed (the chain has it) and finalized (the index has it, and serves the real transaction). The
+ * then seen confirmed (the chain has it) and finalized (the index has it, and serves the real transaction and trace). The
  * other network never sees it. Runs on PGlite with in-process pending entries, and on PostgreSQL and Redis when
  * DATABASE_URL and REDIS_URL are set.
  */
@@ -143,6 +143,17 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
     const real = await call(network, 'v3/transactionsByMessage', { query: { msg_hash: extHash } });
     expect(real.body.transactions).toHaveLength(1);
     expect(real.body.transactions[0]).toMatchObject({ account: raw(devnet.faucet.address), mc_block_seqno: block.seqno, emulated: false, finality: 'finalized' });
+    // And the real trace: rooted at the real transaction, with every transaction the emulation foresaw (their
+    // hashes differ: the real ones ran at another lt and time).
+    const trace = await until('the real trace', async () => {
+      const r = await call(network, 'v3/traces', { query: { msg_hash: extHash } });
+      expect(r.status).toBe(200);
+      const t = r.body.traces[0];
+      return t && Object.keys(t.transactions).length === 2 ? t : undefined;
+    });
+    expect(trace.trace_id).toBe(real.body.transactions[0].hash);
+    expect(trace.external_hash).toBe(extHash);
+    expect(Object.values(trace.transactions).map((t: any) => t.account).sort()).toEqual([raw(devnet.faucet.address), raw(receiver)].sort());
   });
 
   it('never leaks to the other network', async () => {
