@@ -4,6 +4,7 @@ import { transactionRows, type TransactionRows } from '@tongate/indexer';
 import type { v3 } from '@tongate/sdk';
 import type { Cell } from '@ton/core';
 import type { MessageRow } from '../indexed/messages.js';
+import { traceItem } from '../indexed/traces.js';
 import { formatTransaction, type TxRow } from '../indexed/transactions.js';
 import type { Finality, PendingEntry } from './store.js';
 
@@ -126,16 +127,6 @@ export function pendingEntryOf(message: Cell, emulated: EmulatedTrace, opts: Pen
     n.wire.finality = 'pending';
   }
 
-  // The tree: each transaction hangs under the one whose outbound message it received.
-  const byInMsg = new Map(nodes.map((n) => [n.wire.in_msg?.hash ?? '', n]));
-  const treeOf = (n: Node): v3.TraceNode => ({
-    tx_hash: n.tx.hash,
-    in_msg_hash: n.wire.in_msg?.hash ?? null,
-    children: n.wire.out_msgs.flatMap((m) => {
-      const child = byInMsg.get(m.hash);
-      return child && child !== n ? [treeOf(child)] : [];
-    }),
-  });
   const ordered = [...nodes].sort((a, b) => (BigInt(a.tx.lt) < BigInt(b.tx.lt) ? -1 : 1));
   const last = ordered[ordered.length - 1]!;
   const internalEdges = nodes.reduce((sum, n) => sum + n.wire.out_msgs.filter((m) => m.destination !== null).length, 0);
@@ -157,27 +148,19 @@ export function pendingEntryOf(message: Cell, emulated: EmulatedTrace, opts: Pen
   } catch {
     classification = 'failed';
   }
-  const trace: v3.Trace = {
-    trace_id: traceId,
-    external_hash: extHash,
-    mc_seqno_start: String(emulated.mcSeqno),
-    mc_seqno_end: '0',
-    start_lt: root.tx.lt,
-    start_utime: root.tx.now,
-    end_lt: last.tx.lt,
-    end_utime: traceFields.end_utime,
-    trace_info: {
-      trace_state: emulated.unprocessedMessages > 0 ? 'pending' : 'complete',
+  // The /traces item shape, built as for an indexed trace (one formatter for both).
+  const trace = traceItem(
+    {
+      ...traceFields,
+      state: emulated.unprocessedMessages > 0 ? 'pending' : 'complete',
       messages: internalEdges + 1,
       transactions: nodes.length,
       pending_messages: emulated.unprocessedMessages,
       classification_state: classification,
     },
-    is_incomplete: emulated.unprocessedMessages > 0,
-    trace: treeOf(root),
-    transactions_order: ordered.map((n) => n.tx.hash),
-    transactions: Object.fromEntries(nodes.map((n) => [n.tx.hash, n.wire])),
-  };
+    nodes.map((n) => n.wire),
+    { isIncomplete: emulated.unprocessedMessages > 0 },
+  );
   const now = opts.now ?? Date.now();
   return {
     key,
