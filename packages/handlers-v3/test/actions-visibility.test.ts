@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { classifyTrace, expandSupportedActionTypes, goldenFixturesDir, readGoldenFixture, visibleActions, type ClassifiedAction } from '@tongate/actions';
 import { dropSchema, openStore, type Store } from '@tongate/store';
+import { actionRows } from '@tongate/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexedOperations } from '../src/indexed/index.js';
 
@@ -26,28 +27,10 @@ describe.each(backends)('/actions by supported action types on $name', ({ name, 
     store = await openStore({ databaseUrl: url, dataDir: dir, schema: url ? schema : undefined });
     await store.migrate();
     actions = classifyTrace(readGoldenFixture(path.join(goldenFixturesDir(), 'nft--getgems-purchase.json')));
-    await store
-      .chain('mainnet')
-      .insertInto('actions')
-      .values(
-        actions.map((a) => ({
-          trace_id: a.trace_id,
-          action_id: a.action_id,
-          type: a.type,
-          start_lt: a.start_lt,
-          end_lt: a.end_lt,
-          start_utime: a.start_utime,
-          end_utime: a.end_utime,
-          trace_end_lt: a.trace_end_lt,
-          trace_end_utime: a.trace_end_utime,
-          trace_mc_seqno_end: a.trace_mc_seqno_end,
-          success: a.success,
-          ancestor_type: JSON.stringify(a.ancestor_type ?? []),
-          tx_hashes: JSON.stringify(a.tx_hashes),
-          data: JSON.stringify(a),
-        })),
-      )
-      .execute();
+    // Stored as the indexer stores a classified trace (its own row builder).
+    const rows = actionRows([{ traceId: actions[0]!.trace_id, state: 'ok', actions }]);
+    await store.chain('mainnet').insertInto('actions').values(rows.actions).execute();
+    if (rows.accounts.length > 0) await store.chain('mainnet').insertInto('action_accounts').values(rows.accounts).execute();
   }, 60_000);
   afterAll(async () => {
     await store.close();

@@ -4,4 +4,5 @@ export { prepareDerivations, readCursor, writeMcBlock, type Cursor, type Derived
 export { defaultDerivations, type BlockDerivation, type DerivationContext } from './derive/index.js';
 export { traceDerivation, assembleTraces, type TraceDerivationOptions } from './derive/traces.js';
 export { describeTransaction, rawAddress, transactionRows, type TransactionRows } from './rows.js';
+export { actionRows, type ActionRows, type ClassifiedTrace } from './derive/trace-classify.js';
 export { MetadataFetcher, MetadataFetchError, documentFields, fetchUrl, type MetadataFetcherOptions } from './metadata-fetcher.js';
