@@ -44,3 +44,14 @@ export async function startService(command: string, args: string[], env: NodeJS.
   }
   return { child, output: () => output };
 }
+
+/** Polls `probe` until it gives a value (or throws after `timeoutMs`, naming `what`). */
+export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}

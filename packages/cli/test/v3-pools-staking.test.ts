@@ -11,21 +11,12 @@ import { decodeNominatorPoolData } from '@tongate/contracts';
 import { signerFromSeed, walletTransferBoc, type Devnet, type PoolSeedSummary } from '@tongate/devnet';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useKeyedGateway } from './gateway-fixture.js';
+import { until } from './service.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 300_000 });
 
 const suite = useKeyedGateway({ devnetBlockIntervalMs: 500, devnetElectionCycleS: 24 });
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', (network) => {
   let devnet: Devnet;

@@ -12,6 +12,7 @@ import { ELECTOR_ADDRESS, type Devnet, type SeedSummary } from '@tongate/devnet'
 import type { Indexer } from '@tongate/indexer';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
+import { until } from './service.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 240_000 });
 
@@ -45,16 +46,6 @@ function readPastElections(stack: TupleReader): PastElectionView[] {
     }
     return { electionId: Number(int(id)), vsetHash: hex256(int(vsetHash)), totalStake: int(totalStake), bonuses: int(bonuses), frozen };
   });
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
 }
 
 describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (network) => {
