@@ -194,6 +194,9 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    // Under the migration lock: Kysely's migrator lists the tables of every schema by name, and a schema dropped
+    // in the middle of that query fails another run's migration with "schema does not exist".
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     for (const name of [schema, ...NETWORK_NAMES.map((n) => chainSchemaName(n, schema))]) await client.query(`drop schema if exists "${name}" cascade`);
   } finally {
     await client.end();
