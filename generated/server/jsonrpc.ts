@@ -1079,14 +1079,7 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
                   ]
                 },
                 {
-                  "anyOf": [
-                    {
-                      "$ref": "#/$defs/NumberLiteral"
-                    },
-                    {
-                      "type": "integer"
-                    }
-                  ]
+                  "$ref": "#/$defs/NumberArgument"
                 }
               ],
               "minItems": 2,
@@ -1194,16 +1187,25 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
         },
         "MethodId": {
           "description": "Get-method name, or its numeric id (a string of digits is also taken as an id).",
-          "anyOf": [
-            {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 127
-            },
-            {
-              "type": "integer",
-              "format": "int32"
-            }
+          "type": [
+            "string",
+            "integer"
+          ],
+          "minLength": 1,
+          "maxLength": 127,
+          "minimum": -2147483648,
+          "maximum": 2147483647
+        },
+        "NumberArgument": {
+          "description": "A get-method integer: a string as NumberLiteral (any size), or a JSON integer (exact only up to 2^53, as JSON numbers are).",
+          "type": [
+            "string",
+            "integer"
+          ],
+          "pattern": "^-?(0[xX][0-9a-fA-F]+|[0-9]+)$",
+          "examples": [
+            "0x2a",
+            42
           ]
         },
         "NumberLiteral": {
@@ -1462,17 +1464,14 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
         },
         "MethodId": {
           "description": "Get-method name, or its numeric id (a string of digits is also taken as an id).",
-          "anyOf": [
-            {
-              "type": "string",
-              "minLength": 1,
-              "maxLength": 127
-            },
-            {
-              "type": "integer",
-              "format": "int32"
-            }
-          ]
+          "type": [
+            "string",
+            "integer"
+          ],
+          "minLength": 1,
+          "maxLength": 127,
+          "minimum": -2147483648,
+          "maximum": 2147483647
         },
         "NumberLiteral": {
           "description": "An integer up to 257 bits, decimal or `0x`-prefixed hexadecimal, optionally negative.",

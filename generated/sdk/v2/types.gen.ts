@@ -1009,9 +1009,9 @@ export type QueryFees = {
 export type MethodId = string | number;
 
 /**
- * An integer up to 257 bits, decimal or `0x`-prefixed hexadecimal, optionally negative.
+ * A get-method integer: a string as NumberLiteral (any size), or a JSON integer (exact only up to 2^53, as JSON numbers are).
  */
-export type NumberLiteral = string;
+export type NumberArgument = string | number;
 
 /**
  * A cell tree in JSON form; `data.b64` holds the cell's data bits (zero-padded), `len` their count.
@@ -1024,6 +1024,11 @@ export type LegacyCellObject = {
     refs: Array<LegacyCellObject>;
     special: boolean;
 };
+
+/**
+ * An integer up to 257 bits, decimal or `0x`-prefixed hexadecimal, optionally negative.
+ */
+export type NumberLiteral = string;
 
 /**
  * A TVM integer as a decimal string.
@@ -1092,7 +1097,7 @@ export type TvmList = {
  */
 export type LegacyStackEntryIn = [
     'num' | 'number' | 'int' | 'integer',
-    NumberLiteral | number
+    NumberArgument
 ] | [
     'tvm.Cell' | 'tvm.Slice' | 'tvm.Builder',
     Base64

@@ -843,13 +843,16 @@ export const zQueryFees = z.object({
  */
 export const zMethodId = z.union([
     z.string().min(1).max(127),
-    z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+    z.int().gte(-2147483648).lte(2147483647)
 ]);
 
 /**
- * An integer up to 257 bits, decimal or `0x`-prefixed hexadecimal, optionally negative.
+ * A get-method integer: a string as NumberLiteral (any size), or a JSON integer (exact only up to 2^53, as JSON numbers are).
  */
-export const zNumberLiteral = z.string().regex(/^-?(0[xX][0-9a-fA-F]+|[0-9]+)$/);
+export const zNumberArgument = z.union([
+    z.string().regex(/^-?(0[xX][0-9a-fA-F]+|[0-9]+)$/),
+    z.int()
+]);
 
 /**
  * A cell tree in JSON form; `data.b64` holds the cell's data bits (zero-padded), `len` their count.
@@ -862,6 +865,11 @@ export const zLegacyCellObject = z.object({
     refs: z.array(z.lazy((): any => zLegacyCellObject)).max(4),
     special: z.boolean()
 });
+
+/**
+ * An integer up to 257 bits, decimal or `0x`-prefixed hexadecimal, optionally negative.
+ */
+export const zNumberLiteral = z.string().regex(/^-?(0[xX][0-9a-fA-F]+|[0-9]+)$/);
 
 /**
  * A TVM integer as a decimal string.
@@ -1051,10 +1059,7 @@ export const zLegacyStackEntryIn = z.union([
             'number',
             'int',
             'integer'
-        ]), z.union([
-            zNumberLiteral,
-            z.int()
-        ])]),
+        ]), zNumberArgument]),
     z.tuple([z.enum([
             'tvm.Cell',
             'tvm.Slice',

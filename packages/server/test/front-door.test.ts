@@ -21,6 +21,11 @@ const v2: Partial<V2Handlers> = {
     seen.push({ ...query, address: query.address.toString() });
     return v2Ok([]);
   }) as never,
+  runGetMethod: (async ({ body }: { body: { stack: unknown } }) => {
+    // The decoded stack, bigints as decimal text (what reaches the chain source).
+    seen.push(JSON.parse(JSON.stringify(body.stack, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))));
+    return v2Ok({ gas_used: 0, stack: [], exit_code: 0 });
+  }) as never,
 };
 
 describe('front door', () => {
@@ -196,6 +201,25 @@ describe('JSON-RPC', () => {
     const badType = await rpc({ jsonrpc: '2.0', id: 7, method: 'getTransactions', params: { address: ADDRESS, limit: 'many' } });
     expect(badType.status).toBe(422);
     expect(badType.body.error).toMatch(/^limit: /);
+  });
+
+  it('passes get-method integers beyond 2^53 through unchanged (decimal, hex, negative; JSON-RPC and REST)', async () => {
+    const big = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
+    const stack = [['num', big], ['num', '0x' + 'f'.repeat(63)], ['num', '-' + big.slice(0, 40)], ['num', 5]];
+    // What reaches the handler: every literal as the client wrote it (a JSON integer may arrive as its text).
+    const expected = [big, '0x' + 'f'.repeat(63), '-' + big.slice(0, 40)];
+    const viaRpc = await rpc({ jsonrpc: '2.0', id: 11, method: 'runGetMethod', params: { address: ADDRESS, method: 'dnsresolve', stack } });
+    expect(viaRpc.status).toBe(200);
+    const rpcSeen = JSON.stringify(seen.at(-1));
+    const viaRest = await request(server.port, { path: '/api/v2/runGetMethod', body: { address: ADDRESS, method: 'dnsresolve', stack } });
+    expect(viaRest.status).toBe(200);
+    const restSeen = JSON.stringify(seen.at(-1));
+    for (const value of expected) {
+      expect(rpcSeen).toContain(`"${value}"`);
+      expect(restSeen).toContain(`"${value}"`);
+    }
+    for (const seenStack of [rpcSeen, restSeen]) expect(JSON.parse(seenStack)[3]).toEqual(['num', expect.toSatisfy((v) => String(v) === '5')]);
+    expect(rpcSeen + restSeen).not.toMatch(/e\+/);
   });
 
   it('answers unknown methods, errors and 501s with the envelope code as HTTP status', async () => {
