@@ -19,9 +19,23 @@ export interface ZeroState {
   fileHash: Buffer;
 }
 
+/** A masterchain block the operator trusts (validator.init_block): where the signature chain to the head starts. */
+export interface TrustedBlock {
+  seqno: number;
+  rootHash: Buffer;
+  fileHash: Buffer;
+}
+
 export interface GlobalConfig {
   liteservers: LiteserverEndpoint[];
   zeroState: ZeroState | null;
+  /** validator.init_block, a recent key block (tonlib's start); null when absent (the zero state is the start then). */
+  initBlock: TrustedBlock | null;
+  /**
+   * tongate.trusted_block_file: where the newest key block the signature chain proved is kept across restarts (so a
+   * restart does not walk again from init_block); null = kept in memory only.
+   */
+  trustedBlockFile: string | null;
   /** Servers left out, with the reason. */
   skipped: string[];
 }
@@ -45,7 +59,8 @@ function hash32(raw: unknown): Buffer | null {
 
 export function parseGlobalConfig(json: unknown): GlobalConfig {
   if (typeof json !== 'object' || json === null) throw new GlobalConfigError('global config must be a JSON object');
-  const doc = json as { liteservers?: unknown; validator?: { zero_state?: { workchain?: unknown; root_hash?: unknown; file_hash?: unknown } } };
+  type BlockJson = { workchain?: unknown; shard?: unknown; seqno?: unknown; root_hash?: unknown; file_hash?: unknown };
+  const doc = json as { liteservers?: unknown; validator?: { zero_state?: BlockJson; init_block?: BlockJson }; tongate?: { trusted_block_file?: unknown } };
   if (!Array.isArray(doc.liteservers)) throw new GlobalConfigError('global config has no "liteservers" list');
   const liteservers: LiteserverEndpoint[] = [];
   const skipped: string[] = [];
@@ -70,5 +85,20 @@ export function parseGlobalConfig(json: unknown): GlobalConfig {
     if (!rootHash || !fileHash || typeof z.workchain !== 'number') throw new GlobalConfigError('validator.zero_state needs workchain, root_hash and file_hash');
     zeroState = { workchain: z.workchain, rootHash, fileHash };
   }
-  return { liteservers, zeroState, skipped };
+  const initBlock = doc.validator?.init_block ? parseTrustedBlock(doc.validator.init_block, 'validator.init_block') : null;
+  const file = doc.tongate?.trusted_block_file;
+  if (file !== undefined && (typeof file !== 'string' || file.length === 0)) throw new GlobalConfigError('tongate.trusted_block_file must be a file path');
+  return { liteservers, zeroState, initBlock, trustedBlockFile: file ?? null, skipped };
+}
+
+/** A masterchain block in the global config's format (init_block: workchain, shard, seqno, root_hash, file_hash). */
+export function parseTrustedBlock(raw: { workchain?: unknown; seqno?: unknown; root_hash?: unknown; file_hash?: unknown }, what: string): TrustedBlock {
+  const rootHash = hash32(raw.root_hash);
+  const fileHash = hash32(raw.file_hash);
+  const seqno = raw.seqno;
+  if (!rootHash || !fileHash || typeof seqno !== 'number' || !Number.isInteger(seqno) || seqno < 0 || seqno > 0xffffffff) {
+    throw new GlobalConfigError(`${what} needs seqno, root_hash and file_hash`);
+  }
+  if (raw.workchain !== undefined && raw.workchain !== -1) throw new GlobalConfigError(`${what} must be a masterchain block (workchain -1)`);
+  return { seqno, rootHash, fileHash };
 }

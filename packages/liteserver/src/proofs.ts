@@ -1,7 +1,11 @@
 import { Address, Cell, CellType, type Slice } from '@ton/core';
-import { ChainError, type BlockIdExt, type ShardBlockProof } from '@tongate/chain';
+import { createHash } from 'node:crypto';
+import { ChainError, LruCache, type BlockHeader, type BlockIdExt, type ShardBlockProof } from '@tongate/chain';
 import {
   blockOfProof,
+  configParamOf,
+  configRootOfKeyBlock,
+  configRootOfState,
   findAccountLeaf,
   findBlockTransaction,
   findOldMcBlock,
@@ -11,23 +15,28 @@ import {
   shardHashesOfBlock,
   stateOfProof,
 } from './tlb.js';
+import { blockSignaturesProblem, masterchainValidators, parseShuffleMcValidators, parseValidatorSet, validatorSetHashShort, type BlockSignature, type ValidatorSet } from './validators.js';
 
 /**
- * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs, and its
- * BlockProofLink checks of back links): every answer is checked against the block hashes it claims, through Merkle
- * proofs, without a signature chain from the config's init block (that is the next level, not built: forward links'
- * signatures are not checked). `unsafe` trusts the server; it is the only mode that
- * works against the devnet liteserver, whose block ids are not cell hashes.
+ * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs, its
+ * BlockProofLink checks of back and forward links, and its BlockProofChain from a trusted block to the head): every
+ * answer is checked against the block hashes it claims, through Merkle proofs, and the masterchain head through
+ * validator signatures from a trusted key block. `unsafe` trusts the server; it is the only mode that works against
+ * the devnet liteserver, whose block ids are not cell hashes.
  */
 export type ProofPolicy = 'unsafe' | 'checking';
 
-const reject = (what: string) => new ChainError('internal', `liteserver proof rejected: ${what}`);
+const REJECTED = 'liteserver proof rejected: ';
+const reject = (what: string) => new ChainError('internal', REJECTED + what);
+
+/** A proof check's refusal (the server lied or sent what cannot be checked), as opposed to a failure to answer. */
+export const isProofRejection = (err: unknown): boolean => err instanceof ChainError && err.message.startsWith(REJECTED);
 
 /** A proof that cannot even be read is rejected like a wrong one. */
-function guarded<A extends unknown[]>(check: (...args: A) => void): (...args: A) => void {
+function guarded<A extends unknown[], R>(check: (...args: A) => R): (...args: A) => R {
   return (...args) => {
     try {
-      check(...args);
+      return check(...args);
     } catch (e) {
       if (e instanceof ChainError) throw e;
       throw reject(`malformed proof: ${(e as Error).message}`);
@@ -154,9 +163,9 @@ export type BackLink = ShardBlockProof['mcProof'][number];
 /**
  * tonlib's BlockProofLink::validate for a back link: `proof` proves `from`'s header, `state_proof` the state after
  * `from`, whose prev_blocks (OldMcBlocksInfo) list `to` with its hashes; `dest_proof` proves `to`'s header, whose
- * key-block flag is the link's (the zero state, which has no header, may come without one).
+ * key-block flag is the link's (the zero state, which has no header, may come without one). Returns `to`'s header.
  */
-export const checkBackLink = guarded((link: BackLink): void => {
+export const checkBackLink = guarded((link: BackLink): BlockHeader | null => {
   const { from, to } = link;
   if (from.workchain !== -1 || to.workchain !== -1) throw reject('a back link must join two masterchain blocks');
   if (to.seqno >= from.seqno) throw reject(`back link from ${named(from)} leads to ${named(to)}, which is not older`);
@@ -166,10 +175,12 @@ export const checkBackLink = guarded((link: BackLink): void => {
   if (!provenHash(state, 'back link state proof').equals(stateHashAfter(blockOfProof(header)))) throw reject(`back link state proof is not of the state after ${named(from)}`);
   const listed = findOldMcBlock(stateOfProof(state), to.seqno);
   if (!listed || !sameBlock(listed.id, to)) throw reject(`the state after ${named(from)} does not list ${named(to)} among its previous blocks`);
-  if (to.seqno === 0 && link.destProof.length === 0) return;
+  if (to.seqno === 0 && link.destProof.length === 0) return null;
   const dest = oneRoot(link.destProof, 'back link destination proof');
   checkBlockHeaderProof(to, dest);
-  if (parseBlockHeader(to, blockOfProof(dest)).isKeyBlock !== link.toKeyBlock) throw reject(`back link says ${named(to)} is${link.toKeyBlock ? '' : ' not'} a key block, its header says otherwise`);
+  const destHeader = parseBlockHeader(to, blockOfProof(dest));
+  if (destHeader.isKeyBlock !== link.toKeyBlock) throw reject(`back link says ${named(to)} is${link.toKeyBlock ? '' : ' not'} a key block, its header says otherwise`);
+  return destHeader;
 });
 
 /** Back links that lead, each from where the previous one ended, from masterchain block `from` to `to`. */
@@ -206,4 +217,93 @@ export const checkShardBlockLinks = guarded((mcId: BlockIdExt, target: BlockIdEx
     current = next;
   }
   if (!sameBlock(current, target)) throw reject(`shard block proof ends at ${named(current)}, not at the requested ${named(target)}`);
+});
+
+/** One forward link of getBlockProof (liteServer.blockLinkForward): signatures of `to` by the validators `from` names. */
+export interface ForwardLink {
+  toKeyBlock: boolean;
+  from: BlockIdExt;
+  to: BlockIdExt;
+  destProof: Buffer;
+  /** Proof of `from`: its header and the config its McBlockExtra carries (a key block), or the zero state. */
+  configProof: Buffer;
+  signatures: BlockSignature[];
+}
+
+/**
+ * tonlib's BlockProofLink::validate for a forward link: `config_proof` proves `from` (a key block's header and
+ * McBlockExtra config, or the zero state itself), whose config param 34 is the validator set; `dest_proof` proves
+ * `to`'s header (its key-block flag is the link's); the main validators of that set for `to`'s catchain session
+ * (shuffled as param 28 says) hash to the header's gen_validator_list_hash_short; and they signed `to`'s
+ * `ton.blockId` with more than 2/3 of their weight. Returns `to`'s header.
+ */
+export const checkForwardLink = guarded((link: ForwardLink): BlockHeader => {
+  const { from, to } = link;
+  if (from.workchain !== -1 || to.workchain !== -1) throw reject('a forward link must join two masterchain blocks');
+  if (to.seqno <= from.seqno) throw reject(`forward link from ${named(from)} leads to ${named(to)}, which is not newer`);
+  const { set, shuffle } = validatorsOfSource(from, link.configProof);
+  const dest = oneRoot(link.destProof, 'forward link destination proof');
+  checkBlockHeaderProof(to, dest);
+  const header = parseBlockHeader(to, blockOfProof(dest));
+  if (header.isKeyBlock !== link.toKeyBlock) throw reject(`forward link says ${named(to)} is${link.toKeyBlock ? '' : ' not'} a key block, its header says otherwise`);
+  const nodes = masterchainValidators(set, shuffle, header.catchainSeqno);
+  const hash = validatorSetHashShort(header.catchainSeqno, nodes);
+  if (hash !== header.validatorListHashShort >>> 0) {
+    throw reject(`the validators of ${named(from)} for ${named(to)} (catchain ${header.catchainSeqno}) hash to ${hash}, the block header names ${header.validatorListHashShort >>> 0}: another validator set`);
+  }
+  const problem = blockSignaturesProblem(nodes, link.signatures, to);
+  if (problem) throw reject(`signatures of ${named(to)}: ${problem}`);
+  return header;
+});
+
+/**
+ * Every head after a key block comes with the same proof of that key block: what it proved (the validator set in
+ * force, whether to shuffle) is kept by the proof's bytes and the block, so later links skip its parsing.
+ */
+const provenSources = new LruCache<string, { set: ValidatorSet; shuffle: boolean }>(64);
+
+/** The validator set and shuffle flag `config_proof` proves `from` (a key block, or the zero state) to carry. */
+function validatorsOfSource(from: BlockIdExt, configProof: Buffer): { set: ValidatorSet; shuffle: boolean } {
+  const key = `${from.seqno}:${from.rootHash.toString('hex')}:${createHash('sha256').update(configProof).digest('hex')}`;
+  const known = provenSources.get(key);
+  if (known) return known;
+  const source = oneRoot(configProof, 'forward link source proof');
+  let config: Cell;
+  if (from.seqno === 0) {
+    // The zero state: its root hash is the block id's.
+    if (!provenHash(source, 'zero state proof').equals(from.rootHash)) throw reject(`forward link source proof is not of the zero state ${named(from)}`);
+    config = configRootOfState(stateOfProof(source));
+  } else {
+    checkBlockHeaderProof(from, source);
+    const block = blockOfProof(source);
+    if (!parseBlockHeader(from, block).isKeyBlock) throw reject(`forward link starts at ${named(from)}, which is not a key block`);
+    config = configRootOfKeyBlock(block);
+  }
+  const vsetCell = configParamOf(config, 34);
+  if (!vsetCell) throw reject(`the config of ${named(from)} has no current validator set (param 34)`);
+  const proven = { set: parseValidatorSet(vsetCell), shuffle: parseShuffleMcValidators(configParamOf(config, 28)) };
+  provenSources.set(key, proven);
+  return proven;
+}
+
+export type ChainLink = ({ _: 'back' } & BackLink) | ({ _: 'forward' } & ForwardLink);
+
+/**
+ * tonlib's BlockProofChain::validate: links that lead, each from where the previous one ended, from `from` to `to`;
+ * each checked as above. Returns the newest key block the chain proves (the next trusted start), if any, and the
+ * gen_utime `to`'s proven header gives (null with no link, or when `to` is the zero state).
+ */
+export const checkBlockProofChain = guarded((from: BlockIdExt, to: BlockIdExt, links: readonly ChainLink[]): { keyBlock: BlockIdExt | null; genUtime: number | null } => {
+  let current = from;
+  let keyBlock: BlockIdExt | null = null;
+  let genUtime: number | null = null;
+  for (const [i, link] of links.entries()) {
+    if (!sameBlock(link.from, current)) throw reject(`block proof link ${i} starts at ${named(link.from)}, not at ${named(current)} where the chain stands`);
+    const header = link._ === 'forward' ? checkForwardLink(link) : checkBackLink(link);
+    genUtime = header?.genUtime ?? null;
+    if (link.toKeyBlock && (!keyBlock || link.to.seqno > keyBlock.seqno)) keyBlock = link.to;
+    current = link.to;
+  }
+  if (!sameBlock(current, to)) throw reject(`block proof links from ${named(from)} end at ${named(current)}, not at ${named(to)}`);
+  return { keyBlock, genUtime };
 });

@@ -83,6 +83,8 @@ export interface BlockInfoInput {
   stateUpdate?: { before: Cell; after: Cell };
   /** For masterchain blocks: ShardHashes (as `buildShardHashes` makes it) carried in McBlockExtra. */
   shardHashes?: Cell;
+  /** For key blocks: the config (ConfigParams) McBlockExtra carries, which forward links of block proofs read. */
+  config?: { address: Buffer; root: Cell };
 }
 
 function merkleUpdate(before: Cell, after: Cell): Cell {
@@ -97,13 +99,25 @@ function merkleUpdate(before: Cell, after: Cell): Cell {
     .endCell({ exotic: true });
 }
 
-/** BlockExtra with empty message and account descriptions, and McBlockExtra holding the shard hashes when given. */
-function blockExtra(shardHashes: Cell | undefined, isKeyBlock: boolean): Cell {
+/**
+ * BlockExtra with empty message and account descriptions, and McBlockExtra holding the shard hashes when given and, in
+ * a key block, the config.
+ */
+function blockExtra(shardHashes: Cell | undefined, config: BlockInfoInput['config']): Cell {
   const extra = beginCell().storeUint(BLOCK_EXTRA_TAG, 32).storeRef(EMPTY).storeRef(EMPTY).storeRef(beginCell().storeBit(false).storeCoins(0).storeBit(false).endCell()).storeBuffer(Buffer.alloc(64));
-  if (!shardHashes) return extra.storeBit(false).endCell();
-  // shard_fees (empty HashmapAugE with a zero CurrencyCollection extra), then the ^[...] cell; key blocks' config is
-  // not written (readers of these cells never look at it).
-  const custom = beginCell().storeUint(MC_BLOCK_EXTRA_TAG, 16).storeBit(isKeyBlock).storeSlice(shardHashes.beginParse()).storeBit(false).storeCoins(0).storeBit(false).storeCoins(0).storeBit(false).storeRef(EMPTY);
+  if (!shardHashes && !config) return extra.storeBit(false).endCell();
+  // shard_fees (empty HashmapAugE with a zero CurrencyCollection extra), then the ^[...] cell, then a key block's config.
+  const custom = beginCell()
+    .storeUint(MC_BLOCK_EXTRA_TAG, 16)
+    .storeBit(config !== undefined)
+    .storeSlice((shardHashes ?? beginCell().storeBit(false).endCell()).beginParse())
+    .storeBit(false)
+    .storeCoins(0)
+    .storeBit(false)
+    .storeCoins(0)
+    .storeBit(false)
+    .storeRef(EMPTY);
+  if (config) custom.storeBuffer(config.address, 32).storeRef(config.root);
   return extra.storeBit(true).storeRef(custom.endCell()).endCell();
 }
 
@@ -140,7 +154,7 @@ export function buildBlockCell(input: BlockInfoInput): Cell {
   const prevRef = (i: number) => storeExtBlkRef({ endLt: input.prevEndLts[i] ?? 0n, seqno: h.prevBlocks[i]?.seqno ?? 0, rootHash: h.prevBlocks[i]?.rootHash ?? Buffer.alloc(32), fileHash: h.prevBlocks[i]?.fileHash ?? Buffer.alloc(32) });
   info.storeRef(h.afterMerge ? beginCell().storeRef(prevRef(0)).storeRef(prevRef(1)) : prevRef(0));
   const update = input.stateUpdate ? merkleUpdate(input.stateUpdate.before, input.stateUpdate.after) : EMPTY;
-  const extra = input.stateUpdate || input.shardHashes ? blockExtra(input.shardHashes, h.isKeyBlock) : EMPTY;
+  const extra = input.stateUpdate || input.shardHashes || input.config ? blockExtra(input.shardHashes, input.config) : EMPTY;
   return beginCell().storeUint(BLOCK_TAG, 32).storeInt(h.globalId, 32).storeRef(info).storeRef(EMPTY).storeRef(update).storeRef(extra).endCell();
 }
 
@@ -316,6 +330,26 @@ export function findShardDescr(s: Slice, workchain: number, shard: bigint): Bloc
 
 /** The shard_hashes a masterchain Block carries in McBlockExtra, as a slice at its HashmapE bit. */
 export function shardHashesOfBlock(block: Cell): Slice {
+  const m = mcBlockExtraOf(block);
+  m.loadBit(); // key_block
+  return m;
+}
+
+/** The ConfigParams dictionary root a key block carries in McBlockExtra (what a forward block link reads). */
+export function configRootOfKeyBlock(block: Cell): Cell {
+  const m = mcBlockExtraOf(block);
+  if (!m.loadBit()) throw new Error('the block carries no config (not a key block)');
+  if (m.loadBit()) m.loadRef(); // shard_hashes
+  if (m.loadBit()) m.loadRef(); // shard_fees
+  skipCurrencyCollection(m); // its fees
+  skipCurrencyCollection(m); // and create
+  m.loadRef(); // prev_blk_signatures, recover_create_msg, mint_msg
+  m.skip(256); // config_addr
+  return m.loadRef();
+}
+
+/** McBlockExtra of a (proof of a) masterchain Block, as a slice past its tag. */
+function mcBlockExtraOf(block: Cell): Slice {
   const extra = block.refs[3];
   if (!extra || extra.isExotic) throw new Error('the block extra is pruned in the proof');
   const e = extra.beginParse();
@@ -329,7 +363,6 @@ export function shardHashesOfBlock(block: Cell): Slice {
   if (!custom) throw new Error('the block has no McBlockExtra (not a masterchain block)');
   const m = custom.beginParse();
   if (m.loadUint(16) !== MC_BLOCK_EXTRA_TAG) throw new Error('not a McBlockExtra');
-  m.loadBit(); // key_block
   return m;
 }
 

@@ -151,11 +151,20 @@ describe('the checking policy in the client', () => {
     await devnet?.close();
   });
 
-  it('is the default, and refuses the devnet liteserver\'s unprovable answers', async () => {
+  it('is the default, and refuses the devnet liteserver\'s unprovable answers (its head is the trusted zero state)', async () => {
     expect(chain.proofs).toBe('checking');
     for (const call of [() => chain.getAccountState(devnet.faucet.address), () => chain.getConfigAll(0), () => chain.lookupBlock({ workchain: -1, shard: -(2n ** 63n), seqno: 0 })]) {
       const err = await call().catch((e) => e);
       expect(isChainError(err) && err.message).toMatch(/proof rejected/);
     }
+  });
+
+  it('refuses the devnet liteserver for good once its head is a block no signature chain proves', async () => {
+    await devnet.produceBlock();
+    const end = Date.now() + 5000;
+    while (chain.health()[0].status !== 'refused' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(chain.health()[0].status).toBe('refused');
+    const err = await chain.getMasterchainInfo().catch((e) => e);
+    expect(isChainError(err) && err.kind).toBe('unavailable');
   });
 });

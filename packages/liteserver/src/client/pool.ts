@@ -4,6 +4,8 @@ import { ChainError } from '@tongate/chain';
 import type { LiteserverEndpoint, ZeroState } from '../config.js';
 import { LS_CODE, LiteServerError, LiteTransportError } from '../errors.js';
 import { LiteConnection } from './connection.js';
+import { isProofRejection } from '../proofs.js';
+import type { LiteQuery } from './trust.js';
 
 /**
  * The liteserver pool: one persistent connection per server, each server's head tracked, the fastest healthy server
@@ -34,6 +36,13 @@ export interface PoolOptions {
   /** Blocks older than the head by more than this go to archival servers first (default 10 000, ~14 h). */
   archiveAfterBlocks?: number;
   logger?: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /**
+   * Proves a head a server reports, through that server (HeadTrust.verify under `checking`), and gives its gen_utime
+   * from the proven header (null when the proof shows none). A server's head counts (for health, lag and routing) only
+   * once proven, with that time rather than the server's word; a server whose head is refused as a lie is refused for
+   * good.
+   */
+  verifyHead?: (query: LiteQuery, head: tl.TonNodeBlockIdExt) => Promise<number | null>;
 }
 
 export type ServerStatus = 'connecting' | 'ready' | 'down' | 'refused';
@@ -67,6 +76,8 @@ class Server {
   connects = 0;
   archival: boolean | null = null;
   archivalCheckedAt = 0;
+  /** A head check in flight (one at a time per server). */
+  verifying = false;
   backoffMs: number;
   timer: NodeJS.Timeout | undefined;
 
@@ -95,7 +106,7 @@ const RETRYABLE_CODES: ReadonlySet<number> = new Set([LS_CODE.TIMEOUT, LS_CODE.T
 
 export class LitePool {
   private readonly servers: Server[];
-  private readonly o: Required<Omit<PoolOptions, 'zeroState' | 'logger' | 'servers'>>;
+  private readonly o: Required<Omit<PoolOptions, 'zeroState' | 'logger' | 'servers' | 'verifyHead'>>;
   private readonly headTimer: NodeJS.Timeout;
   private closed = false;
 
@@ -303,8 +314,19 @@ export class LitePool {
         this.opts.logger?.warn({ server: s.endpoint.name, zeroState: info.init.rootHash.toString('hex') }, 'liteserver refused: its zero state is not the configured network');
         return;
       }
+      let utime = info.lastUtime;
+      if (this.opts.verifyHead) {
+        try {
+          utime = (await this.opts.verifyHead(this.queryOn(conn), info.last)) ?? utime;
+        } catch (err) {
+          conn.close();
+          if (isProofRejection(err)) return this.refuseForHead(s, err);
+          throw err;
+        }
+        if (this.closed) return conn.close();
+      }
       s.conn = conn;
-      s.head = { id: info.last, utime: info.lastUtime, seenAt: Date.now() };
+      s.head = { id: info.last, utime, seenAt: Date.now() };
       s.status = 'ready';
       s.connects++;
       s.backoffMs = this.o.reconnectMinMs;
@@ -323,6 +345,20 @@ export class LitePool {
       this.opts.logger?.warn({ server: s.endpoint.name, err: (err as Error).message }, 'liteserver connect failed');
       this.scheduleReconnect(s);
     }
+  }
+
+  private queryOn(conn: LiteConnection): LiteQuery {
+    return (fn, params) => conn.query(fn, params, { timeoutMs: this.o.queryTimeoutMs });
+  }
+
+  /** A server whose head does not chain to the trusted block by signatures: a liar (or another chain), refused for good. */
+  private refuseForHead(s: Server, err: unknown): void {
+    const conn = s.conn;
+    s.conn = null;
+    s.head = null;
+    s.status = 'refused';
+    conn?.close();
+    this.opts.logger?.warn({ server: s.endpoint.name, err: (err as Error).message }, 'liteserver refused: its masterchain head is not proven by validator signatures');
   }
 
   private scheduleReconnect(s: Server): void {
@@ -354,9 +390,28 @@ export class LitePool {
       const started = performance.now();
       conn
         .query(tl.liteServerGetMasterchainInfoExt, { mode: 0 }, { timeoutMs: this.o.queryTimeoutMs })
-        .then((info) => {
+        .then(async (info) => {
           s.observe(performance.now() - started);
-          s.head = { id: info.last, utime: info.lastUtime, seenAt: Date.now() };
+          const known = s.head?.id;
+          const same = known && known.seqno === info.last.seqno && known.rootHash.equals(info.last.rootHash) && known.fileHash.equals(info.last.fileHash);
+          let utime = info.lastUtime;
+          if (same && this.opts.verifyHead) utime = s.head!.utime;
+          else if (this.opts.verifyHead) {
+            // The head counts once proven; until then the server keeps its last proven one.
+            if (s.verifying) return;
+            s.verifying = true;
+            try {
+              utime = (await this.opts.verifyHead(this.queryOn(conn), info.last)) ?? utime;
+            } catch (err) {
+              if (isProofRejection(err) && s.conn === conn) this.refuseForHead(s, err);
+              else s.errors++;
+              return;
+            } finally {
+              s.verifying = false;
+            }
+            if (s.conn !== conn) return;
+          }
+          s.head = { id: info.last, utime, seenAt: Date.now() };
         })
         .catch((err) => {
           s.errors++;

@@ -48,12 +48,13 @@ import {
   getMethodResultOf,
 } from '@tongate/chain';
 import * as tl from '@tongate/liteserver-tl';
-import type { GlobalConfig } from '../config.js';
+import { GlobalConfigError, type GlobalConfig } from '../config.js';
 import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
 import {
   checkAccountStateProof,
   checkBackLinkChain,
   checkBlockHeaderProof,
+  checkBlockProofChain,
   checkBlockTransactionsProof,
   checkConfigProof,
   checkShardBlockLinks,
@@ -63,13 +64,14 @@ import {
 import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
 import { GuardedEmulator } from './emulator.js';
 import { LitePool, type PoolOptions, type ServerHealth, type Session } from './pool.js';
+import { chainLink, HeadTrust, loadTrustedBlockFile, saveTrustedBlockFile } from './trust.js';
 
 export interface LiteserverChainOptions {
   network: Network;
   config: GlobalConfig;
   /** `checking` (default) verifies proofs against the block hashes they claim; `unsafe` trusts the server. */
   proofs?: ProofPolicy;
-  pool?: Omit<PoolOptions, 'servers' | 'zeroState'>;
+  pool?: Omit<PoolOptions, 'servers' | 'zeroState' | 'verifyHead'>;
 }
 
 const GLOBAL_IDS: Record<Network, number> = { mainnet: -239, testnet: -3 };
@@ -77,6 +79,29 @@ const ZERO32 = Buffer.alloc(32);
 
 /** One emulator per process, shared by every network's backend. */
 const emulator = new GuardedEmulator();
+
+/**
+ * Where trust in the head starts: the config's init_block, else its zero state (tonlib's rule), or the key block kept
+ * in tongate.trusted_block_file when that is newer; each newer key block proven is kept there.
+ */
+function headTrust(config: GlobalConfig, logger?: PoolOptions['logger']): HeadTrust {
+  let start: BlockIdExt;
+  if (config.initBlock) start = { workchain: -1, shard: WHOLE_SHARD, ...config.initBlock };
+  else if (config.zeroState && config.zeroState.workchain === -1) start = { workchain: -1, shard: WHOLE_SHARD, seqno: 0, rootHash: config.zeroState.rootHash, fileHash: config.zeroState.fileHash };
+  else throw new GlobalConfigError('proof checks (checking) need validator.init_block or validator.zero_state in the global config: the masterchain head is trusted only through a signature chain from there');
+  const file = config.trustedBlockFile;
+  if (!file) return new HeadTrust(start);
+  const kept = loadTrustedBlockFile(file, config.zeroState);
+  if (kept.problem) logger?.warn({ file, err: kept.problem }, 'liteserver: trusted block file not used');
+  if (kept.block && kept.block.seqno > start.seqno) start = { workchain: -1, shard: WHOLE_SHARD, ...kept.block };
+  return new HeadTrust(start, (id) => {
+    try {
+      saveTrustedBlockFile(file, config.zeroState, id);
+    } catch (err) {
+      logger?.warn({ file, err: (err as Error).message }, 'liteserver: cannot keep the trusted key block');
+    }
+  });
+}
 
 const toBlockId = (id: tl.TonNodeBlockIdExt): BlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
 const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
@@ -103,11 +128,26 @@ export class LiteserverChain implements ChainSource {
   private readonly getMethodResults = new LruCache<string, Promise<GetMethodResult>>(4096);
   private readonly accountAnswers = new LruCache<string, { state: AccountState; sa: ShardAccount | null }>(4096);
 
+  /** Under `checking`: the signature chain from the config's trusted block that every head must pass. */
+  readonly trust: HeadTrust | null;
+
   constructor(opts: LiteserverChainOptions) {
     this.network = opts.network;
     this.globalId = GLOBAL_IDS[opts.network];
     this.proofs = opts.proofs ?? 'checking';
-    this.pool = new LitePool({ ...opts.pool, servers: opts.config.liteservers, zeroState: opts.config.zeroState });
+    this.trust = this.proofs === 'checking' ? headTrust(opts.config, opts.pool?.logger) : null;
+    const trust = this.trust;
+    this.pool = new LitePool({
+      ...opts.pool,
+      servers: opts.config.liteservers,
+      zeroState: opts.config.zeroState,
+      verifyHead: trust
+        ? async (query, head) => {
+            await trust.verify(query, toBlockId(head));
+            return trust.genUtimeOf(toBlockId(head));
+          }
+        : undefined,
+    });
   }
 
   /** Waits (bounded) for a first healthy server; the source answers 503 until then anyway. */
@@ -126,12 +166,17 @@ export class LiteserverChain implements ChainSource {
   // ---------------------------------------------------------------- blocks
 
   async getMasterchainInfo(): Promise<MasterchainInfo> {
-    const info = await this.pool.call(tl.liteServerGetMasterchainInfoExt, { mode: 0 });
+    const session = this.pool.session();
+    const info = await session.call(tl.liteServerGetMasterchainInfoExt, { mode: 0 });
+    // A head newer than the pool has proven yet is proven here, through the server that reported it.
+    if (this.trust) await this.trust.verify((fn, params) => session.call(fn, params), toBlockId(info.last));
+    // Under checking, the head's time is its proven header's, not the server's word.
+    const lastUtime = this.trust?.genUtimeOf(toBlockId(info.last)) ?? info.lastUtime;
     return {
       last: toBlockId(info.last),
       init: { workchain: info.init.workchain, shard: WHOLE_SHARD, seqno: 0, rootHash: info.init.rootHash, fileHash: info.init.fileHash },
       stateRootHash: info.stateRootHash,
-      lastUtime: info.lastUtime,
+      lastUtime,
     };
   }
 
@@ -141,10 +186,14 @@ export class LiteserverChain implements ChainSource {
     const hit = this.blockIds.get(key);
     if (hit) return hit;
     const res = await session.call(tl.liteServerLookupBlock, { mode: 1, id: { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno } }, ref.workchain === -1 ? ref.seqno : undefined);
-    return this.rememberHeader(res).id;
+    return (await this.rememberHeader(res, session)).id;
   }
 
-  private rememberHeader(res: tl.LiteServerBlockHeader): { id: BlockIdExt; block: Cell | null } {
+  /**
+   * A block id a server sent with its header proof. Under `checking` the header proof must be of the id, and a
+   * masterchain id must also chain to the trusted head (HeadTrust): a header proof alone is only self-consistent.
+   */
+  private async rememberHeader(res: tl.LiteServerBlockHeader, session: Session): Promise<{ id: BlockIdExt; block: Cell | null }> {
     const id = toBlockId(res.id);
     let block: Cell | null = null;
     if (res.headerProof.length > 0) {
@@ -152,8 +201,14 @@ export class LiteserverChain implements ChainSource {
       if (this.proofs === 'checking') checkBlockHeaderProof(id, root);
       block = blockOfProof(root);
     }
+    await this.trustMasterchainBlock(id, session);
     this.blockIds.set(refKey(id), id);
     return { id, block };
+  }
+
+  /** Under `checking`, a masterchain block an answer names must be one the signature chain from the trusted block proves. */
+  private async trustMasterchainBlock(id: BlockIdExt, session: Session): Promise<void> {
+    if (this.trust && id.workchain === -1) await this.trust.verify((fn, params) => session.call(fn, params), id);
   }
 
   private mcBlockId(seqno: number, session: Session): Promise<BlockIdExt> {
@@ -169,7 +224,7 @@ export class LiteserverChain implements ChainSource {
       'lt' in query
         ? await session.call(tl.liteServerLookupBlock, { mode: 2, id: base, lt: query.lt })
         : await session.call(tl.liteServerLookupBlock, { mode: 4, id: base, utime: query.utime });
-    return this.rememberHeader(res).id;
+    return (await this.rememberHeader(res, session)).id;
   }
 
   async getBlockHeader(ref: BlockRef): Promise<BlockHeader> {
@@ -178,7 +233,7 @@ export class LiteserverChain implements ChainSource {
     const res = known
       ? await session.call(tl.liteServerGetBlockHeader, { id: tlId(known), mode: 0xffff }, ref.workchain === -1 ? ref.seqno : undefined)
       : await session.call(tl.liteServerLookupBlock, { mode: 1, id: { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno } }, ref.workchain === -1 ? ref.seqno : undefined);
-    const { id, block } = this.rememberHeader(res);
+    const { id, block } = await this.rememberHeader(res, session);
     if (!block) throw new ChainError('internal', `liteserver sent no header for block ${ref.seqno}`);
     const header = parseBlockHeader(id, block);
     if (id.workchain === -1) header.shardBlocks = await this.shardsOf(id, session);
@@ -228,6 +283,8 @@ export class LiteserverChain implements ChainSource {
     const target = await this.mcBlockId(seqno, session);
     const known = seqno > 0 ? await this.mcBlockId(seqno - 1, session) : target;
     const proof = await session.call(tl.liteServerGetBlockProof, { mode: 0x1001, knownBlock: tlId(known), targetBlock: tlId(target) }, seqno);
+    // Checking: the signatures passed on are those of a valid chain from the (proven) previous block to the target.
+    if (this.proofs === 'checking' && seqno > 0) checkBlockProofChain(known, target, proof.steps.map(chainLink));
     const forward = [...proof.steps].reverse().find((s): s is tl.LiteServerBlockLinkForward => s._ === 'liteServer.blockLinkForward');
     if (!forward) throw new ChainError('internal', `liteserver sent no signatures for masterchain block ${seqno}`);
     return { id: target, signatures: forward.signatures.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature })) };
@@ -294,7 +351,7 @@ export class LiteserverChain implements ChainSource {
     const shard = address.workChain === -1 ? WHOLE_SHARD : shardOfAccount(await this.shardsOf(head.last, session), address);
     let block: BlockIdExt;
     try {
-      block = this.rememberHeader(await session.call(tl.liteServerLookupBlock, { mode: 2, id: { workchain: address.workChain, shard, seqno: 0 }, lt })).id;
+      block = (await this.rememberHeader(await session.call(tl.liteServerLookupBlock, { mode: 2, id: { workchain: address.workChain, shard, seqno: 0 }, lt }), session)).id;
     } catch (err) {
       if (err instanceof ChainError && err.kind === 'not_found') return null;
       throw err;
@@ -324,6 +381,7 @@ export class LiteserverChain implements ChainSource {
           { workchain: -1, shard: WHOLE_SHARD, seqno: LAST_BLOCK_SEQNO, rootHash: ZERO32, fileHash: ZERO32 }
         : tlId(await this.mcBlockId(atMcSeqno, session));
     const res = await session.call(tl.liteServerGetAccountState, { id, account: accountOf(address) }, atMcSeqno);
+    await this.trustMasterchainBlock(toBlockId(res.id), session);
     // The same answer bytes (same block, same account: wallets polled within a block) are decoded and checked once.
     const digest = createHash('sha256').update(res.id.rootHash).update(res.shardblk.rootHash).update(res.proof).update(res.state).update(res.shardProof).digest('base64');
     const known = this.accountAnswers.get(digest);
@@ -365,6 +423,7 @@ export class LiteserverChain implements ChainSource {
     if (hit) return hit;
     const pending = (async () => {
       const res = await session.call(tl.liteServerGetConfigAll, { mode: 0, id: tlId(mcId) }, mcId.seqno);
+      await this.trustMasterchainBlock(toBlockId(res.id), session);
       const cell = this.configRoot(res);
       return { cell, base64: cell.toBoc().toString('base64') };
     })();
@@ -380,7 +439,7 @@ export class LiteserverChain implements ChainSource {
     if (hit) return hit;
     const pending = (async () => {
       const res = await session.call(tl.liteServerGetBlockHeader, { id: tlId(mcId), mode: 0 }, mcId.seqno);
-      const { id, block } = this.rememberHeader(res);
+      const { id, block } = await this.rememberHeader(res, session);
       if (!block) throw new ChainError('internal', `liteserver sent no header for masterchain block ${mcId.seqno}`);
       const header = parseBlockHeader(id, block);
       return header.isKeyBlock ? header.id.seqno : header.prevKeyBlockSeqno;
@@ -402,6 +461,7 @@ export class LiteserverChain implements ChainSource {
     const session = this.pool.session();
     const mcId = atMcSeqno === undefined ? (await this.getMasterchainInfo()).last : await this.mcBlockId(atMcSeqno, session);
     const res = await session.call(tl.liteServerGetConfigParams, { mode: 0, id: tlId(mcId), paramList: [id] }, mcId.seqno);
+    await this.trustMasterchainBlock(toBlockId(res.id), session);
     return configParamOf(this.configRoot(res), id);
   }
 

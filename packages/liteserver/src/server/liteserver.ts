@@ -7,6 +7,7 @@ import { serializeMultiRootBoc } from '../boc.js';
 import { LS_CODE, LiteServerError } from '../errors.js';
 import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
 import { buildAccountShardState, buildBlockCell, buildConfigShardState, buildShardHashes } from '../tlb.js';
+import type { SignedMasterchain } from './signed-chain.js';
 
 /**
  * An ADNL liteserver answering from any ChainSource (the devnet in tests and `tongate devnet liteserver`). Its proofs
@@ -35,6 +36,12 @@ export interface ChainLiteServerOptions {
   faults?: LiteServerFaults;
   /** Advertised in getVersion / getMasterchainInfoExt. */
   version?: number;
+  /**
+   * A masterchain of real, signed cells that this server reports as its head and serves masterchain headers and
+   * getBlockProof chains from (the rest still comes from `chain`): what clients that check the head's signature
+   * chain need, which a devnet cannot give.
+   */
+  masterchain?: SignedMasterchain;
 }
 
 const HEADER_CACHE = 4096;
@@ -53,6 +60,7 @@ export class ChainLiteServer {
   private readonly accountAnswers = new LruCache<string, tl.LiteServerAccountState>(ACCOUNT_ANSWERS);
   private readonly channels = new Set<AdnlChannel>();
   private readonly version: number;
+  private readonly masterchain: SignedMasterchain | undefined;
   port = 0;
   /** Queries received, by TL function name (tests check where requests went). */
   readonly received = new Map<string, number>();
@@ -62,6 +70,7 @@ export class ChainLiteServer {
     this.key = opts.key ?? randomEd25519();
     this.faults = { ...opts.faults };
     this.version = opts.version ?? 0x101;
+    this.masterchain = opts.masterchain;
     this.adnl = new AdnlServer({ key: this.key });
     this.adnl.on('channel', (ch) => this.serve(ch));
     this.register();
@@ -83,7 +92,7 @@ export class ChainLiteServer {
 
   /** A TON global config naming this server, in the format the pool reads (and lite-client, tonlib). */
   async globalConfig(host = '127.0.0.1'): Promise<object> {
-    const info = await this.chain.getMasterchainInfo();
+    const info = this.masterchain ? { init: this.masterchain.zeroState } : await this.chain.getMasterchainInfo();
     const ipInt = host.split('.').reduce((acc, part) => (acc << 8) | Number(part), 0);
     const zero = { workchain: info.init.workchain, shard: -(2n ** 63n), seqno: 0, root_hash: info.init.rootHash.toString('base64'), file_hash: info.init.fileHash.toString('base64') };
     return {
@@ -186,6 +195,8 @@ export class ChainLiteServer {
 
   /** The head this server admits to (lagBlocks behind the chain's when lagging). */
   private async head(): Promise<{ last: BlockIdExt; init: BlockIdExt; stateRootHash: Buffer; lastUtime: number }> {
+    const mc = this.masterchain;
+    if (mc) return { last: mc.head, init: mc.zeroState, stateRootHash: mc.headStateHash(), lastUtime: mc.headUtime() };
     const info = await this.chain.getMasterchainInfo();
     const lag = this.faults.lagBlocks ?? 0;
     if (lag <= 0) return info;
@@ -277,10 +288,17 @@ export class ChainLiteServer {
     this.on(tl.liteServerGetVersion, async () => ({ mode: 0, version: this.version, capabilities: 7n, now: now() }));
 
     this.on(tl.liteServerGetBlockHeader, async (p) => {
+      const signed = p.id.workchain === -1 ? this.masterchain?.header(this.masterchain.known(p.id).id.seqno) : undefined;
+      if (signed) return { id: signed.id, mode: p.mode, headerProof: signed.proof };
       const h = await this.known(p.id);
       return { id: blockId(h.id), mode: p.mode, headerProof: await this.headerProof(h) };
     });
     this.on(tl.liteServerLookupBlock, async (p) => {
+      if (this.masterchain && p.id.workchain === -1 && p.mode & 1) {
+        const signed = this.masterchain.header(p.id.seqno);
+        if (!signed) throw new LiteServerError(LS_CODE.FATAL, `not found: masterchain block ${p.id.seqno}`);
+        return { id: signed.id, mode: p.mode, headerProof: signed.proof };
+      }
       const base = { workchain: p.id.workchain, shard: p.id.shard };
       const id =
         p.mode & 2 && p.lt !== undefined
@@ -421,6 +439,7 @@ export class ChainLiteServer {
     });
 
     this.on(tl.liteServerGetBlockProof, async (p) => {
+      if (this.masterchain) return this.masterchain.blockProof(p.mode, p.knownBlock, p.targetBlock);
       const known = await this.known(p.knownBlock);
       const target = p.mode & 1 && p.targetBlock ? await this.known(p.targetBlock) : await this.header((await this.head()).last);
       if (target.id.seqno >= known.id.seqno) {
