@@ -20,9 +20,10 @@ import {
 import { keyPairFromSeed, mnemonicToPrivateKey, type KeyPair } from '@ton/crypto';
 import { randomBytes } from 'node:crypto';
 import TonWebModule from 'tonweb';
-import { DEVNET_FAUCET_MNEMONIC } from '@tongate/devnet';
+import { DEVNET_FAUCET_MNEMONIC, type SeedSummary } from '@tongate/devnet';
 import type { Network } from '@tongate/server';
 import { startTestGateway, type TestGateway } from './gateway-fixture.js';
+import { until } from './service.js';
 
 // tonweb is CommonJS typed as an ES default export: under NodeNext the runtime default is the class itself.
 const TonWeb = TonWebModule as unknown as typeof TonWebModule.default;
@@ -30,15 +31,6 @@ const TonWeb = TonWebModule as unknown as typeof TonWebModule.default;
 // Client flows wait for real blocks.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 const bodyComment = (tx: Transaction): string | undefined => {
   const body = tx.inMessage?.body.beginParse();
@@ -119,14 +111,14 @@ describe.each([
         internal({ to: v5.address, value: toNano('10'), bounce: false }),
       ],
     });
-    await until('faucet seqno to advance', async () => (await opened.getSeqno()) > seqno);
-    await until('v5 funds', async () => (await client.getBalance(v5.address)) > 0n);
+    await until('faucet seqno to advance', 20_000, async () => (await opened.getSeqno()) > seqno);
+    await until('v5 funds', 20_000, async () => (await client.getBalance(v5.address)) > 0n);
 
     // Deploy both: the first external carries the state init (the provider attaches it while uninitialised).
     await client.open(v4).sendTransfer({ seqno: 0, secretKey: v4Keys.secretKey, messages: [internal({ to: faucet.address, value: toNano('0.01') })] });
     await client.open(v5).sendTransfer({ seqno: 0, secretKey: v5Keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: faucet.address, value: toNano('0.01') })] });
-    await until('v4 deployed', () => client.isContractDeployed(v4.address));
-    await until('v5 deployed', () => client.isContractDeployed(v5.address));
+    await until('v4 deployed', 20_000, () => client.isContractDeployed(v4.address));
+    await until('v5 deployed', 20_000, () => client.isContractDeployed(v5.address));
     expect((await client.getContractState(v5.address)).state).toBe('active');
   });
 
@@ -139,7 +131,7 @@ describe.each([
       sendMode: SendMode.PAY_GAS_SEPARATELY,
       messages: [internal({ to: v4.address, value: toNano('1.5'), body: `hello ${network}` })],
     });
-    commentTx = await until('comment to arrive', async () => {
+    commentTx = await until('comment to arrive', 20_000, async () => {
       const txs = await client.getTransactions(v4.address, { limit: 5 });
       return txs.find((tx) => bodyComment(tx) === `hello ${network}`);
     });
@@ -274,6 +266,18 @@ describe.each([
     expect(tonwebContent).toBeInstanceOf(TonWeb.boc.Cell);
   });
 
+  it('tonweb resolves a seeded .ton domain from config param 4 down (257-bit get-method arguments intact)', async () => {
+    // tonweb's resolver passes the domain's category as a 256-bit decimal `num`: it once came out of the request
+    // validator as a float and was refused.
+    const { dns } = await seedOnce(network);
+    for (const item of dns.items.filter((i) => i.wallet)) {
+      // tonweb sets `dns` in its constructor but its typings leave it out.
+      const resolver = (tonweb as unknown as { dns: { getWalletAddress(domain: string): Promise<{ toString(friendly: boolean): string } | null> } }).dns;
+      const wallet = await resolver.getWalletAddress(item.domain);
+      expect(wallet?.toString(false)).toBe(item.wallet!.toRawString());
+    }
+  });
+
   it('raw transaction BOCs round-trip and hashes match', async () => {
     const txs = await tonweb.provider.getTransactions(v4.address.toString(), 3);
     for (const t of txs) {
@@ -285,15 +289,21 @@ describe.each([
   });
 });
 
-const seeded = new Map<Network, Promise<{ minter: Address; collection: Address; item: Address }>>();
-/** Seeds each network's devnet once and returns its jetton minter and NFT collection. */
-function seedTokens(network: Network): Promise<{ minter: Address; collection: Address; item: Address }> {
+const seeded = new Map<Network, Promise<SeedSummary>>();
+/** Seeds each network's devnet once. */
+function seedOnce(network: Network): Promise<SeedSummary> {
   let p = seeded.get(network);
   if (!p) {
-    p = service.gateway.devnets[network]!.seed().then((s) => ({ minter: s.jetton.minter, collection: s.nft.collection, item: s.nft.item }));
+    p = service.gateway.devnets[network]!.seed();
     seeded.set(network, p);
   }
   return p;
+}
+
+/** The seeded jetton minter and NFT collection. */
+async function seedTokens(network: Network): Promise<{ minter: Address; collection: Address; item: Address }> {
+  const s = await seedOnce(network);
+  return { minter: s.jetton.minter, collection: s.nft.collection, item: s.nft.item };
 }
 
 async function seedJettonMinter(network: Network): Promise<string> {

@@ -89,8 +89,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     const faucet = devnet.faucet.address;
     const tag = `${network}-${Date.now().toString(36)}`;
     const labels = [`ccc-${tag}`, `a-${tag}`, `bb-${tag}`, `bb2-${tag}`];
-    const items = labels.map((label) => ({ label, ...dns.dnsItemInit({ collection: seed.dns.collection, label, owner: faucet, lastFillUpTime: Math.floor(Date.now() / 1000) }) }));
-    await faucetSends(items.map((i) => internal({ to: i.address, value: toNano('0.3'), bounce: false, init: i.init, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet)) })));
+    // The faucet is the devnet collection's admin: it registers the domains to itself, then sets their wallet records.
+    const items = labels.map((label) => ({ label, address: dns.dnsItemAddress(seed.dns.collection, label) }));
+    await faucetSends(labels.map((label) => internal({ to: seed.dns.collection, value: toNano('1.2'), bounce: true, body: dns.registerDomainBody(label, faucet) })));
+    await faucetSends(items.map((i) => internal({ to: i.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet)) })));
 
     // Ordered by domain length, then domain.
     const expected = labels.map((l) => `${l}.ton`).sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
@@ -128,16 +130,50 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
   it('dns/records: a domain in auction has no owner and no records; its auction is the item\'s', async () => {
     const bidder = devnet.faucet.address;
     const label = `auction-${network}-${Date.now().toString(36)}`;
-    const endTime = Math.floor(Date.now() / 1000) + 3600;
-    const item = dns.dnsItemInit({ collection: seed.dns.collection, label, owner: null, auction: { maxBidAddress: bidder, maxBidAmount: toNano('1'), endTime }, lastFillUpTime: endTime - 3600 });
-    await faucetSends([internal({ to: item.address, value: toNano('0.2'), bounce: false, init: item.init })]);
+    const item = { address: dns.dnsItemAddress(seed.dns.collection, label) };
+    const opened = Math.floor(Date.now() / 1000);
+    await faucetSends([internal({ to: seed.dns.collection, value: toNano('1'), bounce: true, body: dns.openAuctionBody(label) })]);
     const info = await devnet.runGetMethod(item.address, 'get_auction_info', []);
     expect((info.stack[0] as { cell: import('@ton/core').Cell }).cell.beginParse().loadAddress().equals(bidder)).toBe(true);
-    expect((info.stack[2] as { value: bigint }).value).toBe(BigInt(endTime));
+    // Opened for an hour from the bid, as mainnet's collection opens a domain today.
+    expect(Number((info.stack[2] as { value: bigint }).value) - opened).toBeGreaterThanOrEqual(3600);
+    expect(Number((info.stack[2] as { value: bigint }).value) - opened).toBeLessThanOrEqual(3605);
     const r = await v3('dns/records', { domain: `${label}.ton` });
     expect(r.body.records).toEqual([
       { nft_item_address: raw(item.address), nft_item_owner: null, domain: `${label}.ton`, dns_wallet: null, dns_site_adnl: null, dns_storage_bag_id: null, dns_next_resolver: null },
     ]);
+  });
+
+  it('a forged item (the genuine item code and data, deployed outside the collection) is in no DNS answer', async () => {
+    // Owned by the faucet with its wallet record: a copy of a seeded domain, and a short one that would head the
+    // faucet's address book entry if it counted.
+    const faucet = devnet.faucet.address;
+    const now = Math.floor(Date.now() / 1000);
+    const [seeded] = seed.dns.items;
+    const copies = [seeded.domain.replace(/\.ton$/, ''), 'zz'].map((label) => ({
+      label,
+      ...dns.forgedDnsItemInit({ collection: seed.dns.collection, label, owner: faucet, lastFillUpTime: now }),
+    }));
+    await faucetSends(copies.map((c) => internal({ to: c.address, value: toNano('1.5'), bounce: false, init: c.init, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet)) })));
+    for (const c of copies) {
+      // On chain it runs the item code and answers like an item.
+      expect((await devnet.getAccountState(c.address)).code!.hash().equals(dns.dnsItemCode().hash())).toBe(true);
+      expect((await resolve(c.address, 'wallet'))!.loadAddress().equals(faucet)).toBe(true);
+    }
+    const byWallet = await v3('dns/records', { wallet: raw(faucet) });
+    expect(byWallet.status).toBe(200);
+    const listed = byWallet.body.records.map((x: { nft_item_address: string }) => x.nft_item_address);
+    for (const c of copies) expect(listed).not.toContain(raw(c.address));
+    expect((await v3('dns/records', { domain: 'zz.ton' })).body.records).toEqual([]);
+    expect(byWallet.body.address_book[raw(faucet)].domain).not.toBe('zz.ton');
+    // The seeded domain still resolves to its genuine item only, which keeps its owner's address book entry.
+    const genuine = await v3('dns/records', { domain: seeded.domain });
+    expect(genuine.body.records.map((x: { nft_item_address: string }) => x.nft_item_address)).toEqual([raw(seeded.address)]);
+    expect((await v3('addressBook', { address: raw(seeded.wallet!) })).body[raw(seeded.wallet!)].domain).toBe(seeded.domain);
+    // Nor is it an NFT of the .ton collection, whose genuine items are.
+    expect((await v3('nft/items', { address: raw(copies[0].address) })).body.nft_items).toEqual([]);
+    const item = await v3('nft/items', { address: raw(seeded.address) });
+    expect(item.body.nft_items).toMatchObject([{ address: raw(seeded.address), collection_address: raw(seed.dns.collection) }]);
   });
 
   it('dns/records: documented errors name the parameter', async () => {

@@ -1,4 +1,4 @@
-import { type Address, type Cell, type Slice } from '@ton/core';
+import { Address, beginCell, contractAddress, type Cell, type Slice, type TupleItem } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
 import { KEY256, decodeExactly, expectTag, hex256, readOnlyValue } from './cells.js';
 
@@ -112,4 +112,91 @@ export function decodeDnsItemData(data: Cell): DnsItem {
 export function dnsAuctionState(item: Pick<DnsItem, 'auction'>, now: number): 'bidding' | 'won' | null {
   if (!item.auction) return null;
   return now <= item.auction.auctionEndTime ? 'bidding' : 'won';
+}
+
+/**
+ * Authenticity of a `.ton` item. A root collection deploys each item with the state init
+ * `{code: its nft_item_code, data: index:uint256 collection:MsgAddress}` (its `get_nft_address_by_index`), so anyone
+ * can run the item code elsewhere, with any data, but only the collection can have an item at that address. An item
+ * is genuine iff it names the trusted collection, runs the collection's item code, and its address is the hash of
+ * that initial state init; the item code has no setcode, so its current code is the initial one. Offline, no
+ * get-method.
+ */
+export function dnsItemAddress(code: Cell, index: bigint, collection: Address, workchain = 0): Address {
+  const data = beginCell().storeUint(index, 256).storeAddress(collection).endCell();
+  return contractAddress(workchain, { code, data });
+}
+
+export interface TrustedDnsCollection {
+  address: Address;
+  /** Hash and depth of the code the collection deploys its items with (what the state init hash needs of it). */
+  itemCodeHash: Buffer;
+  itemCodeDepth: number;
+}
+
+/**
+ * Hash of the state init `{code, data}` (no split depth, not special, no libraries) from the code's hash and depth,
+ * so the item code itself need not be parsed: the representation of a cell with the 5 bits `00110` and two refs is
+ * `d1=2 d2=1 0x34`, the refs' depths (16 bits each), then their hashes.
+ */
+function stateInitHash(codeHash: Buffer, codeDepth: number, data: Cell): Buffer {
+  const repr = Buffer.alloc(3 + 4 + 64);
+  repr.set([2, 1, 0x34], 0);
+  repr.writeUInt16BE(codeDepth, 3);
+  repr.writeUInt16BE(data.depth(), 5);
+  codeHash.copy(repr, 7);
+  data.hash().copy(repr, 39);
+  return sha256_sync(repr);
+}
+
+export function isGenuineDnsItem(item: { address: Address; codeHash: Buffer; data: Cell }, trusted: TrustedDnsCollection): boolean {
+  try {
+    if (!item.codeHash.equals(trusted.itemCodeHash)) return false;
+    const s = item.data.beginParse();
+    const index = s.loadUintBig(256);
+    const collection = s.loadMaybeAddress();
+    if (!collection || !collection.equals(trusted.address)) return false;
+    const initialData = beginCell().storeUint(index, 256).storeAddress(collection).endCell();
+    return stateInitHash(trusted.itemCodeHash, trusted.itemCodeDepth, initialData).equals(item.address.hash);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Item code of a `.ton` collection from its data: the second ref (mainnet's data is `content:^Cell
+ * nft_item_code:^Cell`; the devnet's puts its admin's address before them). Null when it has fewer refs.
+ */
+export function dnsCollectionItemCode(data: Cell): Cell | null {
+  return data.refs.length >= 2 ? data.refs[1] : null;
+}
+
+/** Category key of `dns_next_resolver` (TEP-81), as an integer for `dnsresolve`. */
+export const DNS_NEXT_RESOLVER_CATEGORY = BigInt('0x' + DNS_CATEGORIES.nextResolver);
+
+/**
+ * Arguments of `dnsresolve` asking a root resolver (config param 4) for the `.ton` zone: the subdomain in TEP-81's
+ * internal form (labels reversed, each ended by a zero byte: `ton\0`) and the next-resolver category.
+ */
+export function rootResolveTonArgs(): TupleItem[] {
+  return [
+    { type: 'slice', cell: beginCell().storeBuffer(Buffer.from('ton\0', 'latin1')).endCell() },
+    { type: 'int', value: DNS_NEXT_RESOLVER_CATEGORY },
+  ];
+}
+
+/**
+ * The `.ton` collection from a root resolver's `dnsresolve` answer `(resolved_bits, record)`: the whole `ton\0`
+ * (32 bits) must be resolved, to a `dns_next_resolver` record. Null otherwise.
+ */
+export function tonCollectionFromRootResolve(stack: TupleItem[]): Address | null {
+  const [bits, record] = stack;
+  if (bits?.type !== 'int' || (bits.value !== 24n && bits.value !== 32n) || record?.type !== 'cell') return null;
+  const value = decodeDnsRecord(record.cell);
+  return value?.type === 'next_resolver' ? value.address : null;
+}
+
+/** Root DNS resolver from config param 4 (`_ dns_root_addr:bits256 = ConfigParam 4`, masterchain). */
+export function rootResolverFromConfig4(param4: Cell): Address {
+  return new Address(-1, param4.beginParse().loadBuffer(32));
 }

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { Address, beginCell } from '@ton/core';
 import { sha256_sync } from '@ton/crypto';
-import { DNS_CATEGORIES, TON_DNS_ITEM_CODE_HASH, decodeDnsItemData, decodeDnsRecord, dnsAuctionState } from '../src/dns-item.js';
+import {
+  DNS_CATEGORIES,
+  TON_DNS_ITEM_CODE_HASH,
+  decodeDnsItemData,
+  decodeDnsRecord,
+  dnsAuctionState,
+  dnsCollectionItemCode,
+  dnsItemAddress,
+  isGenuineDnsItem,
+  rootResolveTonArgs,
+  rootResolverFromConfig4,
+  tonCollectionFromRootResolve,
+} from '../src/dns-item.js';
 import { runGetMethod } from '../src/get-method.js';
 import { TON_DNS_COLLECTION } from '../src/interfaces.js';
 import { fixtureCell, fixtureJson } from './fixtures.js';
@@ -74,5 +86,63 @@ describe('.ton DNS item', () => {
     const end = item.auction!.auctionEndTime;
     expect([dnsAuctionState(item, end - 1), dnsAuctionState(item, end), dnsAuctionState(item, end + 1)]).toEqual(['bidding', 'bidding', 'won']);
     expect(dnsAuctionState(decodeDnsItemData(claimed.data), end)).toBeNull();
+  });
+});
+
+describe('.ton item authenticity (recorded mainnet items)', () => {
+  const trusted = { address: TON_DNS_COLLECTION, itemCodeHash: code.hash(), itemCodeDepth: code.depth() };
+
+  it('a genuine item: its address is the collection\'s state init for its index', () => {
+    for (const { data, address } of items) {
+      const index = decodeDnsItemData(data).index;
+      expect(dnsItemAddress(code, index, TON_DNS_COLLECTION).equals(address)).toBe(true);
+      expect(isGenuineDnsItem({ address, codeHash: code.hash(), data }, trusted)).toBe(true);
+    }
+  });
+
+  it('refuses the same state at another address, as any forger could deploy it', () => {
+    const elsewhere = new Address(0, Buffer.alloc(32, 7));
+    expect(isGenuineDnsItem({ address: elsewhere, codeHash: code.hash(), data: claimed.data }, trusted)).toBe(false);
+    // Another genuine item's address does not fit either: the index is part of the state init.
+    expect(isGenuineDnsItem({ address: inAuction.address, codeHash: code.hash(), data: claimed.data }, trusted)).toBe(false);
+  });
+
+  it('refuses changed data: another index or another collection', () => {
+    const s = claimed.data.beginParse();
+    const index = s.loadUintBig(256);
+    s.loadAddress();
+    const rest = s;
+    const otherIndex = beginCell().storeUint(index ^ 1n, 256).storeAddress(TON_DNS_COLLECTION).storeSlice(rest.clone()).endCell();
+    expect(isGenuineDnsItem({ address: claimed.address, codeHash: code.hash(), data: otherIndex }, trusted)).toBe(false);
+    const forgedCollection = new Address(0, Buffer.alloc(32, 9));
+    const otherCollection = beginCell().storeUint(index, 256).storeAddress(forgedCollection).storeSlice(rest.clone()).endCell();
+    expect(isGenuineDnsItem({ address: claimed.address, codeHash: code.hash(), data: otherCollection }, trusted)).toBe(false);
+    // Even at the address that collection would give it: it is not the trusted collection.
+    const atForgedAddress = dnsItemAddress(code, index, forgedCollection);
+    expect(isGenuineDnsItem({ address: atForgedAddress, codeHash: code.hash(), data: otherCollection }, trusted)).toBe(false);
+    expect(isGenuineDnsItem({ address: atForgedAddress, codeHash: code.hash(), data: otherCollection }, { ...trusted, address: forgedCollection })).toBe(true);
+  });
+
+  it('refuses other code, even at the address that code would have there', () => {
+    const otherCode = beginCell().storeUint(0xdeadbeef, 32).endCell();
+    const index = decodeDnsItemData(claimed.data).index;
+    const address = dnsItemAddress(otherCode, index, TON_DNS_COLLECTION);
+    expect(isGenuineDnsItem({ address, codeHash: otherCode.hash(), data: claimed.data }, trusted)).toBe(false);
+    expect(isGenuineDnsItem({ address: claimed.address, codeHash: code.hash(), data: beginCell().endCell() }, trusted)).toBe(false);
+  });
+
+  it('reads the root resolver from config param 4 and the collection from its dnsresolve answer', () => {
+    const root = rootResolverFromConfig4(beginCell().storeBuffer(Buffer.alloc(32, 0xe5), 32).endCell());
+    expect(root.toRawString()).toBe(`-1:${'e5'.repeat(32)}`);
+    const [subdomain, category] = rootResolveTonArgs();
+    expect(subdomain.type === 'slice' && subdomain.cell.beginParse().loadBuffer(4).toString('latin1')).toBe('ton\0');
+    expect(category.type === 'int' && category.value.toString(16).padStart(64, '0')).toBe(DNS_CATEGORIES.nextResolver);
+    const record = beginCell().storeUint(0xba93, 16).storeAddress(TON_DNS_COLLECTION).endCell();
+    expect(tonCollectionFromRootResolve([{ type: 'int', value: 24n }, { type: 'cell', cell: record }])!.equals(TON_DNS_COLLECTION)).toBe(true);
+    expect(tonCollectionFromRootResolve([{ type: 'int', value: 0n }, { type: 'null' }])).toBeNull();
+    expect(tonCollectionFromRootResolve([{ type: 'int', value: 24n }, { type: 'cell', cell: beginCell().storeUint(0x9fd3, 16).storeAddress(TON_DNS_COLLECTION).storeUint(0, 8).endCell() }])).toBeNull();
+    const collectionData = beginCell().storeRef(beginCell().endCell()).storeRef(code).endCell();
+    expect(dnsCollectionItemCode(collectionData)!.hash().equals(code.hash())).toBe(true);
+    expect(dnsCollectionItemCode(beginCell().storeUint(1, 8).endCell())).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Address, internal, toNano, type MessageRelaxed } from '@ton/core';
-import { changeDnsRecordBody, dnsItemInit, dnsRecord } from './contracts/dns.js';
+import { changeDnsRecordBody, devnetDns, dnsItemAddress, dnsRecord, registerDomainBody } from './contracts/dns.js';
 
 /** What the seed needs to act as a wallet: send a transfer from it, and seal a block. */
 export interface SeedSender<A> {
@@ -10,8 +10,10 @@ export interface SeedSender<A> {
 }
 
 export interface DnsSeedSummary {
-  /** Devnet stand-in for the `.ton` root collection the items name (no contract lives there). */
+  /** The devnet's `.ton` collection (the root resolver of config param 4 names it); it deployed the items. */
   collection: Address;
+  /** The root DNS resolver (masterchain) config param 4 names. */
+  root: Address;
   items: {
     address: Address;
     domain: string;
@@ -24,26 +26,29 @@ export interface DnsSeedSummary {
 }
 
 /**
- * Two `.ton` domains with records: each owner deploys its item (the mainnet item code, initialised as after a won
- * auction) with a first `change_dns_record` setting its wallet record, then sets the others: alice's domain gets a
- * site ADNL and a storage bag, bob's a next resolver. Labels carry the run's tag so that runs do not collide.
+ * Two `.ton` domains with records, deployed by the devnet's `.ton` collection as mainnet's deploys its items (so they
+ * are genuine): the faucet, the collection's admin, registers `alice-<tag>` to alice and `bob-<tag>` to bob; each
+ * owner sets its wallet record, then alice a site ADNL and a storage bag, bob a next resolver. Labels carry the
+ * run's tag so that runs do not collide.
  */
-export async function seedDns<A>(ctx: SeedSender<A>, alice: A, bob: A, tag: string): Promise<DnsSeedSummary> {
-  const collection = new Address(0, Buffer.from('dns-devnet-root-collection-stand'.padEnd(32, '-')));
-  const now = Math.floor(Date.now() / 1000);
+export async function seedDns<A>(ctx: SeedSender<A>, registrar: A, alice: A, bob: A, tag: string): Promise<DnsSeedSummary> {
+  const dns = devnetDns(ctx.address(registrar));
+  const collection = dns.collection.address;
   const aliceAddress = ctx.address(alice);
   const bobAddress = ctx.address(bob);
-  const aliceItem = dnsItemInit({ collection, label: `alice-${tag}`, owner: aliceAddress, lastFillUpTime: now });
-  const bobItem = dnsItemInit({ collection, label: `bob-${tag}`, owner: bobAddress, lastFillUpTime: now });
+  const aliceItem = { address: dnsItemAddress(collection, `alice-${tag}`) };
+  const bobItem = { address: dnsItemAddress(collection, `bob-${tag}`) };
   const siteAdnl = randomBytes(32);
   const storageBag = randomBytes(32);
 
-  await ctx.send(alice, [
-    internal({ to: aliceItem.address, value: toNano('0.5'), bounce: false, init: aliceItem.init, body: changeDnsRecordBody('wallet', dnsRecord.wallet(aliceAddress)) }),
+  // The collection forwards the value to the item, which keeps mainnet's 1 TON reserve.
+  await ctx.send(registrar, [
+    internal({ to: collection, value: toNano('1.2'), bounce: true, body: registerDomainBody(`alice-${tag}`, aliceAddress) }),
+    internal({ to: collection, value: toNano('1.2'), bounce: true, body: registerDomainBody(`bob-${tag}`, bobAddress) }),
   ]);
-  await ctx.send(bob, [
-    internal({ to: bobItem.address, value: toNano('0.5'), bounce: false, init: bobItem.init, body: changeDnsRecordBody('wallet', dnsRecord.wallet(bobAddress)) }),
-  ]);
+  await ctx.produceBlock();
+  await ctx.send(alice, [internal({ to: aliceItem.address, value: toNano('0.05'), bounce: true, body: changeDnsRecordBody('wallet', dnsRecord.wallet(aliceAddress)) })]);
+  await ctx.send(bob, [internal({ to: bobItem.address, value: toNano('0.05'), bounce: true, body: changeDnsRecordBody('wallet', dnsRecord.wallet(bobAddress)) })]);
   await ctx.produceBlock();
   await ctx.send(alice, [
     internal({ to: aliceItem.address, value: toNano('0.05'), bounce: true, body: changeDnsRecordBody('site', dnsRecord.siteAdnl(siteAdnl)) }),
@@ -55,6 +60,7 @@ export async function seedDns<A>(ctx: SeedSender<A>, alice: A, bob: A, tag: stri
   await ctx.produceBlock();
   return {
     collection,
+    root: dns.root.address,
     items: [
       { address: aliceItem.address, domain: `alice-${tag}.ton`, owner: aliceAddress, wallet: aliceAddress, siteAdnl: siteAdnl.toString('hex'), storageBagId: storageBag.toString('hex'), nextResolver: null },
       { address: bobItem.address, domain: `bob-${tag}.ton`, owner: bobAddress, wallet: bobAddress, siteAdnl: null, storageBagId: null, nextResolver: bobAddress },

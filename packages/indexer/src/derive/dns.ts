@@ -1,34 +1,48 @@
-import { Cell, type Address } from '@ton/core';
-import { decodeDnsItemData, TON_DNS_ITEM_CODE_HASH } from '@tongate/contracts';
-import type { DnsEntriesTable } from '@tongate/store';
-import type { Insertable } from 'kysely';
+import { Address, Cell } from '@ton/core';
+import { decodeDnsItemData, isGenuineDnsItem, type TrustedDnsCollection } from '@tongate/contracts';
+import type { ChainDatabase, DnsEntriesTable } from '@tongate/store';
+import type { Insertable, Kysely } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
 import { rawAddress } from '../rows.js';
 import { newestStates } from './account-methods.js';
+import { trustedTonCollection } from './dns-trust.js';
 import type { BlockDerivation } from './index.js';
 
 /**
  * `.ton` DNS items and their records (`dns_entries`), as of each item's newest state: every account whose state the
- * block changed is an item when it runs the `.ton` item code (its data is then decoded: owner, domain, auction,
- * records); an account that was an item and no longer is (destroyed, frozen, other code) loses its row.
+ * block changed is an item when it is a genuine item of the network's `.ton` collection (dns-trust.ts: it runs the
+ * collection's item code and its address is the hash of the collection's state init for it). Its data is decoded:
+ * owner, domain, auction, records. An account that was an item and no longer is (destroyed, frozen, other code), or
+ * that never was a genuine one, has no row.
  */
-
-const ITEM_CODE_HASH = Buffer.from(TON_DNS_ITEM_CODE_HASH, 'hex').toString('base64');
 
 interface DnsChanges {
   upserts: Insertable<DnsEntriesTable>[];
   /** Accounts changed in the block that are not (or no longer) items. */
   others: string[];
+  /** Rows of an older version's index found not genuine (dns_entries and dns_auctions), and the pass's progress. */
+  recheck: { refused: string[]; cursor: string; done: boolean } | null;
 }
+
+/** Items re-checked per block while the pass over an older index runs. */
+const RECHECK_PAGE = 500;
 
 const raw = (a: Address | null) => (a ? rawAddress(a.workChain, a.hash) : null);
 
-/** The dns_entries row of an item state; null when the data does not decode as an item (kept out of the index). */
-export function dnsEntryOf(state: McBlockBatch['latestAccountStates'][number]): Insertable<DnsEntriesTable> | null {
-  if (state.code_hash !== ITEM_CODE_HASH || !state.data_boc || state.account_status !== 'active') return null;
+type LatestState = McBlockBatch['latestAccountStates'][number];
+
+/**
+ * The dns_entries row of an item state; null when it is not a genuine item of `trusted` (null: none known, so nothing
+ * is trusted) or its data does not decode as an item (kept out of the index).
+ */
+export function dnsEntryOf(state: LatestState, trusted: TrustedDnsCollection | null): Insertable<DnsEntriesTable> | null {
+  if (!trusted || state.account_status !== 'active' || !state.code_hash || !state.data_boc) return null;
+  if (state.code_hash !== trusted.itemCodeHash.toString('base64')) return null;
   let item;
   try {
-    item = decodeDnsItemData(Cell.fromBase64(state.data_boc));
+    const data = Cell.fromBase64(state.data_boc);
+    if (!isGenuineDnsItem({ address: Address.parseRaw(state.account), codeHash: Buffer.from(state.code_hash, 'base64'), data }, trusted)) return null;
+    item = decodeDnsItemData(data);
   } catch {
     return null;
   }
@@ -54,18 +68,29 @@ export function dnsEntryOf(state: McBlockBatch['latestAccountStates'][number]): 
 export function dnsDerivation(): BlockDerivation<DnsChanges> {
   return {
     name: 'dns',
-    async prepare(batch) {
-      const changes: DnsChanges = { upserts: [], others: [] };
-      for (const state of newestStates(batch)) {
-        const entry = dnsEntryOf(state);
+    async prepare(batch, db, ctx) {
+      const changes: DnsChanges = { upserts: [], others: [], recheck: null };
+      const trusted = await trustedTonCollection(ctx, batch.mcSeqno);
+      const states = newestStates(batch);
+      for (const state of states) {
+        const entry = dnsEntryOf(state, trusted);
         if (entry) changes.upserts.push(entry);
         else changes.others.push(state.account);
       }
+      if (trusted) changes.recheck = await recheckPage(db, trusted, new Set(states.map((s) => s.account)));
       return changes;
     },
-    async write(trx, _batch, { upserts, others }) {
+    async write(trx, _batch, { upserts, others, recheck }) {
       for (let i = 0; i < others.length; i += 1000) {
         await trx.deleteFrom('dns_entries').where('nft_item_address', 'in', others.slice(i, i + 1000)).execute();
+      }
+      if (recheck) {
+        if (recheck.refused.length > 0) {
+          await trx.deleteFrom('dns_entries').where('nft_item_address', 'in', recheck.refused).execute();
+          await trx.deleteFrom('dns_auctions').where('nft_item_address', 'in', recheck.refused).execute();
+        }
+        const { cursor, done } = recheck;
+        await trx.insertInto('dns_recheck').values({ id: 1, cursor, done }).onConflict((oc) => oc.column('id').doUpdateSet({ cursor, done })).execute();
       }
       for (const row of upserts) {
         const { nft_item_address: _key, ...rest } = row;
@@ -73,4 +98,44 @@ export function dnsDerivation(): BlockDerivation<DnsChanges> {
       }
     },
   };
+}
+
+/**
+ * The next page of the one pass over `.ton` rows an older version wrote (it trusted the item code alone): each item
+ * of dns_entries or dns_auctions is checked against its latest state, and those that are not genuine are refused.
+ * Items the block itself touches are left to the block. On an index built with the rule the pass finds only genuine
+ * rows and ends at once.
+ */
+async function recheckPage(db: Kysely<ChainDatabase>, trusted: TrustedDnsCollection, inBatch: Set<string>): Promise<DnsChanges['recheck']> {
+  const progress = await db.selectFrom('dns_recheck').select(['cursor', 'done']).where('id', '=', 1).executeTakeFirst();
+  if (progress?.done) return null;
+  const cursor = progress?.cursor ?? '';
+  const items = db
+    .selectFrom('dns_entries')
+    .select('nft_item_address as account')
+    .where('nft_item_address', '>', cursor)
+    .union(db.selectFrom('dns_auctions').select('nft_item_address as account').where('nft_item_address', '>', cursor));
+  const page = await db
+    .selectFrom(items.as('items'))
+    .leftJoin('latest_account_states', 'latest_account_states.account', 'items.account')
+    .select(['items.account', 'latest_account_states.code_hash', 'latest_account_states.data_boc', 'latest_account_states.account_status'])
+    .orderBy('items.account')
+    .limit(RECHECK_PAGE)
+    .execute();
+  const refused: string[] = [];
+  for (const row of page) {
+    if (inBatch.has(row.account)) continue;
+    let genuine = false;
+    try {
+      genuine =
+        row.account_status === 'active' &&
+        !!row.code_hash &&
+        !!row.data_boc &&
+        isGenuineDnsItem({ address: Address.parseRaw(row.account), codeHash: Buffer.from(row.code_hash, 'base64'), data: Cell.fromBase64(row.data_boc) }, trusted);
+    } catch {
+      genuine = false;
+    }
+    if (!genuine) refused.push(row.account);
+  }
+  return { refused, cursor: page.at(-1)?.account ?? cursor, done: page.length < RECHECK_PAGE };
 }

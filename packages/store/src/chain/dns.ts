@@ -31,8 +31,19 @@ export interface DnsEntriesTable {
   data_hash: string;
 }
 
+/**
+ * Progress of the one pass that re-checks the `.ton` rows an older version wrote without the authenticity rule
+ * (dns_entries and dns_auctions, by item address): the indexer removes those that are not genuine items.
+ */
+export interface DnsRecheckTable {
+  id: number;
+  cursor: string;
+  done: boolean;
+}
+
 export interface DnsTables {
   dns_entries: DnsEntriesTable;
+  dns_recheck: DnsRecheckTable;
 }
 
 export const dnsMigrations: DomainMigrations = (run) => ({
@@ -52,6 +63,11 @@ export const dnsMigrations: DomainMigrations = (run) => ({
         `create index dns_entries_self on $S.dns_entries (nft_item_owner, (length(domain)), domain) where nft_item_owner = dns_wallet`,
         `create index dns_entries_bidder on $S.dns_entries (auction_max_bid_address, auction_end_time) where auction_max_bid_address is not null`,
       ]);
+    },
+  },
+  '0301_dns_recheck': {
+    async up(db) {
+      await run(db, [`create table $S.dns_recheck (id integer primary key check (id = 1), cursor text not null, done boolean not null)`]);
     },
   },
 });
