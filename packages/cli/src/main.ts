@@ -18,6 +18,9 @@ const USAGE = `tongate — TON Center API v2/v3 gateway
   tongate keys revoke <id>
   tongate keys rotate <id> [--grace SECONDS]     old key stays valid for the grace period (default 86400)
   tongate devnet seed [--network mainnet|testnet] seeds the running server's devnet
+  tongate devnet complain [--network mainnet|testnet] [--validator PUBKEY-HEX]
+                                                 files a complaint with the running devnet's elector against a
+                                                 validator of the validating set; the devnet validators vote for it
   tongate index --network <mainnet|testnet>      run a network's indexer as its own process (one per network)
   tongate devnet liteserver [--network mainnet|testnet] [--port N] [--config-out FILE]
                                                  runs a devnet served as an ADNL liteserver; prints its global config
@@ -102,6 +105,7 @@ async function keysCommand(config: Config, args: string[], out: (s: string) => v
 async function devnetCommand(config: Config, args: string[], out: (s: string) => void): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'liteserver') return devnetLiteserverCommand(config, rest, out);
+  if (sub === 'complain') return devnetComplainCommand(config, rest, out);
   if (sub !== 'seed') throw new UsageError(`unknown devnet command '${sub ?? ''}'`);
   const { values } = parseArgs({ args: rest, options: { network: { type: 'string' } } });
   const networks: Network[] = values.network ? [network(values.network)] : ['mainnet', 'testnet'];
@@ -115,6 +119,19 @@ async function devnetCommand(config: Config, args: string[], out: (s: string) =>
     if (status !== 200) throw new Error(data.error ?? `seeding ${n} failed`);
     out(`Seeded ${n} devnet (last block ${data.lastBlock?.seqno ?? '?'}).`);
   }
+}
+
+async function devnetComplainCommand(config: Config, args: string[], out: (s: string) => void): Promise<void> {
+  const { values } = parseArgs({ args, options: { network: { type: 'string' }, validator: { type: 'string' } } });
+  const net = network(values.network ?? 'mainnet');
+  if (values.validator !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.validator)) throw new UsageError(`--validator must be a public key as 64 hex digits, got '${values.validator}'`);
+  const adminFile = readAdminFile(config.dataDir);
+  const remote = adminFile ? new RemoteKeyAdmin(adminFile) : undefined;
+  if (!remote || !(await remote.ping())) throw new UsageError(`no running server found for data dir ${config.dataDir}; start it with 'tongate start --seed' first`);
+  const { status, data } = await remote.call<{ electionId?: number; complaintHash?: string; validatorPubkey?: string; error?: string }>('POST', `/admin/devnet/${net}/complaint`, values.validator ? { validatorPubkey: values.validator } : {});
+  if (status !== 200) throw new Error(data.error ?? `filing a complaint on ${net} failed`);
+  out(`Filed complaint ${data.complaintHash} against ${data.validatorPubkey} in election ${data.electionId} on the ${net} devnet; the devnet validators are voting for it.`);
+  out(`See it with: curl 'http://127.0.0.1:<port>/api/v3/validators/complaints?election_id=${data.electionId}'`);
 }
 
 async function devnetLiteserverCommand(config: Config, args: string[], out: (s: string) => void): Promise<void> {

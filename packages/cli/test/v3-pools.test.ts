@@ -66,10 +66,12 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     expect(body.address_book[raw(pools.nominatorPool)].user_friendly).toBe(pools.nominatorPool.toString({ urlSafe: true, bounceable: true, testOnly: network === 'testnet' }));
   });
 
-  it('pool: a single-nominator pool — its get_pool_data figures, the owner holding the balance', async () => {
+  it('pool: a single-nominator pool — idle (nothing at the elector), the owner holding the balance', async () => {
     const body = await ok('pool', { pool: raw(pools.singleNominatorPool) });
     const data = await stack(pools.singleNominatorPool, 'get_pool_data');
-    expect(body).toMatchObject({ state: data.readNumber(), nominators_count: data.readNumber(), validator_address: raw(pools.validator) });
+    // get_pool_data answers state 2 always (so that mytonctrl always tries to recover); the index follows the stake.
+    expect(data.readNumber()).toBe(2);
+    expect(body).toMatchObject({ state: 0, stake_amount_sent: '0', nominators_count: data.readNumber(), validator_address: raw(pools.singleNominatorValidator) });
     const balance = (await devnet.getAccountState(pools.singleNominatorPool)).balance;
     expect(body.active_nominators).toEqual([{ address: raw(pools.owner), balance: balance.toString(), pending_balance: '0' }]);
   });
@@ -128,6 +130,38 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     const entry = await devnet.runGetMethod(pools.nominatorPool, 'get_nominator_data', [{ type: 'int', value: BigInt('0x' + bob.hash.toString('hex')) }]);
     expect(bobEvents.events[0].balance_after).toBe(new TupleReader(entry.stack).readBigNumber().toString());
     expect(bobEvents.events.every((e: any) => e.nominator_address === raw(bob))).toBe(true);
+  });
+
+  it('nominatorEvents: a single-nominator pool — the owner’s deposits and withdrawal, with the account’s balances', async () => {
+    const pool = pools.singleNominatorPool;
+    const { events } = await ok('nominatorEvents', { pool: friendly(pool) });
+    expect(events.map((e: any) => [e.type, e.nominator_address, e.amount])).toEqual([
+      ['withdrawal', raw(pools.owner), pools.singleNominatorWithdrawal.toString()],
+      ['deposit', raw(pools.owner), pools.singleNominatorDeposits[1]!.amount.toString()],
+      ['deposit', raw(pools.owner), pools.singleNominatorDeposits[0]!.amount.toString()],
+    ]);
+    for (const e of events) {
+      expect(e).toMatchObject({ pool_address: raw(pool), pending_balance_before: '0', pending_balance_after: '0', pending_balance_delta: '0', withdraw_request_before: false, withdraw_request_after: false });
+      // The owner's balance is the pool account's: before and after are its states around the event's block (the
+      // seed gives each of these transactions a block of its own).
+      const tx = (await devnet.getTransaction(pool, BigInt(e.tx_lt)))!;
+      expect(tx.hash.toString('base64')).toBe(e.tx_hash);
+      const seqno = tx.block.seqno;
+      const inBlock = (await devnet.listBlockTransactions(tx.block, { count: 100 })).transactions.filter((t) => t.account.equals(pool.hash));
+      expect(inBlock).toHaveLength(1);
+      expect(e.balance_before).toBe((await devnet.getAccountState(pool, seqno - 1)).balance.toString());
+      expect(e.balance_after).toBe((await devnet.getAccountState(pool, seqno)).balance.toString());
+      expect(BigInt(e.balance_delta)).toBe(BigInt(e.balance_after) - BigInt(e.balance_before));
+    }
+    // The withdrawal left the pool short by what it paid out (and the storage fee): the owner got it.
+    const [withdrawal] = events;
+    expect(BigInt(withdrawal.balance_before) - BigInt(withdrawal.balance_after)).toBeGreaterThanOrEqual(pools.singleNominatorWithdrawal);
+    expect(BigInt(withdrawal.balance_before) - BigInt(withdrawal.balance_after) - pools.singleNominatorWithdrawal).toBeLessThan(TON / 100n);
+    // Attributed to the owner, the pool's only nominator; the last balance is what /pool shows for the owner now.
+    expect((await ok('nominatorEvents', { pool: raw(pool), nominator: friendly(pools.owner) })).events).toEqual(events);
+    expect((await ok('nominatorEvents', { pool: raw(pool), nominator: raw(pools.singleNominatorValidator) })).events).toEqual([]);
+    const now = await ok('pool', { pool: raw(pool) });
+    expect(now.active_nominators[0].balance).toBe(withdrawal.balance_after);
   });
 
   it('nominatorEvents: the newest rows of a time window, older ones by moving end_utime back; errors', async () => {

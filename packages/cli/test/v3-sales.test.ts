@@ -2,11 +2,12 @@
  * /nft/sales and /dns/activeAuctions over real HTTP against the composed service (devnet → indexer → store →
  * handlers → front door), on both networks, with response validation on (an off-spec 200 body turns into a 500).
  * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set. The seeded getgems sale and auction and the DNS auction
- * are compared with what the contracts' own get-methods answer on the devnet.
+ * are compared with what the contracts' own get-methods answer on the devnet. An item in auction deployed outside the
+ * `.ton` collection (the genuine item code, forged data) is not listed.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, internal, toNano, WalletContractV4, type Cell, type TupleItem } from '@ton/ton';
-import { salesContracts, signerFromSeed, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
+import { dns as devnetDns, signerFromSeed, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
 
@@ -24,6 +25,8 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
   let seed: SeedSummary;
   /** DNS auctions the faucet opened in this test, to page through. */
   let faucetAuctions: string[];
+  /** An item in auction the faucet deployed itself with the genuine item code (not through the collection). */
+  let forged: Address;
   const api = v3Requests(suite, network);
   const friendly = (a: Address) => a.toString({ testOnly: network === 'testnet' });
 
@@ -31,18 +34,23 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     devnet = suite.service.gateway.devnets[network]!;
     indexer = suite.service.gateway.indexers[network]!;
     seed = await devnet.seed();
-    // Three more DNS auctions, all led by the faucet, in one message.
+    // Three more DNS auctions, all opened (so led) by the faucet at the .ton collection, in one message; and a forged
+    // one: the item code deployed in auction by the faucet itself, naming the collection. It is no auction of the
+    // collection's, so no list shows it.
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
     const seqno = Number(int((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0]));
     const now = Math.floor(Date.now() / 1000);
-    const items = [1, 2, 3].map((n) =>
-      salesContracts.dnsAuctionItemInit({ collection: devnet.faucet.address, domain: `${network}-page-${n}-${now}`, bidder: devnet.faucet.address, bid: 1n, endTime: now + 3600, now }),
-    );
-    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, items.map((i) => internal({ to: i.address, value: toNano('1'), bounce: false, init: i.init })));
+    const labels = [1, 2, 3].map((n) => `${network}-page-${n}-${now}`);
+    const forgedInit = devnetDns.forgedDnsItemInit({ collection: seed.dns.collection, label: `${network}-forged-${now}`, owner: null, auction: { maxBidAddress: devnet.faucet.address, maxBidAmount: toNano('1'), endTime: now + 3600 }, lastFillUpTime: now });
+    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+      ...labels.map((label) => internal({ to: seed.dns.collection, value: toNano('1'), bounce: true, body: devnetDns.openAuctionBody(label) })),
+      internal({ to: forgedInit.address, value: toNano('1'), bounce: false, init: forgedInit.init }),
+    ]);
     await devnet.sendMessage(boc);
     const block = await devnet.produceBlock();
     await indexer.waitFor(block.seqno);
-    faucetAuctions = items.map((i) => raw(i.address)).sort();
+    forged = forgedInit.address;
+    faucetAuctions = labels.map((label) => raw(devnetDns.dnsItemAddress(seed.dns.collection, label))).sort();
   });
 
   it('/nft/sales: the getgems sale and auction as their get-methods report them', async () => {
@@ -143,8 +151,8 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     expect((await api.get('dns/activeAuctions', { bidder: raw(dns.outbid) })).body.auctions).toEqual([]);
     const withItems = await api.get('dns/activeAuctions', { bidder: raw(dns.bidder), include_nft_items: 'true' });
     expect(withItems.status).toBe(200);
-    // The DNS item's stand-in collection (a wallet) does not vouch for it, so the NFT index does not hold it.
-    expect(withItems.body.auctions[0]).toHaveProperty('nft_item', null);
+    // The .ton collection vouches for its item (get_nft_address_by_index), so the NFT index holds it.
+    expect(withItems.body.auctions[0].nft_item).toMatchObject({ address: raw(dns.item), collection_address: raw(seed.dns.collection) });
   });
 
   it('/dns/activeAuctions: one page holds them all, in cursor order, and the cursor continues after any of them', async () => {
@@ -153,6 +161,10 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     expect(all.status).toBe(200);
     expect(all.body.next_cursor).toBeNull();
     expect(all.body.auctions.map((a: { nft_item_address: string }) => a.nft_item_address)).toEqual(faucetAuctions);
+    // The forged item holds an auction led by the faucet, yet it is not the collection's: not listed.
+    const info = (await devnet.runGetMethod(forged, 'get_auction_info', [])).stack;
+    expect(addr(info[0])!.equals(devnet.faucet.address)).toBe(true);
+    expect(all.body.auctions.map((a: { nft_item_address: string }) => a.nft_item_address)).not.toContain(raw(forged));
     // Paging itself (pages of 100) is covered in handlers-v3/test/sales.test.ts with a smaller page.
   });
 

@@ -2,12 +2,14 @@
  * /validators/{elections,cycles,events,complaints} over real HTTP against the composed service, on both networks,
  * with response validation on (an off-spec 200 body turns into a 500). Each devnet runs full election cycles in
  * seconds (24 s cycles): the seed's validators stake, the elector elects them, the set is installed, the stakes are
- * unfrozen and recovered. What the API answers is checked against the elector's own get-methods
- * (participant_list_extended, past_elections) and the config's validator set, read from the devnet as it happens.
+ * unfrozen and recovered; the seed's validators also file a complaint against one of them in each elected set and vote
+ * it through, so the elector fines that stake. What the API answers is checked against the elector's own get-methods
+ * (participant_list_extended, past_elections, list_complaints, show_complaint) and the config's validator set, read
+ * from the devnet as it happens.
  * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
  */
 import { Address, Dictionary, TupleReader, type Slice } from '@ton/core';
-import { decodeValidatorSet, readParticipantListExtended, type ParticipantListing } from '@tongate/contracts';
+import { complaintFine, complaintVoteThreshold, decodeValidatorSet, readParticipantListExtended, readShowComplaint, type ParticipantListing, type ShownComplaint } from '@tongate/contracts';
 import { ELECTOR_ADDRESS, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -61,6 +63,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
   /** Param 34 while the elected set validated. */
   let installedSet: ReturnType<typeof decodeValidatorSet>;
   let holders: string[];
+  /** The entry as the election left it (true stakes before any fine), read while the set was the next one. */
+  let electedRound: PastElectionView;
+  /** The round's complaints as show_complaint last answered them before the entry was unfrozen, by hash. */
+  const complaints = new Map<string, ShownComplaint>();
 
   beforeAll(async () => {
     devnet = suite.service.gateway.devnets[network]!;
@@ -81,7 +87,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
         electionId = l.electAt;
         listing = l;
       }
-      return electionId !== 0 && l === null; // the elector deletes the election once its set is installed
+      if (electionId === 0 || l !== null) return false; // the elector deletes the election once its set is installed
+      // The set is the next one (param 36) now: no complaint can be filed against it before it validates.
+      electedRound = readPastElections(await getMethod('past_elections')).find((p) => p.electionId === electionId)!;
+      return electedRound.frozen.size > 0;
     });
     await until('the elected set validating', 60_000, async () => {
       const p34 = decodeValidatorSet((await devnet.getConfigParam(34))!);
@@ -93,7 +102,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     });
     await until('the stakes unfrozen and recovered', 90_000, async () => {
       const past = readPastElections(await getMethod('past_elections')).find((p) => p.electionId === electionId);
-      if (past) round = past; // bonuses keep growing while it is frozen
+      if (past) {
+        round = past; // bonuses keep growing while it is frozen, and fines take from it
+        for (const [hash, shown] of await readComplaints(electionId)) complaints.set(hash, shown);
+      }
       const credits = await Promise.all(seed.validators!.validators.map(async (v) => {
         const r = await devnet.runGetMethod(ELECTOR_ADDRESS, 'compute_returned_stake', [{ type: 'int', value: BigInt('0x' + v.stakeHolder.hash.toString('hex')) }]);
         return (r.stack[0] as { value: bigint }).value;
@@ -103,6 +115,21 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     });
     await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno);
   });
+
+  /** `list_complaints(election_id)`, each read through `show_complaint(election_id, hash)`. */
+  async function readComplaints(electionId: number): Promise<Map<string, ShownComplaint>> {
+    const listed = await devnet.runGetMethod(ELECTOR_ADDRESS, 'list_complaints', [{ type: 'int', value: BigInt(electionId) }]);
+    expect(listed.exitCode).toBe(0);
+    const out = new Map<string, ShownComplaint>();
+    for (const pair of new TupleReader(listed.stack).readLispList()) {
+      if (pair.type !== 'tuple' || pair.items[0].type !== 'int') throw new Error('list_complaints: unexpected entry');
+      const hash = pair.items[0].value;
+      const shown = await devnet.runGetMethod(ELECTOR_ADDRESS, 'show_complaint', [{ type: 'int', value: BigInt(electionId) }, { type: 'int', value: hash }]);
+      const c = readShowComplaint(new TupleReader(shown.stack));
+      if (c) out.set(hex256(hash), c);
+    }
+    return out;
+  }
 
   it('elections: the final snapshot of the election equals the elector’s participant_list_extended', async () => {
     const r = await get('elections', { election_id: String(listing.electAt), return_participants: 'true' });
@@ -175,7 +202,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
         stake: frozen.stake.toString(),
         stake_holder_address: frozen.holder,
         max_factor: listing.participants.find((p) => p.validatorPubkey === v.pubkey)!.maxFactor,
-        complaints: [],
+        complaints: [...complaints.entries()].filter(([, c]) => c.complaint.validatorPubkey === v.pubkey).map(([hash]) => expect.objectContaining({ complaint_hash: hash, election_id: round.electionId })),
       });
       expect(frozen.weight).toBe(v.weight);
     }
@@ -221,11 +248,62 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect(windowed.body).toMatchObject({ events: [], start_utime: round.electionId + 10_000, end_utime: null });
   });
 
-  it('complaints: none filed on the devnet; filters answer an empty list', async () => {
+  it('complaints: the seeded complaint as the elector holds it, its votes and its fine', async () => {
+    // The seed's validators file one complaint per elected set and vote it through.
+    expect(complaints.size).toBeGreaterThan(0);
     const r = await get('complaints', { election_id: String(round.electionId) });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ complaints: [], address_book: {} });
-    expect((await get('complaints', { stake_holder_address: holders[0], start_utime: String(round.electionId) })).body.complaints).toEqual([]);
+    expect(r.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash).sort()).toEqual([...complaints.keys()].sort());
+    const byIndex = new Map(installedSet.validators.map((v) => [v.index, v]));
+    for (const c of r.body.complaints) {
+      const shown = complaints.get(c.complaint_hash)!;
+      const accused = installedSet.validators.find((v) => v.pubkey === shown.complaint.validatorPubkey)!;
+      // Votes are counted in the set validating when they came: this one.
+      expect(shown.vsetId).toBe(installedSet.hash);
+      const voters = shown.voters.map((i) => byIndex.get(i)!);
+      const votedWeight = voters.reduce((s, v) => s + v.weight, 0n);
+      // The elector's arithmetic: voting starts at 2/3 of the set's weight and each vote takes the voter's weight off.
+      expect(shown.weightRemaining).toBe(complaintVoteThreshold(installedSet.totalWeight) - votedWeight);
+      expect(c).toEqual({
+        complaint_hash: c.complaint_hash,
+        election_id: round.electionId,
+        cycle_start: installedSet.utimeSince,
+        created_at: shown.complaint.createdAt,
+        validator_pubkey: shown.complaint.validatorPubkey,
+        adnl_addr: accused.adnlAddr,
+        stake_holder_address: round.frozen.get(accused.pubkey)!.holder,
+        reward_address: raw(shown.complaint.rewardAddress),
+        description_boc: shown.complaint.description.toBoc().toString('base64'),
+        severity: shown.complaint.severity,
+        suggested_fine: shown.complaint.suggestedFine.toString(),
+        suggested_fine_part: shown.complaint.suggestedFinePart,
+        paid: shown.complaint.paid.toString(),
+        vset_id: shown.vsetId,
+        weight_remaining: shown.weightRemaining.toString(),
+        approved_percent: Number((votedWeight * 10000n) / installedSet.totalWeight) / 100,
+        is_passed: shown.weightRemaining < 0n,
+        voted_validators: voters.map((v) => ({ validator_index: v.index, validator_pubkey: v.pubkey, adnl_addr: v.adnlAddr, weight: v.weight.toString() })),
+      });
+      expect(c.is_passed).toBe(true);
+      expect(c.approved_percent).toBeGreaterThan(66.66);
+      expect(r.body.address_book[c.reward_address]).toBeDefined();
+      // The fine the elector took from the frozen stake, by its formula; the cycle shows the stake after it.
+      const before = electedRound.frozen.get(accused.pubkey)!.stake;
+      const fine = complaintFine(before, shown.complaint.suggestedFine, shown.complaint.suggestedFinePart);
+      expect(round.frozen.get(accused.pubkey)!.stake).toBe(before - fine);
+    }
+    // Filters: the accused, its holder, the cycle, a time window, and ones that match nothing.
+    const [hash, one] = [...complaints.entries()][0];
+    const holder = round.frozen.get(one.complaint.validatorPubkey)!.holder;
+    for (const query of <Record<string, string>[]>[{ validator_pubkey: one.complaint.validatorPubkey }, { stake_holder_address: holder }, { cycle_start: String(installedSet.utimeSince) }, { start_utime: String(one.complaint.createdAt), end_utime: String(one.complaint.createdAt) }]) {
+      const f = await get('complaints', query);
+      expect(f.status, JSON.stringify(query)).toBe(200);
+      expect(f.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash), JSON.stringify(query)).toContain(hash);
+    }
+    const adnl = installedSet.validators.find((v) => v.pubkey === one.complaint.validatorPubkey)!.adnlAddr!;
+    expect((await get('complaints', { adnl_address: adnl, election_id: String(round.electionId) })).body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash)).toContain(hash);
+    expect((await get('complaints', { election_id: String(round.electionId), validator_pubkey: 'ab'.repeat(32) })).body).toEqual({ complaints: [], address_book: {} });
+    expect((await get('complaints', { end_utime: String(one.complaint.createdAt - 3600) })).body.complaints).toEqual([]);
   });
 
   it('errors: bad parameters answer 422 naming the parameter', async () => {

@@ -44,7 +44,11 @@ export type ElectorMessage =
   | { type: 'error'; queryId: bigint; op: number }
   | { type: 'register_complaint'; queryId: bigint; electionId: number; complaint: ValidatorComplaint }
   | { type: 'vote_complaint'; queryId: bigint; signature: Buffer; signTag: number; validatorIndex: number; electionId: number; complaintHash: string }
+  /** `result`: 0 registered, else the elector's refusal code (1 not from the masterchain, 2 no such election, 3 invalid,
+   * 4 expired, 5 not enough paid, 6 no such validator, 7 fine above the stake, 8 fine not above the price, 9 exists). */
   | { type: 'complaint_response'; queryId: bigint; result: number }
+  /** `result`: 2 the vote passed the complaint (fine applied), 1 counted, 0 already voted, −2 no such election, −3 the
+   * complaint passed in an earlier set, −1 no such complaint. */
   | { type: 'vote_response'; queryId: bigint; result: number }
   | { type: 'set_next_validator_set'; queryId: bigint; validatorSet: Cell }
   | { type: 'validator_set_accepted'; queryId: bigint }
@@ -74,19 +78,30 @@ const readBody: Record<number, (s: Slice, queryId: bigint) => ElectorMessage> = 
     electionId: s.loadUint(32),
     complaintHash: hex256(s.loadUintBig(256)),
   }),
-  [ELECTOR_OPS.complaintResponse]: (s, queryId) => ({ type: 'complaint_response', queryId, result: s.loadUint(32) }),
-  [ELECTOR_OPS.voteResponse]: (s, queryId) => ({ type: 'vote_response', queryId, result: s.loadUint(32) }),
   [ELECTOR_OPS.setNextValidatorSet]: (s, queryId) => ({ type: 'set_next_validator_set', queryId, validatorSet: s.loadRef() }),
   [ELECTOR_OPS.validatorSetAccepted]: (_, queryId) => ({ type: 'validator_set_accepted', queryId }),
   [ELECTOR_OPS.validatorSetRejected]: (_, queryId) => ({ type: 'validator_set_rejected', queryId }),
 };
+
+/**
+ * The elector answers a complaint or a vote with its result added to the answer op (`send_message_back(…, ans_tag +
+ * 0xf2676350 …)`, `res + 0xd6745240`); the body then echoes the request's op.
+ */
+function answerReader(op: number): ((s: Slice, queryId: bigint) => ElectorMessage) | undefined {
+  const complaint = op - ELECTOR_OPS.complaintResponse;
+  if (complaint >= 0 && complaint <= 9) return (_, queryId) => ({ type: 'complaint_response', queryId, result: complaint });
+  const vote = op - ELECTOR_OPS.voteResponse;
+  if (vote >= -3 && vote <= 2) return (_, queryId) => ({ type: 'vote_response', queryId, result: vote });
+  return undefined;
+}
 
 /** Decodes an elector message body; null when the op is not the elector's or the body is too short for it (the
  * elector itself rejects such a body, so it makes no event). */
 export function decodeElectorMessage(body: Cell): ElectorMessage | null {
   const s = body.beginParse();
   if (s.remainingBits < 32 + 64) return null;
-  const read = readBody[s.loadUint(32)];
+  const op = s.loadUint(32);
+  const read = readBody[op] ?? answerReader(op);
   if (!read) return null;
   try {
     return read(s, s.loadUintBig(64));

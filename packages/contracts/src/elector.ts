@@ -247,3 +247,65 @@ export function readParticipantListExtended(stack: TupleReader): ParticipantList
   participants.sort((a, b) => (a.validatorPubkey < b.validatorPubkey ? -1 : 1));
   return { electAt, electClose, minStake, totalStake, participants, failed, finished };
 }
+
+/**
+ * Complaint arithmetic of the elector (`register_complaint`, `register_vote`, `punish`), so that what the index shows
+ * of a complaint is what the elector computes.
+ */
+export const COMPLAINT_FINE_PART_ONE = 1n << 32n;
+
+/** The fine a passed complaint takes from the accused's frozen stake: `min(stake, suggested_fine +
+ * muldiv(stake, suggested_fine_part, 2^32))`. */
+export function complaintFine(stake: bigint, suggestedFine: bigint, suggestedFinePart: number | bigint): bigint {
+  const fine = suggestedFine + (stake * BigInt(suggestedFinePart)) / COMPLAINT_FINE_PART_ONE;
+  return fine < stake ? fine : stake;
+}
+
+/** The part of a fine credited to the complaint's reward address: `min(fine >> 3, paid * 8)`; the rest goes to the
+ * elector's own balance (`grams`). */
+export function complaintReward(fine: bigint, paid: bigint): bigint {
+  const eighth = fine >> 3n;
+  return eighth < paid * 8n ? eighth : paid * 8n;
+}
+
+/** `weight_remaining` when voting on a complaint starts (or restarts) in a set: `muldiv(total_weight, 2, 3)`. A vote
+ * subtracts the voter's weight; the complaint passes with the vote that takes it below zero. */
+export function complaintVoteThreshold(totalWeight: bigint): bigint {
+  return (totalWeight * 2n) / 3n;
+}
+
+/** What a complaint costs to file (`complaint_storage_price` without the 1 TON the message must carry on top):
+ * `deposit + ((bits + 1024)·bit_price + (refs + 2)·cell_price) · expire_in`, from config param 13. */
+export function complaintPrice(prices: { deposit: bigint; bitPrice: bigint; cellPrice: bigint }, bits: number, refs: number, expireIn: number): bigint {
+  const perSecond = BigInt(bits + 1024) * prices.bitPrice + BigInt(refs + 2) * prices.cellPrice;
+  return perSecond * BigInt(expireIn) + prices.deposit;
+}
+
+/** `show_complaint(election_id, hash)` get-method result (null when there is no such complaint). */
+export interface ShownComplaint {
+  complaint: ValidatorComplaint;
+  voters: number[];
+  vsetId: string;
+  weightRemaining: bigint;
+}
+
+export function readShowComplaint(stack: TupleReader): ShownComplaint | null {
+  const top = stack.readTupleOpt();
+  if (!top) return null;
+  const fields = top.readTuple();
+  const complaint: ValidatorComplaint = {
+    validatorPubkey: hex256(fields.readBigNumber()),
+    description: fields.readCell(),
+    createdAt: fields.readNumber(),
+    severity: fields.readNumber(),
+    rewardAddress: masterchainAddress(fields.readBigNumber()),
+    paid: fields.readBigNumber(),
+    suggestedFine: fields.readBigNumber(),
+    suggestedFinePart: fields.readNumber(),
+  };
+  const voters = top.readLispList().map((v) => {
+    if (v.type !== 'int') throw new Error('show_complaint: voter is not an integer');
+    return Number(v.value);
+  });
+  return { complaint, voters: voters.sort((a, b) => a - b), vsetId: hex256(top.readBigNumber()), weightRemaining: top.readBigNumber() };
+}

@@ -43,7 +43,11 @@ describe('elector message bodies (built)', () => {
   it('complaint vote and responses', () => {
     const vote = head(ELECTOR_OPS.voteComplaint).storeBuffer(Buffer.alloc(64, 1)).storeUint(0x56744350, 32).storeUint(12, 16).storeUint(1778142984, 32).storeUint(0xfeedn, 256).endCell();
     expect(decodeElectorMessage(vote)).toMatchObject({ type: 'vote_complaint', signTag: 0x56744350, validatorIndex: 12, electionId: 1778142984, complaintHash: 'feed'.padStart(64, '0') });
-    expect(decodeElectorMessage(head(ELECTOR_OPS.complaintResponse).storeUint(0, 32).endCell())).toEqual({ type: 'complaint_response', queryId: 5n, result: 0 });
+    expect(decodeElectorMessage(head(ELECTOR_OPS.complaintResponse).storeUint(ELECTOR_OPS.registerComplaint, 32).endCell())).toEqual({ type: 'complaint_response', queryId: 5n, result: 0 });
+    // A refusal adds its code to the answer op; a vote answer adds the vote's result (negative too).
+    expect(decodeElectorMessage(head(ELECTOR_OPS.complaintResponse + 8).storeUint(ELECTOR_OPS.registerComplaint, 32).endCell())).toEqual({ type: 'complaint_response', queryId: 5n, result: 8 });
+    expect(decodeElectorMessage(head(ELECTOR_OPS.voteResponse + 2).storeUint(ELECTOR_OPS.voteComplaint, 32).endCell())).toEqual({ type: 'vote_response', queryId: 5n, result: 2 });
+    expect(decodeElectorMessage(head(ELECTOR_OPS.voteResponse - 2).storeUint(ELECTOR_OPS.voteComplaint, 32).endCell())).toEqual({ type: 'vote_response', queryId: 5n, result: -2 });
   });
 
   it('validator set exchange with the config contract', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Dictionary, beginCell } from '@ton/core';
-import { decodeElectorData, readParticipantListExtended, unfreezeCredits, validatorBonus, type ElectorState } from '../src/elector.js';
+import { complaintFine, complaintPrice, complaintReward, complaintVoteThreshold, decodeElectorData, readParticipantListExtended, unfreezeCredits, validatorBonus, type ElectorState } from '../src/elector.js';
 import { decodeElectionConfig, loadConfigDictionary } from '../src/config-params.js';
 import { runGetMethod } from '../src/get-method.js';
 import { fixtureCell, fixtureJson } from './fixtures.js';
@@ -242,5 +242,24 @@ describe('config params', () => {
     }
     expect(round.frozen.reduce((sum, f) => sum + f.weight, 0n)).toBe(cfg.currentValidators!.totalWeight);
     expect(round.frozen.every((f) => f.stakeHolderAddress.workChain === -1 && !f.banned)).toBe(true);
+  });
+});
+
+describe('complaint arithmetic (elector-code.fc register_complaint / register_vote / punish)', () => {
+  const TON = 1_000_000_000n;
+  it('fine: the suggested amount plus a part of the stake, never more than the stake', () => {
+    expect(complaintFine(50_000n * TON, 10n * TON, 1 << 20)).toBe(10n * TON + (50_000n * TON) / 4096n);
+    expect(complaintFine(5n * TON, 10n * TON, 0)).toBe(5n * TON);
+    expect(complaintFine(100n * TON, 0n, 2 ** 32 - 1)).toBe((100n * TON * (2n ** 32n - 1n)) / 2n ** 32n);
+  });
+  it('reward: an eighth of the fine, at most eight times what the complaint paid', () => {
+    expect(complaintReward(80n * TON, 100n * TON)).toBe(10n * TON);
+    expect(complaintReward(80n * TON, TON)).toBe(8n * TON);
+  });
+  it('threshold and price', () => {
+    expect(complaintVoteThreshold(10n)).toBe(6n);
+    expect(complaintVoteThreshold(1n << 60n)).toBe(((1n << 60n) * 2n) / 3n);
+    // The devnet's (mainnet's) config 13: 1 TON deposit, 1 nanoton a bit, 500 a cell, per second.
+    expect(complaintPrice({ deposit: TON, bitPrice: 1n, cellPrice: 500n }, 1000, 2, 100)).toBe(TON + ((1000n + 1024n) + 4n * 500n) * 100n);
   });
 });

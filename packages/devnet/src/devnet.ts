@@ -23,12 +23,13 @@ import {
   type TransactionId,
   ChainError,
 } from '@tongate/chain';
-import { decodeElectorData, decodeElectionConfig, loadConfigDictionary, type ElectionTiming, type ElectorState } from '@tongate/contracts';
+import { decodeElectorData, decodeElectionConfig, decodeValidatorSet, loadConfigDictionary, type ElectionTiming, type ElectorState } from '@tongate/contracts';
 import { CONFIG_ADDRESS, DEVNET_ELECTION_TIMING, ELECTOR_ADDRESS, ElectorDriver, genesisElectorAccount, setElectionParams } from './elector.js';
 import { DevnetExecutor } from './executor.js';
 import { devnetFaucet, type Faucet } from './faucet.js';
 import { blockchainControl, sandboxInternals, shareFrozenPrevBlocks, type SeamOptions } from './fast/index.js';
-import { genesisConfig, GLOBAL_IDS } from './genesis.js';
+import { genesisConfig, genesisContractAccount, GLOBAL_IDS } from './genesis.js';
+import { devnetDns, type DevnetDns } from './contracts/dns.js';
 import { GetMethods } from './get-methods.js';
 import { HistoryIndex } from './history.js';
 import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
@@ -39,8 +40,8 @@ import { ChainReader } from './reader.js';
 import { MessageRunner } from './runner.js';
 import { runSeed, type SeedSummary } from './seed.js';
 import { ChainStore } from './store.js';
-import { DEVNET_MAX_FACTOR, devnetAdnlAddress, devnetValidators, newStakeBody, ValidatorOperator } from './validators.js';
-import { PoolOperator } from './pool-operator.js';
+import { DEVNET_MAX_FACTOR, devnetAdnlAddress, devnetValidators, newStakeBody, ValidatorOperator, type ComplaintRequest, type FiledComplaint } from './validators.js';
+import { PoolOperator, SingleNominatorOperator } from './pool-operator.js';
 import type { DevnetWallet } from './wallets.js';
 
 export { EXT_MSG_QUEUE_SIZE_LIMIT };
@@ -116,6 +117,12 @@ export class Devnet implements ChainSource {
     this.globalId = GLOBAL_IDS[network];
   }
 
+  /** TON DNS of the devnet: the root resolver config param 4 names and its `.ton` collection (admin: the faucet). A
+   * devnet restored from a journal recorded before they existed has neither (param 4 then names mainnet's root). */
+  get dns(): DevnetDns {
+    return devnetDns(this.faucet.address);
+  }
+
   static async create(opts: DevnetOptions): Promise<Devnet> {
     const { network } = opts;
     if (network !== 'mainnet' && network !== 'testnet') throw new Error(`unknown network: ${String(network)}`);
@@ -127,7 +134,8 @@ export class Devnet implements ChainSource {
       const recovered = store.recovered;
       const genUtime = nowSeconds();
       const validator = devnetValidatorSigner(globalId);
-      const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : electionGenesisConfig(globalId, genUtime, opts.electionTiming ?? DEVNET_ELECTION_TIMING, validator.publicKey);
+      const dns = devnetDns(faucet.address);
+      const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : electionGenesisConfig(globalId, genUtime, opts.electionTiming ?? DEVNET_ELECTION_TIMING, validator.publicKey, dns.root.address);
       const executor = await DevnetExecutor.create({ seam });
       const bc = await Blockchain.create({ config, executor });
       bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
@@ -141,7 +149,12 @@ export class Devnet implements ChainSource {
         // The journal's config patches (the elections' validator sets) are in the reader's config now.
         bc.setConfig(reader.config);
       }
-      else await producer.genesis(config, faucet, genUtime, [genesisElectorAccount(genUtime, loadConfigDictionary(config).get(34)!.hash())]);
+      else
+        await producer.genesis(config, faucet, genUtime, [
+          genesisElectorAccount(genUtime, loadConfigDictionary(config).get(34)!.hash()),
+          genesisContractAccount(dns.root.address, dns.root.init, genUtime),
+          genesisContractAccount(dns.collection.address, dns.collection.init, genUtime),
+        ]);
       const internals = await sandboxInternals(bc, faucet.address, seam);
       producer.attachElector(await ElectorDriver.attach({ bc, control, executor, internals, logger: opts.logger }));
       const runner = opts.sandboxQueue ? null : MessageRunner.create(bc, executor, internals);
@@ -194,7 +207,7 @@ export class Devnet implements ChainSource {
       sendMessage: (boc) => this.sendMessage(boc),
       produceBlock: () => this.produceBlock(),
       liveSeqno: (address) => this.producer.serial(() => this.getMethods.liveSeqno(address)),
-      startValidators: () => this.startValidators(),
+      startValidators: () => this.startValidators({ complaints: true }),
       startPoolOperator: (pool) => this.startPoolOperator(pool),
     });
   }
@@ -205,7 +218,7 @@ export class Devnet implements ChainSource {
    * Starts the devnet validators' operator: from the next round on they stake in every election and recover their
    * stakes (idempotent). Null on a chain without the elector (recorded before the devnet had one).
    */
-  startValidators(): { elector: Address; validators: ValidatorOperator['validators'] } | null {
+  startValidators(opts: { complaints?: boolean } = {}): { elector: Address; validators: ValidatorOperator['validators'] } | null {
     if (!this.history.firstMc || !this.hasElector()) return null;
     if (!this.operator) {
       const operator = new ValidatorOperator(
@@ -213,6 +226,16 @@ export class Devnet implements ChainSource {
           sendMessage: (boc) => this.sendMessage(boc),
           liveSeqno: (address) => this.producer.serial(() => this.getMethods.liveSeqno(address)),
           electorState: () => this.liveElectorState(),
+          currentSet: async () => {
+            const p34 = this.reader.configParam(34);
+            return p34 ? decodeValidatorSet(p34) : null;
+          },
+          complaintStoragePrice: async (bits, refs, expireIn) => {
+            const r = await this.runGetMethod(ELECTOR_ADDRESS, 'complaint_storage_price', [bits, refs, expireIn].map((n) => ({ type: 'int' as const, value: BigInt(n) })));
+            const top = r.stack[0];
+            if (r.exitCode !== 0 || top?.type !== 'int') throw new ChainError('unavailable', `complaint_storage_price failed (exit code ${r.exitCode})`);
+            return top.value;
+          },
           logger: this.logger,
         },
         devnetValidators(this.globalId),
@@ -220,15 +243,57 @@ export class Devnet implements ChainSource {
       this.operator = operator;
       this.producer.onSealed(() => void operator.step());
     }
+    if (opts.complaints) this.operator.autoComplaints = true;
     return { elector: ELECTOR_ADDRESS, validators: this.operator.validators };
   }
 
   /**
-   * Starts the operator of a seeded nominator pool (pool-operator.ts): from the next round on its validator stakes it
-   * in every election and recovers the stake. False on a chain without the elector.
+   * Files a complaint with the elector against a devnet validator of the set validating now (default: one of the
+   * devnet's own validators), from another devnet validator's stake holder wallet, and makes the devnet validators
+   * vote for it: real elector transactions (registration, votes, and the fine once more than 2/3 of the set's weight
+   * approves). Resolves once the elector holds the complaint. Starts the validators' operator if it is not running.
    */
-  startPoolOperator(pool: { address: Address; validatorWallet: DevnetWallet; walletSigner: Ed25519Signer; validatorKey: Ed25519Signer }): boolean {
+  async fileComplaint(request: ComplaintRequest = {}): Promise<FiledComplaint> {
+    if (!this.startValidators()) throw new ChainError('unavailable', 'the devnet has no elector');
+    let timer: NodeJS.Timeout | undefined;
+    // The operator files it in the next rounds; a devnet whose blocks stop (blockIntervalMs 0) would never answer.
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ChainError('unavailable', 'the complaint was not filed within 60 s (are blocks being produced?)')), 60_000);
+      timer.unref();
+    });
+    return Promise.race([this.operator!.fileComplaint(request), timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Starts the operator of a seeded pool, TON Foundation or single-nominator (pool-operator.ts): from the next round on
+   * its validator stakes it in the elections and recovers the stake. False on a chain without the elector.
+   */
+  startPoolOperator(pool: { kind?: 'nominator_pool' | 'single_nominator'; address: Address; validatorWallet: DevnetWallet; walletSigner: Ed25519Signer; validatorKey: Ed25519Signer }): boolean {
     if (!this.history.firstMc || !this.hasElector()) return false;
+    const electorStakeBody = ({ electionId, queryId }: { electionId: number; queryId: bigint }) =>
+      newStakeBody({ validator: pool.validatorKey, stakeHolder: pool.address, electionId, maxFactor: DEVNET_MAX_FACTOR, adnlAddr: devnetAdnlAddress(pool.validatorKey.publicKey), queryId });
+    if (pool.kind === 'single_nominator') {
+      const single = new SingleNominatorOperator(
+        {
+          sendMessage: (boc) => this.sendMessage(boc),
+          liveSeqno: (address) => this.producer.serial(() => this.getMethods.liveSeqno(address)),
+          poolBalance: async () => {
+            const state = await this.getAccountState(pool.address);
+            return state.status === 'active' ? state.balance : null;
+          },
+          electorState: () => this.liveElectorState(),
+          electorStakeBody,
+          validatorPubkey: pool.validatorKey.publicKey.toString('hex'),
+          now: nowSeconds,
+          logger: this.logger,
+        },
+        pool.address,
+        pool.validatorWallet,
+        pool.walletSigner,
+      );
+      this.producer.onSealed(() => void single.step());
+      return true;
+    }
     const operator = new PoolOperator(
       {
         sendMessage: (boc) => this.sendMessage(boc),
@@ -242,8 +307,7 @@ export class Devnet implements ChainSource {
           const election = (await this.electionStatus()).election;
           return election ? { electionId: election.electionId, finished: election.finished } : null;
         },
-        electorStakeBody: ({ electionId, queryId }) =>
-          newStakeBody({ validator: pool.validatorKey, stakeHolder: pool.address, electionId, maxFactor: DEVNET_MAX_FACTOR, adnlAddr: devnetAdnlAddress(pool.validatorKey.publicKey), queryId }),
+        electorStakeBody,
         now: nowSeconds,
         logger: this.logger,
       },
@@ -290,6 +354,34 @@ export class Devnet implements ChainSource {
   async getMasterchainInfo(): Promise<MasterchainInfo> {
     const last = this.history.lastMc;
     return { last: last.id, init: this.history.firstMc.id, stateRootHash: last.stateHash, lastUtime: last.genUtime };
+  }
+
+  /** Followers waiting for a masterchain block (waitForMasterchainBlock), woken by the producer's seal listener. */
+  private blockWaiters: Set<{ seqno: number; wake: () => void }> | null = null;
+
+  waitForMasterchainBlock(seqno: number, timeoutMs: number): Promise<void> {
+    if (this.history.lastMc.id.seqno >= seqno) return Promise.resolve();
+    if (!this.blockWaiters) {
+      const waiters = new Set<{ seqno: number; wake: () => void }>();
+      this.blockWaiters = waiters;
+      // One listener for all waiters: the producer's listener list only grows.
+      this.producer.onSealed((mcSeqno) => {
+        for (const waiter of [...waiters]) if (waiter.seqno <= mcSeqno) waiter.wake();
+      });
+    }
+    const waiters = this.blockWaiters;
+    return new Promise((resolve) => {
+      const waiter = {
+        seqno,
+        wake: () => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.wake, timeoutMs);
+      waiters.add(waiter);
+    });
   }
 
   async lookupBlock(query: BlockLookup): Promise<BlockIdExt> {
@@ -386,8 +478,8 @@ export class Devnet implements ChainSource {
 }
 
 /** A new chain's config: the sandbox's mainnet config for the network, with the devnet's election params. */
-function electionGenesisConfig(globalId: number, genUtime: number, timing: ElectionTiming, validatorKey: Buffer): Cell {
-  const dict = loadConfigDictionary(genesisConfig(globalId));
+function electionGenesisConfig(globalId: number, genUtime: number, timing: ElectionTiming, validatorKey: Buffer, dnsRoot: Address): Cell {
+  const dict = loadConfigDictionary(genesisConfig(globalId, dnsRoot));
   setElectionParams(dict, { genUtime, timing, validator: { publicKey: validatorKey, adnlAddr: devnetAdnlAddress(validatorKey), weight: 1n << 60n } });
   return beginCell().storeDictDirect(dict).endCell();
 }

@@ -22,7 +22,22 @@ export {
   STAKE_MESSAGE_FEE,
   validatorSetCell,
 } from './elector.js';
-export { newStakeBody, recoverStakeBody, devnetValidators, devnetAdnlAddress, DEVNET_MAX_FACTOR, type DevnetValidator } from './validators.js';
+export {
+  newStakeBody,
+  recoverStakeBody,
+  registerComplaintBody,
+  voteComplaintBody,
+  complaintDataSize,
+  devnetComplaintDescription,
+  devnetValidators,
+  devnetAdnlAddress,
+  DEVNET_MAX_FACTOR,
+  DEVNET_COMPLAINT_FINE,
+  DEVNET_COMPLAINT_FINE_PART,
+  type DevnetValidator,
+  type ComplaintRequest,
+  type FiledComplaint,
+} from './validators.js';
 export type { ValidatorsSeedSummary } from './seed-validators.js';
 export type { ElectionTiming } from '@tongate/contracts';
 export * as dns from './contracts/dns.js';

@@ -18,15 +18,22 @@ export interface PoolSeedSummary {
   validatorDeposit: bigint;
   /** The nominator that left with `w` (paid out at once: the pool holds no stake at the elector). */
   withdrawn: Address;
-  /** Single-nominator pool (masterchain) with its owner, who deposited and then withdrew part. */
+  /** Single-nominator pool (masterchain) with its owner, who deposited and then withdrew part, and its validator's
+   * wallet (masterchain; its own, so that the two pools' operators never race for one wallet's seqno). */
   singleNominatorPool: Address;
   owner: Address;
-  /** True when the pool's operator runs: it stakes the pool in every election and recovers the stake. */
+  singleNominatorValidator: Address;
+  /** Values the single-nominator pool kept, in order: the faucet's deploy, then the owner's transfer. */
+  singleNominatorDeposits: { from: Address; amount: bigint }[];
+  /** What the owner asked to withdraw (op 0x1000). */
+  singleNominatorWithdrawal: bigint;
+  /** True when the pools' operators run: they stake the pools in the elections and recover the stakes. */
   staking: boolean;
 }
 
 /** What the devnet needs to run a pool's validator software. */
 export interface PoolOperatorTarget {
+  kind: 'nominator_pool' | 'single_nominator';
   address: Address;
   validatorWallet: DevnetWallet;
   walletSigner: Ed25519Signer;
@@ -37,6 +44,9 @@ const NOMINATOR_POOL_CODE = () => Cell.fromBase64(nominatorPoolCodeBoc);
 const SINGLE_NOMINATOR_CODE = () => Cell.fromBase64(singleNominatorCodeBoc);
 /** The pool keeps 1 TON of every deposit for processing (`DEPOSIT_PROCESSING_FEE`). */
 const DEPOSIT_FEE = toNano('1');
+/** The owner's deposit: enough for the pool to stake on its own in a devnet election (the elector's least stake is
+ * 10 000 TON), below the devnet validators' stakes (from 20 000 TON), so that they are elected whatever it does. */
+const SINGLE_NOMINATOR_DEPOSIT = toNano('15050');
 
 /** A fresh nominator pool's data: idle, no nominators, this config (`pool.fc` storage layout). */
 export function nominatorPoolInit(validator: Address, config: { rewardShare: number; maxNominators: number; minValidatorStake: bigint; minNominatorStake: bigint }): { address: Address; init: StateInit } {
@@ -82,25 +92,27 @@ function freshActor(workchain: number): Actor {
  * Staking pools with activity (amounts large enough for the pool to stake in a devnet election: the elector takes
  * stakes from 10 000 TON, and the validator's own amount must cover the recommended fine): a TON Foundation nominator pool whose validator deposits (op 4) and whose two
  * nominators deposit with `d` (one twice) before one leaves with `w`; and a single-nominator pool that its owner
- * funds and withdraws from (op 0x1000). The pools run their recorded mainnet code.
+ * funds and withdraws from (op 0x1000), staked by its own validator. The pools run their recorded mainnet code.
  */
 export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () => Promise<unknown>, startOperator: (pool: PoolOperatorTarget) => boolean): Promise<PoolSeedSummary> {
   const validator = freshActor(-1);
+  const singleValidator = freshActor(-1);
   const [alice, bob, owner] = [freshActor(0), freshActor(0), freshActor(0)];
   const validatorRewardShare = 4000;
   const pool = nominatorPoolInit(validator.wallet.address, { rewardShare: validatorRewardShare, maxNominators: 40, minValidatorStake: toNano('10'), minNominatorStake: toNano('10') });
-  const single = singleNominatorInit(owner.wallet.address, validator.wallet.address);
+  const single = singleNominatorInit(owner.wallet.address, singleValidator.wallet.address);
 
   await send(faucet, [
     internal({ to: validator.wallet.address, value: toNano('2000'), bounce: false, body: comment('devnet seed: pool validator') }),
     internal({ to: alice.wallet.address, value: toNano('20000'), bounce: false, body: comment('devnet seed: nominator') }),
     internal({ to: bob.wallet.address, value: toNano('40000'), bounce: false, body: comment('devnet seed: nominator') }),
-    internal({ to: owner.wallet.address, value: toNano('100'), bounce: false, body: comment('devnet seed: single nominator owner') }),
+    internal({ to: owner.wallet.address, value: toNano('20000'), bounce: false, body: comment('devnet seed: single nominator owner') }),
   ]);
   // The nominator pool rejects an empty body; op 1 (accept coins) deploys it. The single-nominator pool takes any.
   await send(faucet, [
     internal({ to: pool.address, value: toNano('5'), bounce: false, init: pool.init, body: opBody(1, 0n).endCell() }),
     internal({ to: single.address, value: toNano('2'), bounce: false, init: single.init }),
+    internal({ to: singleValidator.wallet.address, value: toNano('200'), bounce: false, body: comment('devnet seed: single nominator validator') }),
   ]);
   await produceBlock();
 
@@ -113,17 +125,19 @@ export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () 
   await send(validator, [internal({ to: pool.address, value: validatorDeposit, bounce: true, body: opBody(4, 1n).endCell() })]);
   await deposit(alice, toNano('10001'));
   await deposit(bob, toNano('15001'));
-  await send(owner, [internal({ to: single.address, value: toNano('50'), bounce: true })]);
+  await send(owner, [internal({ to: single.address, value: SINGLE_NOMINATOR_DEPOSIT, bounce: true })]);
   await produceBlock();
 
   await deposit(bob, toNano('5001'));
   await produceBlock();
 
   await send(alice, [internal({ to: pool.address, value: toNano('1'), bounce: true, body: comment('w') })]);
-  await send(owner, [internal({ to: single.address, value: toNano('0.5'), bounce: true, body: opBody(0x1000, 2n).storeCoins(toNano('20')).endCell() })]);
+  const singleNominatorWithdrawal = toNano('20');
+  await send(owner, [internal({ to: single.address, value: toNano('0.5'), bounce: true, body: opBody(0x1000, 2n).storeCoins(singleNominatorWithdrawal).endCell() })]);
   await produceBlock();
 
-  const staking = startOperator({ address: pool.address, validatorWallet: validator.wallet, walletSigner: validator.signer, validatorKey: signerFromSeed(randomBytes(32)) });
+  const staking = startOperator({ kind: 'nominator_pool', address: pool.address, validatorWallet: validator.wallet, walletSigner: validator.signer, validatorKey: signerFromSeed(randomBytes(32)) });
+  const singleStaking = startOperator({ kind: 'single_nominator', address: single.address, validatorWallet: singleValidator.wallet, walletSigner: singleValidator.signer, validatorKey: signerFromSeed(randomBytes(32)) });
 
   return {
     nominatorPool: pool.address,
@@ -135,6 +149,12 @@ export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () 
     withdrawn: alice.wallet.address,
     singleNominatorPool: single.address,
     owner: owner.wallet.address,
-    staking,
+    singleNominatorValidator: singleValidator.wallet.address,
+    singleNominatorDeposits: [
+      { from: faucet.wallet.address, amount: toNano('2') },
+      { from: owner.wallet.address, amount: SINGLE_NOMINATOR_DEPOSIT },
+    ],
+    singleNominatorWithdrawal,
+    staking: staking && singleStaking,
   };
 }

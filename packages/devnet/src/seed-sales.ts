@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Address, internal, toNano, type MessageRelaxed } from '@ton/core';
 import { nftCollectionInit, nftItemAddress, nftMintBody, nftTransferBody } from './contracts/tokens.js';
-import { dnsAuctionItemInit, getgemsAuctionInit, getgemsSaleV4Init } from './contracts/sales.js';
+import { getgemsAuctionInit, getgemsSaleV4Init } from './contracts/sales.js';
+import { dnsItemAddress, openAuctionBody } from './contracts/dns.js';
 import { nowSeconds } from './producer.js';
 
 /** A seed wallet able to send: the seed's own actors (seed.ts) fit this. */
@@ -20,6 +21,8 @@ export interface SalesSeedDeps<A extends SalesActor> {
   bidder: A;
   /** Opens the DNS auction (and is outbid). */
   dnsOpener: A;
+  /** The `.ton` collection the DNS auction is opened at. */
+  dnsCollection: Address;
 }
 
 export interface SalesSeedSummary {
@@ -30,18 +33,16 @@ export interface SalesSeedSummary {
   dns: { item: Address; domain: string; bidder: Address; bid: bigint; outbid: Address };
 }
 
-/** The devnet opens its DNS auction for an hour (mainnet: a week); a late bid extends it by the item's own rule. */
-const DNS_AUCTION_SECONDS = 3600;
 const AUCTION_SECONDS = 24 * 3600;
 
 /**
  * Marketplace activity: an NFT on a getgems fixed-price sale (v4), another in a getgems auction with a bid, and a
- * `.ton` DNS item in auction where the first bidder is outbid. The DNS root collection's code is not recorded, so
- * the marketplace wallet stands in as the item's collection and the item is deployed with its opening bid
- * (dnsAuctionItemInit); bids on it then run the recorded item code.
+ * `.ton` DNS item in auction where the first bidder is outbid: the opener registers the domain at the devnet's `.ton`
+ * collection with a comment (its value the first bid), which deploys the item in auction for an hour, as mainnet's
+ * does today; a late bid extends it by the item's own rule.
  */
 export async function seedSales<A extends SalesActor>(deps: SalesSeedDeps<A>): Promise<SalesSeedSummary> {
-  const { send, produceBlock, marketplace, seller, bidder, dnsOpener } = deps;
+  const { send, produceBlock, marketplace, seller, bidder, dnsOpener, dnsCollection } = deps;
   const tag = randomBytes(4).toString('hex');
   const now = nowSeconds();
   const mp = marketplace.wallet.address;
@@ -65,9 +66,8 @@ export async function seedSales<A extends SalesActor>(deps: SalesSeedDeps<A>): P
     internal({ to: auction.address, value: toNano('0.05'), bounce: false, init: auction.init }),
   ]);
   const domain = `devnet-${tag}`;
-  // The opening bid in the state is one nanoton by the opener, so that the deploy message itself is the real first bid.
-  const dns = dnsAuctionItemInit({ collection: mp, domain, bidder: dnsOpener.wallet.address, bid: 1n, endTime: now + DNS_AUCTION_SECONDS, now });
-  await send(dnsOpener, [internal({ to: dns.address, value: toNano('1'), bounce: false, init: dns.init })]);
+  const dns = { address: dnsItemAddress(dnsCollection, domain) };
+  await send(dnsOpener, [internal({ to: dnsCollection, value: toNano('1'), bounce: true, body: openAuctionBody(domain) })]);
   await produceBlock();
 
   // 2. The seller hands the NFTs over; each contract learns its seller from ownership_assigned.

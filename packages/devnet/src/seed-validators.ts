@@ -11,7 +11,7 @@ export interface ValidatorsSeedContext {
   /** Sends messages from the faucet. */
   fromFaucet(messages: MessageRelaxed[]): Promise<void>;
   produceBlock(): Promise<unknown>;
-  /** Starts the validator operator (idempotent); null when the chain has no elector. */
+  /** Starts the validator operator, with its complaint per set (idempotent); null when the chain has no elector. */
   startValidators(): { elector: Address; validators: DevnetValidator[] } | null;
 }
 
@@ -20,7 +20,9 @@ const VALIDATOR_WALLET_FUNDING = toNano('1000000');
 
 /**
  * Funds the devnet validators' stake holder wallets from the faucet and starts the operator that stakes them in every
- * election and recovers their stakes, so the elector runs full cycles (see elector.ts for the timing).
+ * election and recovers their stakes, so the elector runs full cycles (see elector.ts for the timing). The operator
+ * also files one complaint against a devnet validator of every set it elects and has the validators vote it through,
+ * so the elector's complaint path (registration, votes, fine) runs too.
  */
 export async function seedValidators(ctx: ValidatorsSeedContext): Promise<ValidatorsSeedSummary | null> {
   const started = ctx.startValidators();

@@ -174,7 +174,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
 
   // 5. DNS: alice and bob each own a .ton domain with records.
   const sender = { send, produceBlock: () => ctx.produceBlock(), address: (a: Actor) => a.wallet.address };
-  const dns = await seedDns(sender, alice, bob, tag);
+  const dns = await seedDns(sender, faucet, alice, bob, tag);
 
   // 6. Vesting and multisig: the faucet funds a vesting wallet for alice, and a multisig of alice and bob.
   const vesting = await seedVesting(sender, faucet, alice, bob, carol);
@@ -187,7 +187,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await send(carol, [internal({ to: nowhere, value: toNano('0.25'), bounce: true, body: comment('this one bounces') })]);
 
   // 8. Sales: a getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts).
-  const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol });
+  const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol, dnsCollection: dns.collection });
 
   // 9. Validators: their stake holder wallets are funded and they stake in every election from now on.
   const validators = await seedValidators({ fromFaucet: (out) => send(faucet, out), produceBlock: () => ctx.produceBlock(), startValidators: ctx.startValidators });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { beginCell, internal, type Address, type Cell } from '@ton/core';
+import { beginCell, internal, type Address, type Cell, type MessageRelaxed } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
-import { ELECTOR_OPS, type ElectorState } from '@tongate/contracts';
+import { ELECTOR_OPS, type ElectorState, type ValidatorSet } from '@tongate/contracts';
 import { ELECTOR_ADDRESS, STAKE_MESSAGE_FEE } from './elector.js';
 import { devnetValidatorSigner, signerFromSeed, type Ed25519Signer } from './keys.js';
 import { nowSeconds } from './producer.js';
@@ -42,6 +42,77 @@ export function newStakeBody(args: { validator: Ed25519Signer; stakeHolder: Addr
     .storeBuffer(args.adnlAddr, 32)
     .storeRef(beginCell().storeBuffer(signature, 64))
     .endCell();
+}
+
+/**
+ * A complaint's description on the devnet. On a real chain it is a `ComplaintDescr` (no_blk_gen … with Merkle proofs of
+ * the blocks a validator failed to produce); the elector stores it without reading it, and the devnet has no such
+ * proofs, so it files a text that says what it is.
+ */
+export function devnetComplaintDescription(text: string): Cell {
+  return beginCell().storeUint(0, 32).storeStringTail(`tongate devnet complaint: ${text}`).endCell();
+}
+
+export interface ComplaintTerms {
+  validatorPubkey: Buffer;
+  description: Cell;
+  severity: number;
+  suggestedFine: bigint;
+  /** Part of the stake, ×2^32. */
+  suggestedFinePart: number;
+}
+
+/**
+ * The body of a complaint registration (`op 0x52674370 query_id election_id:uint32 complaint:ValidatorComplaint`), sent
+ * from a masterchain account with the price (`complaint_storage_price`). The elector overwrites created_at,
+ * reward_addr (the sender) and paid before it stores the complaint, so those go out as zeros.
+ */
+export function registerComplaintBody(args: ComplaintTerms & { queryId: bigint; electionId: number }): Cell {
+  return beginCell()
+    .storeUint(ELECTOR_OPS.registerComplaint, 32)
+    .storeUint(args.queryId, 64)
+    .storeUint(args.electionId, 32)
+    .storeUint(0xbc, 8)
+    .storeBuffer(args.validatorPubkey, 32)
+    .storeRef(args.description)
+    .storeUint(0, 32) // created_at
+    .storeUint(args.severity, 8)
+    .storeUint(0, 256) // reward_addr
+    .storeCoins(0) // paid
+    .storeCoins(args.suggestedFine)
+    .storeUint(args.suggestedFinePart, 32)
+    .endCell();
+}
+
+/** Data bits and cell references of a registration's complaint as the elector measures it for the price
+ * (`slice_compute_data_size` of the body after election_id: the complaint and its description tree). */
+export function complaintDataSize(body: Cell): { bits: number; refs: number } {
+  let bits = body.bits.length - (32 + 64 + 32);
+  let refs = 0;
+  const seen = new Set<string>();
+  const walk = (cell: Cell) => {
+    refs += cell.refs.length;
+    for (const ref of cell.refs) {
+      const key = ref.hash().toString('hex');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      bits += ref.bits.length;
+      walk(ref);
+    }
+  };
+  walk(body);
+  return { bits, refs };
+}
+
+/**
+ * The body of a vote for a complaint (`op 0x56744370 query_id signature:bits512 0x56744350 validator_idx:uint16
+ * election_id:uint32 complaint_hash:uint256`): the validator of the current set at `validatorIndex` signs the part
+ * after the signature. Any masterchain account may carry it; the elector counts the vote with that validator's weight.
+ */
+export function voteComplaintBody(args: { validator: Ed25519Signer; queryId: bigint; validatorIndex: number; electionId: number; complaintHash: Buffer }): Cell {
+  const signed = beginCell().storeUint(0x56744350, 32).storeUint(args.validatorIndex, 16).storeUint(args.electionId, 32).storeBuffer(args.complaintHash, 32).endCell();
+  const signature = args.validator.sign(signed.beginParse().loadBuffer(signed.bits.length / 8));
+  return beginCell().storeUint(ELECTOR_OPS.voteComplaint, 32).storeUint(args.queryId, 64).storeBuffer(signature, 64).storeSlice(signed.beginParse()).endCell();
 }
 
 /** The body of a recover_stake (`op 0x47657424 query_id`): the elector answers with the sender's whole credit. */
@@ -89,25 +160,90 @@ export interface OperatorContext {
   liveSeqno(address: Address): Promise<number>;
   /** The elector's live state. */
   electorState(): Promise<ElectorState>;
+  /** The current validator set (param 34). */
+  currentSet(): Promise<ValidatorSet | null>;
+  /** The elector's `complaint_storage_price(bits, refs, expire_in)`: the price plus the 1 TON the message must carry. */
+  complaintStoragePrice(bits: number, refs: number, expireIn: number): Promise<bigint>;
   logger?: { info(obj: object, msg?: string): void };
 }
 
 /** How long a recover request may stay unanswered before it is sent again (it may have been lost to a restart). */
 const RECOVER_RETRY_SECONDS = 10;
+/** Likewise for a vote or a complaint registration that has not shown in the elector's state. */
+const COMPLAINT_RETRY_SECONDS = 10;
+/** A complaint is filed only while the accused's stake stays frozen at least this long (the price grows with it, and
+ * the devnet validators need a few rounds to vote). */
+const COMPLAINT_MIN_EXPIRY_SECONDS = 8;
+/** A wallet v4 sends at most 4 messages per transfer. */
+const MAX_MESSAGES = 4;
+
+/** What a devnet complaint asks for, unless the caller says otherwise: a fixed fine plus 1/4096 of the stake. */
+export const DEVNET_COMPLAINT_FINE = 10n * TON;
+export const DEVNET_COMPLAINT_FINE_PART = 1 << 20;
+
+export interface ComplaintRequest {
+  /** Accused validator (hex); default: a devnet validator of the active set. */
+  validatorPubkey?: string;
+  suggestedFine?: bigint;
+  suggestedFinePart?: number;
+  severity?: number;
+}
+
+export interface FiledComplaint {
+  electionId: number;
+  complaintHash: string;
+  validatorPubkey: string;
+  /** The stake holder that filed it and gets the reward if it passes. */
+  reporter: Address;
+}
+
+/** A message queued on a validator's wallet for this step; `sent` runs once it is sent, `notSent` when it is not. */
+interface Outgoing {
+  message: MessageRelaxed;
+  sent(): void;
+  notSent?(): void;
+}
+
+interface PendingComplaint {
+  terms: ComplaintTerms;
+  electionId: number;
+  reporter: DevnetValidator;
+  sentAt: number;
+  resolve(filed: FiledComplaint): void;
+  reject(e: Error): void;
+}
 
 /**
  * Stakes for every devnet validator in every open election it has not joined, and recovers every credit the elector
- * holds for their wallets. Runs after each sealed round; one step at a time.
+ * holds for their wallets. With complaints on, it also files one complaint against a devnet validator of every set the
+ * elector elects (and any complaint asked for through `fileComplaint`), and makes every devnet validator of the current
+ * set vote for every open complaint, so the elector's complaint path runs: registration, votes, fine. Runs after each
+ * sealed round; one step at a time.
  */
 export class ValidatorOperator {
   private busy = false;
   private readonly stakedIn = new Map<number, number>();
   private readonly recoverAskedAt = new Map<number, number>();
+  /** Elections the automatic complaint was filed for. */
+  private readonly complainedIn = new Set<number>();
+  private readonly pending: PendingComplaint[] = [];
+  private readonly requested: (ComplaintRequest & { resolve(filed: FiledComplaint): void; reject(e: Error): void })[] = [];
+  /** `<complaint hash>:<vset>:<validator index>` → when the vote was sent. */
+  private readonly votedAt = new Map<string, number>();
+  autoComplaints = false;
+  /** Numbers each filing's description, so that two filings never make the same complaint (the elector refuses a
+   * complaint it already holds). */
+  private filedCount = 0;
 
   constructor(
     private readonly ctx: OperatorContext,
     readonly validators: DevnetValidator[],
   ) {}
+
+  /** Files a complaint in the coming rounds; resolves once the elector holds it (its hash is the elector's key). */
+  fileComplaint(request: ComplaintRequest = {}): Promise<FiledComplaint> {
+    return new Promise((resolve, reject) => this.requested.push({ ...request, resolve, reject }));
+  }
 
   /** One pass; a pass already running makes this one a no-op. */
   async step(): Promise<void> {
@@ -116,35 +252,135 @@ export class ValidatorOperator {
     try {
       const state = await this.ctx.electorState();
       const now = nowSeconds();
+      const outbox = new Map<number, Outgoing[]>(this.validators.map((v) => [v.index, []]));
       for (const v of this.validators) {
-        const messages = [];
+        const out = outbox.get(v.index)!;
         const election = state.election;
         const pubkey = v.signer.publicKey.toString('hex');
         // Like the elector, which takes stakes until it has conducted the election (even after elect_close).
         const stakeFor = election && !election.finished && this.stakedIn.get(v.index) !== election.electAt && !election.participants.some((p) => p.validatorPubkey === pubkey) ? election.electAt : null;
         if (stakeFor !== null) {
           const body = newStakeBody({ validator: v.signer, stakeHolder: v.wallet.address, electionId: stakeFor, maxFactor: DEVNET_MAX_FACTOR, adnlAddr: v.adnlAddr, queryId: BigInt(now) });
-          messages.push(internal({ to: ELECTOR_ADDRESS, value: v.stake + STAKE_MESSAGE_FEE, bounce: true, body }));
+          out.push({ message: internal({ to: ELECTOR_ADDRESS, value: v.stake + STAKE_MESSAGE_FEE, bounce: true, body }), sent: () => this.stakedIn.set(v.index, stakeFor) });
         }
         const credit = state.credits.get(v.wallet.address.hash.toString('hex')) ?? 0n;
-        const recover = credit > 0n && now - (this.recoverAskedAt.get(v.index) ?? 0) >= RECOVER_RETRY_SECONDS;
-        if (recover) messages.push(internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body: recoverStakeBody(BigInt(now)) }));
-        if (messages.length === 0) continue;
+        if (credit > 0n && now - (this.recoverAskedAt.get(v.index) ?? 0) >= RECOVER_RETRY_SECONDS) {
+          out.push({ message: internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body: recoverStakeBody(BigInt(now)) }), sent: () => this.recoverAskedAt.set(v.index, now) });
+        }
+      }
+      await this.complaints(state, now, outbox);
+      for (const v of this.validators) {
+        const queued = outbox.get(v.index)!;
+        const out = queued.slice(0, MAX_MESSAGES);
+        for (const o of queued.slice(MAX_MESSAGES)) o.notSent?.();
+        if (out.length === 0) continue;
         try {
           const seqno = await this.ctx.liveSeqno(v.wallet.address);
-          await this.ctx.sendMessage(await walletTransferBoc(v.wallet, v.walletSigner, seqno, messages));
+          await this.ctx.sendMessage(await walletTransferBoc(v.wallet, v.walletSigner, seqno, out.map((o) => o.message)));
         } catch (e) {
           // An unfunded wallet refuses the message; the next round tries again (the other validators go on).
           this.ctx.logger?.info({ validator: v.index, err: String(e).split('\n')[0] }, 'devnet: validator wallet refused its message');
+          for (const o of out) o.notSent?.();
           continue;
         }
-        if (stakeFor !== null) this.stakedIn.set(v.index, stakeFor);
-        if (recover) this.recoverAskedAt.set(v.index, now);
+        for (const o of out) o.sent();
       }
     } catch (e) {
       this.ctx.logger?.info({ err: String(e).split('\n')[0] }, 'devnet: validator operator step failed');
     } finally {
       this.busy = false;
+    }
+  }
+
+  /** Complaint registrations and votes, queued on the validators' wallets. */
+  private async complaints(state: ElectorState, now: number, outbox: Map<number, Outgoing[]>): Promise<void> {
+    this.settlePending(state, now);
+    const wantsOne = this.requested.length > 0 || this.autoComplaints;
+    if (!wantsOne && state.pastElections.every((p) => p.complaints.length === 0)) return;
+    const set = await this.ctx.currentSet();
+    if (!set) return;
+    const ours = new Map(this.validators.map((v) => [v.signer.publicKey.toString('hex'), v]));
+    // Filing: against the set validating now (its stakes stay frozen the longest), from a devnet validator's wallet.
+    const active = state.pastElections.find((p) => p.electionId === state.activeId && p.vsetHash === set.hash);
+    const expireIn = active ? active.unfreezeAt - now : 0;
+    const accusable = active && expireIn >= COMPLAINT_MIN_EXPIRY_SECONDS ? active.frozen.filter((f) => ours.has(f.validatorPubkey) && !f.banned) : [];
+    if (this.requested.length > 0 && (!active || accusable.length === 0)) {
+      const error = new Error(!active ? 'no validator set elected by the devnet elector is validating yet (the first cycle has not completed)' : 'the validating set’s stakes unfreeze too soon to file a complaint; try again in the next cycle');
+      for (const r of this.requested.splice(0)) r.reject(error);
+    }
+    const filings: (ComplaintRequest & { resolve?(filed: FiledComplaint): void; reject?(e: Error): void })[] = [...this.requested.splice(0)];
+    if (this.autoComplaints && active && accusable.length > 0 && active.complaints.length === 0 && !this.complainedIn.has(active.electionId)) filings.push({});
+    for (const request of filings) {
+      const wanted = request.validatorPubkey?.toLowerCase();
+      const accused = wanted === undefined ? accusable.at(-1) : active!.frozen.find((f) => f.validatorPubkey === wanted);
+      if (!accused) {
+        request.reject?.(new Error(`validator ${request.validatorPubkey} has no frozen stake in the validating set (election ${active!.electionId})`));
+        continue;
+      }
+      const reporter = this.validators.find((v) => v.signer.publicKey.toString('hex') !== accused.validatorPubkey)!;
+      const terms: ComplaintTerms = {
+        validatorPubkey: Buffer.from(accused.validatorPubkey, 'hex'),
+        description: devnetComplaintDescription(`validator ${accused.validatorPubkey.slice(0, 16)}… produced no blocks in election ${active!.electionId} (filed at ${now}, #${++this.filedCount})`),
+        severity: request.severity ?? 1,
+        suggestedFine: request.suggestedFine ?? DEVNET_COMPLAINT_FINE,
+        suggestedFinePart: request.suggestedFinePart ?? DEVNET_COMPLAINT_FINE_PART,
+      };
+      const body = registerComplaintBody({ ...terms, queryId: BigInt(now), electionId: active!.electionId });
+      const { bits, refs } = complaintDataSize(body);
+      // The price counts the seconds until unfreeze from the registration's own time: a few rounds of margin, and the
+      // elector keeps only the price and sends the rest back.
+      const value = (await this.ctx.complaintStoragePrice(bits, refs, expireIn + 10)) + TON;
+      const pending: PendingComplaint = {
+        terms,
+        electionId: active!.electionId,
+        reporter,
+        sentAt: now,
+        resolve: request.resolve ?? (() => undefined),
+        reject: request.reject ?? (() => undefined),
+      };
+      outbox.get(reporter.index)!.push({
+        message: internal({ to: ELECTOR_ADDRESS, value, bounce: true, body }),
+        sent: () => {
+          this.complainedIn.add(active!.electionId);
+          this.pending.push(pending);
+        },
+        // An asked-for complaint waits for the next round; the automatic one is simply tried again then.
+        notSent: () => {
+          if (request.resolve) this.requested.push(request as (typeof this.requested)[number]);
+        },
+      });
+    }
+    // Voting: every devnet validator of the current set votes once for every complaint that has not passed in it.
+    for (const past of state.pastElections) {
+      if (past.unfreezeAt <= now) continue;
+      for (const c of past.complaints) {
+        const sameSet = c.vsetId === set.hash;
+        if (sameSet && c.weightRemaining < 0n) continue;
+        for (const member of set.validators) {
+          const v = ours.get(member.pubkey);
+          if (!v || (sameSet && c.voters.includes(member.index))) continue;
+          const key = `${c.complaintHash}:${set.hash}:${member.index}`;
+          if (now - (this.votedAt.get(key) ?? 0) < COMPLAINT_RETRY_SECONDS) continue;
+          const body = voteComplaintBody({ validator: v.signer, queryId: BigInt(now), validatorIndex: member.index, electionId: past.electionId, complaintHash: Buffer.from(c.complaintHash, 'hex') });
+          outbox.get(v.index)!.push({ message: internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body }), sent: () => this.votedAt.set(key, now) });
+        }
+      }
+    }
+  }
+
+  /** Resolves the filings the elector now holds; gives up on those it refused (their price comes back). */
+  private settlePending(state: ElectorState, now: number): void {
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const p = this.pending[i];
+      const past = state.pastElections.find((e) => e.electionId === p.electionId);
+      const found = past?.complaints.find((c) => c.complaint.description.hash().equals(p.terms.description.hash()));
+      if (found) {
+        this.pending.splice(i, 1);
+        p.resolve({ electionId: p.electionId, complaintHash: found.complaintHash, validatorPubkey: found.complaint.validatorPubkey, reporter: p.reporter.wallet.address });
+      } else if (now - p.sentAt > 3 * COMPLAINT_RETRY_SECONDS) {
+        this.pending.splice(i, 1);
+        p.reject(new Error(`the elector did not register the complaint against ${p.terms.validatorPubkey.toString('hex')} in election ${p.electionId}`));
+      }
     }
   }
 }

@@ -5,19 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeElectionConfig, decodeValidatorSet, loadConfigDictionary } from '@tongate/contracts';
 import { WHOLE_SHARD } from '@tongate/chain';
 import { createDevnet, ELECTOR_ADDRESS, type Devnet } from '../src/index.js';
+import { SHORT_ELECTION_TIMING, until } from './helpers.js';
 
-/** Short enough for a test: a set validates 24 s, elections open 16 s before it and close 6 s before. */
-const TIMING = { validatorsElectedFor: 24, electionsStartBefore: 16, electionsEndBefore: 6, stakeHeldFor: 4 };
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const TIMING = SHORT_ELECTION_TIMING;
 
 describe('devnet elector', () => {
   let devnet: Devnet;

@@ -12,3 +12,17 @@ export async function faucetSeqno(devnet: Devnet): Promise<number> {
   const r = await devnet.runGetMethod(devnet.faucet.address, 'seqno', []);
   return Number((r.stack[0] as { value: bigint }).value);
 }
+
+/** Polls `probe` every 250 ms until it answers something truthy; fails after `timeoutMs` naming `what`. */
+export async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The elector tests' short cycle: a set validates 24 s, elections open 16 s before it and close 6 s before. */
+export const SHORT_ELECTION_TIMING = { validatorsElectedFor: 24, electionsStartBefore: 16, electionsEndBefore: 6, stakeHeldFor: 4 };

@@ -1,6 +1,6 @@
 import { Address, type Cell, type TupleItem } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDevnet, salesContractCodes, type Devnet, type SeedSummary } from '../src/index.js';
+import { contractCodes, createDevnet, salesContractCodes, type Devnet, type SeedSummary } from '../src/index.js';
 
 /** The seed's marketplace contracts run the recorded mainnet code: each ends in the state its own get-methods report. */
 let devnet: Devnet;
@@ -49,7 +49,7 @@ describe('seed: marketplace and DNS auctions', () => {
 
   it('runs a .ton DNS auction where the opening bidder is outbid', async () => {
     const { dns } = seed.sales;
-    expect(await codeHash(dns.item)).toBe(salesContractCodes.dnsItemCodeHash);
+    expect(await codeHash(dns.item)).toBe(contractCodes.devnetDnsItemCodeHash);
     const info = await devnet.runGetMethod(dns.item, 'get_auction_info', []);
     expect(info.exitCode).toBe(0);
     same(addr(info.stack[0]), dns.bidder);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { compileFunc } from '@ton-community/func-js';
-import { Address, beginCell, Cell, Dictionary, type TupleItem } from '@ton/core';
+import { Address, beginCell, Cell, Dictionary, internal, toNano, type MessageRelaxed, type TupleItem } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractCodes, createDevnet, dns, salesContractCodes, type Devnet, type SeedSummary } from '../src/index.js';
+import { contractCodes, createDevnet, dns, signerFromSeed, walletTransferBoc, type Devnet, type SeedSummary } from '../src/index.js';
 import { JETTON_OP, NFT_OP } from '../src/contracts/tokens.js';
 
 let devnet: Devnet;
@@ -76,9 +77,62 @@ describe('seed', () => {
     expect(await opsOf(item)).toContain(NFT_OP.transfer);
   });
 
+  it('config param 4 names the root resolver, which resolves `ton` to the collection, which resolves each domain to its item', async () => {
+    const param4 = await devnet.getConfigParam(4);
+    expect(new Address(-1, param4!.beginParse().loadBuffer(32)).equals(seed.dns.root)).toBe(true);
+    const resolve = async (at: Address, text: string) =>
+      devnet.runGetMethod(at, 'dnsresolve', [{ type: 'slice', cell: beginCell().storeBuffer(Buffer.from(text, 'latin1')).endCell() }, { type: 'int', value: dns.dnsCategory('dns_next_resolver') }]);
+    const nextResolver = (stack: TupleItem[]) => (stack[1] as { cell: Cell }).cell.beginParse().skip(16).loadAddress();
+    for (const text of ['ton\0', '\0ton\0', 'ton\0alice\0']) {
+      const r = await resolve(seed.dns.root, text);
+      expect(r.exitCode).toBe(0);
+      expect(int(r.stack[0])).toBe(text.startsWith('\0') ? 32n : 24n);
+      expect(nextResolver(r.stack).equals(seed.dns.collection)).toBe(true);
+    }
+    expect(int((await resolve(seed.dns.root, 'com\0')).stack[0])).toBe(0n);
+    for (const item of seed.dns.items) {
+      const label = item.domain.replace(/\.ton$/, '');
+      const r = await resolve(seed.dns.collection, `\0${label}\0`);
+      expect(int(r.stack[0])).toBe(BigInt(8 + label.length * 8));
+      expect(nextResolver(r.stack).equals(item.address)).toBe(true);
+      const byIndex = await devnet.runGetMethod(seed.dns.collection, 'get_nft_address_by_index', [{ type: 'int', value: dns.dnsItemIndex(label) }]);
+      expect(addr(byIndex.stack[0]).equals(item.address)).toBe(true);
+      // The collection deployed it: its first transaction's message came from the collection, with the state init.
+      const state = await devnet.getAccountState(item.address);
+      const txs = await devnet.getAccountTransactions(item.address, state.lastTransaction!, 50);
+      const first = txs[txs.length - 1].tx.inMessage!;
+      expect(first.info.src?.toString()).toBe(seed.dns.collection.toString());
+      expect(first.init?.data?.hash().equals(beginCell().storeUint(dns.dnsItemIndex(label), 256).storeAddress(seed.dns.collection).endCell().hash())).toBe(true);
+    }
+  });
+
+  it('the .ton collection registers domains for its admin only, and only well-formed labels', async () => {
+    const v4 = seed.wallets.find((w) => w.version === 'v4r2')!;
+    const sendFrom = async (secret: Buffer, wallet: WalletContractV4, out: MessageRelaxed[]) => {
+      const seqno = Number(int((await devnet.runGetMethod(wallet.address, 'seqno', [])).stack[0]));
+      await devnet.sendMessage(await walletTransferBoc(wallet, signerFromSeed(secret), seqno, out));
+      await devnet.produceBlock();
+    };
+    const tag = Date.now().toString(36);
+    const register = (label: string) => internal({ to: seed.dns.collection, value: toNano('1.2'), bounce: true, body: dns.registerDomainBody(label, v4.address) });
+    // Not the admin: refused.
+    const signer = signerFromSeed(Buffer.from(v4.secretSeedHex, 'hex'));
+    await sendFrom(Buffer.from(v4.secretSeedHex, 'hex'), WalletContractV4.create({ workchain: 0, publicKey: signer.publicKey }), [register(`stolen-${tag}`)]);
+    // The admin, with labels the collection refuses: upper case, too short, a leading hyphen.
+    const faucetWallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+    await sendFrom(devnet.faucet.secretKey, faucetWallet, [register(`Upper-${tag}`), register('abc'), register(`-lead-${tag}`), register(`fine-${tag}`)]);
+    for (const label of [`stolen-${tag}`, `Upper-${tag}`, 'abc', `-lead-${tag}`]) {
+      expect((await devnet.getAccountState(dns.dnsItemAddress(seed.dns.collection, label))).status, label).toBe('nonexist');
+    }
+    const fine = dns.dnsItemAddress(seed.dns.collection, `fine-${tag}`);
+    const nft = await devnet.runGetMethod(fine, 'get_nft_data', []);
+    expect(addr(nft.stack[3]).equals(v4.address)).toBe(true);
+    expect(int((await devnet.runGetMethod(fine, 'get_auction_info', [])).stack[1])).toBe(0n);
+  });
+
   it('deploys .ton domains whose records resolve through the item code', async () => {
     for (const item of seed.dns.items) {
-      expect((await devnet.getAccountState(item.address)).code!.hash().toString('hex')).toBe(salesContractCodes.dnsItemCodeHash);
+      expect((await devnet.getAccountState(item.address)).code!.hash().toString('hex')).toBe(contractCodes.devnetDnsItemCodeHash);
       const nft = await devnet.runGetMethod(item.address, 'get_nft_data', []);
       expect(addr(nft.stack[3]).equals(item.owner)).toBe(true);
       const resolve = async (category: string) => {
@@ -121,6 +175,9 @@ describe('seed', () => {
       ['vesting-wallet.fc', contractCodes.vestingWalletCodeHash],
       ['multisig.fc', contractCodes.multisigCodeHash],
       ['multisig-order.fc', contractCodes.multisigOrderCodeHash],
+      ['dns-root.fc', contractCodes.dnsRootCodeHash],
+      ['dns-collection.fc', contractCodes.dnsCollectionCodeHash],
+      ['dns-item.fc', contractCodes.devnetDnsItemCodeHash],
     ] as const;
     for (const [file, hash] of cases) {
       const compiled = await compileFunc({ targets: [file], sources: (p: string) => readFileSync(dir + p, 'utf8') });
@@ -130,6 +187,9 @@ describe('seed', () => {
     expect(Cell.fromBase64(contractCodes.multisigCodeBoc).hash().toString('hex')).toBe(contractCodes.multisigCodeHash);
     expect(Cell.fromBase64(contractCodes.multisigOrderCodeBoc).hash().toString('hex')).toBe(contractCodes.multisigOrderCodeHash);
     expect(Cell.fromBase64(contractCodes.vestingWalletCodeBoc).hash().toString('hex')).toBe(contractCodes.vestingWalletCodeHash);
+    expect(Cell.fromBase64(contractCodes.dnsRootCodeBoc).hash().toString('hex')).toBe(contractCodes.dnsRootCodeHash);
+    expect(Cell.fromBase64(contractCodes.dnsCollectionCodeBoc).hash().toString('hex')).toBe(contractCodes.dnsCollectionCodeHash);
+    expect(Cell.fromBase64(contractCodes.devnetDnsItemCodeBoc).hash().toString('hex')).toBe(contractCodes.devnetDnsItemCodeHash);
   });
 
   it('runs a 2-of-2 multisig: an order executed after two approvals, a proposed one pending', async () => {

@@ -49,10 +49,17 @@ export function removeAdminFile(dataDir: string, token: string): void {
   if (readAdminFile(dataDir)?.token === token) rmSync(adminFilePath(dataDir), { force: true });
 }
 
+/** What the admin API asks of a devnet. */
+export interface AdminDevnet {
+  seed(): Promise<unknown>;
+  /** Files a complaint with the devnet's elector and has the devnet validators vote for it (resolves once filed). */
+  fileComplaint(request: { validatorPubkey?: string; suggestedFine?: bigint; suggestedFinePart?: number; severity?: number }): Promise<unknown>;
+}
+
 export interface AdminOptions {
   token: string;
   keys: KeyRepository;
-  devnets?: Partial<Record<Network, { seed(): Promise<unknown> }>>;
+  devnets?: Partial<Record<Network, AdminDevnet>>;
 }
 
 function serialise(value: unknown): unknown {
@@ -98,6 +105,31 @@ export function createAdminApp(options: AdminOptions): Express {
       const rotated = await options.keys.rotate(Number(req.params.id), grace);
       if (!rotated) return void res.status(404).json({ error: `no key with id ${req.params.id}` });
       res.json(serialise(rotated));
+    }),
+  );
+  app.post(
+    '/admin/devnet/:network/complaint',
+    wrap(async (req, res) => {
+      const network = req.params.network as Network;
+      const devnet = NETWORKS.includes(network) ? options.devnets?.[network] : undefined;
+      if (!devnet) return void res.status(404).json({ error: `no devnet for network ${req.params.network}` });
+      const b = (req.body ?? {}) as { validatorPubkey?: unknown; suggestedFine?: unknown; suggestedFinePart?: unknown; severity?: unknown };
+      const unknownField = Object.keys(b).find((k) => !['validatorPubkey', 'suggestedFine', 'suggestedFinePart', 'severity'].includes(k));
+      if (unknownField !== undefined) return void res.status(400).json({ error: `unknown field: ${unknownField}` });
+      if (b.validatorPubkey !== undefined && (typeof b.validatorPubkey !== 'string' || !/^[0-9a-fA-F]{64}$/.test(b.validatorPubkey))) {
+        return void res.status(400).json({ error: 'validatorPubkey: expected 64 hex digits' });
+      }
+      if (b.suggestedFine !== undefined && (typeof b.suggestedFine !== 'string' || !/^\d+$/.test(b.suggestedFine))) return void res.status(400).json({ error: 'suggestedFine: expected nanotons as a decimal string' });
+      const uint = (v: unknown, max: number) => v === undefined || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max);
+      if (!uint(b.suggestedFinePart, 2 ** 32 - 1)) return void res.status(400).json({ error: 'suggestedFinePart: expected an integer 0…2^32−1' });
+      if (!uint(b.severity, 255)) return void res.status(400).json({ error: 'severity: expected an integer 0…255' });
+      const filed = await devnet.fileComplaint({
+        validatorPubkey: b.validatorPubkey as string | undefined,
+        suggestedFine: b.suggestedFine === undefined ? undefined : BigInt(b.suggestedFine as string),
+        suggestedFinePart: b.suggestedFinePart as number | undefined,
+        severity: b.severity as number | undefined,
+      });
+      res.json(serialise(filed));
     }),
   );
   app.post(

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Address } from '@ton/core';
 
 export type Network = 'mainnet' | 'testnet';
 export const NETWORKS: readonly Network[] = ['mainnet', 'testnet'];
@@ -14,6 +15,9 @@ export interface NetworkSettings {
   liteserverConfig: string;
   /** Masterchain seqno the indexer starts from on an empty database; null = the chain's first block. */
   indexFrom: number | null;
+  /** The network's `.ton` DNS collection (raw or friendly address) when the operator names it; '' = read it from the
+   * chain (config param 4 → root resolver). Only its items count as `.ton` domains. */
+  dnsCollection: string;
 }
 
 export interface Config {
@@ -95,6 +99,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'testnet.liteserverConfig', env: 'TONGATE_TESTNET_LITESERVER_CONFIG', default: '(empty)', description: 'Global config path for the testnet liteserver backend.' },
   { key: 'mainnet.indexFrom', env: 'TONGATE_MAINNET_INDEX_FROM', default: '(empty: first block)', description: 'Masterchain seqno the mainnet indexer starts from on an empty database.' },
   { key: 'testnet.indexFrom', env: 'TONGATE_TESTNET_INDEX_FROM', default: '(empty: first block)', description: 'Masterchain seqno the testnet indexer starts from on an empty database.' },
+  { key: 'mainnet.dnsCollection', env: 'TONGATE_MAINNET_DNS_COLLECTION', default: '(empty: from the chain)', description: 'The `.ton` DNS collection whose items the mainnet indexer counts as domains; empty = the one config param 4\'s root resolver names.' },
+  { key: 'testnet.dnsCollection', env: 'TONGATE_TESTNET_DNS_COLLECTION', default: '(empty: from the chain)', description: 'The `.ton` DNS collection whose items the testnet indexer counts as domains; empty = the one config param 4\'s root resolver names.' },
   { key: 'indexer', env: 'TONGATE_INDEXER', default: 'embedded', description: 'embedded: the server indexes its networks itself; external: `tongate index --network N` processes do (production).' },
   { key: 'databaseUrl', env: 'DATABASE_URL', default: '(empty: embedded PGlite)', description: 'PostgreSQL connection string.' },
   { key: 'redisUrl', env: 'REDIS_URL', default: '(empty: in-memory limiter)', description: 'Redis for rate limits shared between processes.' },
@@ -137,8 +143,8 @@ export function settingsTableMarkdown(): string {
 export function defaultConfig(): Config {
   return {
     listenHost: '127.0.0.1',
-    mainnet: { hosts: ['mainnet.localhost'], port: 8080, backend: 'devnet', liteserverConfig: '', indexFrom: null },
-    testnet: { hosts: ['testnet.localhost'], port: 8081, backend: 'devnet', liteserverConfig: '', indexFrom: null },
+    mainnet: { hosts: ['mainnet.localhost'], port: 8080, backend: 'devnet', liteserverConfig: '', indexFrom: null, dnsCollection: '' },
+    testnet: { hosts: ['testnet.localhost'], port: 8081, backend: 'devnet', liteserverConfig: '', indexFrom: null, dnsCollection: '' },
     databaseUrl: '',
     redisUrl: '',
     dataDir: './data',
@@ -202,6 +208,12 @@ function hostList(raw: string): string[] {
     .filter(Boolean);
 }
 
+function parseAddressSetting(name: string, raw: string): string {
+  const value = raw.trim();
+  if (!Address.isFriendly(value) && !Address.isRaw(value)) throw new ConfigError(`${name} must be a TON address, got '${raw}'`);
+  return value;
+}
+
 function parseBackend(name: string, raw: string): NetworkSettings['backend'] {
   if (raw !== 'devnet' && raw !== 'liteserver') throw new ConfigError(`${name} must be devnet or liteserver, got '${raw}'`);
   return raw;
@@ -243,6 +255,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       throw new ConfigError(`cannot read TONGATE_CONFIG ${env.TONGATE_CONFIG}: ${(e as Error).message}`);
     }
     config = applyFile(config, parsed as Record<string, unknown>);
+    for (const net of NETWORKS) {
+      const dns = config[net].dnsCollection as unknown;
+      if (dns !== '' && dns !== undefined) config[net].dnsCollection = parseAddressSetting(`${net}.dnsCollection`, String(dns));
+    }
   }
   const e = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
   let v: string | undefined;
@@ -254,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if ((v = e(`TONGATE_${N}_BACKEND`))) config[net].backend = parseBackend(`TONGATE_${N}_BACKEND`, v);
     if ((v = e(`TONGATE_${N}_LITESERVER_CONFIG`))) config[net].liteserverConfig = v;
     if ((v = e(`TONGATE_${N}_INDEX_FROM`))) config[net].indexFrom = parseInteger(`TONGATE_${N}_INDEX_FROM`, v, 0);
+    if ((v = e(`TONGATE_${N}_DNS_COLLECTION`))) config[net].dnsCollection = parseAddressSetting(`TONGATE_${N}_DNS_COLLECTION`, v);
   }
   if ((v = e('DATABASE_URL'))) config.databaseUrl = v;
   if ((v = e('REDIS_URL'))) config.redisUrl = v;

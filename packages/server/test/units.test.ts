@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, createMemoryLimiter, createNetworkResolver, defaultConfig, loadConfig, mapError, redactUrl, settingsTableMarkdown, SETTINGS } from '../src/index.js';
 
@@ -38,6 +41,16 @@ describe('configuration', () => {
     expect(loadConfig({ TONGATE_METADATA_FETCH: 'on', TONGATE_METADATA_SCHEMES: 'HTTPS, http', TONGATE_METADATA_TTL_SECONDS: '60' })).toMatchObject({ metadataFetch: true, metadataSchemes: ['https', 'http'], metadataTtlSeconds: 60 });
     expect(() => loadConfig({ TONGATE_METADATA_SCHEMES: 'https,file' })).toThrow(/'file' is not one of http, https, ipfs/);
     expect(() => loadConfig({ TONGATE_METADATA_MAX_BYTES: '10' })).toThrow(/TONGATE_METADATA_MAX_BYTES must be >= 1024/);
+  });
+  it('the .ton DNS collection override: per network, an address or a clear error', () => {
+    expect(defaultConfig().mainnet.dnsCollection).toBe('');
+    const c = loadConfig({ TONGATE_MAINNET_DNS_COLLECTION: ' EQC3dNlesgVD8YbAazcauIrXBPfiVhMMr5YYk2in0Mtsz0Bz ', TONGATE_TESTNET_DNS_COLLECTION: '0:' + 'ab'.repeat(32) });
+    expect(c.mainnet.dnsCollection).toBe('EQC3dNlesgVD8YbAazcauIrXBPfiVhMMr5YYk2in0Mtsz0Bz');
+    expect(c.testnet.dnsCollection).toBe('0:' + 'ab'.repeat(32));
+    expect(() => loadConfig({ TONGATE_TESTNET_DNS_COLLECTION: 'ton.org' })).toThrow(/TONGATE_TESTNET_DNS_COLLECTION must be a TON address/);
+    const file = join(mkdtempSync(join(tmpdir(), 'tongate-cfg-')), 'config.json');
+    writeFileSync(file, JSON.stringify({ mainnet: { dnsCollection: 'nope' } }));
+    expect(() => loadConfig({ TONGATE_CONFIG: file })).toThrow(/mainnet.dnsCollection must be a TON address/);
   });
   it('documents every setting', () => {
     const table = settingsTableMarkdown();

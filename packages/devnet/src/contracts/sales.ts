@@ -1,6 +1,5 @@
 import { Address, beginCell, Cell, contractAddress, type StateInit } from '@ton/core';
 import { getgemsAuctionCodeBoc, getgemsSaleV4CodeBoc } from './sales-codes.js';
-import { dnsItemInit } from './dns.js';
 
 /**
  * State inits of the recorded marketplace and DNS contracts (sales-codes.ts). The data layouts are the ones the
@@ -95,20 +94,4 @@ export function getgemsAuctionInit(
     .storeRef(constants)
     .endCell();
   return deployed(data, getgemsAuctionCode());
-}
-
-/**
- * A `.ton` DNS item in auction, as the DNS collection leaves it after the first bid (owner none, the bid in the
- * auction cell). The DNS root collection's code is not among the recordings, so the devnet deploys the item itself,
- * holding the first bid (dns.ts).
- */
-export function dnsAuctionItemInit(args: { collection: Address; domain: string; bidder: Address; bid: bigint; endTime: number; now: number }): { address: Address; init: StateInit } {
-  const { address, init } = dnsItemInit({
-    collection: args.collection,
-    label: args.domain,
-    owner: null,
-    auction: { maxBidAddress: args.bidder, maxBidAmount: args.bid, endTime: args.endTime },
-    lastFillUpTime: args.now,
-  });
-  return { address, init };
 }

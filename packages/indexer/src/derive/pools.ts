@@ -44,7 +44,16 @@ export interface PoolTransaction {
   deploys: boolean;
   source: string | null;
   value: bigint;
+  /** The inbound message came back bounced. */
+  bounced: boolean;
   body: Cell | null;
+  /** What the transaction took from the balance besides the inbound value: its fees, and every message it sent (value,
+   * forwarding and IHR fees). `storageFees` is the storage phase's part of `totalFees`. */
+  totalFees: bigint;
+  storageFees: bigint;
+  outflow: bigint;
+  /** What the transaction's messages to the elector carried (a stake a single-nominator pool forwarded). */
+  toElector?: bigint;
 }
 
 type Cause =
@@ -211,6 +220,89 @@ export function poolBlockEvents(pool: string, before: NominatorPoolData | null, 
   return { nominator, validator: validatorEvents(pool, base, after, live) };
 }
 
+/** Owner operations of a single-nominator pool (`single-nominator.fc`): withdraw, change validator, raw message, upgrade. */
+const SINGLE_NOMINATOR_OPS = { withdraw: 0x1000, changeValidator: 0x1001, sendRawMessage: 0x7702, upgrade: 0x9903 } as const;
+/** What a single-nominator pool always keeps for storage: a withdrawal leaves at least this (`MIN_TON_FOR_STORAGE`). */
+const SINGLE_NOMINATOR_RESERVE = ONE_TON;
+
+/** Elector answers a stake holder gets (`elector-code.fc`). */
+const ELECTOR_ANSWERS = { stakeAccepted: 0xf374484c, stakeRejected: 0xee6f454c } as const;
+const SINGLE_NOMINATOR_NEW_STAKE = 0x4e73744b;
+
+/**
+ * A single-nominator pool's stake at the elector, which its contract does not keep: followed from the messages as the
+ * TON Foundation pool keeps it in its storage. `state` 0 idle, 1 new_stake sent, 2 stake accepted; `stakeSent` what
+ * the pool forwarded to the elector less the elector's confirmation value (what the elector holds for it).
+ */
+export interface SingleNominatorStake {
+  state: number;
+  stakeSent: bigint;
+}
+
+export const SINGLE_NOMINATOR_IDLE: SingleNominatorStake = { state: 0, stakeSent: 0n };
+
+/**
+ * A single-nominator pool's nominator events: its one nominator is the owner, whose position is the pool's balance
+ * plus its stake at the elector.
+ * `withdrawal`: the owner's withdraw (op 0x1000) pays `min(amount, balance − 1 TON)`, the balance being the one before
+ * the message's value is credited (after the storage phase), as the contract computes it. `deposit`: value the pool
+ * keeps from anyone — a plain transfer, or a message that is none of the owner's or the validator's operations nor
+ * the elector's answers (the stake going to the elector and coming back is not the owner's doing). Balances before and
+ * after each transaction follow the chain's value flow from the balance before the block: + inbound value − fees −
+ * what the sent messages took; the last one's is the account's balance after the block. `reward`: the elector's
+ * recover answer brings the stake back, and the owner's reward is what came back less the stake (negative after a
+ * fine); its balances are the owner's position around it (the balance delta is the reward less the transaction's fees).
+ */
+export function singleNominatorEvents(pool: string, roles: { owner: string; validator: string }, balanceBefore: bigint, transactions: PoolTransaction[], stakeBefore: SingleNominatorStake = SINGLE_NOMINATOR_IDLE): NominatorEventRow[] {
+  return singleNominatorBlock(pool, roles, balanceBefore, transactions, stakeBefore).events;
+}
+
+/** The block's nominator events of a single-nominator pool and its stake at the elector after the block. */
+export function singleNominatorBlock(pool: string, roles: { owner: string; validator: string }, balanceBefore: bigint, transactions: PoolTransaction[], stakeBefore: SingleNominatorStake): { events: NominatorEventRow[]; stake: SingleNominatorStake } {
+  const rows: NominatorEventRow[] = [];
+  let balance = balanceBefore;
+  let stake = { ...stakeBefore };
+  const position = (amount: bigint): NominatorPosition => ({ amount, pendingDepositAmount: 0n, withdrawRequested: false });
+  for (const tx of [...transactions].sort((a, b) => (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0))) {
+    const before = balance;
+    const after = before + tx.value - tx.totalFees - tx.outflow;
+    balance = after;
+    const atElector = stake.stakeSent;
+    if (tx.aborted || !tx.source) continue;
+    const s = tx.body?.beginParse();
+    const op = s && s.remainingBits >= 32 ? s.loadUint(32) : null;
+    if (tx.source === ELECTOR_RAW) {
+      // The elector's answers move the stake; a bounced stake came back whole.
+      if (tx.bounced || op === ELECTOR_ANSWERS.stakeRejected) stake = { ...SINGLE_NOMINATOR_IDLE };
+      else if (op === ELECTOR_ANSWERS.stakeAccepted) stake = { state: 2, stakeSent: atElector - tx.value > 0n ? atElector - tx.value : 0n };
+      else if (op === ELECTOR_OPS.recoverStakeResponse) {
+        // Only a stake this index saw go out has a known reward (a pool met mid-life sets its baseline here).
+        if (atElector > 0n) rows.push(eventRow(pool, roles.owner, tx, 'reward', tx.value - atElector, position(before + atElector), position(after)));
+        stake = { ...SINGLE_NOMINATOR_IDLE };
+      }
+      continue;
+    }
+    if (tx.source === roles.validator && op === SINGLE_NOMINATOR_NEW_STAKE && (tx.toElector ?? 0n) > 0n) {
+      stake = { state: 1, stakeSent: atElector + tx.toElector! };
+      continue;
+    }
+    if (tx.bounced || tx.value <= 0n) continue;
+    if (tx.source === roles.owner && op === SINGLE_NOMINATOR_OPS.withdraw) {
+      if (!s || s.remainingBits < 64 + 4) continue;
+      s.skip(64);
+      const requested = s.loadCoins();
+      const available = before - tx.storageFees - SINGLE_NOMINATOR_RESERVE;
+      const amount = requested < available ? requested : available;
+      if (amount > 0n) rows.push(eventRow(pool, roles.owner, tx, 'withdrawal', amount, position(before + atElector), position(after + atElector)));
+      continue;
+    }
+    if (tx.source === roles.validator) continue;
+    if (tx.source === roles.owner && op !== null && (Object.values(SINGLE_NOMINATOR_OPS) as number[]).includes(op)) continue;
+    rows.push(eventRow(pool, roles.owner, tx, 'deposit', tx.value, position(before + atElector), position(after + atElector)));
+  }
+  return { events: rows, stake };
+}
+
 /** The `/pool` figures, as `get_pool_data` answers them. */
 interface PoolFigures {
   state: number;
@@ -240,11 +332,20 @@ interface PoolState {
 function poolTransactions(batch: McBlockBatch, accounts: ReadonlySet<string>): Map<string, PoolTransaction[]> {
   const bodies = new Map(batch.contents.map((c) => [c.hash, c.body]));
   const inbound = new Map(batch.messages.filter((m) => m.direction === 'in' && accounts.has(m.tx_account)).map((m) => [m.tx_hash, m]));
+  const outflow = new Map<string, bigint>();
+  const toElector = new Map<string, bigint>();
+  for (const m of batch.messages) {
+    if (m.direction !== 'out' || !accounts.has(m.tx_account)) continue;
+    const spent = [m.value, m.fwd_fee, m.ihr_fee].reduce<bigint>((sum, v) => sum + (v == null ? 0n : BigInt(v)), 0n);
+    outflow.set(m.tx_hash, (outflow.get(m.tx_hash) ?? 0n) + spent);
+    if (m.destination === ELECTOR_RAW && m.value != null) toElector.set(m.tx_hash, (toElector.get(m.tx_hash) ?? 0n) + BigInt(m.value));
+  }
   const out = new Map<string, PoolTransaction[]>();
   for (const t of batch.transactions) {
     if (!accounts.has(t.account)) continue;
     const m = inbound.get(t.hash);
     const body = m ? bodies.get(m.body_hash) : undefined;
+    const description = (typeof t.description === 'string' ? JSON.parse(t.description) : t.description) as { storage_ph?: { storage_fees_collected?: string } };
     const list = out.get(t.account) ?? [];
     list.push({
       hash: t.hash,
@@ -254,7 +355,12 @@ function poolTransactions(batch: McBlockBatch, accounts: ReadonlySet<string>): M
       deploys: t.orig_status !== 'active',
       source: m?.source ?? null,
       value: m?.value == null ? 0n : BigInt(m.value),
+      bounced: m?.bounced === true,
       body: body ? Cell.fromBase64(body) : null,
+      totalFees: BigInt(t.total_fees),
+      storageFees: BigInt(description.storage_ph?.storage_fees_collected ?? 0),
+      outflow: outflow.get(t.hash) ?? 0n,
+      toElector: toElector.get(t.hash) ?? 0n,
     });
     out.set(t.account, list);
   }
@@ -302,9 +408,14 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
         return kind && s.data_boc && s.account_status === 'active' ? [{ state: s, kind }] : [];
       });
       if (found.length === 0) return [];
-      const previous = new Map(
-        (await (db as Kysely<ChainDatabase>).selectFrom('nominator_pools').select(['address', 'data_boc']).where('address', 'in', found.map((f) => f.state.account)).execute()).map((r) => [r.address, r.data_boc]),
-      );
+      const stored = await (db as Kysely<ChainDatabase>)
+        .selectFrom('nominator_pools')
+        .select(['address', 'data_boc', 'balance', 'state', 'stake_amount_sent'])
+        .where('address', 'in', found.map((f) => f.state.account))
+        .execute();
+      const previous = new Map(stored.map((r) => [r.address, r.data_boc]));
+      const previousStake = new Map(stored.map((r): [string, SingleNominatorStake] => [r.address, { state: r.state, stakeSent: BigInt(r.stake_amount_sent) }]));
+      const previousBalance = new Map(stored.map((r) => [r.address, BigInt(r.balance)]));
       const transactions = poolTransactions(batch, new Set(found.map((f) => f.state.account)));
       const out: PoolState[] = [];
       for (const { state, kind } of found) {
@@ -336,17 +447,21 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
             validatorEvents: events.validator,
           });
         } else {
-          // A single-nominator pool holds one owner's stake: the account's balance is the owner's position (what is at
-          // the elector is not in it while staked). Its deposits and withdrawals are not nominator-pool events.
+          // A single-nominator pool holds one owner's stake: the owner's position is the account's balance and what is at
+          // the elector. Its events are the owner's deposits, withdrawals and rewards.
           const roles = decodeOrNull(() => decodeSingleNominatorData(data));
           const figures = roles && (await singleNominatorFigures(ctx.chain, state.account, batch.mcSeqno));
           if (!roles || !figures) continue;
+          // The balance before the block: as stored after the pool's last block, else the chain's at the previous block.
+          const before = previousBalance.get(state.account) ?? (batch.mcSeqno > 0 && txs.length > 0 ? (await ctx.chain.getAccountState(Address.parseRaw(state.account), batch.mcSeqno - 1)).balance : 0n);
+          const block = singleNominatorBlock(state.account, { owner: raw(roles.owner), validator: raw(roles.validator) }, before, txs, previousStake.get(state.account) ?? SINGLE_NOMINATOR_IDLE);
           out.push({
             ...common,
             validator: raw(roles.validator),
-            figures,
-            members: [{ nominator: raw(roles.owner), balance: BigInt(state.balance), pending: 0n, withdrawRequested: false }],
-            nominatorEvents: [],
+            // get_pool_data answers constants for mytonctrl (state 2, nothing sent): the pool's real stake replaces them.
+            figures: { ...figures, state: block.stake.state, stake_amount_sent: block.stake.stakeSent },
+            members: [{ nominator: raw(roles.owner), balance: BigInt(state.balance) + block.stake.stakeSent, pending: 0n, withdrawRequested: false }],
+            nominatorEvents: block.events,
             validatorEvents: [],
           });
         }

@@ -1,6 +1,7 @@
 import {
   decodeDnsItemData,
   detectInterfaces,
+  isGenuineDnsItem,
   methodId,
   readNftSale,
   runGetMethod,
@@ -9,12 +10,14 @@ import {
   type GetgemsSale,
   type NftSale,
   type TelemintItem,
+  type TrustedDnsCollection,
 } from '@tongate/contracts';
 import type { NftSalesTable, DnsAuctionsTable } from '@tongate/store';
 import { Address, Cell } from '@ton/core';
 import type { Insertable } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
 import type { LatestAccountStateRow } from '../rows.js';
+import { trustedTonCollection } from './dns-trust.js';
 import type { BlockDerivation } from './index.js';
 
 /**
@@ -170,16 +173,33 @@ function kindOfCode(codeHash: string, contractMethods: unknown): SalesContractKi
   return kind;
 }
 
-/** Decodes one touched account; null when it is none of these contracts or its state does not decode. */
-export async function decodeSalesAccount(row: LatestAccountStateRow, batch: McBlockBatch): Promise<{ sale?: Insertable<NftSalesTable>; auction?: Insertable<DnsAuctionsTable> | null } | null> {
+/**
+ * Decodes one touched account; null when it is none of these contracts or its state does not decode. A `.ton` item
+ * counts only when it is a genuine item of the network's collection (`dnsTrust`, see dns-trust.ts): a copy of the
+ * item code elsewhere gets `auction: null`, so any row it had goes.
+ */
+export async function decodeSalesAccount(
+  row: LatestAccountStateRow,
+  batch: McBlockBatch,
+  dnsTrust: () => Promise<TrustedDnsCollection | null> = async () => null,
+): Promise<{ sale?: Insertable<NftSalesTable>; auction?: Insertable<DnsAuctionsTable> | null } | null> {
   if (!row.code_boc || !row.data_boc || !row.code_hash || !row.data_hash || row.account_status !== 'active') return null;
-  const kind = kindOfCode(row.code_hash, row.contract_methods);
+  let kind = kindOfCode(row.code_hash, row.contract_methods);
+  // The network's own item code (its collection's) is a DNS item whatever method ids were stored with the state.
+  if (!kind) {
+    const trusted = await dnsTrust();
+    if (trusted && row.code_hash === trusted.itemCodeHash.toString('base64')) kind = 'dns_item';
+  }
   if (!kind) return null;
   const code = Cell.fromBase64(row.code_boc);
   const data = Cell.fromBase64(row.data_boc);
   const state = { last_transaction_lt: String(row.last_trans_lt ?? 0), mc_seqno: batch.mcSeqno };
   try {
-    if (kind === 'dns_item') return { auction: dnsAuctionRow(row.account, decodeDnsItemData(data), state) };
+    if (kind === 'dns_item') {
+      const trusted = await dnsTrust();
+      if (!trusted || !isGenuineDnsItem({ address: Address.parseRaw(row.account), codeHash: Buffer.from(row.code_hash, 'base64'), data }, trusted)) return { auction: null };
+      return { auction: dnsAuctionRow(row.account, decodeDnsItemData(data), state) };
+    }
     // Get-methods see the block's time, so a re-indexed block decodes the same way.
     const contract = { code, data, address: Address.parseRaw(row.account), balance: BigInt(row.balance) };
     const options = { now: batch.genUtime };
@@ -195,10 +215,12 @@ export async function decodeSalesAccount(row: LatestAccountStateRow, batch: McBl
 
 export const salesDerivation: BlockDerivation<SalesPrepared> = {
   name: 'sales',
-  async prepare(batch) {
+  async prepare(batch, _db, ctx) {
     const prepared: SalesPrepared = { sales: [], auctions: [], settledDnsItems: [] };
+    let trust: Promise<TrustedDnsCollection | null> | undefined;
+    const dnsTrust = () => (trust ??= trustedTonCollection(ctx, batch.mcSeqno));
     for (const row of batch.latestAccountStates) {
-      const decoded = await decodeSalesAccount(row, batch);
+      const decoded = await decodeSalesAccount(row, batch, dnsTrust);
       if (!decoded) continue;
       if (decoded.sale) prepared.sales.push(decoded.sale);
       if (decoded.auction) prepared.auctions.push(decoded.auction);

@@ -228,7 +228,8 @@ async function writeElector(trx: Transaction<ChainDatabase>, state: ElectorState
     if (known.get(r.round.election_id) === r.fingerprint) continue;
     await insertChunks(trx, 'validator_rounds', [r.round], ['election_id'], ['vset_hash', 'unfreeze_at', 'stake_held', 'total_stake', 'bonuses', 'min_stake', 'max_stake', 'unfrozen', 'fingerprint']);
     await insertChunks(trx, 'validator_round_stakes', r.stakes, ['election_id', 'validator_pubkey'], ['stake_holder_address', 'weight', 'stake', 'banned', 'reward']);
-    await insertChunks(trx, 'validator_complaints', r.complaints, ['election_id', 'complaint_hash'], ['weight_remaining', 'voters', 'paid']);
+    // Votes change voters and weight_remaining, and the first vote in a set also sets vset_id (0 until then).
+    await insertChunks(trx, 'validator_complaints', r.complaints, ['election_id', 'complaint_hash'], ['weight_remaining', 'voters', 'vset_id', 'paid']);
   }
   // An entry that left the elector's state was unfrozen: its stakes were credited back to their holders.
   const present = new Set(rounds.map((r) => r.round.election_id));
