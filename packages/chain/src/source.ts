@@ -174,6 +174,13 @@ export interface ChainSource {
 
   getMasterchainInfo(): Promise<MasterchainInfo>;
 
+  /**
+   * Optional: resolves once masterchain block `seqno` exists, or after `timeoutMs`, whichever comes first (a timeout
+   * is not an error). Lets a follower (the indexer) take a new block the moment it is sealed instead of polling
+   * getMasterchainInfo; without it followers poll.
+   */
+  waitForMasterchainBlock?(seqno: number, timeoutMs: number): Promise<void>;
+
   /** State of an account at a masterchain block (default: the last one). A missing account has status 'nonexist'. */
   getAccountState(address: Address, atMcSeqno?: number): Promise<AccountState>;
 

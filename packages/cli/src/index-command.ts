@@ -1,3 +1,4 @@
+import { Address } from '@ton/core';
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
 import { createDevnet, devnetElectionTiming } from '@tongate/devnet';
@@ -42,7 +43,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
             logger: { info: (obj, msg) => logger.info(obj, msg) },
           });
     cleanups.push(() => chain.close());
-    const indexer = new Indexer({ chain, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, logger });
+    const indexer = new Indexer({ chain, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined, logger });
     await indexer.start();
     cleanups.push(() => indexer.stop());
     const fetcher = startMetadataFetcher(config, network, store.chain(network), logger);

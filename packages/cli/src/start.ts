@@ -1,3 +1,4 @@
+import { Address } from '@ton/core';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
@@ -135,7 +136,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         const lock = await store.tryLockChainWriter(network);
         if (!lock) throw new Error(`${network}: another process indexes this database; set TONGATE_INDEXER=external to only serve it`);
         cleanups.push(() => lock.release());
-        const indexer = new Indexer({ chain, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, logger });
+        const indexer = new Indexer({ chain, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined, logger });
         await indexer.start();
         cleanups.push(() => indexer.stop());
         indexers[network] = indexer;
@@ -152,6 +153,21 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
       });
     metrics.addGauge('tongate_indexer_lag_blocks', 'Masterchain blocks between the chain head and the last indexed block', lag('lagBlocks'));
     metrics.addGauge('tongate_indexer_lag_seconds', 'Seconds between the chain head and the last indexed block (gen_utime)', lag('lagSeconds'));
+    // Where a block's time goes between being sealed and being served (discover, collect, prepare:<derivation>,
+    // write:chain, write:<derivation>, commit): running totals, for rates per block, and the last block's.
+    const perIndexer = <T>(read: (status: ReturnType<Indexer['status']>, network: string) => T[]) => () =>
+      Object.entries(indexers).flatMap(([network, indexer]) => read(indexer!.status(), network));
+    metrics.addGauge('tongate_indexer_blocks_written', 'Masterchain blocks the indexer wrote since start', perIndexer((s, network) => [{ labels: { network }, value: s.blocks }]));
+    metrics.addGauge(
+      'tongate_indexer_stage_seconds',
+      'Seconds the indexer spent per stage of its blocks since start (divide by tongate_indexer_blocks_written for a per-block mean)',
+      perIndexer((s, network) => Object.entries(s.stageSecondsTotal).map(([stage, value]) => ({ labels: { network, stage }, value }))),
+    );
+    metrics.addGauge(
+      'tongate_indexer_last_block_stage_seconds',
+      'Seconds per stage of the last masterchain block the indexer wrote',
+      perIndexer((s, network) => Object.entries(s.lastBlock?.stagesMs ?? {}).map(([stage, ms]) => ({ labels: { network, stage }, value: ms / 1000 }))),
+    );
     const health = () => ({
       indexer: Object.fromEntries(
         Object.entries(indexers).map(([network, indexer]) => {

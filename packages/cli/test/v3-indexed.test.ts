@@ -77,6 +77,16 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     expect(r.body.last.global_id).toBe(devnet.globalId);
   });
 
+  it("/metrics: the indexer's blocks and where their time went, per stage", async () => {
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const value = (line: RegExp) => Number(metrics.match(line)?.[1] ?? NaN);
+    expect(value(new RegExp(`^tongate_indexer_blocks_written\\{network="${network}"\\} (\\d+)$`, 'm'))).toBeGreaterThanOrEqual(own.mcSeqno);
+    for (const stage of ['collect', 'prepare:traces', 'write:chain', 'write:traces', 'commit']) {
+      expect(value(new RegExp(`^tongate_indexer_stage_seconds\\{network="${network}",stage="${stage}"\\} ([\\d.e-]+)$`, 'm')), stage).toBeGreaterThan(0);
+      expect(value(new RegExp(`^tongate_indexer_last_block_stage_seconds\\{network="${network}",stage="${stage}"\\} ([\\d.e-]+)$`, 'm')), stage).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('blocks: filters, total order, pages that never overlap', async () => {
     const mc = await devnet.getBlockHeader({ workchain: -1, shard: -(2n ** 63n), seqno: own.mcSeqno });
     const shardTop = mc.shardBlocks![0]!;

@@ -1,9 +1,10 @@
+import type { Address } from '@ton/core';
 import { isChainError, type BlockRef, type ChainSource } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import type { Kysely } from 'kysely';
 import { collectMcBlock, type McBlockBatch } from './collect.js';
 import { defaultDerivations, type BlockDerivation } from './derive/index.js';
-import { prepareDerivations, readCursor, readShardTops, writeMcBlock } from './writer.js';
+import { prepareDerivations, readCursor, readShardTops, writeMcBlock, type StageTimings } from './writer.js';
 
 export interface IndexerLogger {
   info(obj: object, msg: string): void;
@@ -15,13 +16,18 @@ export interface IndexerOptions {
   db: Kysely<ChainDatabase>;
   /** First masterchain seqno to index when the tables are empty (default: the chain's first block). */
   startSeqno?: number;
-  /** How often to ask the chain for a new block once caught up. */
+  /**
+   * How often to ask the chain for a new block once caught up, when the chain cannot say when one is sealed
+   * (ChainSource.waitForMasterchainBlock); with it, this bounds each wait instead.
+   */
   pollMs?: number;
   /** Delay before retrying a block that failed for another reason than "not there yet"; doubles up to 30 s. */
   retryMs?: number;
   logger?: IndexerLogger;
   /** Data derived from each block in its transaction (traces, tokens, …); `defaultDerivations()` unless given. */
   derivations?: readonly BlockDerivation[];
+  /** The `.ton` DNS collection to trust instead of the one the chain's root resolver names (see derive/dns-trust.ts). */
+  tonDnsCollection?: Address;
 }
 
 export interface IndexerStatus {
@@ -35,9 +41,15 @@ export interface IndexerStatus {
   lagSeconds: number | null;
   /** Transactions written since start. */
   transactions: number;
+  /** Masterchain blocks written since start. */
+  blocks: number;
   lastError: string | null;
   /** The last error is the chain backend being unreachable or slow (its own health reports that). */
   lastErrorIsBackend: boolean;
+  /** Where the last written masterchain block's time went (ms per stage; see StageTimings), null before one. */
+  lastBlock: { seqno: number; stagesMs: StageTimings } | null;
+  /** Seconds spent per stage over every block written since start (Prometheus-style running totals). */
+  stageSecondsTotal: Record<string, number>;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -64,6 +76,7 @@ export class Indexer {
   private readonly db: Kysely<ChainDatabase>;
   private readonly options: IndexerOptions;
   private readonly derivations: readonly BlockDerivation[];
+  private readonly tonDnsCollection: Address | undefined;
   private abort = new AbortController();
   private loop: Promise<void> | undefined;
   private readonly listeners = new Set<(seqno: number) => void>();
@@ -75,8 +88,11 @@ export class Indexer {
     lagBlocks: null,
     lagSeconds: null,
     transactions: 0,
+    blocks: 0,
     lastError: null,
     lastErrorIsBackend: false,
+    lastBlock: null,
+    stageSecondsTotal: {},
   };
 
   constructor(options: IndexerOptions) {
@@ -84,10 +100,11 @@ export class Indexer {
     this.db = options.db;
     this.options = options;
     this.derivations = options.derivations ?? defaultDerivations();
+    this.tonDnsCollection = options.tonDnsCollection;
   }
 
   status(): IndexerStatus {
-    return { ...this.state };
+    return { ...this.state, stageSecondsTotal: { ...this.state.stageSecondsTotal } };
   }
 
   /** Starts following in the background; resolves once the cursor is read. */
@@ -132,12 +149,15 @@ export class Indexer {
         this.noteHead(head.last.seqno, head.lastUtime);
         const next = this.state.indexedSeqno === null ? (this.options.startSeqno ?? head.init.seqno) : this.state.indexedSeqno + 1;
         if (next > head.last.seqno) {
-          await sleep(pollMs, signal);
+          await this.waitForBlock(next, pollMs, signal);
           continue;
         }
+        const timings: StageTimings = {};
+        const began = performance.now();
         previousTops ??= await this.previousTops(next);
         const batch: McBlockBatch = prefetch?.seqno === next ? await prefetch.batch : await collectMcBlock(this.chain, next, previousTops);
         prefetch = null;
+        timings.collect = performance.now() - began;
         const tops: BlockRef[] = batch.shardState.map((s) => ({ workchain: s.workchain, shard: BigInt(s.shard), seqno: s.seqno }));
         // Read the next block while this one is written: the chain and the database work at the same time.
         if (next + 1 <= head.last.seqno) {
@@ -145,12 +165,14 @@ export class Indexer {
           p.catch(() => {}); // a failure is met again when the block is read for real
           prefetch = { seqno: next + 1, batch: p };
         }
-        const derived = await prepareDerivations(this.db, batch, this.derivations, { chain: this.chain });
-        await writeMcBlock(this.db, batch, derived);
+        const derived = await prepareDerivations(this.db, batch, this.derivations, { chain: this.chain, tonDnsCollection: this.tonDnsCollection }, timings);
+        await writeMcBlock(this.db, batch, derived, timings);
         previousTops = tops;
         failures = 0;
         this.state.transactions += batch.transactions.length;
+        this.state.blocks++;
         this.state.lastError = null;
+        this.noteTimings(batch.mcSeqno, timings);
         this.noteIndexed(batch.mcSeqno, batch.genUtime);
       } catch (err) {
         prefetch = null;
@@ -169,6 +191,32 @@ export class Indexer {
         }
       }
     }
+  }
+
+  /**
+   * Waits for masterchain block `seqno`: woken by the chain the moment it is sealed when the ChainSource can say so
+   * (a fixed poll sleep would add up to `pollMs` to every block's latency), else one poll interval.
+   */
+  private async waitForBlock(seqno: number, pollMs: number, signal: AbortSignal): Promise<void> {
+    if (!this.chain.waitForMasterchainBlock) return sleep(pollMs, signal);
+    // Bounded (the poll interval, at least a second), so that a missed wake-up is not fatal; stop() ends it at once.
+    if (signal.aborted) return;
+    let onAbort!: () => void;
+    const stopped = new Promise<void>((resolve) => {
+      onAbort = resolve;
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([this.chain.waitForMasterchainBlock(seqno, Math.max(pollMs, 1000)), stopped]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private noteTimings(seqno: number, timings: StageTimings): void {
+    this.state.lastBlock = { seqno, stagesMs: timings };
+    const totals = this.state.stageSecondsTotal;
+    for (const [stage, ms] of Object.entries(timings)) totals[stage] = (totals[stage] ?? 0) + ms / 1000;
   }
 
   /** Shard tops of the block before `seqno`: from the index, or from the chain when starting fresh. */

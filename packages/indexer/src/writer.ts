@@ -67,7 +67,14 @@ function insertRows<T extends WrittenTable>(trx: Transaction<ChainDatabase>, tab
  * Rows of the block are plain inserts (a second write of the same block fails loudly instead of doubling rows);
  * contents and account states are shared between blocks and deduplicated by hash.
  */
-export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatch, derived: DerivedWrites = NO_DERIVED): Promise<void> {
+export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatch, derived: DerivedWrites = NO_DERIVED, timings?: StageTimings): Promise<void> {
+  let mark = performance.now();
+  /** Time since the previous mark, added to `stage` (no-op without timings). */
+  const lap = (stage: string) => {
+    const now = performance.now();
+    if (timings) timings[stage] = (timings[stage] ?? 0) + (now - mark);
+    mark = now;
+  };
   await db.transaction().execute(async (trx) => {
     // No wait for the WAL flush at commit: a database crash may lose the last blocks written, but always together
     // with the cursor (one transaction), so the indexer writes them again; nothing is lost or doubled. (PGlite
@@ -106,14 +113,27 @@ export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatc
         )
         .execute();
     }
-    for (const { derivation, prepared } of derived.prepared) await derivation.write(trx, batch, prepared, derived.ctx);
+    lap('write:chain');
+    for (const { derivation, prepared } of derived.prepared) {
+      await derivation.write(trx, batch, prepared, derived.ctx);
+      lap(`write:${derivation.name}`);
+    }
     await trx
       .insertInto('indexer_cursor')
       .values({ id: 1, mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime })
       .onConflict((oc) => oc.column('id').doUpdateSet({ mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime }))
       .execute();
   });
+  // The cursor update and COMMIT.
+  lap('commit');
 }
+
+/**
+ * Milliseconds spent per stage of one masterchain block: `collect`, `prepare:<derivation>`, `write:chain`,
+ * `write:<derivation>`, `commit` (the cursor and COMMIT). Filled by the indexer, `writeMcBlock` and
+ * `prepareDerivations`; it feeds the indexer's stage metrics.
+ */
+export type StageTimings = Record<string, number>;
 
 /** The derivations of one block with what each prepared, written in the block's transaction. */
 export interface DerivedWrites {
@@ -123,15 +143,26 @@ export interface DerivedWrites {
 
 const NO_DERIVED: DerivedWrites = { ctx: { chain: undefined as never }, prepared: [] };
 
-/** Runs each derivation's `prepare` (outside the block's transaction) in order. */
+/**
+ * Runs every derivation's `prepare` (outside the block's transaction) at the same time: each reads only the block
+ * and the index as of the previous block, so none waits for another, and their chain and database reads overlap.
+ * Results keep the derivations' order, which is the order their writes run in.
+ */
 export async function prepareDerivations(
   db: Kysely<ChainDatabase>,
   batch: McBlockBatch,
   derivations: readonly BlockDerivation[],
   ctx: DerivationContext,
+  timings?: StageTimings,
 ): Promise<DerivedWrites> {
-  const prepared: DerivedWrites['prepared'] = [];
-  for (const derivation of derivations) prepared.push({ derivation, prepared: derivation.prepare ? await derivation.prepare(batch, db, ctx) : undefined });
+  const prepared = await Promise.all(
+    derivations.map(async (derivation) => {
+      const began = performance.now();
+      const result = derivation.prepare ? await derivation.prepare(batch, db, ctx) : undefined;
+      if (timings) timings[`prepare:${derivation.name}`] = performance.now() - began;
+      return { derivation, prepared: result };
+    }),
+  );
   return { ctx, prepared };
 }
 

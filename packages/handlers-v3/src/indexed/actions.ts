@@ -140,8 +140,10 @@ export function actionOperations(db: Kysely<ChainDatabase>, testnet: boolean): A
       const addresses = actions.flatMap((a, i) => actionAddresses(a, rows[i]));
       if (query.include_transactions) {
         const hashes = [...new Set(actions.flatMap((a) => a.transactions))];
-        const txRows = await db.selectFrom('transactions').selectAll().where('hash', 'in', hashes).execute();
-        const full = await transactionsReply(db, txRows, testnet);
+        const full =
+          hashes.length > 0
+            ? await transactionsReply(db, db.selectFrom('transactions').selectAll().where('hash', 'in', hashes), null, testnet)
+            : { transactions: [], address_book: {} };
         const byHash = new Map(full.transactions.map((t) => [t.hash, t]));
         for (const a of actions) a.transactions_full = a.transactions.map((h) => byHash.get(h)).filter((t): t is v3.Transaction => t !== undefined);
         addresses.push(...Object.keys(full.address_book));

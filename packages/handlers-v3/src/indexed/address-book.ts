@@ -2,7 +2,7 @@ import { detectInterfaces, detectWalletByCodeHash } from '@tongate/contracts';
 import { friendlyForms } from '@tongate/handlers-v2';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 
 /**
  * address_book: every address of a reply → its user-friendly form, domain and interfaces (WIRE.md). The domain is the
@@ -35,35 +35,58 @@ export function bookEntry(raw: string, facts: AccountFacts | undefined, testnet:
   return { user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url, domain: facts?.domain ?? null, interfaces: interfacesOf(facts) };
 }
 
-/** What the address book needs of each account, read in one query. */
-export async function accountFacts(db: Kysely<ChainDatabase>, addresses: readonly string[]): Promise<Map<string, AccountFacts>> {
-  const facts = new Map<string, AccountFacts>();
-  if (addresses.length === 0) return facts;
-  const rows = await db.selectFrom('latest_account_states').select(['account', 'code_hash', 'contract_methods']).where('account', 'in', addresses).execute();
-  for (const row of rows) facts.set(row.account, { code_hash: row.code_hash, contract_methods: row.contract_methods });
-  // One domain per address (the shortest, then the first by name), whatever number of domains it owns.
-  const domains = await db
+/** The code facts of accounts (latest_account_states) for the address book; `accounts` is a list or a subquery. */
+export function codeFactsQuery(db: Kysely<ChainDatabase>, accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
+  return db.selectFrom('latest_account_states').select(['account', 'code_hash', 'contract_methods']).where('account', 'in', accounts);
+}
+
+/** One domain per address (the shortest, then the first by name), whatever number of domains it owns. */
+export function domainsQuery(db: Kysely<ChainDatabase>, accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
+  return db
     .selectFrom('dns_entries')
     .distinctOn('dns_wallet')
     .select(['dns_wallet', 'domain'])
-    .where('dns_wallet', 'in', addresses)
+    .where('dns_wallet', 'in', accounts)
     .whereRef('nft_item_owner', '=', 'dns_wallet')
     .orderBy('dns_wallet')
     .orderBy(sql`length(domain)`)
-    .orderBy('domain')
-    .execute();
-  for (const { dns_wallet, domain } of domains) {
+    .orderBy('domain');
+}
+
+export type CodeFactsRow = { account: string; code_hash: string | null; contract_methods: number[] | null };
+export type DomainRow = { dns_wallet: string | null; domain: string };
+
+/** The rows of codeFactsQuery and domainsQuery → each account's facts. */
+export function factsFromRows(codeRows: readonly CodeFactsRow[], domainRows: readonly DomainRow[]): Map<string, AccountFacts> {
+  const facts = new Map<string, AccountFacts>();
+  for (const row of codeRows) facts.set(row.account, { code_hash: row.code_hash, contract_methods: row.contract_methods });
+  for (const { dns_wallet, domain } of domainRows) {
     const account = dns_wallet!;
     facts.set(account, { ...(facts.get(account) ?? { code_hash: null, contract_methods: null }), domain });
   }
   return facts;
 }
 
-/** The address book of every address in `addresses` (raw forms; nulls skipped). */
-export async function addressBook(db: Kysely<ChainDatabase>, addresses: Iterable<string | null | undefined>, testnet: boolean): Promise<v3.AddressBook> {
-  const unique = [...new Set([...addresses].filter((a): a is string => typeof a === 'string'))];
-  const facts = await accountFacts(db, unique);
+/** What the address book needs of each account, read in one query. */
+export async function accountFacts(db: Kysely<ChainDatabase>, addresses: readonly string[]): Promise<Map<string, AccountFacts>> {
+  if (addresses.length === 0) return new Map();
+  const rows = await codeFactsQuery(db, addresses).execute();
+  const domains = await domainsQuery(db, addresses).execute();
+  return factsFromRows(rows, domains);
+}
+
+/** Raw addresses, nulls skipped, each once in first-seen order (the order of the address book's keys). */
+export const uniqueAddresses = (addresses: Iterable<string | null | undefined>) => [...new Set([...addresses].filter((a): a is string => typeof a === 'string'))];
+
+/** The address book of `unique` addresses from their facts. */
+export function bookOf(unique: readonly string[], facts: Map<string, AccountFacts>, testnet: boolean): v3.AddressBook {
   const book: v3.AddressBook = {};
   for (const raw of unique) book[raw] = bookEntry(raw, facts.get(raw), testnet);
   return book;
+}
+
+/** The address book of every address in `addresses` (raw forms; nulls skipped). */
+export async function addressBook(db: Kysely<ChainDatabase>, addresses: Iterable<string | null | undefined>, testnet: boolean): Promise<v3.AddressBook> {
+  const unique = uniqueAddresses(addresses);
+  return bookOf(unique, await accountFacts(db, unique), testnet);
 }

@@ -137,8 +137,10 @@ export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): Tr
       const picked = (await db.selectFrom(ranked).selectAll().where('n', '<=', Math.min(MAX_TRACE_TRANSACTIONS, MAX_REPLY_TRANSACTIONS)).execute()).filter(
         (r) => Number(r.n) <= wanted.get(r.trace_id)!,
       );
-      const txRows = picked.length > 0 ? await db.selectFrom('transactions').selectAll().where('hash', 'in', picked.map((p) => p.tx_hash)).execute() : [];
-      const { transactions, address_book } = await transactionsReply(db, txRows, testnet);
+      const { transactions, address_book } =
+        picked.length > 0
+          ? await transactionsReply(db, db.selectFrom('transactions').selectAll().where('hash', 'in', picked.map((p) => p.tx_hash)), { sort: 'asc', byTime: false }, testnet)
+          : { transactions: [], address_book: {} };
       const byTrace = new Map<string, v3.Transaction[]>();
       for (const tx of transactions) {
         const list = byTrace.get(tx.trace_id!) ?? [];

@@ -1,10 +1,11 @@
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, TransactionsTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
-import type { Kysely, SelectQueryBuilder, Selectable } from 'kysely';
-import { addressBook } from './address-book.js';
+import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { bookOf, codeFactsQuery, domainsQuery, factsFromRows, uniqueAddresses, type CodeFactsRow, type DomainRow } from './address-book.js';
 import { requireMcBlock } from './blocks.js';
-import { formatMessage, messagesWithContents, type MessageRow } from './messages.js';
+import { formatMessage, type MessageRow } from './messages.js';
 import { decimal, page, rawAddresses, storedHash, window } from './params.js';
 import { shardToHex } from '@tongate/chain';
 
@@ -16,7 +17,7 @@ export type TransactionOperations = Pick<
 export type TxRow = Selectable<TransactionsTable>;
 type TxQuery = SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>;
 
-function accountState(hash: string, states: Map<string, Selectable<ChainDatabase['account_states']>>): v3.AccountState {
+function accountState(hash: string, states: Map<string, Pick<Selectable<ChainDatabase['account_states']>, 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'>>): v3.AccountState {
   const s = states.get(hash);
   if (!s) return { hash, balance: null, extra_currencies: null, account_status: null, frozen_hash: null, data_hash: null, code_hash: null };
   return {
@@ -32,7 +33,7 @@ function accountState(hash: string, states: Map<string, Selectable<ChainDatabase
 
 /** One transaction row with its messages (out_msgs in order) and account states → the wire shape (an indexed one). */
 export function formatTransaction(
-  r: TxRow,
+  r: TxJsonRow,
   incoming: MessageRow | undefined,
   outgoing: MessageRow[],
   before: v3.AccountState,
@@ -62,21 +63,132 @@ export function formatTransaction(
   };
 }
 
-/** Transaction rows → the wire shape with messages, account states and the address book of everything in it. */
-export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[], testnet: boolean): Promise<v3.TransactionsResponse> {
+/** A transaction's columns the wire shape needs, with 64-bit and numeric columns as text (as node-postgres reads them). */
+const TX_JSON_COLUMNS: [name: string, asText: boolean][] = [
+  ['account', false],
+  ['hash', false],
+  ['lt', true],
+  ['now', false],
+  ['mc_block_seqno', false],
+  ['prev_trans_hash', false],
+  ['prev_trans_lt', true],
+  ['orig_status', false],
+  ['end_status', false],
+  ['total_fees', true],
+  ['total_fees_extra_currencies', false],
+  ['description', false],
+  ['block_workchain', false],
+  ['block_shard', true],
+  ['block_seqno', false],
+  ['account_state_hash_before', false],
+  ['account_state_hash_after', false],
+];
+const txJson = sql.raw(`json_build_object(${TX_JSON_COLUMNS.map(([c, text]) => `'${c}', p.${c}${text ? '::text' : ''}`).join(', ')})`);
+
+/** How a page of transactions is ordered (WIRE.md): by (lt, account), or by (now, lt, account) with a time bound. */
+export interface TxOrder {
+  sort: 'asc' | 'desc';
+  byTime: boolean;
+}
+
+type TxJsonRow = Pick<
+  TxRow,
+  | 'account'
+  | 'hash'
+  | 'lt'
+  | 'now'
+  | 'mc_block_seqno'
+  | 'prev_trans_hash'
+  | 'prev_trans_lt'
+  | 'orig_status'
+  | 'end_status'
+  | 'total_fees'
+  | 'total_fees_extra_currencies'
+  | 'description'
+  | 'block_workchain'
+  | 'block_shard'
+  | 'block_seqno'
+  | 'account_state_hash_before'
+  | 'account_state_hash_after'
+>;
+type StateJsonRow = Pick<Selectable<ChainDatabase['account_states']>, 'hash' | 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'>;
+
+/**
+ * A page of transactions (`page`: transactions rows, its order and limit) → the wire shape with messages, account
+ * states, trace ids and the address book of everything in it, in one SQL statement (one round trip): the page is a
+ * CTE, and each part comes back as one JSON array (64-bit values as text), assembled here. `order` is the page's
+ * order (null: any, the caller maps by hash).
+ */
+export async function transactionsReply(
+  db: Kysely<ChainDatabase>,
+  page: SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>,
+  order: TxOrder | null,
+  testnet: boolean,
+): Promise<v3.TransactionsResponse> {
+  const dir = sql.raw(order?.sort === 'asc' ? 'asc' : 'desc');
+  const orderBy = order ? (order.byTime ? sql`order by p.now ${dir}, p.lt ${dir}, p.account ${dir}` : sql`order by p.lt ${dir}, p.account ${dir}`) : sql``;
+  const row = await db
+    .with('page', () => page)
+    .with('msgs', (w) =>
+      w
+        .selectFrom('messages as m')
+        .leftJoin('message_contents as body', 'body.hash', 'm.body_hash')
+        .leftJoin('message_contents as init', 'init.hash', 'm.init_state_hash')
+        .where('m.tx_hash', 'in', w.selectFrom('page').select('hash'))
+        .select([
+          'm.tx_hash',
+          'm.direction',
+          'm.out_index',
+          'm.msg_hash',
+          'm.msg_hash_norm',
+          'm.source',
+          'm.destination',
+          sql<string | null>`m.value::text`.as('value'),
+          'm.value_extra_currencies',
+          sql<string | null>`m.fwd_fee::text`.as('fwd_fee'),
+          sql<string | null>`m.ihr_fee::text`.as('ihr_fee'),
+          sql<string | null>`m.extra_flags::text`.as('extra_flags'),
+          sql<string | null>`m.import_fee::text`.as('import_fee'),
+          sql<string | null>`m.created_lt::text`.as('created_lt'),
+          sql<string | null>`m.created_at::text`.as('created_at'),
+          'm.opcode',
+          'm.ihr_disabled',
+          'm.bounce',
+          'm.bounced',
+          'm.body_hash',
+          'm.init_state_hash',
+          'body.body as body',
+          'init.body as init_state',
+        ]),
+    )
+    .with('addrs', (w) =>
+      w
+        .selectFrom('page')
+        .select('account')
+        .union(w.selectFrom('msgs').select('source as account').where('source', 'is not', null).$narrowType<{ account: string }>())
+        .union(w.selectFrom('msgs').select('destination as account').where('destination', 'is not', null).$narrowType<{ account: string }>()),
+    )
+    .selectNoFrom((eb) => [
+      sql<TxJsonRow[]>`(select coalesce(json_agg(${txJson} ${orderBy}), '[]') from page p)`.as('transactions'),
+      sql<MessageRow[]>`(select coalesce(json_agg(m), '[]') from msgs m)`.as('messages'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('account_states')
+          .select(['hash', sql<string>`balance::text`.as('balance'), 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'])
+          .where('hash', 'in', eb.selectFrom('page').select('account_state_hash_before').union(eb.selectFrom('page').select('account_state_hash_after as account_state_hash_before'))),
+      ).as('states'),
+      jsonArrayFrom(eb.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', eb.selectFrom('page').select('hash'))).as('traces'),
+      jsonArrayFrom(codeFactsQuery(eb as unknown as Kysely<ChainDatabase>, eb.selectFrom('addrs').select('account'))).as('facts'),
+      jsonArrayFrom(domainsQuery(eb as unknown as Kysely<ChainDatabase>, eb.selectFrom('addrs').select('account'))).as('domains'),
+    ])
+    .executeTakeFirstOrThrow();
+  const rows = row.transactions;
   if (rows.length === 0) return { transactions: [], address_book: {} };
-  const txHashes = rows.map((r) => r.hash);
-  const stateHashes = [...new Set(rows.flatMap((r) => [r.account_state_hash_before, r.account_state_hash_after]))];
-  const [messageRows, stateRows, traceRows] = await Promise.all([
-    messagesWithContents(db).where('m.tx_hash', 'in', txHashes).execute(),
-    db.selectFrom('account_states').selectAll().where('hash', 'in', stateHashes).execute(),
-    db.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', txHashes).execute(),
-  ]);
-  const states = new Map(stateRows.map((s) => [s.hash, s]));
-  const traceOf = new Map(traceRows.map((t) => [t.tx_hash, t.trace_id]));
+  const states = new Map((row.states as StateJsonRow[]).map((s) => [s.hash, s]));
+  const traceOf = new Map(row.traces.map((t) => [t.tx_hash, t.trace_id]));
   const inMsg = new Map<string, MessageRow>();
   const outMsgs = new Map<string, MessageRow[]>();
-  for (const m of messageRows) {
+  for (const m of row.messages) {
     if (m.direction === 'in') inMsg.set(m.tx_hash, m);
     else {
       const list = outMsgs.get(m.tx_hash) ?? [];
@@ -94,12 +206,11 @@ export async function transactionsReply(db: Kysely<ChainDatabase>, rows: TxRow[]
     ),
     trace_id: traceOf.get(r.hash) ?? null,
   }));
-  const book = await addressBook(
-    db,
+  const addresses = uniqueAddresses(
     transactions.flatMap((t) => [t.account, t.in_msg?.source, t.in_msg?.destination, ...t.out_msgs.flatMap((m) => [m.source, m.destination])]),
-    testnet,
   );
-  return { transactions, address_book: book };
+  const facts = factsFromRows(row.facts as CodeFactsRow[], row.domains as DomainRow[]);
+  return { transactions, address_book: bookOf(addresses, facts, testnet) };
 }
 
 /** Total order of transaction lists (WIRE.md): (lt, account), or (now, lt, account) with a time bound. */
@@ -109,7 +220,7 @@ function ordered(q: TxQuery, sort: 'asc' | 'desc', byTime: boolean): TxQuery {
 }
 
 export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolean): TransactionOperations {
-  const reply = async (rows: TxRow[]) => ({ status: 200 as const, body: await transactionsReply(db, rows, testnet) });
+  const reply = async (q: TxQuery, order: TxOrder | null) => ({ status: 200 as const, body: await transactionsReply(db, q, order, testnet) });
 
   return {
     async getTransactions({ query }) {
@@ -134,14 +245,14 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
       if (endUtime !== undefined) q = q.where('now', '<=', endUtime);
       if (startLt !== undefined) q = q.where('lt', '>=', startLt);
       if (endLt !== undefined) q = q.where('lt', '<=', endLt);
-      return reply(await ordered(q, sort, byTime).limit(limit).offset(offset).execute());
+      return reply(ordered(q, sort, byTime).limit(limit).offset(offset), { sort, byTime });
     },
 
     async getTransactionsByMasterchainBlock({ query }) {
       const { limit, offset, sort } = page(query);
       await requireMcBlock(db, query.seqno);
       const q = db.selectFrom('transactions').selectAll().where('mc_block_seqno', '=', query.seqno);
-      return reply(await ordered(q, sort, false).limit(limit).offset(offset).execute());
+      return reply(ordered(q, sort, false).limit(limit).offset(offset), { sort, byTime: false });
     },
 
     async getTransactionsByMessage({ query }) {
@@ -163,7 +274,7 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
           if (direction) m = m.where('direction', '=', direction);
           return m;
         });
-      return reply(await ordered(q, 'desc', false).limit(limit).offset(offset).execute());
+      return reply(ordered(q, 'desc', false).limit(limit).offset(offset), { sort: 'desc', byTime: false });
     },
 
     async getAdjacentTransactions({ query }) {
@@ -182,9 +293,8 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
           .where('mine.direction', '=', direction);
       const directions: ('in' | 'out')[] = query.direction ? [query.direction] : ['in', 'out'];
       const hashes = (await Promise.all(directions.map((d) => linked(d).execute()))).flat().map((r) => r.tx_hash);
-      if (hashes.length === 0) return reply([]);
-      const rows = await db.selectFrom('transactions').selectAll().where('hash', 'in', hashes).orderBy('lt', 'asc').orderBy('account', 'asc').execute();
-      return reply(rows);
+      if (hashes.length === 0) return { status: 200, body: { transactions: [], address_book: {} } };
+      return reply(db.selectFrom('transactions').selectAll().where('hash', 'in', hashes), { sort: 'asc', byTime: false });
     },
   };
 }

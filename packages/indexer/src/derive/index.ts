@@ -14,6 +14,9 @@ import { validatorsDerivation } from './validators.js';
 /** What a derivation may use besides the block: the chain it came from (get-methods, config). */
 export interface DerivationContext {
   chain: ChainSource;
+  /** The network's `.ton` collection when the operator names it (`TONGATE_<NETWORK>_DNS_COLLECTION`); otherwise it
+   * is read from the chain (config param 4 → root resolver, see dns-trust.ts). */
+  tonDnsCollection?: import('@ton/core').Address;
 }
 
 /**
@@ -21,7 +24,8 @@ export interface DerivationContext {
  * records, validator elections, pools, …). One module per domain in this folder, listed in `defaultDerivations`.
  *
  * `prepare` runs after the block is read from the chain and before its database transaction: slow work (get-methods,
- * decoding) goes there, and it may read the index as of the previous block. `write` runs inside the block's database
+ * decoding) goes there, and it may read the index as of the previous block. The derivations' prepares run at the
+ * same time, so one must not depend on another's prepare. `write` runs inside the block's database
  * transaction, after the chain rows, so derived rows commit or roll back with the block and the cursor: a crash
  * never leaves a block without its derived rows, nor derived rows twice.
  */
