@@ -1,0 +1,44 @@
+/**
+ * Where the milliseconds of one account-history page go (`transactions?account=…&limit=100`), stage by stage, over a
+ * volume the v3 bench kept (BENCH_V3_SCHEMA):
+ *
+ *   DATABASE_URL=postgres://…/tongate_hist BENCH_V3_SCHEMA=bench_v3_1m npx tsx bench/v3-spans.ts
+ *
+ * Runs in-process against the store (no HTTP): the reply as the handler builds it (transactionsReply: one SQL
+ * statement for the page and everything in it, then the formatting), then JSON serialization; p50/p99 over ROUNDS
+ * pages of different accounts. `EXPLAIN (ANALYZE, BUFFERS)` of the statement splits the first span further.
+ */
+import { transactionsReply } from '../packages/handlers-v3/src/indexed/transactions.js';
+import { openStore } from '@tongate/store';
+import { round } from './lib.js';
+
+const ROUNDS = Number(process.env.BENCH_V3_SPAN_ROUNDS ?? 300);
+const ACCOUNTS = Number(process.env.BENCH_V3_ACCOUNTS ?? 10_000);
+const databaseUrl = process.env.DATABASE_URL;
+const schema = process.env.BENCH_V3_SCHEMA;
+if (!databaseUrl || !schema) throw new Error('DATABASE_URL and BENCH_V3_SCHEMA (a volume kept by bench:v3) are needed');
+
+const store = await openStore({ databaseUrl, schema });
+const db = store.chainReader('testnet');
+const spans: Record<string, number[]> = { reply: [], stringify: [], total: [] };
+let bytes = 0;
+for (let i = 0; i < ROUNDS + 20; i++) {
+  const account = `0:${((i * 7919) % ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`;
+  const t0 = performance.now();
+  const page = db.selectFrom('transactions').selectAll().where('account', 'in', [account]).orderBy('lt', 'desc').orderBy('account', 'desc').limit(100);
+  const reply = await transactionsReply(db, page, { sort: 'desc', byTime: false }, true);
+  const t2 = performance.now();
+  const json = JSON.stringify(reply);
+  const t3 = performance.now();
+  bytes = json.length;
+  if (i < 20) continue; // warm-up: JIT, plans, caches
+  spans.reply!.push(t2 - t0);
+  spans.stringify!.push(t3 - t2);
+  spans.total!.push(t3 - t0);
+}
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: round(s[Math.floor(s.length / 2)]!, 2), p99: round(s[Math.floor(s.length * 0.99)]!, 2) };
+};
+console.log(JSON.stringify({ rounds: ROUNDS, replyBytes: bytes, spansMs: Object.fromEntries(Object.entries(spans).map(([k, v]) => [k, stats(v)])) }, null, 2));
+await store.close();
