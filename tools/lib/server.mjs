@@ -35,6 +35,24 @@ export class ApiError extends Error {
 }
 
 /**
+ * A reply body that is already JSON text (assembled from stored JSON fragments), typed as the body it encodes:
+ * the front door writes the text as it is instead of serializing an object. \`JSON.stringify\` of one (a caller
+ * that embeds it, a validating \`res.json\`) gives the same JSON through \`toJSON\`.
+ */
+export class SerializedJson {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+
+  /** \`text\` typed as the reply body T it encodes (the caller vouches for the shape). */
+  static as<T>(text: string): T {
+    return new SerializedJson(text) as unknown as T;
+  }
+}
+
+/**
  * The replies a handler may give: one \`{ status, body }\` per documented numeric status of R
  * (R is e.g. \`FooResponses & FooErrors\` from the SDK). Undocumented statuses and wrong bodies do not compile.
  */

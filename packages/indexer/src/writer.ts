@@ -3,6 +3,7 @@ import type { ChainDatabase } from '@tongate/store';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { McBlockBatch } from './collect.js';
 import type { BlockDerivation, DerivationContext } from './derive/index.js';
+import { selectedState, storedWire, type WireStateRow } from './wire.js';
 
 /** PostgreSQL type of every column the indexer writes, per table (the unnest arrays are cast to these). */
 const COLUMN_TYPES = {
@@ -18,7 +19,7 @@ const COLUMN_TYPES = {
     account: 'text', hash: 'text', lt: 'bigint', now: 'int', block_workchain: 'int', block_shard: 'bigint', block_seqno: 'int',
     mc_block_seqno: 'int', prev_trans_hash: 'text', prev_trans_lt: 'bigint', orig_status: 'text', end_status: 'text',
     total_fees: 'numeric', total_fees_extra_currencies: 'jsonb', account_state_hash_before: 'text', account_state_hash_after: 'text',
-    descr: 'text', aborted: 'bool', description: 'jsonb', in_msg_hash: 'text',
+    descr: 'text', aborted: 'bool', description: 'jsonb', in_msg_hash: 'text', wire: 'text', wire_peers: 'jsonb', wire_version: 'smallint',
   },
   messages: {
     tx_hash: 'text', tx_lt: 'bigint', tx_account: 'text', direction: 'text', out_index: 'int', mc_seqno: 'int', msg_hash: 'text',
@@ -61,6 +62,35 @@ function insertRows<T extends WrittenTable>(trx: Transaction<ChainDatabase>, tab
 }
 
 /**
+ * The block's transaction rows with their stored wire form. A transaction's states before and after are the block's
+ * own account states, or earlier blocks' (read here, inside the block's transaction); a state never recorded (the
+ * middle of several transactions of one account in a block) is the all-null state, as when read through the joins.
+ */
+async function withWire(trx: Transaction<ChainDatabase>, batch: McBlockBatch): Promise<McBlockBatch['transactions']> {
+  const states = new Map<string, WireStateRow>(batch.accountStates.map((s) => [s.hash, selectedState(s)]));
+  const missing = new Set<string>();
+  for (const t of batch.transactions) {
+    for (const hash of [t.account_state_hash_before, t.account_state_hash_after]) if (!states.has(hash)) missing.add(hash);
+  }
+  if (missing.size > 0) {
+    const rows = await trx
+      .selectFrom('account_states')
+      .select(['hash', sql<string>`balance::text`.as('balance'), 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'])
+      .where('hash', '=', sql<string>`any(${[...missing]}::text[])`)
+      .execute();
+    for (const r of rows) states.set(r.hash, r as WireStateRow);
+  }
+  const contents = new Map(batch.contents.map((c) => [c.hash, c.body]));
+  const messagesOf = new Map<string, McBlockBatch['messages']>();
+  for (const m of batch.messages) {
+    const list = messagesOf.get(m.tx_hash);
+    if (list) list.push(m);
+    else messagesOf.set(m.tx_hash, [m]);
+  }
+  return batch.transactions.map((t) => ({ ...t, ...storedWire(t, messagesOf.get(t.hash) ?? [], contents, states) }));
+}
+
+/**
  * Writes one masterchain block's rows and moves the cursor, in one database transaction: after a crash the
  * database holds either all of the block and the cursor past it, or none of it.
  *
@@ -87,7 +117,7 @@ export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatc
     }
     if (batch.blocks.length > 0) await insertRows(trx, 'blocks', batch.blocks).execute();
     if (batch.shardState.length > 0) await insertRows(trx, 'shard_state', batch.shardState).execute();
-    if (batch.transactions.length > 0) await insertRows(trx, 'transactions', batch.transactions).execute();
+    if (batch.transactions.length > 0) await insertRows(trx, 'transactions', await withWire(trx, batch)).execute();
     if (batch.messages.length > 0) await insertRows(trx, 'messages', batch.messages).execute();
     if (batch.contents.length > 0) await insertRows(trx, 'message_contents', batch.contents).onConflict((oc) => oc.doNothing()).execute();
     if (batch.accountStates.length > 0) await insertRows(trx, 'account_states', batch.accountStates).onConflict((oc) => oc.doNothing()).execute();

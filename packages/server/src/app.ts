@@ -15,7 +15,7 @@ import { backendHealthSources, registerBackendMetrics, type BackendHealth } from
 import { createNetworkResolver } from './network.js';
 import { createOperationTable } from './operations.js';
 import { jsonBodyReader } from './json-body.js';
-import { leanJson } from './reply.js';
+import { leanJson, parseSerializedReplies } from './reply.js';
 import { createValidator } from './validator.js';
 
 export interface AppOptions {
@@ -208,6 +208,7 @@ export function createApp(options: AppOptions): Express {
       if (!validator) return next();
       validator.handle(req, res, (err?: unknown) => {
         if (err) return next(err);
+        if (config.validateResponses) parseSerializedReplies(res);
         operations.dispatch(req, res, next);
       });
     },

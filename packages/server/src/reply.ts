@@ -1,3 +1,4 @@
+import { SerializedJson } from '@tongate/stubs';
 import type { Response } from 'express';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -10,11 +11,21 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * tests) still sees every reply.
  */
 export function leanJson(this: Response, body: unknown): Response {
-  const json = JSON.stringify(body) as string | undefined;
+  // A body that is already JSON text (SerializedJson) is written as it is.
+  const json = body instanceof SerializedJson ? body.text : (JSON.stringify(body) as string | undefined);
   if (!this.hasHeader('Content-Type')) this.setHeader('Content-Type', JSON_TYPE);
   // end() with the whole body and no headers sent yet: Node writes Content-Length itself. A HEAD reply carries no
   // body, so its length (that of the GET reply) is stated explicitly.
   if (this.req.method === 'HEAD') this.setHeader('Content-Length', Buffer.byteLength(json ?? ''));
   this.end(json ?? '');
   return this;
+}
+
+/**
+ * Under response validation the validator wraps res.json and checks the body object it is given: a SerializedJson
+ * reply is parsed for it first (tests; production writes the text as it is).
+ */
+export function parseSerializedReplies(res: Response): void {
+  const validating = res.json;
+  res.json = (body: unknown) => validating.call(res, body instanceof SerializedJson ? body.toJSON() : body);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChainError } from '@tongate/chain';
-import { ApiError, type V2Handlers } from '@tongate/stubs';
+import { ApiError, SerializedJson, type V2Handlers } from '@tongate/stubs';
 import { loadBundles } from '../src/index.js';
 import { request, startServer, v2Ok, type TestServer } from './helpers.js';
 
@@ -259,6 +259,37 @@ describe('response validation', () => {
       expect(r.body).toMatchObject({ ok: false, code: 500 });
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('replies already serialized (SerializedJson)', () => {
+  const text = '{"transactions":[],"address_book":{"0:AB":{"user_friendly":null,"domain":null,"interfaces":[]}}}';
+  const v3 = { getTransactions: (async () => ({ status: 200, body: SerializedJson.as(text) })) as never };
+
+  it('are written as they are, byte for byte, with the JSON content type', async () => {
+    const server = await startServer({ v3, config: { keylessRps: 100, keylessBurst: 100, validateResponses: false } });
+    try {
+      const r = await request(server.port, { path: '/api/v3/transactions?limit=1' });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(r.text).toBe(text);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('are parsed for the response validator when it is on: a valid one passes, an off-spec one is a 500', async () => {
+    const bad = { getTransactions: (async () => ({ status: 200, body: SerializedJson.as('{"transactions":"nope"}') })) as never };
+    for (const [handlers, status] of [[v3, 200], [bad, 500]] as const) {
+      const server = await startServer({ v3: handlers, config: { keylessRps: 100, keylessBurst: 100, validateResponses: true } });
+      try {
+        const r = await request(server.port, { path: '/api/v3/transactions?limit=1' });
+        expect(r.status).toBe(status);
+        if (status === 200) expect(r.body).toEqual(JSON.parse(text));
+      } finally {
+        await server.close();
+      }
     }
   });
 });

@@ -11,6 +11,13 @@ function chainMigrations(schema: string): Record<string, Migration> {
   const domains = Object.assign({}, ...DOMAIN_MIGRATIONS.map((domain) => domain(run))) as Record<string, Migration>;
   return {
     ...domains,
+    // Each transaction's stored wire form (see TransactionsTable.wire). Nullable, so adding the columns is instant on
+    // a filled table; older rows are served through the joins.
+    '0002_transaction_wire': {
+      async up(db) {
+        await run(db, [`alter table $S.transactions add column wire text, add column wire_peers jsonb, add column wire_version smallint`]);
+      },
+    },
     '0001_chain_tables': {
       async up(db) {
         await run(db, [

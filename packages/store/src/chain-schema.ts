@@ -85,6 +85,15 @@ export interface TransactionsTable {
   /** The whole description (phases, fees, status changes) in its wire shape. */
   description: Json<Record<string, unknown>>;
   in_msg_hash: string | null;
+  /**
+   * The transaction's API v3 wire JSON without `trace_id`, written at ingest (transactions are immutable) so that a
+   * page of history reads no messages, bodies or states; null on rows written before it existed.
+   */
+  wire: string | null;
+  /** The addresses its messages name other than its account (a JSON array), for the address book of a page. */
+  wire_peers: Json<string[]> | null;
+  /** The version of the wire form in `wire` (@tongate/indexer WIRE_VERSION): an older one is not served. */
+  wire_version: number | null;
 }
 
 export interface MessagesTable {

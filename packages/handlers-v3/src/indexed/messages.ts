@@ -1,9 +1,7 @@
-import { textCommentBytes } from '@tongate/chain';
+import { formatMessage, type WireMessageRow } from '@tongate/indexer';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, MessagesTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
-import { decodeOpcode } from '@tongate/tlb';
-import { Cell } from '@ton/core';
 import type { Kysely, Selectable } from 'kysely';
 import { tokenMetadata } from './metadata.js';
 import { addressBook } from './address-book.js';
@@ -11,45 +9,8 @@ import { endpoint, page, storedHash, storedHashes, window } from './params.js';
 
 export type MessageOperations = Pick<V3Handlers, 'getMessages'>;
 
-export type MessageRow = Selectable<MessagesTable> & { body: string | null; init_state: string | null };
-
-/** Text comments decode to the shape toncenter keeps for compatibility; other bodies have no decoder yet. */
-function decodeBody(boc: string | null): v3.DecodedContent | null {
-  if (!boc) return null;
-  try {
-    const text = textCommentBytes(Cell.fromBase64(boc));
-    return text ? { type: 'text_comment', '@type': 'text_comment', comment: text.toString('utf-8') } : null;
-  } catch {
-    return null;
-  }
-}
-
-const opcodeHex = (op: number | null) => (op === null ? null : `0x${(op >>> 0).toString(16).padStart(8, '0')}`);
-
-export function formatMessage(row: MessageRow): v3.Message {
-  return {
-    hash: row.msg_hash,
-    ...(row.msg_hash_norm ? { hash_norm: row.msg_hash_norm } : {}),
-    source: row.source,
-    destination: row.destination,
-    value: row.value,
-    value_extra_currencies: row.value_extra_currencies,
-    fwd_fee: row.fwd_fee,
-    ihr_fee: row.ihr_fee,
-    extra_flags: row.extra_flags,
-    import_fee: row.import_fee,
-    created_lt: row.created_lt,
-    created_at: row.created_at,
-    opcode: opcodeHex(row.opcode),
-    // the stored opcode is signed; scheme tags are unsigned
-    decoded_opcode: row.opcode === null ? null : decodeOpcode(row.opcode >>> 0),
-    ihr_disabled: row.ihr_disabled,
-    bounce: row.bounce,
-    bounced: row.bounced,
-    message_content: { hash: row.body_hash, body: row.body, decoded: row.opcode === 0 ? decodeBody(row.body) : null },
-    init_state: row.init_state_hash ? { hash: row.init_state_hash, body: row.init_state, decoded: null } : null,
-  };
-}
+/** A message row with its body and init state BOCs (the indexer's read shape). */
+export type MessageRow = WireMessageRow;
 
 /** Message rows with their body and init state BOCs. */
 export function messagesWithContents(db: Kysely<ChainDatabase>) {

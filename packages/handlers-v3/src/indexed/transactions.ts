@@ -1,13 +1,13 @@
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, TransactionsTable } from '@tongate/store';
-import { ApiError, type V3Handlers } from '@tongate/stubs';
+import { ApiError, SerializedJson, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { bookOf, codeFactsQuery, domainsQuery, factsFromRows, uniqueAddresses, type CodeFactsRow, type DomainRow } from './address-book.js';
 import { requireMcBlock } from './blocks.js';
-import { formatMessage, type MessageRow } from './messages.js';
+import type { MessageRow } from './messages.js';
 import { decimal, page, rawAddresses, storedHash, window } from './params.js';
-import { shardToHex } from '@tongate/chain';
+import { formatTransaction, wireAccountState, WIRE_VERSION, type WireStateRow, type WireTransactionRow } from '@tongate/indexer';
 
 export type TransactionOperations = Pick<
   V3Handlers,
@@ -16,52 +16,6 @@ export type TransactionOperations = Pick<
 
 export type TxRow = Selectable<TransactionsTable>;
 type TxQuery = SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>;
-
-function accountState(hash: string, states: Map<string, Pick<Selectable<ChainDatabase['account_states']>, 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'>>): v3.AccountState {
-  const s = states.get(hash);
-  if (!s) return { hash, balance: null, extra_currencies: null, account_status: null, frozen_hash: null, data_hash: null, code_hash: null };
-  return {
-    hash,
-    balance: s.balance,
-    extra_currencies: s.extra_currencies,
-    account_status: s.account_status as v3.AccountStatus,
-    frozen_hash: s.frozen_hash,
-    data_hash: s.data_hash,
-    code_hash: s.code_hash,
-  };
-}
-
-/** One transaction row with its messages (out_msgs in order) and account states → the wire shape (an indexed one). */
-export function formatTransaction(
-  r: TxJsonRow,
-  incoming: MessageRow | undefined,
-  outgoing: MessageRow[],
-  before: v3.AccountState,
-  after: v3.AccountState,
-): v3.Transaction {
-  return {
-    account: r.account,
-    hash: r.hash,
-    lt: r.lt,
-    now: r.now,
-    mc_block_seqno: r.mc_block_seqno,
-    trace_id: null,
-    prev_trans_hash: r.prev_trans_hash,
-    prev_trans_lt: r.prev_trans_lt,
-    orig_status: r.orig_status as v3.AccountStatus,
-    end_status: r.end_status as v3.AccountStatus,
-    total_fees: r.total_fees,
-    total_fees_extra_currencies: r.total_fees_extra_currencies,
-    description: r.description as unknown as v3.TransactionDescription,
-    block_ref: { workchain: r.block_workchain, shard: shardToHex(BigInt(r.block_shard)).toUpperCase(), seqno: r.block_seqno },
-    in_msg: incoming ? formatMessage(incoming) : null,
-    out_msgs: outgoing.map(formatMessage),
-    account_state_before: before,
-    account_state_after: after,
-    emulated: false,
-    finality: 'finalized',
-  };
-}
 
 /** A transaction's columns the wire shape needs, with 64-bit and numeric columns as text (as node-postgres reads them). */
 const TX_JSON_COLUMNS: [name: string, asText: boolean][] = [
@@ -91,27 +45,8 @@ export interface TxOrder {
   byTime: boolean;
 }
 
-type TxJsonRow = Pick<
-  TxRow,
-  | 'account'
-  | 'hash'
-  | 'lt'
-  | 'now'
-  | 'mc_block_seqno'
-  | 'prev_trans_hash'
-  | 'prev_trans_lt'
-  | 'orig_status'
-  | 'end_status'
-  | 'total_fees'
-  | 'total_fees_extra_currencies'
-  | 'description'
-  | 'block_workchain'
-  | 'block_shard'
-  | 'block_seqno'
-  | 'account_state_hash_before'
-  | 'account_state_hash_after'
->;
-type StateJsonRow = Pick<Selectable<ChainDatabase['account_states']>, 'hash' | 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'>;
+type TxJsonRow = WireTransactionRow;
+type StateJsonRow = WireStateRow;
 
 /**
  * A page of transactions (`page`: transactions rows, its order and limit) → the wire shape with messages, account
@@ -201,8 +136,8 @@ export async function transactionsReply(
       r,
       inMsg.get(r.hash),
       (outMsgs.get(r.hash) ?? []).sort((a, b) => a.out_index - b.out_index),
-      accountState(r.account_state_hash_before, states),
-      accountState(r.account_state_hash_after, states),
+      wireAccountState(r.account_state_hash_before, states),
+      wireAccountState(r.account_state_hash_after, states),
     ),
     trace_id: traceOf.get(r.hash) ?? null,
   }));
@@ -213,6 +148,47 @@ export async function transactionsReply(
   return { transactions, address_book: bookOf(addresses, facts, testnet) };
 }
 
+/**
+ * A page of transactions as JSON text from the transactions' stored wire forms (written at ingest, see
+ * @tongate/indexer wire.ts): one statement reads the page's rows, splices each one's trace id in as its first key,
+ * and reads the address book's facts; the reply is assembled as text, so nothing is parsed or re-serialized. Null
+ * when a row of the page has no wire form of the current version (written before it, or by an older indexer): the
+ * caller then builds the reply through the joins (transactionsReply).
+ */
+export async function storedTransactionsReply(
+  db: Kysely<ChainDatabase>,
+  page: SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>,
+  order: TxOrder,
+  testnet: boolean,
+): Promise<string | null> {
+  const dir = sql.raw(order.sort === 'asc' ? 'asc' : 'desc');
+  const orderBy = order.byTime ? sql`order by p.now ${dir}, p.lt ${dir}, p.account ${dir}` : sql`order by p.lt ${dir}, p.account ${dir}`;
+  const row = await db
+    .with('page', () => page)
+    .with('addrs', (w) =>
+      w
+        .selectFrom('page')
+        .select('account')
+        .union(w.selectFrom('page').select(sql<string>`jsonb_array_elements_text(wire_peers)`.as('account'))),
+    )
+    .selectNoFrom((eb) => [
+      sql<number>`(select count(*) from page where wire_version is distinct from ${WIRE_VERSION})::int`.as('stale'),
+      eb
+        .selectFrom('page as p')
+        .leftJoin('trace_transactions as t', 't.tx_hash', 'p.hash')
+        .select(sql<string | null>`string_agg('{"trace_id":' || coalesce(to_json(t.trace_id)::text, 'null') || ',' || substr(p.wire, 2), ',' ${orderBy})`.as('text'))
+        .as('transactions'),
+      sql<string[]>`(select coalesce(json_agg(account), '[]') from addrs)`.as('addresses'),
+      jsonArrayFrom(codeFactsQuery(eb as unknown as Kysely<ChainDatabase>, eb.selectFrom('addrs').select('account'))).as('facts'),
+      jsonArrayFrom(domainsQuery(eb as unknown as Kysely<ChainDatabase>, eb.selectFrom('addrs').select('account'))).as('domains'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (row.stale > 0) return null;
+  if (row.transactions === null) return '{"transactions":[],"address_book":{}}';
+  const book = bookOf(row.addresses, factsFromRows(row.facts as CodeFactsRow[], row.domains as DomainRow[]), testnet);
+  return `{"transactions":[${row.transactions}],"address_book":${JSON.stringify(book)}}`;
+}
+
 /** Total order of transaction lists (WIRE.md): (lt, account), or (now, lt, account) with a time bound. */
 function ordered(q: TxQuery, sort: 'asc' | 'desc', byTime: boolean): TxQuery {
   if (byTime) q = q.orderBy('now', sort);
@@ -220,7 +196,11 @@ function ordered(q: TxQuery, sort: 'asc' | 'desc', byTime: boolean): TxQuery {
 }
 
 export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolean): TransactionOperations {
-  const reply = async (q: TxQuery, order: TxOrder | null) => ({ status: 200 as const, body: await transactionsReply(db, q, order, testnet) });
+  // The stored wire forms when every row of the page has one (one statement, no re-serialization), else the joins.
+  const reply = async (q: TxQuery, order: TxOrder) => {
+    const text = await storedTransactionsReply(db, q, order, testnet);
+    return { status: 200 as const, body: text === null ? await transactionsReply(db, q, order, testnet) : SerializedJson.as<v3.TransactionsResponse>(text) };
+  };
 
   return {
     async getTransactions({ query }) {

@@ -1,11 +1,11 @@
 import { classifyTrace, type ClassifiedAction, type TraceInput } from '@tongate/actions';
 import { normalizedExternalMessageHash, type EmulatedAccountState, type EmulatedTrace } from '@tongate/chain';
-import { transactionRows, type TransactionRows } from '@tongate/indexer';
+import { formatTransaction, selected, selectedMessages, transactionRows, TX_INT64, TX_JSON, type TransactionRows } from '@tongate/indexer';
 import type { v3 } from '@tongate/sdk';
 import type { Cell } from '@ton/core';
 import type { MessageRow } from '../indexed/messages.js';
 import { traceItem } from '../indexed/traces.js';
-import { formatTransaction, type TxRow } from '../indexed/transactions.js';
+import type { TxRow } from '../indexed/transactions.js';
 import type { Finality, PendingEntry } from './store.js';
 
 /**
@@ -19,19 +19,6 @@ import type { Finality, PendingEntry } from './store.js';
 
 const b64 = (b: Buffer) => b.toString('base64');
 const WHOLE_SHARD = -(2n ** 63n);
-
-/** Insertable row values → what a SELECT returns (int64 columns as decimal strings, JSON columns parsed). */
-function selected<T>(row: object, int64: readonly string[], json: readonly string[]): T {
-  const out: Record<string, unknown> = { ...row };
-  for (const c of int64) if (out[c] !== null && out[c] !== undefined) out[c] = String(out[c]);
-  for (const c of json) if (typeof out[c] === 'string') out[c] = JSON.parse(out[c] as string);
-  return out as T;
-}
-
-const TX_INT64 = ['lt', 'block_shard', 'prev_trans_lt', 'total_fees'];
-const TX_JSON = ['total_fees_extra_currencies', 'description'];
-const MSG_INT64 = ['tx_lt', 'value', 'fwd_fee', 'ihr_fee', 'extra_flags', 'import_fee', 'created_lt', 'created_at', 'order_lt', 'order_utime'];
-const MSG_JSON = ['value_extra_currencies'];
 
 function wireState(s: EmulatedAccountState): v3.AccountState {
   return {
@@ -106,12 +93,7 @@ export function pendingEntryOf(message: Cell, emulated: EmulatedTrace, opts: Pen
       contents,
     );
     const tx = selected<TxRow>(rows.transaction, TX_INT64, TX_JSON);
-    const messages = rows.messages.map((m) => {
-      const row = selected<MessageRow>(m, MSG_INT64, MSG_JSON);
-      row.body = contents.get(row.body_hash) ?? null;
-      row.init_state = row.init_state_hash ? (contents.get(row.init_state_hash) ?? null) : null;
-      return row;
-    });
+    const messages = selectedMessages(rows.messages, contents);
     const inMsg = messages.find((m) => m.direction === 'in');
     const outMsgs = messages.filter((m) => m.direction === 'out');
     const wire = formatTransaction(tx, inMsg, outMsgs, wireState(t.stateBefore), wireState(t.stateAfter));

@@ -1,0 +1,185 @@
+import { shardToHex, textCommentBytes } from '@tongate/chain';
+import type { v3 } from '@tongate/sdk';
+import type { AccountStatesTable, MessagesTable, TransactionsTable } from '@tongate/store';
+import { decodeOpcode } from '@tongate/tlb';
+import { Cell } from '@ton/core';
+import type { Selectable } from 'kysely';
+import type { MessageRow, TransactionRow } from './rows.js';
+
+/**
+ * The API v3 wire form of indexed transactions and messages, in one place for the two that produce it: the v3
+ * handlers (from rows they read) and the indexer, which stores each transaction's wire JSON at ingest
+ * (`transactions.wire`) so that an account's history page is a hundred row reads instead of joins over messages,
+ * bodies and states. Transactions are immutable; the stored form is tagged with WIRE_VERSION, and a reader uses it
+ * only when the tag is current (a change of the form below bumps it, and older rows are served through the joins).
+ */
+export const WIRE_VERSION = 1;
+
+/** A message row as a SELECT returns it (64-bit columns as decimal strings), with its body and init state BOCs. */
+export type WireMessageRow = Selectable<MessagesTable> & { body: string | null; init_state: string | null };
+
+/** A transaction's columns the wire form needs, as a SELECT returns them. */
+export type WireTransactionRow = Pick<
+  Selectable<TransactionsTable>,
+  | 'account'
+  | 'hash'
+  | 'lt'
+  | 'now'
+  | 'mc_block_seqno'
+  | 'prev_trans_hash'
+  | 'prev_trans_lt'
+  | 'orig_status'
+  | 'end_status'
+  | 'total_fees'
+  | 'total_fees_extra_currencies'
+  | 'description'
+  | 'block_workchain'
+  | 'block_shard'
+  | 'block_seqno'
+  | 'account_state_hash_before'
+  | 'account_state_hash_after'
+>;
+
+/** An account state row as a SELECT returns it. */
+export type WireStateRow = Pick<Selectable<AccountStatesTable>, 'hash' | 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'>;
+
+/** Text comments decode to the shape toncenter keeps for compatibility; other bodies have no decoder yet. */
+function decodeBody(boc: string | null): v3.DecodedContent | null {
+  if (!boc) return null;
+  try {
+    const text = textCommentBytes(Cell.fromBase64(boc));
+    return text ? { type: 'text_comment', '@type': 'text_comment', comment: text.toString('utf-8') } : null;
+  } catch {
+    return null;
+  }
+}
+
+const opcodeHex = (op: number | null) => (op === null ? null : `0x${(op >>> 0).toString(16).padStart(8, '0')}`);
+
+export function formatMessage(row: WireMessageRow): v3.Message {
+  return {
+    hash: row.msg_hash,
+    ...(row.msg_hash_norm ? { hash_norm: row.msg_hash_norm } : {}),
+    source: row.source,
+    destination: row.destination,
+    value: row.value,
+    value_extra_currencies: row.value_extra_currencies,
+    fwd_fee: row.fwd_fee,
+    ihr_fee: row.ihr_fee,
+    extra_flags: row.extra_flags,
+    import_fee: row.import_fee,
+    created_lt: row.created_lt,
+    created_at: row.created_at,
+    opcode: opcodeHex(row.opcode),
+    // the stored opcode is signed; scheme tags are unsigned
+    decoded_opcode: row.opcode === null ? null : decodeOpcode(row.opcode >>> 0),
+    ihr_disabled: row.ihr_disabled,
+    bounce: row.bounce,
+    bounced: row.bounced,
+    message_content: { hash: row.body_hash, body: row.body, decoded: row.opcode === 0 ? decodeBody(row.body) : null },
+    init_state: row.init_state_hash ? { hash: row.init_state_hash, body: row.init_state, decoded: null } : null,
+  };
+}
+
+/** An account state by hash, or the all-null state the hosted API gives for a state it did not record. */
+export function wireAccountState(hash: string, states: ReadonlyMap<string, WireStateRow>): v3.AccountState {
+  const s = states.get(hash);
+  if (!s) return { hash, balance: null, extra_currencies: null, account_status: null, frozen_hash: null, data_hash: null, code_hash: null };
+  return {
+    hash,
+    balance: s.balance,
+    extra_currencies: s.extra_currencies,
+    account_status: s.account_status as v3.AccountStatus,
+    frozen_hash: s.frozen_hash,
+    data_hash: s.data_hash,
+    code_hash: s.code_hash,
+  };
+}
+
+/** One transaction row with its messages (out_msgs in order) and account states → the wire shape (an indexed one). */
+export function formatTransaction(
+  r: WireTransactionRow,
+  incoming: WireMessageRow | undefined,
+  outgoing: WireMessageRow[],
+  before: v3.AccountState,
+  after: v3.AccountState,
+): v3.Transaction {
+  return {
+    account: r.account,
+    hash: r.hash,
+    lt: r.lt,
+    now: r.now,
+    mc_block_seqno: r.mc_block_seqno,
+    trace_id: null,
+    prev_trans_hash: r.prev_trans_hash,
+    prev_trans_lt: r.prev_trans_lt,
+    orig_status: r.orig_status as v3.AccountStatus,
+    end_status: r.end_status as v3.AccountStatus,
+    total_fees: r.total_fees,
+    total_fees_extra_currencies: r.total_fees_extra_currencies,
+    description: r.description as unknown as v3.TransactionDescription,
+    block_ref: { workchain: r.block_workchain, shard: shardToHex(BigInt(r.block_shard)).toUpperCase(), seqno: r.block_seqno },
+    in_msg: incoming ? formatMessage(incoming) : null,
+    out_msgs: outgoing.map(formatMessage),
+    account_state_before: before,
+    account_state_after: after,
+    emulated: false,
+    finality: 'finalized',
+  };
+}
+
+/** Insertable row values → what a SELECT returns (int64 columns as decimal strings, JSON columns parsed). */
+export function selected<T>(row: object, int64: readonly string[], json: readonly string[]): T {
+  const out: Record<string, unknown> = { ...row };
+  for (const c of int64) if (out[c] !== null && out[c] !== undefined) out[c] = String(out[c]);
+  for (const c of json) if (typeof out[c] === 'string') out[c] = JSON.parse(out[c] as string);
+  return out as T;
+}
+
+export const TX_INT64 = ['lt', 'block_shard', 'prev_trans_lt', 'total_fees'];
+export const TX_JSON = ['total_fees_extra_currencies', 'description'];
+export const MSG_INT64 = ['tx_lt', 'value', 'fwd_fee', 'ihr_fee', 'extra_flags', 'import_fee', 'created_lt', 'created_at', 'order_lt', 'order_utime'];
+export const MSG_JSON = ['value_extra_currencies'];
+const STATE_INT64 = ['balance'];
+const STATE_JSON = ['extra_currencies'];
+
+/** An account-state row as the indexer writes it → as a SELECT returns it. */
+export function selectedState(row: object): WireStateRow {
+  return selected<WireStateRow>(row, STATE_INT64, STATE_JSON);
+}
+
+/** A transaction's message rows as the indexer writes them → as a SELECT returns them, with bodies from `contents`. */
+export function selectedMessages(rows: readonly MessageRow[], contents: ReadonlyMap<string, string>): WireMessageRow[] {
+  return rows.map((m) => {
+    const row = selected<WireMessageRow>(m, MSG_INT64, MSG_JSON);
+    row.body = contents.get(row.body_hash) ?? null;
+    row.init_state = row.init_state_hash ? (contents.get(row.init_state_hash) ?? null) : null;
+    return row;
+  });
+}
+
+/** What the indexer stores beside a transaction: its wire JSON without `trace_id` (spliced in by the reader), and the other addresses its messages name. */
+export interface StoredWire {
+  wire: string;
+  wire_peers: string;
+  wire_version: number;
+}
+
+/**
+ * A transaction as the indexer writes it → its stored wire form. `trace_id` is left out: the traces derivation
+ * assigns it in the same database transaction, and the reader splices it in as the first key.
+ */
+export function storedWire(tx: TransactionRow, messages: readonly MessageRow[], contents: ReadonlyMap<string, string>, states: ReadonlyMap<string, WireStateRow>): StoredWire {
+  const row = selected<WireTransactionRow>(tx, TX_INT64, TX_JSON);
+  const wireMessages = selectedMessages(messages, contents);
+  const incoming = wireMessages.find((m) => m.direction === 'in');
+  const outgoing = wireMessages.filter((m) => m.direction === 'out').sort((a, b) => a.out_index - b.out_index);
+  const { trace_id: _traceId, ...wire } = formatTransaction(row, incoming, outgoing, wireAccountState(row.account_state_hash_before, states), wireAccountState(row.account_state_hash_after, states));
+  const peers = new Set<string>();
+  for (const m of wireMessages) {
+    if (m.source && m.source !== row.account) peers.add(m.source);
+    if (m.destination && m.destination !== row.account) peers.add(m.destination);
+  }
+  return { wire: JSON.stringify(wire), wire_peers: JSON.stringify([...peers]), wire_version: WIRE_VERSION };
+}
+
