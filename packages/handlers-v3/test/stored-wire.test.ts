@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDevnet, type Devnet } from '@tongate/devnet';
-import { defaultDerivations, Indexer, WIRE_VERSION } from '@tongate/indexer';
+import { backfillWireBatch, defaultDerivations, Indexer, WIRE_VERSION } from '@tongate/indexer';
 import { dropSchema, openStore, type Store } from '@tongate/store';
 import { SerializedJson } from '@tongate/stubs';
 import { Address } from '@ton/core';
@@ -93,5 +93,28 @@ describe.each(backends)('stored wire forms on $name', ({ name, url }) => {
     await db().updateTable('transactions').set({ wire_version: WIRE_VERSION - 1 }).where('hash', '=', second!.hash).execute();
     expect(await storedTransactionsReply(db(), pageOf(busiest!.account), order, true)).toBeNull();
     expect(JSON.parse(JSON.stringify(((await ops.getTransactions({ query, ctx } as never)) as { body: unknown }).body))).toEqual(expected);
+    await db().updateTable('transactions').set({ wire_version: WIRE_VERSION }).where('hash', '=', second!.hash).execute();
   }, 60_000);
+
+  it('the backfill stores, for rows written without one, the wire form the writer stores', async () => {
+    const written = await db().selectFrom('transactions').select(['hash', 'wire', 'wire_peers', 'wire_version']).where('wire', 'is not', null).execute();
+    expect(written.length).toBeGreaterThan(100);
+    await db().updateTable('transactions').set({ wire: null, wire_peers: null, wire_version: null }).execute();
+    let batches = 0;
+    let updated = 0;
+    for (let n = await backfillWireBatch(db(), 97); n > 0; n = await backfillWireBatch(db(), 97)) {
+      updated += n;
+      batches++;
+    }
+    expect(updated).toBeGreaterThanOrEqual(written.length);
+    expect(batches).toBeGreaterThan(1);
+    const after = new Map((await db().selectFrom('transactions').select(['hash', 'wire', 'wire_peers', 'wire_version']).execute()).map((r) => [r.hash, r]));
+    for (const w of written) {
+      const b = after.get(w.hash)!;
+      expect(b.wire_version, w.hash).toBe(WIRE_VERSION);
+      expect(JSON.parse(b.wire!), w.hash).toEqual(JSON.parse(w.wire!));
+      expect(b.wire_peers, w.hash).toEqual(w.wire_peers);
+    }
+    expect(await backfillWireBatch(db())).toBe(0);
+  }, 120_000);
 });

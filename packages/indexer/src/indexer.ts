@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { collectMcBlock, type McBlockBatch } from './collect.js';
 import { defaultDerivations, type BlockDerivation } from './derive/index.js';
 import { prepareDerivations, readCursor, readShardTops, writeMcBlock, type StageTimings } from './writer.js';
+import { backfillWireBatch } from './wire-backfill.js';
 
 export interface IndexerLogger {
   info(obj: object, msg: string): void;
@@ -50,6 +51,8 @@ export interface IndexerStatus {
   lastBlock: { seqno: number; stagesMs: StageTimings } | null;
   /** Seconds spent per stage over every block written since start (Prometheus-style running totals). */
   stageSecondsTotal: Record<string, number>;
+  /** Transactions written before the stored wire form existed that got theirs since start (wire-backfill.ts). */
+  wireBackfilled: number;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -79,6 +82,7 @@ export class Indexer {
   private readonly tonDnsCollection: Address | undefined;
   private abort = new AbortController();
   private loop: Promise<void> | undefined;
+  private backfill: Promise<void> | undefined;
   private readonly listeners = new Set<(seqno: number) => void>();
   private state: IndexerStatus = {
     indexedSeqno: null,
@@ -93,6 +97,7 @@ export class Indexer {
     lastErrorIsBackend: false,
     lastBlock: null,
     stageSecondsTotal: {},
+    wireBackfilled: 0,
   };
 
   constructor(options: IndexerOptions) {
@@ -114,12 +119,32 @@ export class Indexer {
     const cursor = await readCursor(this.db);
     if (cursor) Object.assign(this.state, { indexedSeqno: cursor.mcSeqno, indexedUtime: cursor.genUtime });
     this.loop = this.run();
+    this.backfill = this.backfillWire();
   }
 
   /** Stops after the block in progress (its transaction either commits or rolls back). */
   async stop(): Promise<void> {
     this.abort.abort();
     await this.loop;
+    await this.backfill;
+  }
+
+  /**
+   * Stores the wire form of rows written before it existed (an upgraded index), a batch at a time beside the
+   * following loop; nothing to do on an index written by this version. A failure is retried after a pause.
+   */
+  private async backfillWire(): Promise<void> {
+    const signal = this.abort.signal;
+    while (!signal.aborted) {
+      try {
+        const updated = await backfillWireBatch(this.db);
+        this.state.wireBackfilled += updated;
+        if (updated === 0) return;
+      } catch (err) {
+        this.options.logger?.warn({ err, network: this.chain.network }, 'indexer: wire backfill failed, retrying');
+        await sleep(this.options.retryMs ?? 1000, signal);
+      }
+    }
   }
 
   /** Resolves once the masterchain block `seqno` is written (tests and tools waiting for the index to catch up). */

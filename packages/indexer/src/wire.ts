@@ -180,6 +180,6 @@ export function storedWire(tx: TransactionRow, messages: readonly MessageRow[], 
     if (m.source && m.source !== row.account) peers.add(m.source);
     if (m.destination && m.destination !== row.account) peers.add(m.destination);
   }
-  return { wire: JSON.stringify(wire), wire_peers: JSON.stringify([...peers]), wire_version: WIRE_VERSION };
+  return { wire: JSON.stringify(wire), wire_peers: JSON.stringify([...peers].sort()), wire_version: WIRE_VERSION };
 }
 

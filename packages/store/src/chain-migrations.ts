@@ -12,10 +12,15 @@ function chainMigrations(schema: string): Record<string, Migration> {
   return {
     ...domains,
     // Each transaction's stored wire form (see TransactionsTable.wire). Nullable, so adding the columns is instant on
-    // a filled table; older rows are served through the joins.
+    // a filled table; older rows are served through the joins until the indexer's backfill (wire-backfill.ts), which
+    // finds them through the partial index (empty on an index written by this version). A change of the wire form
+    // bumps WIRE_VERSION and clears the older forms in a migration of its own, for the backfill to rebuild.
     '0002_transaction_wire': {
       async up(db) {
-        await run(db, [`alter table $S.transactions add column wire text, add column wire_peers jsonb, add column wire_version smallint`]);
+        await run(db, [
+          `alter table $S.transactions add column wire text, add column wire_peers jsonb, add column wire_version smallint`,
+          `create index transactions_without_wire on $S.transactions (account, lt) where wire is null`,
+        ]);
       },
     },
     '0001_chain_tables': {
