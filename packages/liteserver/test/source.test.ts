@@ -175,3 +175,29 @@ describe('LiteserverChain answers what the devnet answers', () => {
     expect(isChainError(refused) && refused.kind).toBe('refused');
   });
 });
+
+describe('following the head', () => {
+  it('waitForMasterchainBlock wakes when the server has the block (waitMasterchainSeqno), and times out quietly otherwise', async () => {
+    const head = (await devnet.getMasterchainInfo()).last.seqno;
+    // Already there: at once.
+    let started = performance.now();
+    await chain.waitForMasterchainBlock(head, 8000);
+    expect(performance.now() - started).toBeLessThan(4000);
+
+    // The next block, sealed while the query is held by the server: woken long before the 8 s bound.
+    started = performance.now();
+    const waiting = chain.waitForMasterchainBlock(head + 1, 8000);
+    await new Promise((r) => setTimeout(r, 200));
+    await devnet.produceBlock();
+    await waiting;
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect((await chain.getMasterchainInfo()).last.seqno).toBeGreaterThanOrEqual(head + 1);
+
+    // A block that does not come: resolves (no error) once the bound has passed.
+    started = performance.now();
+    await expect(chain.waitForMasterchainBlock(head + 100, 600)).resolves.toBeUndefined();
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(300);
+    expect(waited).toBeLessThan(5000);
+  });
+});

@@ -213,6 +213,33 @@ export class LitePool {
     return best;
   }
 
+  /**
+   * Waits (at most `timeoutMs`) until a server has masterchain block `seqno`: one getMasterchainInfo held by the
+   * fastest healthy server under the liteServer.waitMasterchainSeqno prefix, so a follower learns of a new block
+   * when the server has it rather than a poll interval later. Resolves true once the block is there, false on a
+   * timeout or a failure (the caller reads the head as usual then); a failing server is not waited on again at once.
+   */
+  async waitForMasterchainSeqno(seqno: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const best = this.bestHead();
+    if (best && best.seqno >= seqno) return true;
+    const server = this.pick(new Set(), seqno);
+    if (!server?.conn) {
+      await new Promise((r) => setTimeout(r, Math.min(timeoutMs, 100)));
+      return false;
+    }
+    try {
+      // The server holds the query up to 0.8 of this (queryRaw): it answers "timeout" before our own deadline.
+      const info = await server.conn.query(tl.liteServerGetMasterchainInfo, {}, { timeoutMs: Math.max(1, Math.min(timeoutMs, this.o.queryTimeoutMs)), waitMasterchainSeqno: seqno });
+      return info.last.seqno >= seqno;
+    } catch {
+      // A timeout is the normal "not yet"; anything else waits out a short pause so that a broken server is not hammered.
+      const left = deadline - Date.now();
+      if (left > 0) await new Promise((r) => setTimeout(r, Math.min(left, 100)));
+      return false;
+    }
+  }
+
   /** Runs a query with failover. `pinned` (a Session's server) is tried first. */
   async call<P, R>(fn: TlFunction<P, R>, params: P, opts: CallOptions = {}, session?: Session): Promise<R> {
     if (this.closed) throw new ChainError('unavailable', 'liteserver pool is closed');

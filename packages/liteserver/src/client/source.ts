@@ -180,6 +180,11 @@ export class LiteserverChain implements ChainSource {
     };
   }
 
+  /** Resolves once a server has masterchain block `seqno` or `timeoutMs` passed (the indexer's wake-up). */
+  async waitForMasterchainBlock(seqno: number, timeoutMs: number): Promise<void> {
+    await this.pool.waitForMasterchainSeqno(seqno, timeoutMs);
+  }
+
   /** A block's full id (hashes) from its coordinates; ids never change, so they are cached. */
   private async blockId(ref: BlockRef, session: Session): Promise<BlockIdExt> {
     const key = refKey(ref);
