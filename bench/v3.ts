@@ -27,7 +27,7 @@ import { Address, internal } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { startGateway } from '@tongate/cli';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
-import { collectMcBlock, Indexer, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
+import { collectMcBlock, Indexer, WIRE_VERSION, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
 import { measureClassificationRate } from './classification.js';
@@ -64,6 +64,8 @@ const HARD_STOP_MS = 1_500_000 + Math.max(0, TARGET_TRANSACTIONS / 1_000_000 - 1
 const KEEP_SCHEMA = process.env.BENCH_V3_SCHEMA;
 /** BENCH_V3_ONLY=volume: only the volume phase (fill if needed, then the API figures), for re-measuring a kept volume. */
 const ONLY_VOLUME = process.env.BENCH_V3_ONLY === 'volume';
+/** BENCH_V3_ONLY=ingest: only the corpus and the ingest rounds (a write-path change, re-measured in a minute) → v3-ingest.json. */
+const ONLY_INGEST = process.env.BENCH_V3_ONLY === 'ingest';
 const DEFAULT_TRANSACTIONS = 1_000_000;
 /** Fills adding at least this many transactions drop the secondary indexes first and rebuild them at the end. */
 const BULK_FILL_ROWS = 2_000_000;
@@ -213,7 +215,9 @@ async function ingest(batches: McBlockBatch[], dataDir: string) {
 async function fillVolume(store: Store, target: number, corpusTransactions: number): Promise<number> {
   const db = store.chain('testnet');
   const schema = sql.id(store.chainSchema('testnet'));
-  const params = `accounts=${SYNTHETIC_ACCOUNTS}`;
+  // The wire version is part of the volume's identity: rows filled without (or with an older) stored wire form would
+  // be served through the joins, and measure that path instead.
+  const params = `accounts=${SYNTHETIC_ACCOUNTS} wire=${WIRE_VERSION}`;
   const before = await filled(store, 'transactions');
   if (before && before.params !== params) throw new Error(`the kept volume was filled with ${before.params}, not ${params}: use another BENCH_V3_SCHEMA`);
   const already = before?.rows ?? 0;
@@ -240,14 +244,32 @@ async function fillVolume(store: Store, target: number, corpusTransactions: numb
         insert into ${schema}.transactions
           (account, hash, lt, now, block_workchain, block_shard, block_seqno, mc_block_seqno, prev_trans_hash, prev_trans_lt,
            orig_status, end_status, total_fees, total_fees_extra_currencies, account_state_hash_before, account_state_hash_after,
-           descr, aborted, description, in_msg_hash)
-        select '0:' || upper(lpad(to_hex(i % ${SYNTHETIC_ACCOUNTS}), 64, '0')),
-               encode(sha256(('tx' || i)::bytea), 'base64'), 1000000000000 + i * 10, 1700000000 + i / 100,
-               0, -9223372036854775808, 1000000 + i / 100, 1000000 + i / 100,
-               encode(sha256(('tx' || (i - ${SYNTHETIC_ACCOUNTS}))::bytea), 'base64'), 1000000000000 + (i - ${SYNTHETIC_ACCOUNTS}) * 10,
-               'active', 'active', 1000000, '{}', encode(sha256(('s' || i)::bytea), 'base64'), encode(sha256(('s' || (i + 1))::bytea), 'base64'),
-               'ord', false, ${description}::jsonb, encode(sha256(('m' || i)::bytea), 'base64')
-        from generate_series(${from}::bigint, ${to}::bigint) as i`.execute(db);
+           descr, aborted, description, in_msg_hash, wire, wire_peers, wire_version)
+        select t.account, t.hash, t.lt, t.now, 0, -9223372036854775808, t.seqno, t.seqno, t.prev_hash, t.prev_lt,
+               'active', 'active', 1000000, '{}', t.state_before, t.state_after, 'ord', false, ${description}::jsonb, t.msg_hash,
+               -- the stored wire form, as the indexer's formatter writes it for these rows (see @tongate/indexer wire.ts)
+               json_build_object('account', t.account, 'hash', t.hash, 'lt', t.lt::text, 'now', t.now, 'mc_block_seqno', t.seqno,
+                 'prev_trans_hash', t.prev_hash, 'prev_trans_lt', t.prev_lt::text, 'orig_status', 'active', 'end_status', 'active',
+                 'total_fees', '1000000', 'total_fees_extra_currencies', '{}'::json, 'description', ${description}::json,
+                 'block_ref', json_build_object('workchain', 0, 'shard', '8000000000000000', 'seqno', t.seqno),
+                 'in_msg', json_build_object('hash', t.msg_hash, 'source', t.source, 'destination', t.account, 'value', '1000000',
+                   'value_extra_currencies', '{}'::json, 'fwd_fee', '1000', 'ihr_fee', '0', 'extra_flags', null, 'import_fee', null,
+                   'created_lt', (t.lt - 1)::text, 'created_at', t.now::text, 'opcode', '0x00000000', 'decoded_opcode', 'text_comment',
+                   'ihr_disabled', true, 'bounce', false, 'bounced', false,
+                   'message_content', json_build_object('hash', t.body_hash, 'body', null, 'decoded', null), 'init_state', null),
+                 'out_msgs', '[]'::json,
+                 'account_state_before', json_build_object('hash', t.state_before, 'balance', null, 'extra_currencies', null, 'account_status', null, 'frozen_hash', null, 'data_hash', null, 'code_hash', null),
+                 'account_state_after', json_build_object('hash', t.state_after, 'balance', null, 'extra_currencies', null, 'account_status', null, 'frozen_hash', null, 'data_hash', null, 'code_hash', null),
+                 'emulated', false, 'finality', 'finalized')::text,
+               jsonb_build_array(t.source), ${WIRE_VERSION}
+        from (select '0:' || upper(lpad(to_hex(i % ${SYNTHETIC_ACCOUNTS}), 64, '0')) as account,
+                     '0:' || upper(lpad(to_hex((i + 1) % ${SYNTHETIC_ACCOUNTS}), 64, '0')) as source,
+                     encode(sha256(('tx' || i)::bytea), 'base64') as hash, 1000000000000 + i * 10 as lt, (1700000000 + i / 100)::int as now,
+                     (1000000 + i / 100)::int as seqno,
+                     encode(sha256(('tx' || (i - ${SYNTHETIC_ACCOUNTS}))::bytea), 'base64') as prev_hash, 1000000000000 + (i - ${SYNTHETIC_ACCOUNTS}) * 10 as prev_lt,
+                     encode(sha256(('s' || i)::bytea), 'base64') as state_before, encode(sha256(('s' || (i + 1))::bytea), 'base64') as state_after,
+                     encode(sha256(('m' || i)::bytea), 'base64') as msg_hash, encode(sha256(('b' || (i % 1000))::bytea), 'base64') as body_hash
+              from generate_series(${from}::bigint, ${to}::bigint) as i) t`.execute(db);
       await sql`
         insert into ${schema}.messages
           (tx_hash, tx_lt, tx_account, direction, out_index, mc_seqno, msg_hash, source, destination, value, value_extra_currencies,
@@ -500,6 +522,12 @@ async function main(): Promise<void> {
     let classification: ReturnType<typeof measureClassificationRate> | undefined;
     if (!ONLY_VOLUME) {
       ingested = await ingest((await corpusOnce()).batches, dataDir);
+      if (ONLY_INGEST) {
+        const file = join(resultsDir, 'v3-ingest.json');
+        writeFileSync(file, JSON.stringify({ startedAt, machine: { node: process.version, cpus: os.cpus().length, loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg() }, ingest: ingested }, null, 2) + '\n');
+        log(`ingest only: best PostgreSQL ${ingested.bestPostgres} tx/s, PGlite ${ingested.bestPglite} tx/s → ${file}`);
+        return;
+      }
       classification = measureClassificationRate();
       log(`classification: ${classification.traces_per_second.best} traces/s best over ${classification.fixtures} golden fixtures`);
     }

@@ -1,5 +1,6 @@
 import {
   normalizedExternalMessageHash,
+  textCommentBytes,
   transactionMessageCells,
   type AccountState,
   type ChainTransaction,
@@ -26,7 +27,11 @@ import { codeMethodIds } from '@tongate/contracts';
  */
 
 export type TransactionRow = Insertable<TransactionsTable>;
-export type MessageRow = Insertable<MessagesTable>;
+/**
+ * A message row; `decoded_comment` is not a column: the text of a comment body (opcode 0), decoded here from the
+ * cell while it is at hand, for the stored wire form (undefined: not decoded here, the formatter reads the BOC).
+ */
+export type MessageRow = Insertable<MessagesTable> & { decoded_comment?: string | null };
 export type AccountStateRow = Insertable<AccountStatesTable>;
 export type LatestAccountStateRow = Insertable<LatestAccountStatesTable>;
 export interface ContentRow {
@@ -188,6 +193,7 @@ function messageRow(message: Message, cell: Cell, direction: 'in' | 'out', outIn
   }
   const body = message.body.beginParse();
   const opcode = body.remainingBits >= 32 ? body.preloadInt(32) : null;
+  const comment = opcode === 0 ? textCommentBytes(message.body) : null;
   const base = {
     tx_hash: b64(ctx.tx.hash),
     tx_lt: ctx.tx.lt,
@@ -199,6 +205,7 @@ function messageRow(message: Message, cell: Cell, direction: 'in' | 'out', outIn
     opcode,
     body_hash: bodyHash,
     init_state_hash: initStateHash,
+    ...(opcode === 0 ? { decoded_comment: comment ? comment.toString('utf-8') : null } : {}),
   };
   if (info.type === 'internal') {
     return {

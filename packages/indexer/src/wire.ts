@@ -15,8 +15,11 @@ import type { MessageRow, TransactionRow } from './rows.js';
  */
 export const WIRE_VERSION = 1;
 
-/** A message row as a SELECT returns it (64-bit columns as decimal strings), with its body and init state BOCs. */
-export type WireMessageRow = Selectable<MessagesTable> & { body: string | null; init_state: string | null };
+/**
+ * A message row as a SELECT returns it (64-bit columns as decimal strings), with its body and init state BOCs, and
+ * at ingest the comment the indexer already decoded from the body cell (`decoded_comment`, see rows.ts).
+ */
+export type WireMessageRow = Selectable<MessagesTable> & { body: string | null; init_state: string | null; decoded_comment?: string | null };
 
 /** A transaction's columns the wire form needs, as a SELECT returns them. */
 export type WireTransactionRow = Pick<
@@ -44,14 +47,17 @@ export type WireTransactionRow = Pick<
 export type WireStateRow = Pick<Selectable<AccountStatesTable>, 'hash' | 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'>;
 
 /** Text comments decode to the shape toncenter keeps for compatibility; other bodies have no decoder yet. */
-function decodeBody(boc: string | null): v3.DecodedContent | null {
-  if (!boc) return null;
-  try {
-    const text = textCommentBytes(Cell.fromBase64(boc));
-    return text ? { type: 'text_comment', '@type': 'text_comment', comment: text.toString('utf-8') } : null;
-  } catch {
-    return null;
+function decodeBody(row: WireMessageRow): v3.DecodedContent | null {
+  let text: string | null = null;
+  if (row.decoded_comment !== undefined) text = row.decoded_comment;
+  else if (row.body) {
+    try {
+      text = textCommentBytes(Cell.fromBase64(row.body))?.toString('utf-8') ?? null;
+    } catch {
+      text = null;
+    }
   }
+  return text === null ? null : { type: 'text_comment', '@type': 'text_comment', comment: text };
 }
 
 const opcodeHex = (op: number | null) => (op === null ? null : `0x${(op >>> 0).toString(16).padStart(8, '0')}`);
@@ -76,7 +82,7 @@ export function formatMessage(row: WireMessageRow): v3.Message {
     ihr_disabled: row.ihr_disabled,
     bounce: row.bounce,
     bounced: row.bounced,
-    message_content: { hash: row.body_hash, body: row.body, decoded: row.opcode === 0 ? decodeBody(row.body) : null },
+    message_content: { hash: row.body_hash, body: row.body, decoded: row.opcode === 0 ? decodeBody(row) : null },
     init_state: row.init_state_hash ? { hash: row.init_state_hash, body: row.init_state, decoded: null } : null,
   };
 }
@@ -158,6 +164,10 @@ export function selectedMessages(rows: readonly MessageRow[], contents: Readonly
   });
 }
 
+/** Stands for the description while the rest of a stored wire form is serialized (see storedWire). */
+const DESCRIPTION_PLACEHOLDER = '\u0000description';
+const DESCRIPTION_PLACEHOLDER_JSON = JSON.stringify(DESCRIPTION_PLACEHOLDER);
+
 /** What the indexer stores beside a transaction: its wire JSON without `trace_id` (spliced in by the reader), and the other addresses its messages name. */
 export interface StoredWire {
   wire: string;
@@ -170,7 +180,13 @@ export interface StoredWire {
  * assigns it in the same database transaction, and the reader splices it in as the first key.
  */
 export function storedWire(tx: TransactionRow, messages: readonly MessageRow[], contents: ReadonlyMap<string, string>, states: ReadonlyMap<string, WireStateRow>): StoredWire {
-  const row = selected<WireTransactionRow>(tx, TX_INT64, TX_JSON);
+  // The description (most of a transaction's bytes) is already JSON text in the writer's row: it goes into the
+  // stored form as it is, through a placeholder, instead of being parsed and serialized again.
+  const rawDescription = typeof tx.description === 'string' ? tx.description : null;
+  const row =
+    rawDescription === null
+      ? selected<WireTransactionRow>(tx, TX_INT64, TX_JSON)
+      : selected<WireTransactionRow>({ ...tx, description: DESCRIPTION_PLACEHOLDER }, TX_INT64, ['total_fees_extra_currencies']);
   const wireMessages = selectedMessages(messages, contents);
   const incoming = wireMessages.find((m) => m.direction === 'in');
   const outgoing = wireMessages.filter((m) => m.direction === 'out').sort((a, b) => a.out_index - b.out_index);
@@ -180,6 +196,10 @@ export function storedWire(tx: TransactionRow, messages: readonly MessageRow[], 
     if (m.source && m.source !== row.account) peers.add(m.source);
     if (m.destination && m.destination !== row.account) peers.add(m.destination);
   }
-  return { wire: JSON.stringify(wire), wire_peers: JSON.stringify([...peers].sort()), wire_version: WIRE_VERSION };
+  let text = JSON.stringify(wire);
+  // The placeholder's JSON is the first such string in the text: `description` comes before the messages, the only
+  // other place free text (a comment) appears.
+  if (rawDescription !== null) text = text.replace(DESCRIPTION_PLACEHOLDER_JSON, () => rawDescription);
+  return { wire: text, wire_peers: JSON.stringify([...peers].sort()), wire_version: WIRE_VERSION };
 }
 
