@@ -1,7 +1,7 @@
 import type { ChainDatabase } from '@tongate/store';
 import { sql, type Kysely } from 'kysely';
 import type { MessageRow, TransactionRow } from './rows.js';
-import { storedWire, WIRE_VERSION, type WireStateRow } from './wire.js';
+import { storedWire, WIRE_VERSION, wireMessagesQuery, type WireStateRow } from './wire.js';
 
 /**
  * Stores the wire form of transactions written before it existed (or with an older one), a batch at a time, so that
@@ -43,35 +43,7 @@ export async function backfillWireBatch(db: Kysely<ChainDatabase>, limit = 500):
       .execute();
     if (txs.length === 0) return 0;
     const hashes = txs.map((t) => t.hash);
-    const messages = await trx
-      .selectFrom('messages as m')
-      .leftJoin('message_contents as body', 'body.hash', 'm.body_hash')
-      .leftJoin('message_contents as init', 'init.hash', 'm.init_state_hash')
-      .select([
-        'm.tx_hash',
-        'm.direction',
-        'm.out_index',
-        'm.msg_hash',
-        'm.msg_hash_norm',
-        'm.source',
-        'm.destination',
-        sql<string | null>`m.value::text`.as('value'),
-        'm.value_extra_currencies',
-        sql<string | null>`m.fwd_fee::text`.as('fwd_fee'),
-        sql<string | null>`m.ihr_fee::text`.as('ihr_fee'),
-        sql<string | null>`m.extra_flags::text`.as('extra_flags'),
-        sql<string | null>`m.import_fee::text`.as('import_fee'),
-        sql<string | null>`m.created_lt::text`.as('created_lt'),
-        sql<string | null>`m.created_at::text`.as('created_at'),
-        'm.opcode',
-        'm.ihr_disabled',
-        'm.bounce',
-        'm.bounced',
-        'm.body_hash',
-        'm.init_state_hash',
-        'body.body as body',
-        'init.body as init_state',
-      ])
+    const messages = await wireMessagesQuery(trx)
       .where('m.tx_hash', '=', sql<string>`any(${hashes}::text[])`)
       .execute();
     const stateHashes = [...new Set(txs.flatMap((t) => [t.account_state_hash_before, t.account_state_hash_after]))];

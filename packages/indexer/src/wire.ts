@@ -1,9 +1,9 @@
 import { shardToHex, textCommentBytes } from '@tongate/chain';
 import type { v3 } from '@tongate/sdk';
-import type { AccountStatesTable, MessagesTable, TransactionsTable } from '@tongate/store';
+import type { AccountStatesTable, ChainDatabase, MessagesTable, TransactionsTable } from '@tongate/store';
 import { decodeOpcode } from '@tongate/tlb';
 import { Cell } from '@ton/core';
-import type { Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { MessageRow, TransactionRow } from './rows.js';
 
 /**
@@ -45,6 +45,39 @@ export type WireTransactionRow = Pick<
 
 /** An account state row as a SELECT returns it. */
 export type WireStateRow = Pick<Selectable<AccountStatesTable>, 'hash' | 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'>;
+
+/** Message rows with their body and init state BOCs, in the read shape (64-bit and numeric columns as text). */
+export function wireMessagesQuery(db: Kysely<ChainDatabase>) {
+  return db
+    .selectFrom('messages as m')
+    .leftJoin('message_contents as body', 'body.hash', 'm.body_hash')
+    .leftJoin('message_contents as init', 'init.hash', 'm.init_state_hash')
+    .select([
+      'm.tx_hash',
+      'm.direction',
+      'm.out_index',
+      'm.msg_hash',
+      'm.msg_hash_norm',
+      'm.source',
+      'm.destination',
+      sql<string | null>`m.value::text`.as('value'),
+      'm.value_extra_currencies',
+      sql<string | null>`m.fwd_fee::text`.as('fwd_fee'),
+      sql<string | null>`m.ihr_fee::text`.as('ihr_fee'),
+      sql<string | null>`m.extra_flags::text`.as('extra_flags'),
+      sql<string | null>`m.import_fee::text`.as('import_fee'),
+      sql<string | null>`m.created_lt::text`.as('created_lt'),
+      sql<string | null>`m.created_at::text`.as('created_at'),
+      'm.opcode',
+      'm.ihr_disabled',
+      'm.bounce',
+      'm.bounced',
+      'm.body_hash',
+      'm.init_state_hash',
+      'body.body as body',
+      'init.body as init_state',
+    ]);
+}
 
 /** Text comments decode to the shape toncenter keeps for compatibility; other bodies have no decoder yet. */
 function decodeBody(row: WireMessageRow): v3.DecodedContent | null {

@@ -7,7 +7,7 @@ import { bookOf, codeFactsQuery, domainsQuery, factsFromRows, uniqueAddresses, t
 import { requireMcBlock } from './blocks.js';
 import type { MessageRow } from './messages.js';
 import { decimal, page, rawAddresses, storedHash, window } from './params.js';
-import { formatTransaction, wireAccountState, WIRE_VERSION, type WireStateRow, type WireTransactionRow } from '@tongate/indexer';
+import { formatTransaction, wireAccountState, wireMessagesQuery, WIRE_VERSION, type WireStateRow, type WireTransactionRow } from '@tongate/indexer';
 
 export type TransactionOperations = Pick<
   V3Handlers,
@@ -64,38 +64,7 @@ export async function transactionsReply(
   const orderBy = order ? (order.byTime ? sql`order by p.now ${dir}, p.lt ${dir}, p.account ${dir}` : sql`order by p.lt ${dir}, p.account ${dir}`) : sql``;
   const row = await db
     .with('page', () => page)
-    .with('msgs', (w) =>
-      w
-        .selectFrom('messages as m')
-        .leftJoin('message_contents as body', 'body.hash', 'm.body_hash')
-        .leftJoin('message_contents as init', 'init.hash', 'm.init_state_hash')
-        .where('m.tx_hash', 'in', w.selectFrom('page').select('hash'))
-        .select([
-          'm.tx_hash',
-          'm.direction',
-          'm.out_index',
-          'm.msg_hash',
-          'm.msg_hash_norm',
-          'm.source',
-          'm.destination',
-          sql<string | null>`m.value::text`.as('value'),
-          'm.value_extra_currencies',
-          sql<string | null>`m.fwd_fee::text`.as('fwd_fee'),
-          sql<string | null>`m.ihr_fee::text`.as('ihr_fee'),
-          sql<string | null>`m.extra_flags::text`.as('extra_flags'),
-          sql<string | null>`m.import_fee::text`.as('import_fee'),
-          sql<string | null>`m.created_lt::text`.as('created_lt'),
-          sql<string | null>`m.created_at::text`.as('created_at'),
-          'm.opcode',
-          'm.ihr_disabled',
-          'm.bounce',
-          'm.bounced',
-          'm.body_hash',
-          'm.init_state_hash',
-          'body.body as body',
-          'init.body as init_state',
-        ]),
-    )
+    .with('msgs', () => wireMessagesQuery(db).where('m.tx_hash', 'in', sql<string>`(select hash from page)`))
     .with('addrs', (w) =>
       w
         .selectFrom('page')
