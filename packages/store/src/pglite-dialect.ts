@@ -14,6 +14,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { copyDataOf, copyStatement } from './copy.js';
 
 /**
  * Kysely dialect for an embedded PGlite instance (kysely 0.28 ships none).
@@ -39,6 +40,12 @@ export class PGliteDialect implements Dialect {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const copy = copyDataOf(compiled.parameters);
+    if (copy) {
+      // PGlite reads COPY data from the blob of the query, under the file name /dev/blob.
+      const result = await this.pglite.query<R>(copyStatement(compiled.sql).replace(/ from stdin /i, " from '/dev/blob' "), [], { blob: new Blob([copy.data]) });
+      return { rows: [], numAffectedRows: result.affectedRows !== undefined ? BigInt(result.affectedRows) : undefined };
+    }
     const result = await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[]);
     return {
       rows: result.rows,

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { chainMigrationProvider } from './chain-migrations.js';
+import { CopyingClient } from './copy.js';
 import type { ChainDatabase } from './chain-schema.js';
 import { migrationProvider } from './migrations.js';
 import type { Database, NetworkName } from './schema.js';
@@ -87,6 +88,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 5,
+      // Runs copyRows statements as COPY … FROM STDIN (the indexer's bulk writes), every other query as usual.
+      Client: CopyingClient,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
