@@ -1,5 +1,5 @@
 import type { BlockRef } from '@tongate/chain';
-import type { ChainDatabase } from '@tongate/store';
+import { copyRows, type ChainDatabase, type CopyType } from '@tongate/store';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { McBlockBatch } from './collect.js';
 import type { BlockDerivation, DerivationContext } from './derive/index.js';
@@ -41,10 +41,33 @@ const COLUMN_TYPES = {
 
 type WrittenTable = keyof typeof COLUMN_TYPES;
 
+/** Separates a column's values in its one text parameter; JSON text, base64, hex and decimal never hold it (JSON escapes control characters). */
+const VALUE_SEPARATOR = '\u001e';
+/** Stands for NULL among a column's values. */
+const NULL_VALUE = '\u001f';
+
 /**
- * One INSERT per table whatever the row count: each column travels as one array parameter and `unnest` turns the
- * arrays back into rows, so the statement has a dozen parameters instead of rows × columns, and PostgreSQL parses
- * and plans it once.
+ * One column's values as one parameter: the values joined by a control character that none of them holds, split
+ * back by `string_to_array` in PostgreSQL. node-postgres would otherwise write an array literal, escaping every
+ * quote and backslash of every value (a stored wire form has hundreds), and PostgreSQL would unescape them again.
+ * A column with a value that holds either control character, or a lone empty value (which splits into no element),
+ * goes as an array literal.
+ */
+export function columnParameter(values: (string | null)[], type: string) {
+  let joinable = !(values.length === 1 && values[0] === '');
+  for (let i = 0; joinable && i < values.length; i++) {
+    const v = values[i];
+    if (v !== null && (v.includes(VALUE_SEPARATOR) || v.includes(NULL_VALUE))) joinable = false;
+  }
+  if (!joinable) return sql`cast(${values} as ${sql.raw(type)}[])`;
+  const joined = values.map((v) => (v === null ? NULL_VALUE : v)).join(VALUE_SEPARATOR);
+  return sql`cast(string_to_array(${joined}::text, ${VALUE_SEPARATOR}, ${NULL_VALUE}) as ${sql.raw(type)}[])`;
+}
+
+/**
+ * One INSERT per table whatever the row count: each column travels as one parameter (see columnParameter) and
+ * `unnest` turns the columns back into rows, so the statement has a dozen parameters instead of rows × columns,
+ * and PostgreSQL parses and plans it once.
  */
 function insertRows<T extends WrittenTable>(trx: Transaction<ChainDatabase>, table: T, rows: readonly object[]) {
   const columns = Object.entries(COLUMN_TYPES[table]) as [string, string][];
@@ -53,7 +76,7 @@ function insertRows<T extends WrittenTable>(trx: Transaction<ChainDatabase>, tab
       const v = (row as Record<string, unknown>)[name];
       return v === null || v === undefined ? null : typeof v === 'string' ? v : String(v);
     });
-    return sql`cast(${values} as ${sql.raw(type)}[])`;
+    return columnParameter(values, type);
   });
   return trx
     .insertInto(table)
@@ -62,24 +85,18 @@ function insertRows<T extends WrittenTable>(trx: Transaction<ChainDatabase>, tab
 }
 
 /**
- * The block's transaction rows with their stored wire form. A transaction's states before and after are the block's
- * own account states, or earlier blocks' (read here, inside the block's transaction); a state never recorded (the
- * middle of several transactions of one account in a block) is the all-null state, as when read through the joins.
+ * Rows of a table whose keys never collide (a block's own rows), by COPY in the binary format: PostgreSQL takes them
+ * without the parameter arrays, casts and plan of an INSERT, and without parsing text.
  */
-async function withWire(trx: Transaction<ChainDatabase>, batch: McBlockBatch): Promise<McBlockBatch['transactions']> {
-  const states = new Map<string, WireStateRow>(batch.accountStates.map((s) => [s.hash, selectedState(s)]));
-  const missing = new Set<string>();
-  for (const t of batch.transactions) {
-    for (const hash of [t.account_state_hash_before, t.account_state_hash_after]) if (!states.has(hash)) missing.add(hash);
-  }
-  if (missing.size > 0) {
-    const rows = await trx
-      .selectFrom('account_states')
-      .select(['hash', sql<string>`balance::text`.as('balance'), 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'])
-      .where('hash', '=', sql<string>`any(${[...missing]}::text[])`)
-      .execute();
-    for (const r of rows) states.set(r.hash, r as WireStateRow);
-  }
+function copyTable(trx: Transaction<ChainDatabase>, table: WrittenTable, rows: readonly object[]) {
+  const columns = Object.entries(COLUMN_TYPES[table]) as [string, CopyType][];
+  const values = rows.map((row) => columns.map(([name]) => (row as Record<string, unknown>)[name]));
+  const statement = copyRows(trx, table, columns, values);
+  return { execute: () => statement.execute(trx) };
+}
+
+/** The block's transaction rows with their stored wire form. */
+function withWire(batch: McBlockBatch, states: ReadonlyMap<string, WireStateRow>): McBlockBatch['transactions'] {
   const contents = new Map(batch.contents.map((c) => [c.hash, c.body]));
   const messagesOf = new Map<string, McBlockBatch['messages']>();
   for (const m of batch.messages) {
@@ -90,12 +107,39 @@ async function withWire(trx: Transaction<ChainDatabase>, batch: McBlockBatch): P
   return batch.transactions.map((t) => ({ ...t, ...storedWire(t, messagesOf.get(t.hash) ?? [], contents, states) }));
 }
 
+/** A statement of the block's write; its parameters (the JavaScript part of its cost) are built when it is called. */
+type Statement = () => { execute(): Promise<unknown> };
+
+/**
+ * Runs the statements in order on the block's connection, building each one's data while PostgreSQL executes the one
+ * before: the wire forms and the copy data of a large block take as long in JavaScript as some of the statements take
+ * in the database, and done in turn the two sides would each sit idle half the time.
+ */
+async function pipeline(statements: Statement[]): Promise<void> {
+  let next = statements[0]?.();
+  for (let i = 0; next; i++) {
+    const running = next.execute();
+    running.catch(() => {}); // awaited below: not unhandled while the next statement is built
+    // Let the query reach the socket before the synchronous work of building the next one starts.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    let built: ReturnType<Statement> | undefined;
+    try {
+      built = statements[i + 1]?.();
+    } catch (err) {
+      await running.catch(() => {});
+      throw err;
+    }
+    await running;
+    next = built;
+  }
+}
+
 /**
  * Writes one masterchain block's rows and moves the cursor, in one database transaction: after a crash the
  * database holds either all of the block and the cursor past it, or none of it.
  *
- * Rows of the block are plain inserts (a second write of the same block fails loudly instead of doubling rows);
- * contents and account states are shared between blocks and deduplicated by hash.
+ * The block's own rows are plain copies and inserts (a second write of the same block fails loudly instead of doubling
+ * rows); contents and account states are shared between blocks and deduplicated by hash.
  */
 export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatch, derived: DerivedWrites = NO_DERIVED, timings?: StageTimings): Promise<void> {
   let mark = performance.now();
@@ -106,56 +150,115 @@ export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatc
     mark = now;
   };
   await db.transaction().execute(async (trx) => {
-    // No wait for the WAL flush at commit: a database crash may lose the last blocks written, but always together
-    // with the cursor (one transaction), so the indexer writes them again; nothing is lost or doubled. (PGlite
-    // ignores the setting.)
-    await sql`set local synchronous_commit = off`.execute(trx);
-    // The cursor first: a concurrent writer that slipped past the lock fails here rather than interleaving blocks.
-    const cursor = await trx.selectFrom('indexer_cursor').select('mc_seqno').where('id', '=', 1).forUpdate().executeTakeFirst();
-    if (cursor && cursor.mc_seqno !== batch.mcSeqno - 1) {
-      throw new Error(`indexer cursor is at ${cursor.mc_seqno}, cannot write masterchain block ${batch.mcSeqno}`);
+    // Each statement's data is built while the statement before it runs in PostgreSQL: the shared rows and the
+    // messages while the block opens, the transactions' wire forms (which need the states it reads) while the
+    // messages are copied. Built one after the other, the two sides would each sit idle half the time.
+    const opening = openBlock(trx, batch);
+    opening.catch(() => {}); // awaited below: not unhandled while the next statements are built
+    await new Promise<void>((resolve) => setImmediate(resolve)); // the first statement reaches the socket
+    let shared: ReturnType<Statement>;
+    let messages: ReturnType<Statement> | null;
+    try {
+      shared = insertSharedRows(trx, batch);
+      messages = batch.messages.length > 0 ? copyTable(trx, 'messages', batch.messages) : null;
+    } catch (err) {
+      await opening.catch(() => {});
+      throw err;
     }
-    if (batch.blocks.length > 0) await insertRows(trx, 'blocks', batch.blocks).execute();
-    if (batch.shardState.length > 0) await insertRows(trx, 'shard_state', batch.shardState).execute();
-    if (batch.transactions.length > 0) await insertRows(trx, 'transactions', await withWire(trx, batch)).execute();
-    if (batch.messages.length > 0) await insertRows(trx, 'messages', batch.messages).execute();
-    if (batch.contents.length > 0) await insertRows(trx, 'message_contents', batch.contents).onConflict((oc) => oc.doNothing()).execute();
-    if (batch.accountStates.length > 0) await insertRows(trx, 'account_states', batch.accountStates).onConflict((oc) => oc.doNothing()).execute();
-    if (batch.latestAccountStates.length > 0) {
-      await insertRows(trx, 'latest_account_states', batch.latestAccountStates)
-        .onConflict((oc) =>
-          oc.column('account').doUpdateSet((eb) => ({
-            hash: eb.ref('excluded.hash'),
-            balance: eb.ref('excluded.balance'),
-            extra_currencies: eb.ref('excluded.extra_currencies'),
-            account_status: eb.ref('excluded.account_status'),
-            frozen_hash: eb.ref('excluded.frozen_hash'),
-            data_hash: eb.ref('excluded.data_hash'),
-            code_hash: eb.ref('excluded.code_hash'),
-            data_boc: eb.ref('excluded.data_boc'),
-            code_boc: eb.ref('excluded.code_boc'),
-            contract_methods: eb.ref('excluded.contract_methods'),
-            last_trans_hash: eb.ref('excluded.last_trans_hash'),
-            last_trans_lt: eb.ref('excluded.last_trans_lt'),
-            timestamp: eb.ref('excluded.timestamp'),
-            mc_seqno: eb.ref('excluded.mc_seqno'),
-          })),
-        )
-        .execute();
-    }
+    const states = await opening;
+    const statements: (Statement | false)[] = [
+      () => shared,
+      messages !== null && (() => messages),
+      batch.transactions.length > 0 && (() => copyTable(trx, 'transactions', withWire(batch, states))),
+    ];
+    await pipeline(statements.filter((st): st is Statement => st !== false));
     lap('write:chain');
     for (const { derivation, prepared } of derived.prepared) {
       await derivation.write(trx, batch, prepared, derived.ctx);
       lap(`write:${derivation.name}`);
     }
-    await trx
-      .insertInto('indexer_cursor')
-      .values({ id: 1, mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime }))
-      .execute();
   });
-  // The cursor update and COMMIT.
+  // COMMIT.
   lap('commit');
+}
+
+/**
+ * The block's first statement, one round trip for what must come before its rows: the cursor moves to this block
+ * (a concurrent writer that slipped past the lock fails here rather than interleaving blocks), the transaction
+ * stops waiting for the WAL flush at commit, and the earlier account states its stored wire forms name are read.
+ * Returns every state the wire forms name.
+ */
+async function openBlock(trx: Transaction<ChainDatabase>, batch: McBlockBatch): Promise<Map<string, WireStateRow>> {
+  const states = new Map<string, WireStateRow>(batch.accountStates.map((s) => [s.hash, selectedState(s)]));
+  const missing = new Set<string>();
+  for (const t of batch.transactions) {
+    for (const hash of [t.account_state_hash_before, t.account_state_hash_after]) if (!states.has(hash)) missing.add(hash);
+  }
+  // From the previous block only (or from nothing, the first block written).
+  const moved = trx
+    .insertInto('indexer_cursor')
+    .values({ id: 1, mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime }).where('indexer_cursor.mc_seqno', '=', batch.mcSeqno - 1))
+    .returning('mc_seqno');
+  // States of earlier blocks. A state never recorded (the middle of several transactions of one account in a block)
+  // is absent, and the wire form gives the all-null state, as when read through the joins.
+  const earlier = trx
+    .selectFrom('account_states')
+    .select(['hash', sql<string>`balance::text`.as('balance'), 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'])
+    .where('hash', '=', sql<string>`any(${[...missing]}::text[])`);
+  // No wait for the WAL flush at commit (set_config local to the transaction, as SET LOCAL): a database crash may
+  // lose the last blocks written, but always together with the cursor, so the indexer writes them again; nothing is
+  // lost or doubled. PGlite ignores it.
+  const { rows } = await sql<{ moved: number; states: WireStateRow[] | null }>`
+    with moved as (${moved})
+    select (select count(*) from moved)::int as moved,
+           ${missing.size > 0 ? sql`(select json_agg(s) from (${earlier}) s)` : sql`null`} as states,
+           set_config('synchronous_commit', 'off', true) as synchronous_commit`.execute(trx);
+  if (rows[0]?.moved !== 1) {
+    const cursor = await trx.selectFrom('indexer_cursor').select('mc_seqno').where('id', '=', 1).executeTakeFirst();
+    throw new Error(`indexer cursor is at ${cursor?.mc_seqno}, cannot write masterchain block ${batch.mcSeqno}`);
+  }
+  for (const r of rows[0].states ?? []) states.set(r.hash, r);
+  return states;
+}
+
+/**
+ * The block's rows that other blocks may share or update, and its few block rows, in one INSERT (a data-modifying
+ * CTE per table): blocks and shard tops; message contents and account states, deduplicated by hash; the latest
+ * state of each account it touched.
+ */
+function insertSharedRows(trx: Transaction<ChainDatabase>, batch: McBlockBatch): { execute(): Promise<unknown> } {
+  const parts = [
+    batch.blocks.length > 0 && insertRows(trx, 'blocks', batch.blocks),
+    batch.shardState.length > 0 && insertRows(trx, 'shard_state', batch.shardState),
+    batch.contents.length > 0 && insertRows(trx, 'message_contents', batch.contents).onConflict((oc) => oc.doNothing()),
+    batch.accountStates.length > 0 && insertRows(trx, 'account_states', batch.accountStates).onConflict((oc) => oc.doNothing()),
+    batch.latestAccountStates.length > 0 &&
+      insertRows(trx, 'latest_account_states', batch.latestAccountStates).onConflict((oc) =>
+        oc.column('account').doUpdateSet((eb) => ({
+          hash: eb.ref('excluded.hash'),
+          balance: eb.ref('excluded.balance'),
+          extra_currencies: eb.ref('excluded.extra_currencies'),
+          account_status: eb.ref('excluded.account_status'),
+          frozen_hash: eb.ref('excluded.frozen_hash'),
+          data_hash: eb.ref('excluded.data_hash'),
+          code_hash: eb.ref('excluded.code_hash'),
+          data_boc: eb.ref('excluded.data_boc'),
+          code_boc: eb.ref('excluded.code_boc'),
+          contract_methods: eb.ref('excluded.contract_methods'),
+          last_trans_hash: eb.ref('excluded.last_trans_hash'),
+          last_trans_lt: eb.ref('excluded.last_trans_lt'),
+          timestamp: eb.ref('excluded.timestamp'),
+          mc_seqno: eb.ref('excluded.mc_seqno'),
+        })),
+      ),
+  ].filter((part) => part !== false);
+  if (parts.length === 0) return { execute: async () => undefined };
+  const last = parts.pop()!;
+  if (parts.length === 0) return last;
+  // Tables apart, so no part needs to see another's rows (the CTEs of one statement share its snapshot).
+  const statement = sql`with ${sql.join(parts.map((part, i) => sql`${sql.raw(`w${i}`)} as (${part})`))} ${last}`;
+  return { execute: () => statement.execute(trx) };
 }
 
 /**
