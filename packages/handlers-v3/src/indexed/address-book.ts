@@ -35,9 +35,18 @@ export function bookEntry(raw: string, facts: AccountFacts | undefined, testnet:
   return { user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url, domain: facts?.domain ?? null, interfaces: interfacesOf(facts) };
 }
 
+/**
+ * `column = any(…)` over a list, or over a subquery's rows as one array. As an array the planner probes the index once
+ * per address: a semi-join against a set-returning subquery (an address book's `addrs`, estimated at thousands of rows
+ * whatever it holds) made it hash a sequential scan of the whole table instead.
+ */
+function anyOf(accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
+  return Array.isArray(accounts) ? sql<string>`any(${accounts}::text[])` : sql<string>`any(array(${accounts as SelectQueryBuilder<any, any, { account: string }>}))`;
+}
+
 /** The code facts of accounts (latest_account_states) for the address book; `accounts` is a list or a subquery. */
 export function codeFactsQuery(db: Kysely<ChainDatabase>, accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
-  return db.selectFrom('latest_account_states').select(['account', 'code_hash', 'contract_methods']).where('account', 'in', accounts);
+  return db.selectFrom('latest_account_states').select(['account', 'code_hash', 'contract_methods']).where('account', '=', anyOf(accounts));
 }
 
 /** One domain per address (the shortest, then the first by name), whatever number of domains it owns. */
@@ -46,7 +55,7 @@ export function domainsQuery(db: Kysely<ChainDatabase>, accounts: readonly strin
     .selectFrom('dns_entries')
     .distinctOn('dns_wallet')
     .select(['dns_wallet', 'domain'])
-    .where('dns_wallet', 'in', accounts)
+    .where('dns_wallet', '=', anyOf(accounts))
     .whereRef('nft_item_owner', '=', 'dns_wallet')
     .orderBy('dns_wallet')
     .orderBy(sql`length(domain)`)

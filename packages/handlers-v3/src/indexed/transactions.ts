@@ -133,7 +133,8 @@ export async function storedTransactionsReply(
   const dir = sql.raw(order.sort === 'asc' ? 'asc' : 'desc');
   const orderBy = order.byTime ? sql`order by p.now ${dir}, p.lt ${dir}, p.account ${dir}` : sql`order by p.lt ${dir}, p.account ${dir}`;
   const row = await db
-    .with('page', () => page)
+    // Only the columns the reply reads: the page is materialized, and each row's description alone is a kilobyte.
+    .with('page', () => page.clearSelect().select(['hash', 'account', 'lt', 'now', 'wire', 'wire_peers', 'wire_version']))
     .with('addrs', (w) =>
       w
         .selectFrom('page')
