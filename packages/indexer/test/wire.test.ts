@@ -8,7 +8,8 @@ import { Address, internal } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { createDevnet, signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectMcBlock, type McBlockBatch } from '../src/index.js';
+import type { McBlockBatch } from '../src/index.js';
+import { collectChain } from './collect-chain.js';
 import type { MessageRow, TransactionRow } from '../src/rows.js';
 import { formatTransaction, MSG_INT64, MSG_JSON, selected, selectedMessages, selectedState, storedWire, TX_INT64, TX_JSON, wireAccountState, type WireStateRow, type WireTransactionRow } from '../src/wire.js';
 
@@ -30,13 +31,7 @@ beforeAll(async () => {
   await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno, messages, { validForSeconds: 600 }));
   await devnet.produceBlock();
   await devnet.produceBlock();
-  const head = (await devnet.getMasterchainInfo()).last.seqno;
-  let tops: { workchain: number; shard: bigint; seqno: number }[] = [];
-  for (let mc = 0; mc <= head; mc++) {
-    const batch = await collectMcBlock(devnet, mc, tops);
-    tops = batch.shardState.map((s) => ({ workchain: s.workchain, shard: BigInt(s.shard), seqno: s.seqno }));
-    batches.push(batch);
-  }
+  batches.push(...(await collectChain(devnet)));
 }, 180_000);
 
 afterAll(async () => {

@@ -11,7 +11,8 @@ import { Address, internal, WalletContractV4 } from '@ton/ton';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
 import { dropSchema, openStore, type Store } from '@tongate/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectMcBlock, readCursor, writeMcBlock, type McBlockBatch } from '../src/index.js';
+import { readCursor, writeMcBlock, type McBlockBatch } from '../src/index.js';
+import { collectChain } from './collect-chain.js';
 import { selectedState, storedWire, type WireStateRow } from '../src/wire.js';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -30,13 +31,7 @@ beforeAll(async () => {
       await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, messages));
       await devnet.produceBlock();
     }
-    const head = (await devnet.getMasterchainInfo()).last.seqno;
-    let tops: { workchain: number; shard: bigint; seqno: number }[] = [];
-    for (let mc = 0; mc <= head; mc++) {
-      const batch = await collectMcBlock(devnet, mc, tops);
-      tops = batch.shardState.map((s) => ({ workchain: s.workchain, shard: BigInt(s.shard), seqno: s.seqno }));
-      batches.push(batch);
-    }
+    batches.push(...(await collectChain(devnet)));
   } finally {
     await devnet.close();
   }
