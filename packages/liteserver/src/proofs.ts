@@ -135,6 +135,36 @@ export const checkShardInMaster = guarded((mcId: BlockIdExt, shardBlock: BlockId
 /** The shard_hashes of a masterchain state (McStateExtra in `custom`), as a slice at its HashmapE bit. */
 const shardHashesOfState = (state: Cell): Slice => mcStateExtraOf(state);
 
+/** A ShardHashes HashmapE at its bit → the hash of its root cell, or null when empty. */
+function shardHashesRoot(s: Slice): Buffer | null {
+  return s.loadBit() ? s.loadRef().hash(0) : null;
+}
+
+/**
+ * getAllShardsInfo (tonlib's check since ton 2024.04): `data`, the ShardHashes the answer lists, is the one the
+ * masterchain block `mcId` holds. Current servers send one proof root, the block with the shard hashes of its
+ * McBlockExtra; older ones two, the block and the state after it with the shard hashes of its McStateExtra. The
+ * dictionaries are compared by their root's hash, which commits to every shard's top block.
+ */
+export const checkAllShardsProof = guarded((mcId: BlockIdExt, answerId: BlockIdExt, proof: Buffer, data: Buffer): void => {
+  if (!sameBlock(mcId, answerId)) throw reject(`shard list is for ${named(answerId)}, not the block asked for ${named(mcId)}`);
+  const roots = proofRoots(proof);
+  if (roots.length !== 1 && roots.length !== 2) throw reject(`shard list proof has ${roots.length} roots, expected 1 or 2`);
+  checkBlockHeaderProof(mcId, roots[0]);
+  let proven: Slice;
+  if (roots.length === 1) {
+    proven = shardHashesOfBlock(blockOfProof(roots[0]));
+  } else {
+    if (!provenHash(roots[1], 'masterchain state proof').equals(stateHashAfter(blockOfProof(roots[0])))) throw reject('shard list proof state is not of the masterchain block');
+    proven = shardHashesOfState(stateOfProof(roots[1]));
+  }
+  const dataRoots = Cell.fromBoc(data);
+  if (dataRoots.length !== 1) throw reject(`shard list has ${dataRoots.length} roots, expected 1`);
+  const listed = shardHashesRoot(dataRoots[0].beginParse());
+  const held = shardHashesRoot(proven);
+  if (listed === null ? held !== null : held === null || !listed.equals(held)) throw reject(`the shard list is not the one masterchain block ${named(mcId)} holds`);
+});
+
 /** One transaction a liteserver names in a block: its account (32 bytes), lt and hash. */
 export interface BlockTransactionId {
   account: Buffer;

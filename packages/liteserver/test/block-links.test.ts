@@ -10,9 +10,10 @@ import { beginCell, Cell, convertToMerkleProof } from '@ton/core';
 import { isChainError, type BlockHeader, type BlockIdExt } from '@tongate/chain';
 import * as tl from '@tongate/liteserver-tl';
 import { createDevnet, type Devnet } from '@tongate/devnet';
-import { checkBackLink, checkBackLinkChain, checkShardBlockLinks, type BackLink } from '../src/proofs.js';
+import { checkAllShardsProof, checkBackLink, checkBackLinkChain, checkShardBlockLinks, type BackLink } from '../src/proofs.js';
 import { buildBlockCell, buildConfigShardState, buildShardHashes, type OldMcBlockInput } from '../src/tlb.js';
 import { ChainLiteServer } from '../src/server/index.js';
+import { serializeMultiRootBoc } from '../src/boc.js';
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '../src/index.js';
 
 const MC_SHARD = -(2n ** 63n);
@@ -81,7 +82,8 @@ const s13left = block({ workchain: 0, shard: LEFT, seqno: 13, prev: [s12.id], af
 const s13right = block({ workchain: 0, shard: RIGHT, seqno: 13, prev: [s12.id], afterSplit: true });
 const descr = (b: Built, regMcSeqno: number) => ({ id: b.id, startLt: 0n, endLt: 0n, genUtime: 0, regMcSeqno });
 
-// Masterchain 1-6: 1 is a key block; 3 lists s12 as the basechain's top block, 6 lists the two halves.
+// Masterchain 1-6: 1 is a key block; 3 lists s12 as the basechain's top block, 6 lists the two halves (the shard
+// lists, ShardHashes, are what getAllShardsInfo answers with).
 const mc: Built[] = [];
 function addMc(seqno: number, extra: { isKeyBlock?: boolean; shardHashes?: Cell } = {}): Built {
   const prevs = mc.map((b) => ({ id: b.id, endLt: BigInt(b.id.seqno) * 1000n + 5n, isKeyBlock: b.id.seqno === 1 }));
@@ -91,10 +93,12 @@ function addMc(seqno: number, extra: { isKeyBlock?: boolean; shardHashes?: Cell 
 }
 const m1 = addMc(1, { isKeyBlock: true });
 const m2 = addMc(2);
-const m3 = addMc(3, { shardHashes: buildShardHashes([descr(s12, 3)]) });
+const m3Shards = buildShardHashes([descr(s12, 3)]);
+const m3 = addMc(3, { shardHashes: m3Shards });
 const m4 = addMc(4);
 const m5 = addMc(5);
-const m6 = addMc(6, { shardHashes: buildShardHashes([descr(s13left, 6), descr(s13right, 6)]) });
+const m6Shards = buildShardHashes([descr(s13left, 6), descr(s13right, 6)]);
+const m6 = addMc(6, { shardHashes: m6Shards });
 
 const back = (from: Built, to: Built, toKeyBlock = false): BackLink => ({ toKeyBlock, from: from.id, to: to.id, proof: proofOf(from.cell), stateProof: proofOf(from.state!), destProof: proofOf(to.cell) });
 const link = (id: BlockIdExt, provenBlock: Built) => ({ id, proof: proofOf(provenBlock.cell) });
@@ -130,6 +134,35 @@ describe('shard block links (liteServer.shardBlockProof)', () => {
     rejected(() => checkShardBlockLinks(m3.id, s10.id, links.slice(0, 2)), /ends at/);
     rejected(() => checkShardBlockLinks(m3.id, m2.id, []), /ends at/);
     rejected(() => checkShardBlockLinks(m3.id, s10.id, [links[0], { ...links[1], proof: Buffer.alloc(0) }, links[2]]), /0 roots/);
+  });
+});
+
+describe('shard lists (liteServer.allShardsInfo)', () => {
+  const NO_SHARDS = beginCell().storeBit(false).endCell().toBoc();
+  /** The older answer (before ton 2024.04): the block and the state after it in one BOC of two roots. */
+  const twoRoots = (b: Built, state = b) => serializeMultiRootBoc([convertToMerkleProof(b.cell), convertToMerkleProof(state.state!)]);
+
+  it('pass: the list the proven block holds (one root), and the empty list an older two-root answer proves', () => {
+    checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), m3Shards.toBoc());
+    checkAllShardsProof(m6.id, m6.id, proofOf(m6.cell), m6Shards.toBoc());
+    checkAllShardsProof(m4.id, m4.id, twoRoots(m4), NO_SHARDS);
+  });
+
+  it('reject another block\'s list, a forged list, an empty list for a block with shards, a list for another block', () => {
+    rejected(() => checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), m6Shards.toBoc()), /not the one masterchain block/);
+    const forged12 = block({ workchain: 0, shard: WHOLE, seqno: 12, prev: [s11.id], genUtime: 3 });
+    rejected(() => checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), buildShardHashes([descr(forged12, 3)]).toBoc()), /not the one masterchain block/);
+    rejected(() => checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), NO_SHARDS), /not the one masterchain block/);
+    rejected(() => checkAllShardsProof(m4.id, m4.id, twoRoots(m4), m3Shards.toBoc()), /not the one masterchain block/);
+    rejected(() => checkAllShardsProof(m3.id, m6.id, proofOf(m6.cell), m6Shards.toBoc()), /not the block asked for/);
+  });
+
+  it('reject a proof of another block, a tampered or missing proof, a state of another block', () => {
+    rejected(() => checkAllShardsProof(m3.id, m3.id, proofOf(m6.cell), m6Shards.toBoc()), /header proof is for another block/);
+    rejected(() => checkAllShardsProof(m3.id, m3.id, tamper(proofOf(m3.cell)), m3Shards.toBoc()));
+    rejected(() => checkAllShardsProof(m3.id, m3.id, Buffer.alloc(0), m3Shards.toBoc()), /0 roots/);
+    rejected(() => checkAllShardsProof(m4.id, m4.id, twoRoots(m4, m5), NO_SHARDS), /not of the masterchain block/);
+    rejected(() => checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), Buffer.from('not a boc')));
   });
 });
 
@@ -173,7 +206,7 @@ describe('getShardBlockProof through the client, over ADNL', () => {
   let devnet: Devnet;
   let server: ChainLiteServer;
   /** What the replaying server answers for the block queries; tests change it to lie. */
-  let answers: { shardProof: tl.LiteServerShardBlockProof; backSteps: BackLink[] };
+  let answers: { shardProof: tl.LiteServerShardBlockProof; backSteps: BackLink[]; shardList?: { proof: Buffer; data: Buffer } };
   const clients: LiteserverChain[] = [];
   const honest = () => ({ shardProof: { masterchainId: m3.id, links: [link(s12.id, m3), link(s11.id, s12), link(s10.id, s11)] }, backSteps: [back(m5, m4), back(m4, m3)] });
   const byRef = new Map([...mc, s10, s11, s12].map((b) => [`${b.id.workchain}:${b.id.shard}:${b.id.seqno}`, b]));
@@ -191,6 +224,8 @@ describe('getShardBlockProof through the client, over ADNL', () => {
       return { id: b.id, mode: p.mode, headerProof: proofOf(b.cell) };
     });
     on(tl.liteServerGetShardBlockProof, async () => answers.shardProof);
+    // The shard list of m3 (a test's own answer when it sets one).
+    on(tl.liteServerGetAllShardsInfo, async (p) => ({ id: p.id, ...(answers.shardList ?? { proof: proofOf(m3.cell), data: m3Shards.toBoc() }) }));
     // The built chain's m6 is the head (and, by config, the trusted block): masterchain blocks the client is told of
     // are proven by a back link from it; the back chain getShardBlockProof asks for is the test's.
     const info = await devnet.getMasterchainInfo();
@@ -250,5 +285,17 @@ describe('getShardBlockProof through the client, over ADNL', () => {
     answers = { ...honest(), backSteps: [back(m5, m4)] };
     const proof = await ask(unsafe);
     expect(proof.mcProof).toHaveLength(1);
+  });
+
+  it('shard lists (getShards): checking passes the list the block holds and refuses another; unsafe passes either', async () => {
+    const checking = await client('checking');
+    const unsafe = await client('unsafe');
+    answers = honest();
+    expect(await checking.getShards(3)).toEqual([s12.id]);
+    const forged12 = block({ workchain: 0, shard: WHOLE, seqno: 12, prev: [s11.id], genUtime: 3 });
+    answers = { ...honest(), shardList: { proof: proofOf(m3.cell), data: buildShardHashes([descr(forged12, 3)]).toBoc() } };
+    const err = await checking.getShards(3).catch((e) => e);
+    expect(isChainError(err) ? err.message : String(err)).toMatch(/proof rejected: the shard list is not the one masterchain block/);
+    expect(await unsafe.getShards(3)).toEqual([forged12.id]);
   });
 });

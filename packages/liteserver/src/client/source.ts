@@ -52,6 +52,7 @@ import { GlobalConfigError, type GlobalConfig } from '../config.js';
 import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
 import {
   checkAccountStateProof,
+  checkAllShardsProof,
   checkBackLinkChain,
   checkBlockHeaderProof,
   checkBlockProofChain,
@@ -247,6 +248,7 @@ export class LiteserverChain implements ChainSource {
 
   private async shardsOf(mcId: BlockIdExt, session: Session): Promise<BlockIdExt[]> {
     const res = await session.call(tl.liteServerGetAllShardsInfo, { id: tlId(mcId) }, mcId.seqno);
+    if (this.proofs === 'checking') checkAllShardsProof(mcId, res.id, res.proof, res.data);
     return parseShardHashes(Cell.fromBoc(res.data)[0].beginParse());
   }
 
