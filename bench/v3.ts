@@ -37,7 +37,7 @@ import { Address, internal } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { startGateway } from '@tongate/cli';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
-import { collectMcBlock, Indexer, WIRE_VERSION, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
+import { collectChain, Indexer, WIRE_VERSION, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
 import { measureClassificationRate } from './classification.js';
@@ -154,13 +154,7 @@ async function buildCorpus(dataDir: string) {
     const followSeconds = (performance.now() - started) / 1000;
     const status = indexer.status();
     // The corpus: every masterchain block as the indexer collects it, for the write-path measurement.
-    const batches: McBlockBatch[] = [];
-    let tops: { workchain: number; shard: bigint; seqno: number }[] = [];
-    for (let mc = 0; mc <= head; mc++) {
-      const batch = await collectMcBlock(devnet, mc, tops);
-      tops = batch.shardState.map((s) => ({ workchain: s.workchain, shard: BigInt(s.shard), seqno: s.seqno }));
-      batches.push(batch);
-    }
+    const batches = await collectChain(devnet);
     const sorted = [...rss].sort((a, b) => a - b);
     const visible = [...visibleMs].sort((a, b) => a - b);
     return {

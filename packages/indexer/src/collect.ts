@@ -146,3 +146,19 @@ export async function collectMcBlock(chain: ChainSource, mcSeqno: number, previo
   }
   return batch;
 }
+
+/**
+ * Every masterchain block of a chain from its first to its current head, read in order as the indexer reads them
+ * (each block's shard tops lead the next one's walk). For corpora: tests and benchmarks that replay a whole chain.
+ */
+export async function collectChain(chain: ChainSource): Promise<McBlockBatch[]> {
+  const head = (await chain.getMasterchainInfo()).last.seqno;
+  const batches: McBlockBatch[] = [];
+  let tops: BlockRef[] = [];
+  for (let mc = 0; mc <= head; mc++) {
+    const batch = await collectMcBlock(chain, mc, tops);
+    tops = batch.shardState.map((s) => ({ workchain: s.workchain, shard: BigInt(s.shard), seqno: s.seqno }));
+    batches.push(batch);
+  }
+  return batches;
+}

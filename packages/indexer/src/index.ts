@@ -1,5 +1,5 @@
 export { Indexer, type IndexerLogger, type IndexerOptions, type IndexerStatus } from './indexer.js';
-export { collectMcBlock, newShardBlocks, shardsOverlap, type McBlockBatch } from './collect.js';
+export { collectChain, collectMcBlock, newShardBlocks, shardsOverlap, type McBlockBatch } from './collect.js';
 export { prepareDerivations, readCursor, writeMcBlock, type Cursor, type DerivedWrites, type StageTimings } from './writer.js';
 export { defaultDerivations, type BlockDerivation, type DerivationContext } from './derive/index.js';
 export { traceDerivation, assembleTraces, type TraceDerivationOptions } from './derive/traces.js';

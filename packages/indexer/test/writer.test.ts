@@ -11,8 +11,7 @@ import { Address, internal, WalletContractV4 } from '@ton/ton';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
 import { dropSchema, openStore, type Store } from '@tongate/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCursor, writeMcBlock, type McBlockBatch } from '../src/index.js';
-import { collectChain } from './collect-chain.js';
+import { collectChain, readCursor, writeMcBlock, type McBlockBatch } from '../src/index.js';
 import { selectedState, storedWire, type WireStateRow } from '../src/wire.js';
 
 const databaseUrl = process.env.DATABASE_URL;
