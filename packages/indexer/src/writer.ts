@@ -150,26 +150,15 @@ export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatc
     mark = now;
   };
   await db.transaction().execute(async (trx) => {
-    // Each statement's data is built while the statement before it runs in PostgreSQL: the shared rows and the
-    // messages while the block opens, the transactions' wire forms (which need the states it reads) while the
-    // messages are copied. Built one after the other, the two sides would each sit idle half the time.
-    const opening = openBlock(trx, batch);
-    opening.catch(() => {}); // awaited below: not unhandled while the next statements are built
-    await new Promise<void>((resolve) => setImmediate(resolve)); // the first statement reaches the socket
-    let shared: ReturnType<Statement>;
-    let messages: ReturnType<Statement> | null;
-    try {
-      shared = insertSharedRows(trx, batch);
-      messages = batch.messages.length > 0 ? copyTable(trx, 'messages', batch.messages) : null;
-    } catch (err) {
-      await opening.catch(() => {});
-      throw err;
-    }
-    const states = await opening;
+    // Each statement's data is built while the statement before it runs in PostgreSQL (see pipeline): the shared rows
+    // while the block opens, the messages' copy data while the shared rows go in, the transactions' wire forms (which
+    // need the earlier states the opening reads) while the messages are copied.
+    let states: Map<string, WireStateRow> | undefined;
     const statements: (Statement | false)[] = [
-      () => shared,
-      messages !== null && (() => messages),
-      batch.transactions.length > 0 && (() => copyTable(trx, 'transactions', withWire(batch, states))),
+      () => ({ execute: async () => void (states = await openBlock(trx, batch)) }),
+      () => insertSharedRows(trx, batch),
+      batch.messages.length > 0 && (() => copyTable(trx, 'messages', batch.messages)),
+      batch.transactions.length > 0 && (() => copyTable(trx, 'transactions', withWire(batch, states!))),
     ];
     await pipeline(statements.filter((st): st is Statement => st !== false));
     lap('write:chain');
