@@ -16,8 +16,9 @@
  * 3. Volume: the PostgreSQL chain tables are filled to TARGET_TRANSACTIONS transactions (with one message each) by
  *    generate_series inside PostgreSQL (bounded in time: no round trip per row), then the API, in a process of its own
  *    (bench/v3-gateway.ts) and warmed up, answers `transactions?account=…&limit=100` (one account again and again, and
- *    500 different accounts) and `messages?msg_hash=…` one request at a time from a worker thread
- *    (bench/latency-worker.mjs; latency p50/p99), and under 10 connections beside a bare express route (throughput);
+ *    2000 different accounts) and `messages?msg_hash=…` one request at a time from a worker thread
+ *    (bench/latency-worker.mjs, through node:http and, for the account history, through fetch too; latency p50/p99),
+ *    beside the machine's floor for the same page (bench/v3-floor-server.ts), and under 10 connections beside a bare express route (throughput);
  *    the same volume carries one action per transaction, and `actions?account=…&limit=100` is timed beside the
  *    account history.
  * 4. Pending: external messages turned into pending traces per second (bench/pending.ts).
@@ -65,7 +66,8 @@ const SYNTHETIC_ACCOUNTS = Number(process.env.BENCH_V3_ACCOUNTS ?? 10_000);
  * actions would double the fill time of a 10M volume on this machine, and the 10M goal is about transactions.
  */
 const SYNTHETIC_ACTIONS = Number(process.env.BENCH_V3_ACTIONS ?? Math.min(TARGET_TRANSACTIONS, 1_000_000));
-const LATENCY_REQUESTS = 500;
+/** Requests per latency figure: its p99 is the 20th slowest (at 500 it was the 5th, and moved by milliseconds run to run). */
+const LATENCY_REQUESTS = 2000;
 /** Requests to the measured URLs before the latency runs (see warmUp). */
 const WARM_UP_REQUESTS = 3000;
 /** Validation cycles at volume: each with a full mainnet-sized set (every cycle's validators, stakes and factors). */
@@ -450,13 +452,22 @@ async function explain(store: Store, query: string): Promise<string[]> {
 }
 
 /**
+ * The client of the latency figures (bench/latency-worker.mjs). The goals are judged through node:http (a keep-alive
+ * agent), the client @ton/ton's TonClient rides on (axios's Node adapter) and the leanest Node has, so that a figure is
+ * the service's time; fetch (undici; tonweb and browsers-style clients) adds costs of its own — on this machine a
+ * static 200 KB reply, no server work at all, has p99 4.2–4.5 ms through fetch against 1.4–2.1 ms through node:http —
+ * and the account history is timed through it too, beside.
+ */
+type LatencyClient = 'http' | 'fetch';
+
+/**
  * One request at a time (the first 20 not counted), from a worker thread of its own (bench/latency-worker.mjs: the
  * client's garbage collection is not the server's latency); `url` may name a different URL for each request.
  */
-async function sequentialLatency(url: string | ((i: number) => string)): Promise<{ p50: number; p99: number; max: number }> {
+async function sequentialLatency(url: string | ((i: number) => string), client: LatencyClient = 'http'): Promise<{ p50: number; p99: number; max: number }> {
   const urlOf = typeof url === 'string' ? () => url : url;
   const urls = Array.from({ length: LATENCY_REQUESTS + 20 }, (_, i) => urlOf(i));
-  const worker = new Worker(new URL('./latency-worker.mjs', import.meta.url), { workerData: { urls, skip: 20 } });
+  const worker = new Worker(new URL('./latency-worker.mjs', import.meta.url), { workerData: { urls, skip: 20, client } });
   const times = await new Promise<number[]>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -475,7 +486,7 @@ async function sequentialLatency(url: string | ((i: number) => string)): Promise
  */
 async function warmUp(urls: string[]): Promise<number> {
   const list = Array.from({ length: WARM_UP_REQUESTS }, (_, i) => urls[i % urls.length]!);
-  const worker = new Worker(new URL('./latency-worker.mjs', import.meta.url), { workerData: { urls: list, skip: list.length } });
+  const worker = new Worker(new URL('./latency-worker.mjs', import.meta.url), { workerData: { urls: list, skip: list.length, client: 'http' } });
   await new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -494,26 +505,61 @@ async function throughput(url: string): Promise<{ requestsPerSecond: number; p50
  * The gateway in a process of its own (bench/v3-gateway.ts), as an API process runs in production: the latency and
  * throughput figures are then the server's, not those of a process that also runs the bench's client.
  */
-async function spawnGateway(config: ReturnType<typeof loadConfig>, schema: string): Promise<{ close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'v3-gateway.ts')], {
-    env: { ...process.env, BENCH_V3_GATEWAY_CONFIG: JSON.stringify(config), BENCH_V3_GATEWAY_SCHEMA: schema },
+/** Starts a bench script in a process of its own and waits for the `READY …` line it prints once it listens. */
+async function spawnReady(script: string, env: Record<string, string>): Promise<{ ready: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', script)], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const ready = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('READY\n')) resolve();
+      const line = /^READY(.*)$/m.exec(out);
+      if (line) resolve(line[1]!.trim());
     });
-    void exited.then(() => reject(new Error(`the gateway process ended before it was ready (exit ${child.exitCode})`)));
+    void exited.then(() => reject(new Error(`${script} ended before it was ready (exit ${child.exitCode})`)));
   });
   return {
+    ready,
     async close() {
       child.kill('SIGTERM');
       await exited;
     },
   };
+}
+
+function spawnGateway(config: ReturnType<typeof loadConfig>, schema: string): Promise<{ close(): Promise<void> }> {
+  return spawnReady('v3-gateway.ts', { BENCH_V3_GATEWAY_CONFIG: JSON.stringify(config), BENCH_V3_GATEWAY_SCHEMA: schema });
+}
+
+/**
+ * The machine's floor for the account-history page (bench/v3-floor-server.ts): the same bytes served from memory and
+ * through PostgreSQL by a bare node:http process, timed like the gateway's figures. Separates what a page costs in
+ * tongate from what moving ~200 KB between three processes costs on this machine.
+ */
+async function pageFloor(pageUrl: string, dataDir: string) {
+  const page = Buffer.from(await (await fetch(pageUrl)).arrayBuffer());
+  const pageFile = join(dataDir, 'floor-page.json');
+  writeFileSync(pageFile, page);
+  const server = await spawnReady('v3-floor-server.ts', { BENCH_V3_FLOOR_PAGE: pageFile, DATABASE_URL: databaseUrl ?? '' });
+  try {
+    const base = `http://127.0.0.1:${server.ready}`;
+    await warmUp([`${base}/static`, `${base}/pg`]);
+    return {
+      pageBytes: page.length,
+      server: 'bench/v3-floor-server.ts: node:http in a process of its own, no tongate code',
+      latencyMs: {
+        staticPage: await sequentialLatency(`${base}/static`),
+        pageReadFromPostgres: await sequentialLatency(`${base}/pg`),
+        staticPageThroughFetch: await sequentialLatency(`${base}/static`, 'fetch'),
+        pageReadFromPostgresThroughFetch: await sequentialLatency(`${base}/pg`, 'fetch'),
+      },
+    };
+  } finally {
+    await server.close();
+  }
 }
 
 async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: string) {
@@ -580,14 +626,22 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     const latency = {
       transactionsByAccount: await sequentialLatency(txUrl),
       transactionsByRotatingAccount: await sequentialLatency(accountUrl),
+      transactionsByAccountThroughFetch: await sequentialLatency(txUrl, 'fetch'),
+      transactionsByRotatingAccountThroughFetch: await sequentialLatency(accountUrl, 'fetch'),
       messagesByHash: await sequentialLatency(msgUrl),
       actionsByAccount: await sequentialLatency(actionsUrl),
       nominatorEventsByPool: await sequentialLatency(poolEventsUrl),
       nominatorEventsByNominator: await sequentialLatency(nominatorEventsUrl),
     };
     log(
-      `latency at ${TARGET_TRANSACTIONS} tx: account history p99 ${latency.transactionsByAccount.p99} ms (different accounts: ${latency.transactionsByRotatingAccount.p99} ms), message by hash p99 ${latency.messagesByHash.p99} ms, ` +
+      `latency at ${TARGET_TRANSACTIONS} tx: account history p99 ${latency.transactionsByAccount.p99} ms (different accounts: ${latency.transactionsByRotatingAccount.p99} ms; through fetch ${latency.transactionsByAccountThroughFetch.p99} / ${latency.transactionsByRotatingAccountThroughFetch.p99} ms), message by hash p99 ${latency.messagesByHash.p99} ms, ` +
         `account actions p99 ${latency.actionsByAccount.p99} ms`,
+    );
+    const floor = await pageFloor(txUrl, dataDir);
+    const f = floor.latencyMs;
+    log(
+      `the machine's floor for a ${floor.pageBytes}-byte page (p50 / p99): from memory ${f.staticPage.p50} / ${f.staticPage.p99} ms, read from PostgreSQL ${f.pageReadFromPostgres.p50} / ${f.pageReadFromPostgres.p99} ms; ` +
+        `through fetch ${f.staticPageThroughFetch.p50} / ${f.staticPageThroughFetch.p99} and ${f.pageReadFromPostgresThroughFetch.p50} / ${f.pageReadFromPostgresThroughFetch.p99} ms`,
     );
     log(`latency at ${TARGET_NOMINATOR_EVENTS} nominator events: a pool's page p99 ${latency.nominatorEventsByPool.p99} ms, a nominator's p99 ${latency.nominatorEventsByNominator.p99} ms`);
     await fillValidators(store);
@@ -617,6 +671,7 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
       fillSeconds,
       nominatorEvents: { events: TARGET_NOMINATOR_EVENTS, pools: POOLS, nominatorsPerPool: NOMINATORS, fillSeconds: round(poolVolume.seconds, 1) },
       latencyMs: latency,
+      accountHistoryFloor: floor,
       validatorCycles: { cycles: VALIDATOR_CYCLES, validatorsPerCycle: VALIDATORS_PER_CYCLE, latencyMs: cyclesLatency },
       throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
       plans: {
