@@ -166,10 +166,18 @@ export function createApp(options: AppOptions): Express {
 
   // api_key is authentication, not an operation parameter: remove it before validation sees it. The query is
   // parsed once here and kept as a plain property: express 5 re-parses req.query on every read otherwise.
+  // A NUL character is refused here for every parameter: no value of either API holds one, and PostgreSQL text
+  // cannot (a free-text filter such as dns/records?domain= would otherwise reach the database and fail there).
   const fixQuery = (req: Request, _res: Response, next: NextFunction) => {
     const query = req.query as Record<string, unknown>;
     if ('api_key' in query) delete query.api_key;
     Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+    for (const name in query) {
+      const value = query[name];
+      if (typeof value === 'string' ? value.includes('\0') : Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('\0'))) {
+        return next(new HttpError(422, `${name}: must not contain the NUL character (U+0000)`));
+      }
+    }
     next();
   };
 

@@ -81,6 +81,13 @@ describe('front door', () => {
     const v3 = await get('/api/v3/transactions?limit=0');
     expect(v3.status).toBe(422);
     expect(v3.body.error).toMatch(/limit/);
+    // A NUL character in any value, repeated parameters included, is refused before anything reads it.
+    const nul = await get('/api/v3/dns/records?domain=a%00b');
+    expect(nul.status).toBe(422);
+    expect(nul.body).toEqual({ error: 'domain: must not contain the NUL character (U+0000)' });
+    const nulInList = await get(`/api/v2/getTransactions?address=${ADDRESS}&address=%00`);
+    expect(nulInList.status).toBe(422);
+    expect(nulInList.body.error).toBe('address: must not contain the NUL character (U+0000)');
     // api_key is always allowed and never reaches the handler.
     await get(`/api/v2/getTransactions?address=${ADDRESS}&limit=5&api_key=`);
     const ok = await get(`/api/v2/getTransactions?address=${ADDRESS}&limit=5`);
