@@ -4,8 +4,11 @@ export type { Logger };
 
 /**
  * Replaces the value of every query parameter whose decoded name is `api_key` (`api%5Fkey`, `api_%6Bey`, `API_KEY`
- * and the like authenticate or may, so they are all treated as keys) so that keys never reach a log line.
+ * and the like authenticate or may, so they are all treated as keys), bracketed forms included (`api_key[]`, which
+ * the query parser reads as api_key), so that keys never reach a log line.
  */
+const KEY_NAME = /^api_key(\[[^\]]*\])*$/;
+
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
   // Cheap test first: every spelling of the name contains `api` (possibly as %61%70%69) and a `=`.
@@ -17,7 +20,7 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const rawName = eq < 0 ? pair : pair.slice(0, eq);
-      return decodedName(rawName).toLowerCase() === 'api_key' ? `${rawName}=[REDACTED]` : pair;
+      return KEY_NAME.test(decodedName(rawName).toLowerCase()) ? `${rawName}=[REDACTED]` : pair;
     })
     .join('&');
   return url.slice(0, queryStart + 1) + redacted + (hashStart < 0 ? '' : url.slice(hashStart));

@@ -118,6 +118,8 @@ describe('keys never reach the logs', () => {
       { path: `${REST}&api%5fkey=${key}` },
       { path: `${REST}&%61pi_key=${key}` },
       { path: `${REST}&API_KEY=${key}` },
+      { path: `${REST}&api_key[]=${key}` },
+      { path: `${REST}&api_key%5B0%5D=${key}` },
       { path: REST, headers: { 'X-API-Key': key } },
       { path: `/api/v2/jsonRPC?api_key=${key}`, body: rpc(1) },
       { path: '/api/v2/jsonRPC', body: rpc(2, { address: ADDRESS, api_key: key }) },

@@ -81,6 +81,8 @@ describe('redaction and error mapping', () => {
   it('redacts api_key in URLs', () => {
     expect(redactUrl('/api/v2/x?a=1&api_key=tgk_secret&b=2')).toBe('/api/v2/x?a=1&api_key=[REDACTED]&b=2');
     expect(redactUrl('/api/v2/x?API_KEY=tgk_secret')).not.toContain('tgk_secret');
+    expect(redactUrl('/api/v2/x?api_key[]=tgk_secret&api_key%5Ba%5D=tgk_other')).toBe('/api/v2/x?api_key[]=[REDACTED]&api_key%5Ba%5D=[REDACTED]');
+    expect(redactUrl('/api/v2/x?api_keys=1&xapi_key=2')).toBe('/api/v2/x?api_keys=1&xapi_key=2');
   });
   it('never exposes an unexpected error message', () => {
     expect(mapError(new Error('db password xyz'), 'r1')).toEqual({ status: 500, message: 'internal error (request r1)', unexpected: true });
