@@ -18,7 +18,8 @@
  *    (bench/v3-gateway.ts) and warmed up, answers `transactions?account=…&limit=100` (one account again and again, and
  *    2000 different accounts) and `messages?msg_hash=…` one request at a time from a worker thread
  *    (bench/latency-worker.mjs, through node:http and, for the account history, through fetch too; latency p50/p99),
- *    beside the machine's floor for the same page (bench/v3-floor-server.ts), and under 10 connections beside a bare express route (throughput);
+ *    beside the machine's floor for the same page (bench/v3-floor-server.ts), and under 10 connections beside a bare
+ *    express route (throughput);
  *    the same volume carries one action per transaction, and `actions?account=…&limit=100` is timed beside the
  *    account history.
  * 4. Pending: external messages turned into pending traces per second (bench/pending.ts).
@@ -501,10 +502,6 @@ async function throughput(url: string): Promise<{ requestsPerSecond: number; p50
   return { requestsPerSecond: round(result.requests.total / result.duration), p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-/**
- * The gateway in a process of its own (bench/v3-gateway.ts), as an API process runs in production: the latency and
- * throughput figures are then the server's, not those of a process that also runs the bench's client.
- */
 /** Starts a bench script in a process of its own and waits for the `READY …` line it prints once it listens. */
 async function spawnReady(script: string, env: Record<string, string>): Promise<{ ready: string; close(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', script)], {
@@ -530,6 +527,10 @@ async function spawnReady(script: string, env: Record<string, string>): Promise<
   };
 }
 
+/**
+ * The gateway in a process of its own (bench/v3-gateway.ts), as an API process runs in production: the latency and
+ * throughput figures are then the server's, not those of a process that also runs the bench's client.
+ */
 function spawnGateway(config: ReturnType<typeof loadConfig>, schema: string): Promise<{ close(): Promise<void> }> {
   return spawnReady('v3-gateway.ts', { BENCH_V3_GATEWAY_CONFIG: JSON.stringify(config), BENCH_V3_GATEWAY_SCHEMA: schema });
 }
