@@ -18,15 +18,32 @@ import { startDevnetLiteserver, type DevnetLiteserver } from '../src/devnet-lite
 export type TestBackend = 'devnet' | 'liteserver';
 export const TEST_BACKEND: TestBackend = process.env.TONGATE_TEST_BACKEND === 'liteserver' ? 'liteserver' : 'devnet';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out by freePort come from below the kernel's ephemeral range (32768+ on Linux), split per vitest
+ * worker. A port found free by binding port 0 and closing it raced every other listen(0) in the run (the devnet
+ * liteservers, other workers' servers): one could take it before the gateway bound it (EADDRINUSE in CI). Here
+ * listen(0) never picks these ports and no two workers share a slice, so the port stays ours.
+ */
+const PORT_SLICE = 500;
+const PORT_BASE = 20_000;
+const SLICES = 24; // 20000..31999
+const workerSlice = (Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) % SLICES;
+let nextPortOffset = Math.floor(Math.random() * PORT_SLICE);
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < PORT_SLICE; tries++) {
+    const port = PORT_BASE + workerSlice * PORT_SLICE + (nextPortOffset++ % PORT_SLICE);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in this worker's slice ${PORT_BASE + workerSlice * PORT_SLICE}..+${PORT_SLICE}`);
 }
 
 export interface TestGateway {
