@@ -1,30 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { V2Handlers } from '@tongate/stubs';
 import { createRedisLimiter, type FailoverRedisLimiter } from '../src/index.js';
 import { request, startServer, v2Ok, type TestServer } from './helpers.js';
 
-/** Redis started and killed by the test itself, on a private port: the limiter must degrade, not fail. */
+/**
+ * Redis started and killed by the test itself, on a private Unix socket: the limiter must degrade, not fail. A socket
+ * path, unlike a TCP port found free and released, cannot be taken by another test's server while Redis is down.
+ */
 
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
 const REST = `/api/v2/getAddressInformation?address=${ADDRESS}`;
 const v2: Partial<V2Handlers> = { getAddressInformation: (async () => v2Ok({})) as never };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+const socketDir = mkdtempSync(path.join(tmpdir(), 'tongate-redis-'));
 
-async function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+async function startRedis(socket: string): Promise<ChildProcess> {
+  const proc = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
+      const s = net.connect(socket, () => (s.destroy(), resolve(true)));
       s.on('error', () => resolve(false));
     });
     if (up) return proc;
@@ -53,16 +52,15 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<number>
 const spaced = () => new Promise((r) => setTimeout(r, 1100));
 
 describe('a Redis outage', () => {
-  let port: number;
+  const socket = path.join(socketDir, 'redis.sock');
   let redis: ChildProcess;
   let limiter: FailoverRedisLimiter;
   let server: TestServer;
   const events: string[] = [];
 
   beforeAll(async () => {
-    port = await freePort();
-    redis = await startRedis(port);
-    limiter = createRedisLimiter(`redis://127.0.0.1:${port}`, 'outage-test', { onDegraded: () => events.push('degraded'), onRecovered: () => events.push('recovered') });
+    redis = await startRedis(socket);
+    limiter = createRedisLimiter(socket, 'outage-test', { onDegraded: () => events.push('degraded'), onRecovered: () => events.push('recovered') });
     server = await startServer({ v2, limiter });
     await until(async () => limiter.connected && (await request(server.port, { path: '/healthcheck' })).body.ok === true, 5000);
   });
@@ -70,6 +68,7 @@ describe('a Redis outage', () => {
     await server.close();
     await limiter.close();
     await stop(redis);
+    rmSync(socketDir, { recursive: true, force: true });
   });
 
   it('falls back to per-process limits at once, reports it, and returns to Redis', async () => {
@@ -93,7 +92,7 @@ describe('a Redis outage', () => {
     expect(metrics.text).toMatch(/tongate_degraded\{component="rate_limiter"\} 1/);
     expect(events).toEqual(['degraded']);
 
-    redis = await startRedis(port);
+    redis = await startRedis(socket);
     await until(async () => limiter.connected && (await request(server.port, { path: '/healthcheck' })).body.ok === true, 8000);
     expect(events).toEqual(['degraded', 'recovered']);
     expect((await request(server.port, { path: '/metrics' })).text).toMatch(/tongate_degraded\{component="rate_limiter"\} 0/);
@@ -103,8 +102,7 @@ describe('a Redis outage', () => {
   });
 
   it('starts degraded, not broken, when Redis is down from the start', async () => {
-    const deadPort = await freePort();
-    const dead = createRedisLimiter(`redis://127.0.0.1:${deadPort}`, 'dead-test');
+    const dead = createRedisLimiter(path.join(socketDir, 'nobody-listens.sock'), 'dead-test');
     const s = await startServer({ v2, limiter: dead });
     try {
       await until(async () => dead.health().degraded, 5000);
