@@ -22,7 +22,8 @@ export const TEST_BACKEND: TestBackend = process.env.TONGATE_TEST_BACKEND === 'l
  * Ports handed out by freePort come from below the kernel's ephemeral range (32768+ on Linux), split per vitest
  * worker. A port found free by binding port 0 and closing it raced every other listen(0) in the run (the devnet
  * liteservers, other workers' servers): one could take it before the gateway bound it (EADDRINUSE in CI). Here
- * listen(0) never picks these ports and no two workers share a slice, so the port stays ours.
+ * listen(0) never picks these ports and no two workers share a slice, so the port stays ours. (The liteserver
+ * package's tests take theirs from 16000–19999.)
  */
 const PORT_SLICE = 500;
 const PORT_BASE = 20_000;
@@ -71,7 +72,8 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
     if (TEST_BACKEND === 'liteserver') {
       for (const network of ['mainnet', 'testnet'] as const) {
         const configFile = path.join(dataDir, `${network}-liteserver.json`);
-        liteservers.push(await startDevnetLiteserver({ network, blockIntervalMs: config.devnetBlockIntervalMs, electionTiming: devnetElectionTiming(config.devnetElectionCycleS), configFile }));
+        // On a port of our own too: a test stops a liteserver and starts it again on its address.
+        liteservers.push(await startDevnetLiteserver({ network, port: await freePort(), blockIntervalMs: config.devnetBlockIntervalMs, electionTiming: devnetElectionTiming(config.devnetElectionCycleS), configFile }));
         config[network].backend = 'liteserver';
         config[network].liteserverConfig = configFile;
       }

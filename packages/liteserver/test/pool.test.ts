@@ -9,6 +9,7 @@ import { isChainError, WHOLE_SHARD } from '@tongate/chain';
 import { createDevnet, type Devnet } from '@tongate/devnet';
 import { ChainLiteServer, type LiteServerFaults } from '../src/server/index.js';
 import { LiteserverChain, parseGlobalConfig, type GlobalConfig, type PoolOptions } from '../src/index.js';
+import { privatePort } from './ports.js';
 
 let devnet: Devnet;
 let servers: ChainLiteServer[];
@@ -51,7 +52,8 @@ afterAll(() => devnet?.close());
 
 async function threeServers(faults: LiteServerFaults[] = []): Promise<ChainLiteServer[]> {
   servers = [0, 1, 2].map((i) => new ChainLiteServer({ chain: devnet, faults: faults[i] }));
-  for (const s of servers) await s.listen(0);
+  // Private ports: one test stops a server and starts it again on its address.
+  for (const s of servers) await s.listen(await privatePort());
   return servers;
 }
 
