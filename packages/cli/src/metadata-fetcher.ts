@@ -1,4 +1,5 @@
 import { MetadataFetcher, type IndexerLogger } from '@tongate/indexer';
+import { outboundPolicy } from '@tongate/outbound';
 import type { Config, Network } from '@tongate/server';
 import type { Store } from '@tongate/store';
 
@@ -11,6 +12,7 @@ export function startMetadataFetcher(config: Config, network: Network, db: Retur
     logger,
     schemes: config.metadataSchemes,
     ipfsGateway: config.metadataIpfsGateway,
+    policy: outboundPolicy(config.outboundAllow),
     timeoutMs: config.metadataTimeoutMs,
     maxBytes: config.metadataMaxBytes,
     ttlSeconds: config.metadataTtlSeconds,

@@ -6,7 +6,7 @@ import { createDevnet, devnetElectionTiming, installFastSha256, type Devnet } fr
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
 import { createV2Handlers, type MessageSubmitter } from '@tongate/handlers-v2';
 import { createV3Handlers, MemoryPendingStore, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
-import { Indexer } from '@tongate/indexer';
+import { Indexer, type MetadataFetcher } from '@tongate/indexer';
 import { startMetadataFetcher } from './metadata-fetcher.js';
 import {
   createAdminApp,
@@ -97,6 +97,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
 
     const devnets: Partial<Record<Network, Devnet>> = {};
     const indexers: Partial<Record<Network, Indexer>> = {};
+    const fetchers: Partial<Record<Network, MetadataFetcher>> = {};
     const backendHealth: BackendHealth = {};
     const v2Handlers = {} as Record<Network, ReturnType<typeof createV2Handlers>>;
     const v3Handlers = {} as Record<Network, ReturnType<typeof createV3Handlers>>;
@@ -141,7 +142,10 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         cleanups.push(() => indexer.stop());
         indexers[network] = indexer;
         const fetcher = startMetadataFetcher(config, network, store.chain(network), logger);
-        if (fetcher) cleanups.push(() => fetcher.stop());
+        if (fetcher) {
+          cleanups.push(() => fetcher.stop());
+          fetchers[network] = fetcher;
+        }
       }
     }
 
@@ -151,6 +155,9 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         const value = indexer!.status()[pick];
         return value === null ? [] : [{ labels: { network }, value }];
       });
+    metrics.addGauge('tongate_metadata_fetches', 'Token metadata fetches since start, by outcome: fetched, failed, or refused (a destination the outbound guard does not allow)', () =>
+      Object.entries(fetchers).flatMap(([network, fetcher]) => Object.entries(fetcher!.status()).map(([outcome, value]) => ({ labels: { network, outcome }, value }))),
+    );
     metrics.addGauge('tongate_indexer_lag_blocks', 'Masterchain blocks between the chain head and the last indexed block', lag('lagBlocks'));
     metrics.addGauge('tongate_indexer_lag_seconds', 'Seconds between the chain head and the last indexed block (gen_utime)', lag('lagSeconds'));
     // Where a block's time goes between being sealed and being served (discover, collect, prepare:<derivation>,

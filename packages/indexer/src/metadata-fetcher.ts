@@ -1,3 +1,4 @@
+import { outboundGet, OutboundFailed, OutboundRefused, PUBLIC_ONLY, type OutboundPolicy, type Resolver } from '@tongate/outbound';
 import type { AddressMetadataTable, ChainDatabase } from '@tongate/store';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { IndexerLogger } from './indexer.js';
@@ -6,8 +7,10 @@ import type { IndexerLogger } from './indexer.js';
  * Off-chain token metadata: a background worker that fetches the TEP-64 documents jetton masters, NFT collections
  * and NFT items point to (their content's `uri`), and caches them in `address_metadata` until they expire. Requests
  * never wait for it: /metadata and the lists answer from the cache, with `is_indexed: false` until a document is
- * there. Each fetch is bounded (allowed schemes only, a time limit, a size limit, a few at a time), and a failure is
- * cached too (valid = false, with the reason), retried after a tenth of the expiry.
+ * there. Anyone can deploy a token whose URI names an internal address, so every fetch goes through the outbound
+ * guard (public unicast destinations only, each redirect checked, the checked address connected to), and is bounded
+ * (allowed schemes only, a time limit, a size limit, a few at a time). A failure or refusal is cached too
+ * (valid = false, with the reason), retried after a tenth of the expiry.
  */
 
 export interface MetadataFetcherOptions {
@@ -15,6 +18,10 @@ export interface MetadataFetcherOptions {
   /** Allowed URI schemes: `http`, `https`, `ipfs` (through `ipfsGateway`). */
   schemes: readonly string[];
   ipfsGateway: string;
+  /** What the operator opened the outbound guard for (private mirrors, an own IPFS gateway); nothing by default. */
+  policy?: OutboundPolicy;
+  /** Name resolution of the guard; the system resolver unless a test stands in. */
+  resolve?: Resolver;
   timeoutMs: number;
   maxBytes: number;
   ttlSeconds: number;
@@ -58,27 +65,6 @@ export function fetchUrl(uri: string, schemes: readonly string[], ipfsGateway: s
   return url;
 }
 
-/** Reads at most `maxBytes` of a response body; a longer body is an error (the rest is not downloaded). */
-async function boundedText(res: Response, maxBytes: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) throw new MetadataFetchError(`document larger than ${maxBytes} bytes`);
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new MetadataFetchError(`document larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** A TEP-64 JSON document → the cached columns (strings only at the top level; bounded extras). */
 export function documentFields(text: string): Pick<Insertable<AddressMetadataTable>, 'name' | 'symbol' | 'description' | 'image' | 'extra'> {
   let doc: unknown;
@@ -116,8 +102,23 @@ const SOURCES = [
 /** Rows of a token table looked at per round. */
 const SCAN_PAGE = 1000;
 
+/** Fetches since start, by outcome: a document, a failure (time, size, status, format), a refused destination. */
+export interface MetadataFetchCounts {
+  fetched: number;
+  failed: number;
+  refused: number;
+}
+
+/** Schemes a hop may use: the allowed web schemes, and the gateway's when `ipfs` is allowed. */
+function hopSchemes(schemes: readonly string[], ipfsGateway: string): string[] {
+  const out = new Set<string>(schemes.filter((s) => s === 'http' || s === 'https'));
+  if (schemes.includes('ipfs')) out.add(new URL(ipfsGateway).protocol.slice(0, -1));
+  return [...out];
+}
+
 export class MetadataFetcher {
   private readonly abort = new AbortController();
+  private readonly counts: MetadataFetchCounts = { fetched: 0, failed: 0, refused: 0 };
   private readonly cursors: Record<TokenType, string> = { jetton_masters: '', nft_collections: '', nft_items: '' };
   private loop: Promise<void> | undefined;
 
@@ -125,6 +126,10 @@ export class MetadataFetcher {
 
   start(): void {
     this.loop = this.run();
+  }
+
+  status(): MetadataFetchCounts {
+    return { ...this.counts };
   }
 
   async stop(): Promise<void> {
@@ -166,25 +171,26 @@ export class MetadataFetcher {
 
   /** Fetches one document and caches the result (the document, or why there is none). */
   async fetchOne(item: Due): Promise<void> {
-    const { timeoutMs, maxBytes, ttlSeconds, schemes, ipfsGateway, db } = this.options;
+    const { timeoutMs, maxBytes, ttlSeconds, schemes, ipfsGateway, db, policy = PUBLIC_ONLY, resolve, logger, network } = this.options;
     const now = Math.floor(Date.now() / 1000);
     let row: Insertable<AddressMetadataTable>;
     try {
       const url = fetchUrl(item.uri, schemes, ipfsGateway);
-      const res = await fetch(url, { signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.abort.signal]), redirect: 'follow', headers: { accept: 'application/json' } });
-      // A redirect may not leave the allowed schemes.
-      fetchUrl(res.url || url.href, schemes, ipfsGateway);
-      if (!res.ok) {
-        await res.body?.cancel();
-        throw new MetadataFetchError(`HTTP ${res.status}`);
-      }
-      const fields = documentFields(await boundedText(res, maxBytes));
-      row = { address: item.address, type: item.type, uri: item.uri, valid: true, error: null, ...fields, updated_at: now, expires_at: now + ttlSeconds };
+      const res = await outboundGet(url, { policy, resolve, schemes: hopSchemes(schemes, ipfsGateway), timeoutMs, maxBytes, signal: this.abort.signal, headers: { accept: 'application/json' } });
+      if (res.status < 200 || res.status > 299) throw new MetadataFetchError(`HTTP ${res.status}`);
+      const fields = documentFields(res.body.toString('utf8'));
+      row = { address: item.address, type: item.type, uri: item.uri, valid: true, refused: false, error: null, ...fields, updated_at: now, expires_at: now + ttlSeconds };
+      this.counts.fetched++;
     } catch (e) {
       if (this.abort.signal.aborted) return;
-      const reason = e instanceof MetadataFetchError ? e.message : (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `fetch failed: ${(e as Error).message}`;
+      const refused = e instanceof OutboundRefused;
+      const reason = refused ? `refused: ${(e as Error).message}` : e instanceof MetadataFetchError || e instanceof OutboundFailed ? e.message : `fetch failed: ${(e as Error).message}`;
+      if (refused) {
+        this.counts.refused++;
+        logger?.warn({ network, address: item.address, uri: item.uri.slice(0, 256), reason }, 'metadata fetch refused');
+      } else this.counts.failed++;
       const retryAfter = Math.max(1, Math.floor(ttlSeconds / 10));
-      row = { address: item.address, type: item.type, uri: item.uri, valid: false, error: reason, name: null, symbol: null, description: null, image: null, extra: JSON.stringify(null), updated_at: now, expires_at: now + retryAfter };
+      row = { address: item.address, type: item.type, uri: item.uri, valid: false, refused, error: reason, name: null, symbol: null, description: null, image: null, extra: JSON.stringify(null), updated_at: now, expires_at: now + retryAfter };
     }
     await db
       .insertInto('address_metadata')
@@ -193,6 +199,7 @@ export class MetadataFetcher {
         oc.columns(['address', 'type']).doUpdateSet((eb) => ({
           uri: eb.ref('excluded.uri'),
           valid: eb.ref('excluded.valid'),
+          refused: eb.ref('excluded.refused'),
           name: eb.ref('excluded.name'),
           symbol: eb.ref('excluded.symbol'),
           description: eb.ref('excluded.description'),

@@ -1,7 +1,10 @@
 /**
- * The off-chain metadata fetcher against a local HTTP server: documents are cached with their expiry; a disallowed
+ * The off-chain metadata fetcher against local HTTP servers: documents are cached with their expiry; a disallowed
  * scheme, a slow server, an oversized or non-JSON document are cached as failures with the reason (and retried
- * sooner); a changed content URI or an expired entry is fetched again. PGlite, or PostgreSQL when DATABASE_URL is set.
+ * sooner); a changed content URI or an expired entry is fetched again. The document server stands for a public one
+ * (127.0.0.2, opened by the allow-list); a second server on 127.0.0.1 stands for an internal service, and tokens
+ * that point at it in any form are refused without a request reaching it. PGlite, or PostgreSQL when DATABASE_URL
+ * is set.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,10 +14,14 @@ import type { AddressInfo } from 'node:net';
 import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MetadataFetcher, fetchUrl } from '../src/index.js';
+import { outboundPolicy } from '@tongate/outbound';
+import { MetadataFetcher, fetchUrl, type MetadataFetcherOptions } from '../src/index.js';
 
 let server: Server;
+let internal: Server;
+let internalHits = 0;
 let base: string;
+let internalBase: string;
 let store: Store;
 let db: Kysely<ChainDatabase>;
 let slowRequests = 0;
@@ -30,6 +37,8 @@ beforeAll(async () => {
     if (req.url === '/v2.json') return res.end(JSON.stringify({ name: 'Doc token v2' }));
     if (req.url === '/big.json') return res.end(JSON.stringify({ name: 'x'.repeat(5000) }));
     if (req.url === '/notjson') return res.end('<html>');
+    const to = new URL(req.url!, 'http://x').searchParams.get('to');
+    if (to) return void (res.writeHead(302, { location: to }), res.end());
     if (req.url === '/slow.json') {
       slowRequests++;
       return void setTimeout(() => res.end('{}'), 2_000);
@@ -37,8 +46,12 @@ beforeAll(async () => {
     res.statusCode = 404;
     res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  base = `http://127.0.0.2:${(server.address() as AddressInfo).port}`;
+  internal = createServer((_req, res) => (internalHits++, res.end(JSON.stringify({ name: 'internal secret' }))));
+  await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+  const port = (internal.address() as AddressInfo).port;
+  internalBase = `http://127.0.0.1:${port}`;
   store = await openStore({ dataDir, databaseUrl, schema });
   await store.migrate();
   db = store.chain('testnet');
@@ -65,12 +78,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server?.close();
+  internal?.close();
   await store?.close();
   if (databaseUrl) await dropSchema(databaseUrl, schema!);
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const fetcher = () => new MetadataFetcher({ db, schemes: ['http'], ipfsGateway: 'https://gw.invalid/ipfs/', timeoutMs: 500, maxBytes: 1024, ttlSeconds: 1000, concurrency: 3 });
+const policy = outboundPolicy(['127.0.0.2/32']);
+const fetcher = (extra: Partial<MetadataFetcherOptions> = {}) =>
+  new MetadataFetcher({ db, policy, schemes: ['http'], ipfsGateway: 'https://gw.invalid/ipfs/', timeoutMs: 500, maxBytes: 1024, ttlSeconds: 1000, concurrency: 3, ...extra });
 
 it('maps URIs to fetchable URLs by the allow-list (ipfs through the gateway)', () => {
   expect(fetchUrl('ipfs://bafyabc/meta.json', ['ipfs'], 'https://gw.invalid/ipfs/').href).toBe('https://gw.invalid/ipfs/bafyabc/meta.json');
@@ -92,6 +108,7 @@ it('fetches every due document once, caching documents and failures with their r
   expect(rows.get(addr(4))).toMatchObject({ valid: false, error: 'no answer within 500 ms' });
   expect(rows.get(addr(5))).toMatchObject({ valid: false, error: 'scheme ftp is not allowed' });
   expect(rows.get(addr(6))).toMatchObject({ valid: false, error: 'HTTP 404' });
+  for (const row of rows.values()) expect(row.refused).toBe(false);
   const ok = rows.get(addr(1))!;
   expect(ok.expires_at - ok.updated_at).toBe(1000);
   // Failures are retried after a tenth of the expiry.
@@ -119,4 +136,44 @@ it('walks the tables a page at a time from where it stopped, wrapping around', a
   const rounds = [];
   for (let i = 0; i < 4; i++) rounds.push((await f.due(2, later)).map((d) => d.address));
   expect(rounds).toEqual([[addr(1), addr(2)], [addr(3), addr(4)], [addr(5), addr(6)], [addr(1), addr(2)]]);
+});
+
+it('refuses tokens that point at an internal service, in every form, caching the reason like a failure', async () => {
+  const port = new URL(internalBase).port;
+  const hostile = [
+    internalBase + '/direct.json',
+    `http://[::ffff:127.0.0.1]:${port}/mapped.json`,
+    `http://2130706433:${port}/decimal.json`,
+    `http://0x7f000001:${port}/hex.json`,
+    `http://localhost:${port}/name.json`,
+    `${base}/redirect?to=${encodeURIComponent(internalBase + '/redirected.json')}`,
+    `http://169.254.169.254/latest/meta-data/`,
+    `http://user:pw@127.0.0.2:${port}/creds.json`,
+  ];
+  await db.deleteFrom('address_metadata').execute();
+  await db.deleteFrom('jetton_masters').execute();
+  await db
+    .insertInto('nft_collections')
+    .values(hostile.map((uri, i) => ({ address: addr(100 + i), next_item_index: 0, owner_address: null, collection_content: JSON.stringify({ uri }), last_transaction_lt: 1, code_hash: 'c', data_hash: 'd' })))
+    .execute();
+  const logged: object[] = [];
+  const f = fetcher({ logger: { info: () => {}, warn: (obj: object) => logged.push(obj) } });
+  expect(await f.runOnce()).toBe(hostile.length);
+  expect(internalHits).toBe(0);
+  const rows = await db.selectFrom('address_metadata').selectAll().orderBy('address').execute();
+  expect(rows).toHaveLength(hostile.length);
+  for (const row of rows) {
+    expect(row, row.uri).toMatchObject({ valid: false, refused: true, name: null });
+    expect(row.error, row.uri).toMatch(/^refused: /);
+    // Retried no sooner than any failure.
+    expect(row.expires_at - row.updated_at).toBe(100);
+  }
+  expect(rows.find((r) => r.uri.includes('redirect'))!.error).toMatch(/^refused: redirect refused: 127\.0\.0\.1 is loopback/);
+  expect(rows.find((r) => r.uri.includes('169.254'))!.error).toBe('refused: 169.254.169.254 is link-local');
+  expect(rows.find((r) => r.uri.includes('creds'))!.error).toBe('refused: credentials in the URL are not allowed');
+  expect(f.status()).toEqual({ fetched: 0, failed: 0, refused: hostile.length });
+  expect(logged).toHaveLength(hostile.length);
+  expect(logged[0]).toMatchObject({ address: expect.any(String), reason: expect.stringMatching(/^refused: /) });
+  // Nothing is due again before the retry time.
+  expect(await f.due(100)).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Address } from '@ton/core';
+import { outboundPolicy } from '@tongate/outbound';
 
 export type Network = 'mainnet' | 'testnet';
 export const NETWORKS: readonly Network[] = ['mainnet', 'testnet'];
@@ -77,6 +78,11 @@ export interface Config {
   metadataMaxBytes: number;
   /** A fetched document is fetched again after this long; a failed fetch is retried after a tenth of it. */
   metadataTtlSeconds: number;
+  /**
+   * Host names and address blocks that outbound fetches (token metadata, the IPFS gateway) may reach although they
+   * are not public unicast; empty = public destinations only.
+   */
+  outboundAllow: string[];
 }
 
 interface SettingDoc {
@@ -126,12 +132,13 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
   { key: 'pendingTtlSeconds', env: 'TONGATE_PENDING_TTL_S', default: '60', description: 'Seconds a sent message\'s emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.' },
   { key: 'pendingMaxEntries', env: 'TONGATE_PENDING_MAX_ENTRIES', default: '10000', description: 'Pending traces held per network at most; past it the oldest are dropped.' },
-  { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet, and requests go to URLs anyone can write on chain (run it where those cannot reach internal services).' },
+  { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet. The URLs are anyone\'s to write on chain, so every fetch is guarded: see `TONGATE_OUTBOUND_ALLOW`.' },
   { key: 'metadataSchemes', env: 'TONGATE_METADATA_SCHEMES', default: 'https,ipfs', description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.' },
   { key: 'metadataIpfsGateway', env: 'TONGATE_METADATA_IPFS_GATEWAY', default: 'https://ipfs.io/ipfs/', description: 'HTTP gateway that `ipfs://` content URIs are fetched through.' },
   { key: 'metadataTimeoutMs', env: 'TONGATE_METADATA_TIMEOUT_MS', default: '5000', description: 'Time limit of one metadata fetch (connect to last byte).' },
   { key: 'metadataMaxBytes', env: 'TONGATE_METADATA_MAX_BYTES', default: '262144', description: 'Largest metadata document read; a longer one is dropped as invalid.' },
-  { key: 'metadataTtlSeconds', env: 'TONGATE_METADATA_TTL_SECONDS', default: '86400', description: 'A fetched metadata document is refreshed after this long; a failed fetch is retried after a tenth of it.' },
+  { key: 'metadataTtlSeconds', env: 'TONGATE_METADATA_TTL_SECONDS', default: '86400', description: 'A fetched metadata document is refreshed after this long; a failed or refused fetch is retried after a tenth of it.' },
+  { key: 'outboundAllow', env: 'TONGATE_OUTBOUND_ALLOW', default: '(empty: public addresses only)', description: 'Comma list of host names, IP addresses and CIDR blocks that outbound fetches (token metadata, the IPFS gateway) may reach although they are private, loopback, link-local or otherwise not public unicast: a private metadata mirror, an own IPFS gateway (name its host here). Nothing else opens the guard.' },
   { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
 ];
 
@@ -177,6 +184,7 @@ export function defaultConfig(): Config {
     metadataTimeoutMs: 5_000,
     metadataMaxBytes: 256 * 1024,
     metadataTtlSeconds: 86_400,
+    outboundAllow: [],
   };
 }
 
@@ -310,7 +318,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_METADATA_TIMEOUT_MS'))) config.metadataTimeoutMs = parseInteger('TONGATE_METADATA_TIMEOUT_MS', v, 100);
   if ((v = e('TONGATE_METADATA_MAX_BYTES'))) config.metadataMaxBytes = parseInteger('TONGATE_METADATA_MAX_BYTES', v, 1024);
   if ((v = e('TONGATE_METADATA_TTL_SECONDS'))) config.metadataTtlSeconds = parseInteger('TONGATE_METADATA_TTL_SECONDS', v, 10);
+  if ((v = e('TONGATE_OUTBOUND_ALLOW'))) config.outboundAllow = v.split(',').map((x) => x.trim()).filter(Boolean);
   config = { ...config, ...overrides };
+  try {
+    outboundPolicy(config.outboundAllow);
+  } catch (err) {
+    throw new ConfigError(`TONGATE_OUTBOUND_ALLOW: ${(err as Error).message}`);
+  }
   if (config.keysPollMs > 500) throw new ConfigError('keysPollMs must be <= 500 so that revocations apply within a second');
   return config;
 }

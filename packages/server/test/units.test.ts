@@ -52,6 +52,11 @@ describe('configuration', () => {
     writeFileSync(file, JSON.stringify({ mainnet: { dnsCollection: 'nope' } }));
     expect(() => loadConfig({ TONGATE_CONFIG: file })).toThrow(/mainnet.dnsCollection must be a TON address/);
   });
+  it('reads the outbound allow-list and refuses entries that are neither a host, an address nor a block', () => {
+    expect(loadConfig({ TONGATE_OUTBOUND_ALLOW: ' ipfs.internal, 10.20.0.0/24 ,fd00::/8' }).outboundAllow).toEqual(['ipfs.internal', '10.20.0.0/24', 'fd00::/8']);
+    expect(loadConfig({}).outboundAllow).toEqual([]);
+    for (const bad of ['10.0.0.0/33', 'http://x', '*.internal']) expect(() => loadConfig({ TONGATE_OUTBOUND_ALLOW: bad }), bad).toThrow(/^TONGATE_OUTBOUND_ALLOW: not .*IP address or CIDR block/);
+  });
   it('documents every setting', () => {
     const table = settingsTableMarkdown();
     for (const s of SETTINGS) expect(table).toContain(s.env);

@@ -8,8 +8,8 @@ import { rawAddresses } from './params.js';
  * Token metadata (the `metadata` object of the lists, and /metadata): TEP-64 content of jetton masters, NFT
  * collections and NFT items as the indexer decoded it, merged with the off-chain document the metadata fetcher
  * cached for the content's URI (on-chain fields win, as TEP-64 says). Content with a URI whose document is not
- * cached (the fetcher is off by default, or has not got to it) answers `is_indexed: false` with the on-chain fields
- * it has. Jetton wallets carry their owner, jetton and balance in `extra`.
+ * cached (the fetcher is off by default, has not got to it, or its guard refused the destination) answers
+ * `is_indexed: false` with the on-chain fields it has. Jetton wallets carry their owner, jetton and balance in `extra`.
  */
 
 export type MetadataOperations = Pick<V3Handlers, 'getMetadata'>;
@@ -24,7 +24,8 @@ const NOT_SERVED = new Set(['uri', 'image_data']);
 
 function entry(type: v3.TokenInfo['type'], content: Content, fetched: Fetched | undefined, nftIndex?: string): v3.AddressMetadata {
   if (content === null) return { is_indexed: true, token_info: [{ type, valid: false, ...(nftIndex !== undefined ? { nft_index: nftIndex } : {}) }] };
-  const document = content.uri !== undefined && fetched?.uri === content.uri ? fetched : undefined;
+  // A refused URI was never fetched: its entry only paces the retries, so the token is as if not yet looked at.
+  const document = content.uri !== undefined && fetched?.uri === content.uri && !fetched.refused ? fetched : undefined;
   const info: v3.TokenInfo = { type, valid: document ? document.valid : true };
   const extra: Record<string, unknown> = { ...(document?.extra ?? {}) };
   for (const field of TOP_LEVEL) {

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { DomainMigrations } from './index.js';
 
 /**
@@ -116,6 +116,11 @@ export interface AddressMetadataTable {
   uri: string;
   /** False when the fetch failed or the document was not TEP-64 JSON (`error` says why). */
   valid: boolean;
+  /**
+   * The outbound guard did not allow the URI's destination (a private, loopback or otherwise non-public address), so
+   * nothing was fetched: the token's metadata is not indexed, although the entry is kept to pace the retries.
+   */
+  refused: Generated<boolean>;
   name: string | null;
   symbol: string | null;
   description: string | null;
@@ -207,6 +212,11 @@ export const tokenMigrations: DomainMigrations = (run) => ({
         `create index address_metadata_expires on $S.address_metadata (expires_at)`,
         `create table $S.tokens_backfill (id integer primary key check (id = 1), cursor text not null, done boolean not null)`,
       ]);
+    },
+  },
+  '0201_address_metadata_refused': {
+    async up(db) {
+      await run(db, [`alter table $S.address_metadata add column refused boolean not null default false`]);
     },
   },
 });
