@@ -7,13 +7,14 @@
  * rates reported, as in the other benches (this machine is shared and noisy).
  */
 import { CLASSIFIER_VERSION, classifyTrace, listGoldenFixtures, readGoldenFixture } from '@tongate/actions';
+import { fixturePath } from '@tongate/testdata';
 
 const WARMUP_ROUNDS = 20;
 const ROUNDS = 15;
 const ROUND_REPEATS = 20;
 
 export function measureClassificationRate() {
-  const fixtures = listGoldenFixtures().map((f) => readGoldenFixture(f));
+  const fixtures = listGoldenFixtures(fixturePath('actions')).map((f) => readGoldenFixture(f));
   const transactions = fixtures.reduce((n, f) => n + f.transactions.length, 0);
   const round = (): number => {
     const started = process.hrtime.bigint();

@@ -10,11 +10,12 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Cell } from '@ton/core';
 import { DEFAULT_MESSAGE_SCHEMES, MessageSchemes, parseTlb } from '@tongate/tlb';
+import { fixturePath } from '@tongate/testdata';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' } } });
 const rounds = Math.max(1, Number(values.rounds));
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const fixturesDir = path.resolve(root, '../shared/fixtures/actions');
+const fixturesDir = fixturePath('actions');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -1,5 +1,5 @@
 /**
- * Per-action-type pass counts over the golden fixtures (shared/fixtures/actions), as a markdown table:
+ * Per-action-type pass counts over the golden fixtures (packages/testdata/fixtures/actions), as a markdown table:
  *
  *   npm run pass-table -w @tongate/actions        (or: npx tsx packages/actions/scripts/pass-table.ts)
  *
@@ -8,11 +8,12 @@
  */
 import { basename } from 'node:path';
 import { checkFixture, classifyTrace, listGoldenFixtures, readGoldenFixture } from '../src/index.js';
+import { fixturePath } from '@tongate/testdata';
 
 const perType = new Map<string, { entries: number; passed: number; cases: Set<string> }>();
 const failing: string[] = [];
 let fixturesPassed = 0;
-const files = listGoldenFixtures();
+const files = listGoldenFixtures(fixturePath('actions'));
 for (const file of files) {
   const fixture = readGoldenFixture(file);
   const results = checkFixture(classifyTrace(fixture), fixture);

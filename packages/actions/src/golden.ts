@@ -1,10 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { ClassifiedAction, TraceInput } from './types.js';
 
 /**
- * The golden fixture format (`ton-actions-golden/1`, shared/fixtures/actions/README.md) and its matching rules:
+ * The golden fixture format (`ton-actions-golden/1`, the format of `packages/testdata/fixtures/actions`) and its matching rules:
  * what the tests, the CLI and the pass-count tool use to compare classifier output with the reference's.
  */
 export interface GoldenCondition {
@@ -26,17 +25,8 @@ export interface GoldenFixture extends TraceInput {
   expected_actions: GoldenEntry[];
 }
 
-/**
- * Where the golden fixtures live: ACTIONS_FIXTURES_DIR, else `shared/fixtures/actions` beside the repository
- * (the layout of the team's machines: /work/<worktree> and /work/shared).
- */
-export function goldenFixturesDir(): string {
-  const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
-  return process.env.ACTIONS_FIXTURES_DIR ?? resolve(repoRoot, '../shared/fixtures/actions');
-}
-
 /** Every fixture file of a directory, sorted by name. */
-export function listGoldenFixtures(dir = goldenFixturesDir()): string[] {
+export function listGoldenFixtures(dir: string): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()

@@ -1,6 +1,6 @@
 /**
  * Message opcodes the matchers key on (unsigned 32-bit), from the reference classifier's table
- * (shared/reference/specs/v3/message-opcodes.tsv).
+ * (packages/testdata/reference/specs/v3/message-opcodes.tsv).
  */
 export const OP = {
   TEXT_COMMENT: 0x00000000,

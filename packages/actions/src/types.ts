@@ -5,7 +5,7 @@ import type { v3 } from '@tongate/sdk';
  *
  * Input: one complete trace as the indexer stores it — the trace row, every transaction with its inbound and
  * outbound messages (bodies as base64 BOCs) and what is known about the accounts involved. The shapes follow the
- * indexer's rows (and so the golden fixtures in shared/fixtures/actions), so the indexer can hand its rows over as
+ * indexer's rows (and so the golden fixtures in packages/testdata/fixtures/actions), so the indexer can hand its rows over as
  * they are.
  *
  * Output: actions in the classifier's own form (`ClassifiedAction`: generic columns source/destination/asset/…

@@ -1,8 +1,8 @@
 import type { ClassifiedAction, DataValue, V3Action } from './types.js';
 
 /**
- * The classifier's storage form → the /api/v3/actions item (shared/fixtures/actions/README.md, "Internal fields →
- * v3 wire shape"). Each type lists where its generic columns go under `details`; `*_data` objects not listed
+ * The classifier's storage form → the /api/v3/actions item (the reference classifier's internal fields and where
+ * the v3 wire carries each). Each type lists where its generic columns go under `details`; `*_data` objects not listed
  * keep their sub-field names directly under `details`.
  */
 /** internal path → details field; null drops a `*_data` sub-field the wire does not carry */

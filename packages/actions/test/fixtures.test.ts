@@ -2,10 +2,11 @@ import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFixture, classifyTrace, listGoldenFixtures, readGoldenFixture } from '../src/index.js';
 import { KNOWN_GAPS } from './known-gaps.js';
+import { fixturePath } from '@tongate/testdata';
 
-const files = listGoldenFixtures();
+const files = listGoldenFixtures(fixturePath('actions'));
 
-describe('golden fixtures (shared/fixtures/actions) by the README matching rules', () => {
+describe('golden fixtures (testdata fixtures/actions) by the README matching rules', () => {
   it('finds all 61 fixtures', () => {
     expect(files.length).toBe(61);
   });

@@ -9,11 +9,12 @@ import {
   type ClassifiedAction,
 } from '../src/index.js';
 import { actionValidator } from './spec.js';
+import { fixturePath } from '@tongate/testdata';
 
 
 describe('v3 action objects', () => {
   const validate = actionValidator();
-  const all = listGoldenFixtures().flatMap((f) => classifyTrace(readGoldenFixture(f)));
+  const all = listGoldenFixtures(fixturePath('actions')).flatMap((f) => classifyTrace(readGoldenFixture(f)));
 
   it('classifies some action from every fixture', () => {
     expect(all.length).toBeGreaterThan(61);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { classifyTrace, goldenFixturesDir, readGoldenFixture, toV3Action, type V3Action } from '@tongate/actions';
+import { classifyTrace, readGoldenFixture, toV3Action, type V3Action } from '@tongate/actions';
+import { fixturePath } from '@tongate/testdata';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const tsx = path.join(root, 'node_modules/.bin/tsx');
@@ -37,7 +38,7 @@ const CASES = [
 describe('tongate actions classify <fixture.json> (real CLI process)', () => {
   for (const name of CASES) {
     it(`prints the v3 actions of ${name}`, async () => {
-      const file = path.join(goldenFixturesDir(), name);
+      const file = fixturePath('actions', name);
       const { code, stdout, stderr } = await runCli(['actions', 'classify', file]);
       expect(stderr.replace(/npm warn.*\n/g, '')).toBe('');
       expect(code).toBe(0);

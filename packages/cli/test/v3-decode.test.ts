@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beginCell } from '@ton/core';
 import { describe, expect, it, vi } from 'vitest';
 import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
+import { fixturePath } from '@tongate/testdata';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/actions');
+const FIXTURES = fixturePath('actions');
 
 /** The first body with this opcode in a fixture file. */
 function fixtureBody(file: string, opcode: number): string {

@@ -11,7 +11,7 @@ import { KEY256, decodeExactly, expectTag, hex256, readOnlyValue } from './cells
 
 /**
  * Code hash (hex) of the `.ton` domain items (mainnet's root collection deploys every item with it; recorded in
- * shared/fixtures/accounts/dns-item). Items are recognised by it: their data layout is this code's.
+ * packages/testdata/fixtures/accounts/dns-item). Items are recognised by it: their data layout is this code's.
  */
 export const TON_DNS_ITEM_CODE_HASH = '8b5ffc9ebfd39064d8d5f56e4659c826bb7593923f5ca48728be4d60af6f51f9';
 

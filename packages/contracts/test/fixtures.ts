@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Cell } from '@ton/core';
+import { fixturePath } from '@tongate/testdata';
 
-/** The recorded mainnet states, read where CI has them: `../shared` beside the repository's root. */
-const ACCOUNTS = fileURLToPath(new URL('../../../../shared/fixtures/accounts/', import.meta.url));
+/** The recorded mainnet states (packages/testdata/fixtures/accounts). */
+const ACCOUNTS = `${fixturePath('accounts')}/`;
 
 export function fixtureCell(path: string): Cell {
   return Cell.fromBase64(readFileSync(ACCOUNTS + path, 'utf8').trim());

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { CONTRACT_INTERFACES, codeMethodIds, detectCodeInterfaces, detectInterfaces, detectStakingContract } from '../src/interfaces.js';
 import { methodId } from '../src/get-method.js';
 import { fixtureCell } from './fixtures.js';
+import { referencePath } from '@tongate/testdata';
 
-const reference = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../shared/reference/specs/v3/contract-interfaces.json', import.meta.url)), 'utf8')) as {
+const reference = JSON.parse(readFileSync(referencePath('v3', 'contract-interfaces.json'), 'utf8')) as {
   interfaces: { name: string; code_hashes: string[]; methods: string[] }[];
 };
 const code = (dir: string) => fixtureCell(`${dir}/code.boc.b64`);

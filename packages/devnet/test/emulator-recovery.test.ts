@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Address, Cell, getMethodId, toNano, type TupleItem } from '@ton/core';
 
 import { WalletContractV4 } from '@ton/ton';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevnet, type Devnet } from '../src/index.js';
 import { EmulatorFault, isEmulatorFault, type DevnetExecutor } from '../src/executor.js';
 import { faucetSeqno, faucetTransfer } from './helpers.js';
+import { fixturePath } from '@tongate/testdata';
 
 /**
  * Inputs past the stack limits make the sandbox's wasm emulator trap, and before the fix every later get-method,
@@ -70,7 +70,7 @@ describe('the emulator after a trap', () => {
   it('survives a get-method whose deep result breaks the emulator for the next caller', async () => {
     // The recorded mainnet elector: participant_list_extended returns 316 participants as a deep list, and the
     // sandbox's emulator traps on the call after it. That next call is retried on a fresh emulator, not failed.
-    const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/accounts/elector');
+    const fixtures = fixturePath('accounts', 'elector');
     const read = (name: string) => Cell.fromBase64(readFileSync(path.join(fixtures, name), 'utf8').trim());
     const electorConfig = read('config.boc.b64');
     const restartsBefore = executor.restarts;

@@ -6,7 +6,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Address, beginCell, Cell, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { TON_DNS_COLLECTION } from '@tongate/contracts';
@@ -17,8 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsDerivation, dnsEntryOf } from '../src/derive/dns.js';
 import { trustedTonCollection } from '../src/derive/dns-trust.js';
 import { defaultDerivations, Indexer, type McBlockBatch } from '../src/index.js';
+import { fixturePath } from '@tongate/testdata';
 
-const ACCOUNTS = fileURLToPath(new URL('../../../../shared/fixtures/accounts/', import.meta.url));
+const ACCOUNTS = `${fixturePath('accounts')}/`;
 const fixture = (file: string) => readFileSync(ACCOUNTS + file, 'utf8').trim();
 const expected = JSON.parse(fixture('dns-item/expected.json'));
 const raw = (a: { workChain: number; hash: Buffer }) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;

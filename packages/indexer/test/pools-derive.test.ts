@@ -3,14 +3,14 @@
  * transaction of the recorded code, and the events must be what the contract did to each nominator's entry.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Address, Cell, beginCell, comment, toNano } from '@ton/core';
 import { Blockchain, createShardAccount } from '@ton/sandbox';
 import { ELECTOR_OPS, decodeNominatorPoolData, splitRecoveredStake, type NominatorPoolData } from '@tongate/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { poolBlockEvents, singleNominatorBlock, singleNominatorEvents, SINGLE_NOMINATOR_IDLE, type PoolTransaction } from '../src/derive/pools.js';
+import { fixturePath } from '@tongate/testdata';
 
-const ACCOUNTS = fileURLToPath(new URL('../../../../shared/fixtures/accounts/nominator-pool/', import.meta.url));
+const ACCOUNTS = `${fixturePath('accounts', 'nominator-pool')}/`;
 const fixture = (file: string) => readFileSync(ACCOUNTS + file, 'utf8');
 const expected = JSON.parse(fixture('expected.json'));
 const POOL = Address.parseRaw(expected['data-2.boc.b64'].address);
@@ -173,7 +173,7 @@ describe('pools derivation on the recorded nominator pool', () => {
  * the events' balances must be the account's real balances around it.
  */
 describe('single-nominator pool events', () => {
-  const SNP = fileURLToPath(new URL('../../../../shared/fixtures/accounts/single-nominator/', import.meta.url));
+  const SNP = `${fixturePath('accounts', 'single-nominator')}/`;
   const code = Cell.fromBase64(readFileSync(SNP + 'code.boc.b64', 'utf8').trim());
   // The recorded pool's validator; the owner is a live wallet here, so that payouts land instead of bouncing back.
   const validator = Cell.fromBase64(readFileSync(SNP + 'data.boc.b64', 'utf8').trim()).beginParse().skip(267).loadAddress();

@@ -6,7 +6,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { codeMethodIds, decodeDnsItemData, readNftSale } from '@tongate/contracts';
 import { createDevnet, type Devnet, type SeedSummary } from '@tongate/devnet';
 import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
@@ -15,8 +14,9 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Indexer, defaultDerivations } from '../src/index.js';
 import { decodeSalesAccount, dnsAuctionRow, nftSaleRow, salesContractKind } from '../src/derive/sales.js';
+import { fixturePath } from '@tongate/testdata';
 
-const ACCOUNTS = fileURLToPath(new URL('../../../../shared/fixtures/accounts/', import.meta.url));
+const ACCOUNTS = `${fixturePath('accounts')}/`;
 const fixture = (file: string) => Cell.fromBase64(readFileSync(ACCOUNTS + file, 'utf8').trim());
 const raw = (a: Address) => a.toRawString().toUpperCase();
 const STATE = { code_hash: 'c', data_hash: 'd', last_transaction_lt: '1', mc_seqno: 1 };

@@ -1,17 +1,17 @@
 /**
  * The validators derivation's row builders on the recorded mainnet elector states and messages
- * (shared/fixtures/accounts/elector): elections, past-election rounds with the elector's bonus split, the validator
+ * (testdata fixtures/accounts/elector): elections, past-election rounds with the elector's bonus split, the validator
  * sets of the recorded config as cycles, and the stake events of elector transactions.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { beginCell, Cell } from '@ton/core';
 import { decodeElectionConfig, decodeElectorData, loadConfigDictionary, unfreezeCredits } from '@tongate/contracts';
 import { describe, expect, it } from 'vitest';
 import type { McBlockBatch } from '../src/collect.js';
 import { cycleRows, electionRows, electorEvents, roundRows } from '../src/derive/validators.js';
+import { fixturePath } from '@tongate/testdata';
 
-const ACCOUNTS = fileURLToPath(new URL('../../../../shared/fixtures/accounts/', import.meta.url));
+const ACCOUNTS = `${fixturePath('accounts')}/`;
 const cell = (path: string) => Cell.fromBase64(readFileSync(ACCOUNTS + path, 'utf8').trim());
 const expected = JSON.parse(readFileSync(ACCOUNTS + 'elector/expected.json', 'utf8'));
 const bodies = JSON.parse(readFileSync(ACCOUNTS + 'elector/message-bodies.json', 'utf8'));

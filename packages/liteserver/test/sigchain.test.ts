@@ -20,6 +20,7 @@ import { blockOfProof, configParamOf, configRootOfState, parseBlockHeader, state
 import { blockSignaturesProblem, crc32c, masterchainValidators, parseShuffleMcValidators, parseValidatorSet, validatorSetHashShort } from '../src/validators.js';
 import { ChainLiteServer, SignedMasterchain, type AddBlockOptions } from '../src/server/index.js';
 import { HeadTrust, LiteConnection, LiteserverChain, parseGlobalConfig, type PoolOptions } from '../src/index.js';
+import { fixturePath } from '@tongate/testdata';
 
 const GLOBAL_ID = -239;
 const validators = devnetValidators(GLOBAL_ID, 8);
@@ -64,7 +65,7 @@ describe('validator sets and signatures', () => {
   });
 
   it('mainnet block 26309435 (recorded): its config\'s 100 main of 230 validators, shuffled for catchain 391431, hash to its header\'s short hash', () => {
-    const fixtures = path.resolve(import.meta.dirname, '../../../../shared/fixtures/liteserver/tongo/ton');
+    const fixtures = fixturePath('liteserver', 'tongo', 'ton');
     const info = readBoxedLiteServerMasterchainInfo(new TlReader(readFileSync(path.join(fixtures, 'get-last-config-all-1.bin'))));
     const answer = readBoxedLiteServerConfigInfo(new TlReader(readFileSync(path.join(fixtures, 'get-last-config-all-2.bin'))));
     const header = parseBlockHeader({ ...info.last }, blockOfProof(Cell.fromBoc(answer.stateProof)[0]));

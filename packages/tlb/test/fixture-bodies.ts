@@ -1,10 +1,10 @@
-/** Real mainnet message bodies from the shared action fixtures (../shared/fixtures/actions, as CI has it). */
+/** Real mainnet message bodies from the recorded action fixtures (packages/testdata/fixtures/actions). */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Cell } from '@ton/core';
+import { fixturePath } from '@tongate/testdata';
 
-export const FIXTURES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/fixtures/actions');
+export const FIXTURES_DIR = fixturePath('actions');
 
 export interface FixtureMessage {
   file: string;

@@ -1,4 +1,4 @@
-// The endpoint and pagination tables of /work/shared/BRIEF.md, copied verbatim: the specs must match them.
+// The endpoint and pagination tables of the product brief, copied verbatim: the specs must match them.
 
 export const BRIEF_V2_ENDPOINTS: ReadonlyArray<readonly ['get' | 'post', string]> = [
   ['get', '/getAddressInformation'],

@@ -1,5 +1,5 @@
 /**
- * Recorded mainnet code of the marketplace and DNS contracts the devnet seed deploys (../shared/fixtures/accounts,
+ * Recorded mainnet code of the marketplace and DNS contracts the devnet seed deploys (packages/testdata/fixtures/accounts,
  * from tonkeeper/tongo's test suite, MIT). Each entry records its code hash so a changed string is caught by the tests.
  */
 
