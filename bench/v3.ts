@@ -67,7 +67,7 @@ const SYNTHETIC_ACCOUNTS = Number(process.env.BENCH_V3_ACCOUNTS ?? 10_000);
  * actions would double the fill time of a 10M volume on this machine, and the 10M goal is about transactions.
  */
 const SYNTHETIC_ACTIONS = Number(process.env.BENCH_V3_ACTIONS ?? Math.min(TARGET_TRANSACTIONS, 1_000_000));
-/** Requests per latency figure: its p99 is the 20th slowest (at 500 it was the 5th, and moved by milliseconds run to run). */
+/** Requests per latency figure: its p99 is the 20th slowest (at 500 it would be the 5th, which moves by milliseconds run to run). */
 const LATENCY_REQUESTS = 2000;
 /** Requests to the measured URLs before the latency runs (see warmUp). */
 const WARM_UP_REQUESTS = 3000;
@@ -85,13 +85,13 @@ const HARD_STOP_MS = 1_500_000 + Math.max(0, TARGET_TRANSACTIONS / 1_000_000 - 1
 const KEEP_SCHEMA = process.env.BENCH_V3_SCHEMA;
 /** BENCH_V3_ONLY=volume: only the volume phase (fill if needed, then the API figures), for re-measuring a kept volume. */
 const ONLY_VOLUME = process.env.BENCH_V3_ONLY === 'volume';
-/** BENCH_V3_ONLY=ingest: only the corpus and the ingest rounds (a write-path change, re-measured in a minute) → v3-ingest.json. */
+/** BENCH_V3_ONLY=ingest: only the corpus and the ingest rounds (the write path, measured in a minute) → v3-ingest.json. */
 const ONLY_INGEST = process.env.BENCH_V3_ONLY === 'ingest';
 /** BENCH_V3_ONLY=cadence: only the cadence phase (block sealed → visible in v3 at the devnet's own block interval) → v3-cadence.json. */
 const ONLY_CADENCE = process.env.BENCH_V3_ONLY === 'cadence';
 const DEFAULT_TRANSACTIONS = 1_000_000;
 /**
- * BENCH_V3_API_IN_PROCESS=1: the volume phase's gateway in the bench's own process (as before), sharing its event
+ * BENCH_V3_API_IN_PROCESS=1: the volume phase's gateway in the bench's own process, sharing its event
  * loop and heap with the client, the devnets' corpus and the fills; by default it runs in a process of its own.
  */
 const API_IN_PROCESS = process.env.BENCH_V3_API_IN_PROCESS === '1';
@@ -753,7 +753,7 @@ async function main(): Promise<void> {
           ]
         : []),
       {
-        goal: `account history (transactions?account=…&limit=100) p99 ≤ 10 ms at ${TARGET_TRANSACTIONS} transactions (the issue sets it at 10M)`,
+        goal: `account history (transactions?account=…&limit=100) p99 ≤ 10 ms at ${TARGET_TRANSACTIONS} transactions (the goal is set at 10M)`,
         measured: volume?.latencyMs.transactionsByAccount.p99 ?? null,
         target: 10,
         pass: volume !== null && volume.latencyMs.transactionsByAccount.p99 <= 10,

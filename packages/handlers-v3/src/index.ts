@@ -14,10 +14,10 @@ export interface V3Deps extends LegacyDeps {
 }
 
 /**
- * The API v3 operations built so far: the v2-style ones over the chain backend, and the blockchain-data ones
- * (blocks, transactions, messages, account and wallet states, address book, top accounts, jettons, NFTs, metadata,
- * DNS records, vesting, multisig) over the index. /decode decodes bodies by TL-B scheme. Traces, actions and the rest
- * are not built yet, so the front door answers them 501.
+ * Every API v3 operation: the v2-style ones over the chain backend, /decode by TL-B scheme, the pending ones over
+ * emulated traces, and the rest (traces and actions among them) over the index. The pending and indexed operations
+ * need their dependencies; without them they are left out and the front door answers them 501. `tongate start`
+ * always gives both.
  */
 export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   return {

@@ -7,7 +7,7 @@ import type { Store } from '@tongate/store';
 import type { KeyResolver } from '../src/index.js';
 import { openTestStore, request, startServer, v2Ok, type TestServer } from './helpers.js';
 
-/** Findings of the abuse review (issue 9): each one reproduced here over real HTTP, then held. */
+/** Abuse cases of the front door: each one reproduced over real HTTP, and the bound that holds it checked. */
 
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
 const REST = `/api/v2/getAddressInformation?address=${ADDRESS}`;
