@@ -4,7 +4,7 @@
  *
  * Each round classifies every fixture once (parsing included: bodies are decoded from their BOCs as the indexer
  * would hand them over); the fixtures' JSON is read once beforehand. Rounds are repeated and the best and median
- * rates reported, as in the other benches (this machine is shared and noisy).
+ * rates reported, as in the other benches (a 2-core virtual machine is noisy).
  */
 import { CLASSIFIER_VERSION, classifyTrace, listGoldenFixtures, readGoldenFixture } from '@tongate/actions';
 import { fixturePath } from '@tongate/testdata';

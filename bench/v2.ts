@@ -29,7 +29,7 @@ const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
 const CASE_SECONDS = 3;
 /** Every case runs this many times, interleaved with the others; the best round counts (medians are reported too:
- * on this shared machine runs a few seconds apart differ by tens of percent). */
+ * on a 2-core virtual machine runs a few seconds apart differ by tens of percent). */
 const ROUNDS = 5;
 /** Timed transfers per round of the devnet measurement (after an untimed warm-up before the first); they all go to
  * one receiver, which so gets one transaction each. */
@@ -449,8 +449,8 @@ async function main(): Promise<void> {
     const results: CaseResult[] = cases.map((c) => bestRound(runs.get(c.id)!));
     const transfers = await transferBench.result();
 
-    // A ratio is judged within each round, where both cases ran seconds apart: this machine's speed drifts by tens of
-    // percent within a minute, so the best (or median) round of one case and of the other may come from different
+    // A ratio is judged within each round, where both cases ran seconds apart: a 2-core virtual machine's speed drifts by
+    // tens of percent within a minute, so the best (or median) round of one case and of the other may come from different
     // speeds. The goal takes the median of the per-round ratios; the best-round ratio is kept for reference.
     const rps = (id: string) => results.find((r) => r.id === id)!.requestsPerSecond;
     const ratio = (a: string, b: string): [number, number] => {

@@ -64,7 +64,7 @@ const TARGET_NOMINATOR_EVENTS = Number(process.env.BENCH_V3_NOMINATOR_EVENTS ?? 
 const SYNTHETIC_ACCOUNTS = Number(process.env.BENCH_V3_ACCOUNTS ?? 10_000);
 /**
  * Synthetic transactions that also get an action (the first ones): by default all of them up to 1M. Beyond, the
- * actions would double the fill time of a 10M volume on this machine, and the 10M goal is about transactions.
+ * actions would double the fill time of a 10M volume on a 2-core machine, and the 10M goal is about transactions.
  */
 const SYNTHETIC_ACTIONS = Number(process.env.BENCH_V3_ACTIONS ?? Math.min(TARGET_TRANSACTIONS, 1_000_000));
 /** Requests per latency figure: its p99 is the 20th slowest (at 500 it would be the 5th, which moves by milliseconds run to run). */
@@ -455,7 +455,7 @@ async function explain(store: Store, query: string): Promise<string[]> {
 /**
  * The client of the latency figures (bench/latency-worker.mjs). The goals are judged through node:http (a keep-alive
  * agent), the client @ton/ton's TonClient rides on (axios's Node adapter) and the leanest Node has, so that a figure is
- * the service's time; fetch (undici; tonweb and browsers-style clients) adds costs of its own — on this machine a
+ * the service's time; fetch (undici; tonweb and browsers-style clients) adds costs of its own — on a 2-core virtual machine a
  * static 200 KB reply, no server work at all, has p99 4.2–4.5 ms through fetch against 1.4–2.1 ms through node:http —
  * and the account history is timed through it too, beside.
  */
@@ -538,7 +538,7 @@ function spawnGateway(config: ReturnType<typeof loadConfig>, schema: string): Pr
 /**
  * The machine's floor for the account-history page (bench/v3-floor-server.ts): the same bytes served from memory and
  * through PostgreSQL by a bare node:http process, timed like the gateway's figures. Separates what a page costs in
- * tongate from what moving ~200 KB between three processes costs on this machine.
+ * tongate from what moving ~200 KB between three processes costs on the machine.
  */
 async function pageFloor(pageUrl: string, dataDir: string) {
   const page = Buffer.from(await (await fetch(pageUrl)).arrayBuffer());
