@@ -11,8 +11,8 @@ import { faucetSeqno, faucetTransfer } from './helpers.js';
 import { fixturePath } from '@tongate/testdata';
 
 /**
- * Inputs past the stack limits make the sandbox's wasm emulator trap, and before the fix every later get-method,
- * fee estimate and transfer of the network failed until a restart. The chain-level caps refuse such stacks, so
+ * Inputs past the stack limits make the sandbox's wasm emulator trap, and a trapped instance fails every later
+ * get-method, fee estimate and transfer of the network until it is replaced. The chain-level caps refuse such stacks, so
  * these tests feed the emulator directly, under the caps, to prove the second line of defence: the instance is
  * replaced and the network keeps working.
  */
