@@ -7,7 +7,7 @@
  *
  * Mainnet is served through the liteserver backend, testnet by a devnet in this process; both devnets start with the
  * same faucet wallet, which both cases read. The liteserver runs as `tongate devnet liteserver` in a child process,
- * as a liteserver is another machine in production. Cases run in interleaved rounds (this shared 2-core machine
+ * as a liteserver is another machine in production. Cases run in interleaved rounds (a 2-core virtual machine
  * drifts by tens of percent within seconds); each liteserver/direct ratio is taken within one round.
  */
 import { spawn } from 'node:child_process';
