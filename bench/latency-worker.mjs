@@ -8,8 +8,9 @@
  * tail; here the heap holds the client alone.
  *
  * `client`: 'fetch' (undici, what tonweb and browser-style clients use) or 'http' (node:http with a keep-alive
- * agent, what @ton/ton's TonClient uses through axios, and the leanest client Node has): the two differ by their own costs, which are the client's,
- * not the server's (a static 200 KB reply: p99 4.2–4.5 ms through fetch, 1.4–2.1 ms through node:http).
+ * agent, what @ton/ton's TonClient uses through axios, and the leanest client Node has): the two differ by their own
+ * costs, which are the client's, not the server's (a static 200 KB reply: p99 4.2–4.5 ms through fetch, 1.4–2.1 ms
+ * through node:http).
  */
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
