@@ -5,7 +5,9 @@
  * to it, through a redirect, in IPv4-mapped, decimal and hex forms, and by a resolver that answers public first and
  * loopback next. None of them may reach it.
  */
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboundGet, outboundPolicy, OutboundFailed, OutboundRefused, PUBLIC_ONLY, type OutboundGetOptions, type Resolver } from '../src/index.js';
@@ -200,5 +202,21 @@ describe('outboundPolicy', () => {
     expect([...p.hosts]).toEqual(['mirror.internal']);
     expect(p.nets.map((n) => n.prefix)).toEqual([16, 8, 32]);
     for (const bad of ['http://x', '10.0.0.0/40', 'a b', '*.example.com', 'host/path']) expect(() => outboundPolicy([bad]), bad).toThrow();
+  });
+});
+
+describe('HTTPS', () => {
+  it('checks the certificate against the URL’s host name, sent as SNI, while connecting to the checked address', () => {
+    const dir = path.join(import.meta.dirname, 'tls');
+    const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(dir, 'fetch-child.ts')], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const results = JSON.parse(out.trim().split('\n').at(-1)!);
+    expect(results['meta.example'].status).toBe(200);
+    expect(results['meta.example'].body).toEqual({ sni: 'meta.example', host: expect.stringMatching(/^meta\.example:\d+$/) });
+    // The same server under a name its certificate does not carry: Node's own check refuses it.
+    expect(results['other.example'].error).toMatch(/ERR_TLS_CERT_ALTNAME_INVALID|altnames/);
   });
 });
