@@ -1,5 +1,5 @@
 /**
- * Proof checks on real recorded mainnet answers (../shared/fixtures/liteserver/, as CI has it): block header, account
+ * Proof checks on real recorded mainnet answers (packages/testdata/fixtures/liteserver/): block header, account
  * state with its shard proof, config proofs; tampered answers are rejected. And the client's `checking` policy is
  * really on: against the devnet liteserver (whose ids are not cell hashes) every proven answer is refused.
  */
@@ -14,8 +14,9 @@ import { checkAccountStateProof, checkBlockHeaderProof, checkBlockTransactionsPr
 import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, stateOfProof } from '../src/tlb.js';
 import { ChainLiteServer } from '../src/server/index.js';
 import { LiteserverChain, parseGlobalConfig } from '../src/index.js';
+import { fixturePath } from '@tongate/testdata';
 
-const fixtures = path.resolve(import.meta.dirname, '../../../../shared/fixtures/liteserver');
+const fixtures = fixturePath('liteserver');
 const json = (f: string) => JSON.parse(readFileSync(path.join(fixtures, f), 'utf8'));
 const hex = (s: string) => Buffer.from(s, 'hex');
 const idOf = (f: { workchain: number; shard_signed: string; seqno: number; root_hash: string; file_hash: string }): BlockIdExt => ({

@@ -31,13 +31,14 @@ import {
 } from '@tongate/liteserver-tl';
 // @ts-expect-error tools/lib is plain JavaScript without declarations
 import { tlConstructorId } from '../../../tools/lib/tl.mjs';
+import { fixturePath } from '@tongate/testdata';
 
 const require = createRequire(import.meta.url);
 // The independent implementation: ton-lite-client's generated schema and the ton-tl buffers it uses.
 const lite = require('ton-lite-client/dist/schema.js') as { Functions: Record<string, { encodeRequest(src: unknown, w: unknown): void }>; Codecs: Record<string, { decode(r: unknown): any; encode(src: unknown, w: unknown): void }> };
 const tl = require('ton-tl') as { TLWriteBuffer: new () => { build(): Buffer }; TLReadBuffer: new (b: Buffer) => unknown };
 
-const fixtures = path.resolve(import.meta.dirname, '../../../../shared/fixtures/liteserver');
+const fixtures = fixturePath('liteserver');
 const h = (s: string) => Buffer.from(s, 'hex');
 const id: TonNodeBlockIdExt = { workchain: -1, shard: -(2n ** 63n), seqno: 26309435, rootHash: Buffer.alloc(32, 7), fileHash: Buffer.alloc(32, 9) };
 const theirId = { kind: 'tonNode.blockIdExt', workchain: -1, shard: '-9223372036854775808', seqno: 26309435, rootHash: id.rootHash, fileHash: id.fileHash };
