@@ -1,5 +1,5 @@
 import { Address, beginCell, Cell, convertToMerkleProof, loadShardAccount, parseTuple, serializeTuple, storeAccount } from '@ton/core';
-import { isChainError, LruCache, type BlockHeader, type BlockIdExt, type BlockRef, type ChainSource } from '@tongate/chain';
+import { isChainError, LruCache, type BlockHeader, type BlockIdExt, type BlockRef, type BlockSignatures, type ChainSource } from '@tongate/chain';
 import * as tl from '@tongate/liteserver-tl';
 import { AdnlServer, type AdnlChannel } from '../adnl/channel.js';
 import { randomEd25519, type Ed25519KeyPair } from '../adnl/keys.js';
@@ -452,7 +452,7 @@ export class ChainLiteServer {
           to: blockId(target.id),
           destProof: await this.headerProof(target),
           configProof: Buffer.alloc(0),
-          signatures: { _: 'liteServer.signatureSet.ordinary', validatorSetHash: 0, catchainSeqno: target.catchainSeqno, signatures: sigs.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature })) },
+          signatures: signatureSetOf(sigs, target),
         };
         return { complete: true, from: blockId(known.id), to: blockId(target.id), steps: [step] };
       }
@@ -490,6 +490,14 @@ export class ChainLiteServer {
 }
 
 /** ChainError kinds as liteserver error codes; the client maps them back (client/errors.ts). */
+/** A chain's block signatures as the liteServer.SignatureSet of the block whose header is `header`. */
+function signatureSetOf(sigs: BlockSignatures, header: BlockHeader): tl.LiteServerSignatureSet {
+  const signatures = sigs.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
+  const { catchainSeqno, validatorListHashShort: validatorSetHash } = header;
+  if (!sigs.simplex) return { _: 'liteServer.signatureSet.ordinary', validatorSetHash, catchainSeqno, signatures };
+  return { _: 'liteServer.signatureSet.simplex', ccSeqno: catchainSeqno, validatorSetHash, signatures, ...sigs.simplex };
+}
+
 function toLiteError(err: unknown): LiteServerError {
   if (err instanceof LiteServerError) return err;
   if (isChainError(err)) {
