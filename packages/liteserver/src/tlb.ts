@@ -534,6 +534,72 @@ export function findBlockTransaction(block: Cell, accountId: Buffer, lt: bigint)
   return tx ? tx.loadRef().hash(0) : null;
 }
 
+/**
+ * Every leaf of a Hashmap / HashmapAug of `n`-bit keys, in key order: the key, the value slice (after the extra,
+ * which `skipExtra` skips) and the cells walked from the root to it. The whole dictionary must be there: a pruned
+ * branch throws.
+ */
+export function hashmapEntries(root: Cell | Slice, n: number, skipExtra?: (s: Slice) => void): { key: bigint; value: Slice; path: Cell[] }[] {
+  const out: { key: bigint; value: Slice; path: Cell[] }[] = [];
+  const walk = (node: Cell | Slice, prefix: bigint, pos: number, path: Cell[]): void => {
+    if (node instanceof Cell && node.isExotic) throw new Error('the dictionary is pruned in the proof');
+    const here = node instanceof Cell ? [...path, node] : path;
+    const s = node instanceof Cell ? node.beginParse() : node;
+    const m = n - pos;
+    const width = Math.ceil(Math.log2(m + 1));
+    let len: number;
+    let key = prefix;
+    if (!s.loadBit()) {
+      len = 0;
+      while (s.loadBit()) len++;
+      for (let i = 0; i < len; i++) key = (key << 1n) | (s.loadBit() ? 1n : 0n);
+    } else if (!s.loadBit()) {
+      len = s.loadUint(width);
+      for (let i = 0; i < len; i++) key = (key << 1n) | (s.loadBit() ? 1n : 0n);
+    } else {
+      const v = s.loadBit() ? 1n : 0n;
+      len = s.loadUint(width);
+      for (let i = 0; i < len; i++) key = (key << 1n) | v;
+    }
+    pos += len;
+    if (pos === n) {
+      skipExtra?.(s);
+      out.push({ key, value: s, path: here });
+      return;
+    }
+    const left = s.loadRef();
+    const right = s.loadRef();
+    walk(left, key << 1n, pos + 1, here);
+    walk(right, (key << 1n) | 1n, pos + 1, here);
+  };
+  walk(root, 0n, 0, []);
+  return out;
+}
+
+/**
+ * Every transaction of a whole Block, in the order liteservers list them (by account, then lt): account_blocks
+ * (HashmapAugE 256 AccountBlock) and each AccountBlock's transactions (HashmapAug 64 ^Transaction, inline). `path`
+ * is the cells from the BlockExtra down to the transaction's leaf (what a proof of it must keep).
+ */
+export function blockTransactionCells(block: Cell): { account: Buffer; lt: bigint; cell: Cell; path: Cell[] }[] {
+  const extra = block.refs[3];
+  const e = extra?.beginParse();
+  if (!e || e.loadUint(32) !== BLOCK_EXTRA_TAG) throw new Error('not a BlockExtra');
+  e.loadRef(); // in_msg_descr
+  e.loadRef(); // out_msg_descr
+  const accountBlocks = e.loadRef();
+  const ab = accountBlocks.beginParse();
+  if (!ab.loadBit()) return [];
+  const out: { account: Buffer; lt: bigint; cell: Cell; path: Cell[] }[] = [];
+  for (const { key, value, path } of hashmapEntries(ab.loadRef(), 256, skipCurrencyCollection)) {
+    if (value.loadUint(4) !== 0x5) throw new Error('not an AccountBlock');
+    const account = value.loadBuffer(32);
+    if (BigInt('0x' + account.toString('hex')) !== key) throw new Error('an AccountBlock is filed under another account');
+    for (const tx of hashmapEntries(value, 64, skipCurrencyCollection)) out.push({ account, lt: tx.key, cell: tx.value.loadRef(), path: [extra, accountBlocks, ...path, ...tx.path] });
+  }
+  return out;
+}
+
 /** What a ShardStateUnsplit says of one account: its ShardAccount pointers (the Account itself may be pruned). */
 export interface AccountLeaf {
   /** Hash of the Account cell (the `state` a liteserver sends must have it). */
