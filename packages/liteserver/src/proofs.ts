@@ -1,20 +1,13 @@
 import { Address, Cell, CellType, type Slice } from '@ton/core';
 import { createHash } from 'node:crypto';
 import { ChainError, LruCache, type BlockHeader, type BlockIdExt, type ShardBlockProof } from '@tongate/chain';
-import {
-  blockOfProof,
-  configParamOf,
-  configRootOfKeyBlock,
-  configRootOfState,
-  findAccountLeaf,
-  findBlockTransaction,
-  findOldMcBlock,
-  findShardDescr,
-  mcStateExtraOf,
-  parseBlockHeader,
-  shardHashesOfBlock,
-  stateOfProof,
-} from './tlb.js';
+import { blockOfProof, parseBlockHeader } from './cells/block.js';
+import { findBlockTransaction } from './cells/block-extra.js';
+import { configParamOf } from './cells/config.js';
+import { configRootOfKeyBlock, shardHashesOfBlock } from './cells/mc-block-extra.js';
+import { configRootOfState, findOldMcBlock, mcStateExtraOf } from './cells/mc-state-extra.js';
+import { findShardDescr } from './cells/shard-hashes.js';
+import { findAccountLeaf, stateOfProof } from './cells/shard-state.js';
 import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, signatureSetProblem, validatorSetHashShort, type SignatureSet, type ValidatorSet } from './validators.js';
 
 /**

@@ -17,7 +17,8 @@ import { fixturePath, recordedBlocks, type RecordedBlockFixture } from '@tongate
 import { serializeMultiRootBoc } from '../src/boc.js';
 import { ChainLiteServer, RecordedBlocks } from '../src/server/index.js';
 import { LiteserverChain, parseGlobalConfig } from '../src/index.js';
-import { blockTransactionCells, parseBlockHeader } from '../src/tlb.js';
+import { parseBlockHeader } from '../src/cells/block.js';
+import { blockTransactionCells } from '../src/cells/block-extra.js';
 
 const read = (f: string) => readFileSync(fixturePath(f));
 const json = (f: string) => JSON.parse(read(f).toString('utf8'));

@@ -62,7 +62,11 @@ import {
   proofRoots,
   type ProofPolicy,
 } from '../proofs.js';
-import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
+import { blockOfProof, parseBlockHeader } from '../cells/block.js';
+import { configParamOf } from '../cells/config.js';
+import { configRootOfState } from '../cells/mc-state-extra.js';
+import { parseShardHashes } from '../cells/shard-hashes.js';
+import { findAccountLeaf, stateOfProof } from '../cells/shard-state.js';
 import { GuardedEmulator } from './emulator.js';
 import { LitePool, type PoolOptions, type ServerHealth, type Session } from './pool.js';
 import { chainLink, HeadTrust, loadTrustedBlockFile, saveTrustedBlockFile } from './trust.js';

@@ -6,7 +6,10 @@ import { randomEd25519, type Ed25519KeyPair } from '../adnl/keys.js';
 import { serializeMultiRootBoc } from '../boc.js';
 import { LS_CODE, LiteServerError } from '../errors.js';
 import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
-import { buildAccountShardState, buildBlockCell, buildConfigShardState, buildShardHashes } from '../tlb.js';
+import { buildBlockCell } from '../cells/block.js';
+import { buildConfigShardState } from '../cells/mc-state-extra.js';
+import { buildShardHashes } from '../cells/shard-hashes.js';
+import { buildAccountShardState } from '../cells/shard-state.js';
 import type { RecordedBlocks } from './recorded-blocks.js';
 import type { SignedMasterchain } from './signed-chain.js';
 

@@ -1,7 +1,8 @@
 import { beginCell, convertToMerkleProof, type Cell } from '@ton/core';
 import type { BlockIdExt } from '@tongate/chain';
 import type * as tl from '@tongate/liteserver-tl';
-import { blockTransactionCells, shardHashesOfBlock } from '../tlb.js';
+import { blockTransactionCells } from '../cells/block-extra.js';
+import { shardHashesOfBlock } from '../cells/mc-block-extra.js';
 
 /**
  * Whole blocks (real Block cells, as `liteServer.blockData` carries them) a ChainLiteServer serves as a liteserver

@@ -3,7 +3,9 @@ import { beginCell, Cell, convertToMerkleProof, Dictionary } from '@ton/core';
 import { blockSigningPayload, nodeIdShort, WHOLE_SHARD, type BlockHeader, type BlockIdExt } from '@tongate/chain';
 import type * as tl from '@tongate/liteserver-tl';
 import { LS_CODE, LiteServerError } from '../errors.js';
-import { buildBlockCell, buildConfigShardState, configParamOf, type OldMcBlockInput } from '../tlb.js';
+import { buildBlockCell } from '../cells/block.js';
+import { configParamOf } from '../cells/config.js';
+import { buildConfigShardState, type OldMcBlockInput } from '../cells/mc-state-extra.js';
 import { simplexSigningPayload, writeCandidateHashData, type CandidateHashData } from '../simplex.js';
 import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, validatorSetHashShort } from '../validators.js';
 
