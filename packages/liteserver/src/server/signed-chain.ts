@@ -205,7 +205,8 @@ export class SignedMasterchain {
     let signatureSet: tl.LiteServerSignatureSet;
     if (seqno < this.simplexFrom) {
       signatureSet = { _: 'liteServer.signatureSet.ordinary', validatorSetHash, catchainSeqno, signatures: sign(blockSigningPayload(id.rootHash, id.fileHash)) };
-    } else if (opts.replay === 'block' && prev.signatureSet._ === 'liteServer.signatureSet.simplex') {
+    } else if (opts.replay === 'block') {
+      if (prev.signatureSet._ !== 'liteServer.signatureSet.simplex') throw new Error('a replayed set needs a previous block signed with a simplex set');
       signatureSet = prev.signatureSet;
     } else {
       // A session per validator set (the node hashes the group's description); slots run ahead of blocks, as skipped
