@@ -299,5 +299,22 @@ describe('simplex-signed heads over ADNL', () => {
     expect(readCandidateHashData(seven.simplex!.candidate).block.seqno).toBe(7);
     const four = await c.getMasterchainBlockSignatures(4);
     expect([four.simplex, four.signatures.length]).toEqual([undefined, 3]);
+
+    // A server that passes block 7's set on under another slot (its head chain honest): refused, not passed on.
+    const liar = await serve(chain);
+    const on = (liar as unknown as { on: <P, R>(fn: tl.TlFunction<P, R>, h: (p: P) => Promise<R>) => void }).on.bind(liar);
+    on(tl.liteServerGetBlockProof, async (p) => {
+      const proof = chain.blockProof(p.mode, p.knownBlock, p.targetBlock);
+      if (p.targetBlock?.seqno !== 7) return proof;
+      const steps = proof.steps.map((step) => (step._ === 'liteServer.blockLinkForward' ? { ...step, signatures: { ...(step.signatures as tl.LiteServerSignatureSetSimplex), slot: set.slot + 3 } } : step));
+      return { ...proof, steps };
+    });
+    const checking = await client(liar);
+    expect(await checking.ready(5000)).toBe(true);
+    const err = await checking.getMasterchainBlockSignatures(7).catch((e) => e);
+    expect(isChainError(err) && err.message).toMatch(/proof rejected: signatures of .*7\): the signature by validator .* is not valid/);
+    const unsafe = await client(liar, 'unsafe');
+    expect(await unsafe.ready(5000)).toBe(true);
+    expect((await unsafe.getMasterchainBlockSignatures(7)).simplex?.slot).toBe(set.slot + 3);
   });
 });
