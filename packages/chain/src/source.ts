@@ -139,6 +139,12 @@ export interface EmulationResult {
 export interface BlockSignatures {
   id: BlockIdExt;
   signatures: { nodeIdShort: Buffer; signature: Buffer }[];
+  /**
+   * Present when the block was finalized by the Catchain 2.0 (Simplex) consensus: the signatures are the finalize
+   * votes for candidate (slot, sha256(candidate)) in session `sessionId`, and `candidate` is the boxed TL
+   * consensus.CandidateHashData that names the block.
+   */
+  simplex?: { sessionId: Buffer; slot: number; candidate: Buffer };
 }
 
 export interface ShardBlockProof {

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededDevnet } from './devnet-fixture.js';
-import { call, callError } from './harness.js';
+import { createV2Handlers } from '../src/index.js';
+import { call, callError, requestOperations } from './harness.js';
 
 const { ops, devnet } = await seededDevnet();
 afterAll(() => devnet.close());
@@ -79,6 +80,26 @@ describe('masterchain and blocks', () => {
     expect(proof.from.workchain).toBe(-1);
     expect(proof.mc_id.workchain).toBe(-1);
     expect(proof.from.seqno).toBeGreaterThanOrEqual(proof.mc_id.seqno);
+  });
+
+  it('getMasterchainBlockSignatures of a block finalized by the simplex consensus: its session, slot and candidate too', async () => {
+    const simplex = { sessionId: Buffer.alloc(32, 0x51), slot: 77, candidate: Buffer.alloc(120, 0x77) };
+    const chain = new Proxy(devnet, {
+      get(target, prop) {
+        if (prop === 'getMasterchainBlockSignatures') return async (seqno: number) => ({ ...(await target.getMasterchainBlockSignatures(seqno)), simplex });
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const { result } = await call(requestOperations(createV2Handlers({ chain })), 'getMasterchainBlockSignatures', { seqno: 2 });
+    expect(result).toMatchObject({
+      '@type': 'blocks.blockSignatures.simplex',
+      id: { '@type': 'ton.blockIdExt', seqno: 2 },
+      session_id: Buffer.alloc(32, 0x51).toString('base64'),
+      slot: 77,
+      candidate: Buffer.alloc(120, 0x77).toString('base64'),
+    });
+    expect(result.signatures[0]['@type']).toBe('blocks.signature');
   });
 
   it('getOutMsgQueueSize', async () => {

@@ -1,21 +1,14 @@
 import { Address, Cell, CellType, type Slice } from '@ton/core';
 import { createHash } from 'node:crypto';
 import { ChainError, LruCache, type BlockHeader, type BlockIdExt, type ShardBlockProof } from '@tongate/chain';
-import {
-  blockOfProof,
-  configParamOf,
-  configRootOfKeyBlock,
-  configRootOfState,
-  findAccountLeaf,
-  findBlockTransaction,
-  findOldMcBlock,
-  findShardDescr,
-  mcStateExtraOf,
-  parseBlockHeader,
-  shardHashesOfBlock,
-  stateOfProof,
-} from './tlb.js';
-import { blockSignaturesProblem, masterchainValidators, parseShuffleMcValidators, parseValidatorSet, validatorSetHashShort, type BlockSignature, type ValidatorSet } from './validators.js';
+import { blockOfProof, parseBlockHeader } from './cells/block.js';
+import { findBlockTransaction } from './cells/block-extra.js';
+import { configParamOf } from './cells/config.js';
+import { configRootOfKeyBlock, shardHashesOfBlock } from './cells/mc-block-extra.js';
+import { configRootOfState, findOldMcBlock, mcStateExtraOf } from './cells/mc-state-extra.js';
+import { findShardDescr } from './cells/shard-hashes.js';
+import { findAccountLeaf, stateOfProof } from './cells/shard-state.js';
+import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, signatureSetProblem, validatorSetHashShort, type SignatureSet, type ValidatorSet } from './validators.js';
 
 /**
  * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs, its
@@ -257,15 +250,17 @@ export interface ForwardLink {
   destProof: Buffer;
   /** Proof of `from`: its header and the config its McBlockExtra carries (a key block), or the zero state. */
   configProof: Buffer;
-  signatures: BlockSignature[];
+  /** The signature set of `to`: ordinary (catchain) or simplex (Catchain 2.0). */
+  signatures: SignatureSet;
 }
 
 /**
  * tonlib's BlockProofLink::validate for a forward link: `config_proof` proves `from` (a key block's header and
  * McBlockExtra config, or the zero state itself), whose config param 34 is the validator set; `dest_proof` proves
  * `to`'s header (its key-block flag is the link's); the main validators of that set for `to`'s catchain session
- * (shuffled as param 28 says) hash to the header's gen_validator_list_hash_short; and they signed `to`'s
- * `ton.blockId` with more than 2/3 of their weight. Returns `to`'s header.
+ * (shuffled as param 28 says) hash to the header's gen_validator_list_hash_short; the signature set names that session
+ * and list; and they signed `to` with more than 2/3 of their weight: its `ton.blockId` (an ordinary set), or the
+ * finalize vote for its consensus candidate in the set's session and slot (a simplex set). Returns `to`'s header.
  */
 export const checkForwardLink = guarded((link: ForwardLink): BlockHeader => {
   const { from, to } = link;
@@ -281,7 +276,7 @@ export const checkForwardLink = guarded((link: ForwardLink): BlockHeader => {
   if (hash !== header.validatorListHashShort >>> 0) {
     throw reject(`the validators of ${named(from)} for ${named(to)} (catchain ${header.catchainSeqno}) hash to ${hash}, the block header names ${header.validatorListHashShort >>> 0}: another validator set`);
   }
-  const problem = blockSignaturesProblem(nodes, link.signatures, to);
+  const problem = signatureSetProblem(nodes, link.signatures, to, header.catchainSeqno, hash);
   if (problem) throw reject(`signatures of ${named(to)}: ${problem}`);
   return header;
 });

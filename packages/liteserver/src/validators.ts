@@ -1,6 +1,7 @@
 import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { Dictionary, type Cell, type Slice } from '@ton/core';
 import { blockSigningPayload, LruCache, nodeIdShort, type BlockIdExt } from '@tongate/chain';
+import { simplexPayloadFor } from './simplex.js';
 
 /**
  * Validator sets and block signatures, as tonlib checks a forward link of a block proof chain
@@ -184,9 +185,17 @@ export interface BlockSignature {
  * file_hash`, and the signers weigh more than 2/3 of the set. Returns a reason to refuse, or null.
  */
 export function blockSignaturesProblem(nodes: readonly ValidatorDescr[], signatures: readonly BlockSignature[], id: BlockIdExt): string | null {
+  return signaturesProblem(nodes, signatures, blockSigningPayload(id.rootHash, id.fileHash));
+}
+
+/**
+ * Every signature is by a validator of `nodes` (none twice; one unknown or bad signature refuses the whole set, as the
+ * node does) over `payload`, and the signers weigh more than 2/3 of the weight of `nodes` (the computed list, not the
+ * set's declared total). Returns a reason to refuse, or null.
+ */
+export function signaturesProblem(nodes: readonly ValidatorDescr[], signatures: readonly BlockSignature[], payload: Buffer): string | null {
   if (nodes.length === 0) return 'empty validator set';
   if (signatures.length === 0) return 'no signatures';
-  const payload = blockSigningPayload(id.rootHash, id.fileHash);
   const byNode = new Map(nodes.map((n, i) => [nodeIdShort(n.publicKey).toString('hex'), i]));
   const total = nodes.reduce((sum, n) => sum + n.weight, 0n);
   const seen = new Set<number>();
@@ -202,4 +211,27 @@ export function blockSignaturesProblem(nodes: readonly ValidatorDescr[], signatu
   }
   if (3n * signed <= 2n * total) return `insufficient signature weight: ${signed} of ${total} (more than 2/3 needed)`;
   return null;
+}
+
+/**
+ * A masterchain block's signature set as a liteserver passes it on (liteServer.SignatureSet): `ordinary` (catchain
+ * consensus: each validator signs `ton.blockId`), or `simplex` (Catchain 2.0: the finalization certificate of the
+ * block's consensus candidate, see simplex.ts).
+ */
+export type SignatureSet =
+  | { kind: 'ordinary'; catchainSeqno: number; validatorSetHash: number; signatures: BlockSignature[] }
+  | { kind: 'simplex'; catchainSeqno: number; validatorSetHash: number; signatures: BlockSignature[]; sessionId: Buffer; slot: number; candidate: Buffer };
+
+/**
+ * The node's check of a final signature set for block `to` whose proven header names catchain session
+ * `catchainSeqno` and the validator list `nodes` (whose short hash is `validatorSetHash`): the set names the same
+ * session and list, its signatures cover what the set's kind signs for `to`, and they weigh more than 2/3.
+ */
+export function signatureSetProblem(nodes: readonly ValidatorDescr[], set: SignatureSet, to: BlockIdExt, catchainSeqno: number, validatorSetHash: number): string | null {
+  if (set.catchainSeqno >>> 0 !== catchainSeqno >>> 0) return `the set is of catchain session ${set.catchainSeqno >>> 0}, the block header names ${catchainSeqno >>> 0}`;
+  if (set.validatorSetHash >>> 0 !== validatorSetHash >>> 0) return `the set names validator list ${set.validatorSetHash >>> 0}, the block header ${validatorSetHash >>> 0}`;
+  if (set.kind === 'ordinary') return signaturesProblem(nodes, set.signatures, blockSigningPayload(to.rootHash, to.fileHash));
+  const signed = simplexPayloadFor(to, set.sessionId, set.slot, set.candidate);
+  if ('problem' in signed) return signed.problem;
+  return signaturesProblem(nodes, set.signatures, signed.payload);
 }

@@ -11,7 +11,9 @@ import { isChainError, type BlockHeader, type BlockIdExt } from '@tongate/chain'
 import * as tl from '@tongate/liteserver-tl';
 import { createDevnet, type Devnet } from '@tongate/devnet';
 import { checkAllShardsProof, checkBackLink, checkBackLinkChain, checkShardBlockLinks, type BackLink } from '../src/proofs.js';
-import { buildBlockCell, buildConfigShardState, buildShardHashes, type OldMcBlockInput } from '../src/tlb.js';
+import { buildBlockCell } from '../src/cells/block.js';
+import { buildConfigShardState, type OldMcBlockInput } from '../src/cells/mc-state-extra.js';
+import { buildShardHashes } from '../src/cells/shard-hashes.js';
 import { ChainLiteServer } from '../src/server/index.js';
 import { serializeMultiRootBoc } from '../src/boc.js';
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '../src/index.js';

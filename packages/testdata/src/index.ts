@@ -16,3 +16,4 @@ export function fixturePath(...segments: string[]): string {
 export function referencePath(...segments: string[]): string {
   return resolve(root, 'reference', 'specs', ...segments);
 }
+export { recordedBlocks, type RecordedBlockFixture } from './blocks.js';

@@ -38,11 +38,13 @@ export function blockOperations(deps: Deps) {
 
     getMasterchainBlockSignatures: operation<'getMasterchainBlockSignatures'>(deps, async ({ query }) => {
       const sigs = await chain.getMasterchainBlockSignatures(query.seqno);
-      return {
-        '@type': 'blocks.blockSignatures',
-        id: formatBlockIdExt(sigs.id),
-        signatures: sigs.signatures.map((s) => ({ '@type': 'blocks.signature', node_id_short: b64(s.nodeIdShort), signature: b64(s.signature) })),
-      };
+      const id = formatBlockIdExt(sigs.id);
+      const signatures = sigs.signatures.map((s) => ({ '@type': 'blocks.signature' as const, node_id_short: b64(s.nodeIdShort), signature: b64(s.signature) }));
+      if (sigs.simplex) {
+        const { sessionId, slot, candidate } = sigs.simplex;
+        return { '@type': 'blocks.blockSignatures.simplex', id, signatures, session_id: b64(sessionId), slot, candidate: b64(candidate) };
+      }
+      return { '@type': 'blocks.blockSignatures', id, signatures };
     }),
 
     getShardBlockProof: operation<'getShardBlockProof'>(deps, async ({ query }) => {

@@ -62,7 +62,11 @@ import {
   proofRoots,
   type ProofPolicy,
 } from '../proofs.js';
-import { blockOfProof, configParamOf, configRootOfState, findAccountLeaf, parseBlockHeader, parseShardHashes, stateOfProof } from '../tlb.js';
+import { blockOfProof, parseBlockHeader } from '../cells/block.js';
+import { configParamOf } from '../cells/config.js';
+import { configRootOfState } from '../cells/mc-state-extra.js';
+import { parseShardHashes } from '../cells/shard-hashes.js';
+import { findAccountLeaf, stateOfProof } from '../cells/shard-state.js';
 import { GuardedEmulator } from './emulator.js';
 import { LitePool, type PoolOptions, type ServerHealth, type Session } from './pool.js';
 import { chainLink, HeadTrust, loadTrustedBlockFile, saveTrustedBlockFile } from './trust.js';
@@ -294,7 +298,10 @@ export class LiteserverChain implements ChainSource {
     if (this.proofs === 'checking' && seqno > 0) checkBlockProofChain(known, target, proof.steps.map(chainLink));
     const forward = [...proof.steps].reverse().find((s): s is tl.LiteServerBlockLinkForward => s._ === 'liteServer.blockLinkForward');
     if (!forward) throw new ChainError('internal', `liteserver sent no signatures for masterchain block ${seqno}`);
-    return { id: target, signatures: forward.signatures.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature })) };
+    const set = forward.signatures;
+    const signatures = set.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
+    if (set._ === 'liteServer.signatureSet.simplex') return { id: target, signatures, simplex: { sessionId: set.sessionId, slot: set.slot, candidate: set.candidate } };
+    return { id: target, signatures };
   }
 
   async getShardBlockProof(ref: BlockRef, fromMcSeqno?: number): Promise<ShardBlockProof> {

@@ -4,6 +4,7 @@ import * as tl from '@tongate/liteserver-tl';
 import { ChainError, LruCache, WHOLE_SHARD, type BlockIdExt } from '@tongate/chain';
 import { parseTrustedBlock, type TrustedBlock, type ZeroState } from '../config.js';
 import { checkBlockProofChain, isProofRejection, type ChainLink } from '../proofs.js';
+import type { SignatureSet } from '../validators.js';
 
 /** One liteserver's query function (a connection, or a pool session pinned to a server). */
 export type LiteQuery = <P, R>(fn: TlFunction<P, R>, params: P) => Promise<R>;
@@ -17,15 +18,10 @@ const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchai
 const idKey = (id: BlockIdExt) => `${id.seqno}:${id.rootHash.toString('hex')}:${id.fileHash.toString('hex')}`;
 const reject = (what: string) => new ChainError('internal', `liteserver proof rejected: ${what}`);
 
-/** A getBlockProof step as the proof checks take it (a simplex signature set cannot be checked yet). */
+/** A getBlockProof step as the proof checks take it. */
 export function chainLink(step: tl.LiteServerBlockLink): ChainLink {
   if (step._ === 'liteServer.blockLinkBack') {
     return { _: 'back', toKeyBlock: step.toKeyBlock, from: toBlockId(step.from), to: toBlockId(step.to), destProof: step.destProof, proof: step.proof, stateProof: step.stateProof };
-  }
-  // Not a lie, but not checkable here yet: the server is not refused for good (the network may have moved to the
-  // simplex consensus, whose signatures sign another payload); its head just stays unproven.
-  if (step.signatures._ !== 'liteServer.signatureSet.ordinary') {
-    throw new ChainError('internal', `liteserver: forward link to masterchain block ${step.to.seqno} carries a ${step.signatures._} set, which this client cannot check yet (tongate.proofs "unsafe" skips head checks)`);
   }
   return {
     _: 'forward',
@@ -34,8 +30,14 @@ export function chainLink(step: tl.LiteServerBlockLink): ChainLink {
     to: toBlockId(step.to),
     destProof: step.destProof,
     configProof: step.configProof,
-    signatures: step.signatures.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature })),
+    signatures: signatureSet(step.signatures),
   };
+}
+
+export function signatureSet(set: tl.LiteServerSignatureSet): SignatureSet {
+  const signatures = set.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
+  if (set._ === 'liteServer.signatureSet.ordinary') return { kind: 'ordinary', catchainSeqno: set.catchainSeqno, validatorSetHash: set.validatorSetHash, signatures };
+  return { kind: 'simplex', catchainSeqno: set.ccSeqno, validatorSetHash: set.validatorSetHash, signatures, sessionId: set.sessionId, slot: set.slot, candidate: set.candidate };
 }
 
 /**
@@ -126,6 +128,8 @@ export class HeadTrust {
       // What this answer's links proved stays proven, whatever the next answer brings.
       if (key && key.seqno > this.keyBlock.seqno) {
         this.keyBlock = key;
+        // Proven on the way (its header was checked), though not the end of this answer.
+        if (this.verified.get(idKey(key)) === undefined) this.verified.set(idKey(key), null);
         this.onKeyBlock?.(key);
       }
       this.verified.set(idKey(to), genUtime);

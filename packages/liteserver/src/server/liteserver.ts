@@ -1,12 +1,16 @@
 import { Address, beginCell, Cell, convertToMerkleProof, loadShardAccount, parseTuple, serializeTuple, storeAccount } from '@ton/core';
-import { isChainError, LruCache, type BlockHeader, type BlockIdExt, type BlockRef, type ChainSource } from '@tongate/chain';
+import { isChainError, LruCache, type BlockHeader, type BlockIdExt, type BlockRef, type BlockSignatures, type ChainSource } from '@tongate/chain';
 import * as tl from '@tongate/liteserver-tl';
 import { AdnlServer, type AdnlChannel } from '../adnl/channel.js';
 import { randomEd25519, type Ed25519KeyPair } from '../adnl/keys.js';
 import { serializeMultiRootBoc } from '../boc.js';
 import { LS_CODE, LiteServerError } from '../errors.js';
 import { LAST_BLOCK_SEQNO, LITESERVER_LIMITS } from '../limits.js';
-import { buildAccountShardState, buildBlockCell, buildConfigShardState, buildShardHashes } from '../tlb.js';
+import { buildBlockCell } from '../cells/block.js';
+import { buildConfigShardState } from '../cells/mc-state-extra.js';
+import { buildShardHashes } from '../cells/shard-hashes.js';
+import { buildAccountShardState } from '../cells/shard-state.js';
+import type { RecordedBlocks } from './recorded-blocks.js';
 import type { SignedMasterchain } from './signed-chain.js';
 
 /**
@@ -42,6 +46,8 @@ export interface ChainLiteServerOptions {
    * chain need, which a devnet cannot give.
    */
   masterchain?: SignedMasterchain;
+  /** Whole recorded blocks served as they are (headers, transactions, shard lists), before asking `chain`. */
+  recorded?: RecordedBlocks;
 }
 
 const HEADER_CACHE = 4096;
@@ -61,6 +67,7 @@ export class ChainLiteServer {
   private readonly channels = new Set<AdnlChannel>();
   private readonly version: number;
   private readonly masterchain: SignedMasterchain | undefined;
+  private readonly recorded: RecordedBlocks | undefined;
   port = 0;
   /** Queries received, by TL function name (tests check where requests went). */
   readonly received = new Map<string, number>();
@@ -71,6 +78,7 @@ export class ChainLiteServer {
     this.faults = { ...opts.faults };
     this.version = opts.version ?? 0x101;
     this.masterchain = opts.masterchain;
+    this.recorded = opts.recorded;
     this.adnl = new AdnlServer({ key: this.key });
     this.adnl.on('channel', (ch) => this.serve(ch));
     this.register();
@@ -288,12 +296,16 @@ export class ChainLiteServer {
     this.on(tl.liteServerGetVersion, async () => ({ mode: 0, version: this.version, capabilities: 7n, now: now() }));
 
     this.on(tl.liteServerGetBlockHeader, async (p) => {
+      const recorded = this.recorded?.find(p.id);
+      if (recorded) return { ...this.recorded!.header(recorded), mode: p.mode };
       const signed = p.id.workchain === -1 ? this.masterchain?.header(this.masterchain.known(p.id).id.seqno) : undefined;
       if (signed) return { id: signed.id, mode: p.mode, headerProof: signed.proof };
       const h = await this.known(p.id);
       return { id: blockId(h.id), mode: p.mode, headerProof: await this.headerProof(h) };
     });
     this.on(tl.liteServerLookupBlock, async (p) => {
+      const recorded = p.mode & 1 ? this.recorded?.find(p.id) : null;
+      if (recorded) return { ...this.recorded!.header(recorded), mode: p.mode };
       if (this.masterchain && p.id.workchain === -1 && p.mode & 1) {
         const signed = this.masterchain.header(p.id.seqno);
         if (!signed) throw new LiteServerError(LS_CODE.FATAL, `not found: masterchain block ${p.id.seqno}`);
@@ -381,6 +393,20 @@ export class ChainLiteServer {
       after: p.mode & 128 && p.after ? { account: p.after.account, lt: p.after.lt } : undefined,
     });
     this.on(tl.liteServerListBlockTransactions, async (p) => {
+      const recorded = this.recorded?.find(p.id);
+      if (recorded) {
+        if (p.mode & 64) throw new LiteServerError(LS_CODE.FATAL, 'reverse order is not supported by this liteserver');
+        const { count, after } = page(p);
+        const res = this.recorded!.page(recorded, count, after);
+        const mode = p.mode & 7;
+        return {
+          id: p.id,
+          reqCount: p.count,
+          incomplete: res.incomplete,
+          ids: res.transactions.map((t) => ({ mode, account: mode & 1 ? t.account : undefined, lt: mode & 2 ? t.lt : undefined, hash: mode & 4 ? t.cell.hash() : undefined })),
+          proof: p.mode & 32 ? res.proof : Buffer.alloc(0),
+        };
+      }
       const h = await this.known(p.id);
       if (p.mode & 64) throw new LiteServerError(LS_CODE.FATAL, 'reverse order is not supported by this liteserver');
       const res = await chain.listBlockTransactions(h.id, page(p));
@@ -394,6 +420,19 @@ export class ChainLiteServer {
       };
     });
     this.on(tl.liteServerListBlockTransactionsExt, async (p) => {
+      const recorded = this.recorded?.find(p.id);
+      if (recorded) {
+        if (p.mode & 64) throw new LiteServerError(LS_CODE.FATAL, 'reverse order is not supported by this liteserver');
+        const { count, after } = page(p);
+        const res = this.recorded!.page(recorded, count, after);
+        return {
+          id: p.id,
+          reqCount: p.count,
+          incomplete: res.incomplete,
+          transactions: res.transactions.length ? serializeMultiRootBoc(res.transactions.map((t) => t.cell)) : Buffer.alloc(0),
+          proof: p.mode & 32 ? res.proof : Buffer.alloc(0),
+        };
+      }
       const h = await this.known(p.id);
       if (p.mode & 64) throw new LiteServerError(LS_CODE.FATAL, 'reverse order is not supported by this liteserver');
       const res = await chain.listBlockTransactionsExt(h.id, page(p));
@@ -407,6 +446,8 @@ export class ChainLiteServer {
     });
 
     this.on(tl.liteServerGetAllShardsInfo, async (p) => {
+      const recorded = this.recorded?.find(p.id);
+      if (recorded) return this.recorded!.shards(recorded);
       const mc = await this.mcBlock(p.id);
       const shards = await chain.getShards(mc.id.seqno);
       const descrs = await Promise.all(
@@ -452,7 +493,7 @@ export class ChainLiteServer {
           to: blockId(target.id),
           destProof: await this.headerProof(target),
           configProof: Buffer.alloc(0),
-          signatures: { _: 'liteServer.signatureSet.ordinary', validatorSetHash: 0, catchainSeqno: target.catchainSeqno, signatures: sigs.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature })) },
+          signatures: signatureSetOf(sigs, target),
         };
         return { complete: true, from: blockId(known.id), to: blockId(target.id), steps: [step] };
       }
@@ -490,6 +531,14 @@ export class ChainLiteServer {
 }
 
 /** ChainError kinds as liteserver error codes; the client maps them back (client/errors.ts). */
+/** A chain's block signatures as the liteServer.SignatureSet of the block whose header is `header`. */
+function signatureSetOf(sigs: BlockSignatures, header: BlockHeader): tl.LiteServerSignatureSet {
+  const signatures = sigs.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
+  const { catchainSeqno, validatorListHashShort: validatorSetHash } = header;
+  if (!sigs.simplex) return { _: 'liteServer.signatureSet.ordinary', validatorSetHash, catchainSeqno, signatures };
+  return { _: 'liteServer.signatureSet.simplex', ccSeqno: catchainSeqno, validatorSetHash, signatures, ...sigs.simplex };
+}
+
 function toLiteError(err: unknown): LiteServerError {
   if (err instanceof LiteServerError) return err;
   if (isChainError(err)) {

@@ -3,8 +3,11 @@ import { beginCell, Cell, convertToMerkleProof, Dictionary } from '@ton/core';
 import { blockSigningPayload, nodeIdShort, WHOLE_SHARD, type BlockHeader, type BlockIdExt } from '@tongate/chain';
 import type * as tl from '@tongate/liteserver-tl';
 import { LS_CODE, LiteServerError } from '../errors.js';
-import { buildBlockCell, buildConfigShardState, configParamOf, type OldMcBlockInput } from '../tlb.js';
-import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, validatorSetHashShort, type BlockSignature } from '../validators.js';
+import { buildBlockCell } from '../cells/block.js';
+import { configParamOf } from '../cells/config.js';
+import { buildConfigShardState, type OldMcBlockInput } from '../cells/mc-state-extra.js';
+import { simplexSigningPayload, writeCandidateHashData, type CandidateHashData } from '../simplex.js';
+import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, validatorSetHashShort } from '../validators.js';
 
 /**
  * A masterchain of real cells, signed by validator keys: block ids are the cells' hashes, the zero state and every key
@@ -12,8 +15,11 @@ import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, val
  * set the previous key block names, as the header's gen_validator_list_hash_short says. ChainLiteServer serves its
  * head, headers and getBlockProof chains (forward links with these signatures, back links through the states'
  * prev_blocks), so a client's signature-chain checks run over ADNL against answers built like a real liteserver's.
- * (A ChainSource like the devnet cannot do this: its block ids are not cell hashes.) Options per block make a liar:
- * signatures by other keys, by too few validators, or tampered.
+ * Blocks from `simplexFrom` on are signed as the Catchain 2.0 (Simplex) consensus signs them: finalize votes for
+ * the block's consensus candidate in a session and slot, passed on as `signatureSet.simplex`; older ones with
+ * ordinary sets, so a chain can cross the switch. (A ChainSource like the devnet cannot do this: its block ids are not
+ * cell hashes.) Options per block make a liar: signatures by other keys, by too few validators, or tampered, and
+ * simplex sets replayed from another slot, session or block.
  */
 
 /** A validator's key (the devnet's Ed25519Signer has this shape). */
@@ -31,7 +37,16 @@ export interface SignedMasterchainOptions {
   /** Keys of the validators (of every set the chain will use); who is in a set signs its blocks. */
   keys: ValidatorKey[];
   genUtime?: number;
+  /** The first block signed with simplex sets (default: none; 1 = every block). */
+  simplexFrom?: number;
 }
+
+/**
+ * How a simplex set lies about what its signatures cover: `slot` / `session`, votes of another slot or session under
+ * this one's; `block`, the previous block's whole set (its candidate names that block); `ordinary`, signatures over
+ * the block's `ton.blockId` as an ordinary set signs.
+ */
+export type SimplexReplay = 'slot' | 'session' | 'block' | 'ordinary';
 
 export interface AddBlockOptions {
   /** Make this a key block whose config sets a new validator set (param 34), used from the next block on. */
@@ -44,6 +59,10 @@ export interface AddBlockOptions {
   onlySigners?: number[];
   /** Flip a byte in every signature. */
   tamperSignatures?: boolean;
+  /** A simplex block finalized through a later empty candidate (a leader that proposed no block) that names it. */
+  emptyCandidate?: boolean;
+  /** A simplex set whose signatures cover something else (see SimplexReplay). */
+  replay?: SimplexReplay;
 }
 
 interface MasterBlock {
@@ -58,7 +77,7 @@ interface MasterBlock {
   endLt: bigint;
   catchainSeqno: number;
   validatorListHashShort: number;
-  signatures: BlockSignature[];
+  signatureSet: tl.LiteServerSignatureSet;
 }
 
 const CONFIG_ADDRESS = Buffer.alloc(32, 0x55);
@@ -79,10 +98,12 @@ export class SignedMasterchain {
   private readonly blocks: MasterBlock[] = [];
   private readonly keys: ValidatorKey[];
   private readonly globalId: number;
+  private readonly simplexFrom: number;
 
   constructor(opts: SignedMasterchainOptions) {
     this.globalId = opts.globalId;
     this.keys = opts.keys;
+    this.simplexFrom = opts.simplexFrom ?? Infinity;
     const genUtime = opts.genUtime ?? 1_700_000_000;
     const configRoot = configWith(null, { 34: opts.validatorSet, 28: opts.catchainConfig });
     const state = buildConfigShardState({ globalId: opts.globalId, workchain: -1, shard: WHOLE_SHARD, seqno: 0, genUtime, genLt: 0n }, configRoot, CONFIG_ADDRESS);
@@ -96,7 +117,7 @@ export class SignedMasterchain {
       endLt: 0n,
       catchainSeqno: 0,
       validatorListHashShort: 0,
-      signatures: [],
+      signatureSet: { _: 'liteServer.signatureSet.ordinary', validatorSetHash: 0, catchainSeqno: 0, signatures: [] },
     });
   }
 
@@ -173,15 +194,47 @@ export class SignedMasterchain {
       config: isKeyBlock ? { address: CONFIG_ADDRESS, root: configRoot } : undefined,
     });
     const id: BlockIdExt = { ...header.id, rootHash: cell.hash(), fileHash: fileHashOf(cell) };
-    const payload = blockSigningPayload(id.rootHash, id.fileHash);
     const signers = opts.signWith ?? inForce.filter((_, i) => !opts.onlySigners || opts.onlySigners.includes(i)).map((v) => this.keyOf(v.publicKey));
-    const signatures = signers.map((k) => {
-      const signature = k.sign(payload);
-      if (opts.tamperSignatures) signature[10] ^= 0x40;
-      return { nodeIdShort: nodeIdShort(k.publicKey), signature };
-    });
-    this.blocks.push({ id, cell, state, isKeyBlock, configRoot, genUtime, endLt, catchainSeqno, validatorListHashShort: header.validatorListHashShort, signatures });
+    const sign = (payload: Buffer) =>
+      signers.map((k) => {
+        const signature = k.sign(payload);
+        if (opts.tamperSignatures) signature[10] ^= 0x40;
+        return { nodeIdShort: nodeIdShort(k.publicKey), signature };
+      });
+    const validatorSetHash = header.validatorListHashShort;
+    let signatureSet: tl.LiteServerSignatureSet;
+    if (seqno < this.simplexFrom) {
+      signatureSet = { _: 'liteServer.signatureSet.ordinary', validatorSetHash, catchainSeqno, signatures: sign(blockSigningPayload(id.rootHash, id.fileHash)) };
+    } else if (opts.replay === 'block') {
+      if (prev.signatureSet._ !== 'liteServer.signatureSet.simplex') throw new Error('a replayed set needs a previous block signed with a simplex set');
+      signatureSet = prev.signatureSet;
+    } else {
+      // A session per validator set (the node hashes the group's description); slots run ahead of blocks, as skipped
+      // slots do on a live network.
+      const sessionId = createHash('sha256').update(`simplex session ${catchainSeqno} ${key.id.rootHash.toString('hex')}`).digest();
+      // The parent candidate is the previous block's (the one its set finalized), none across the switch.
+      const parentSet = prev.signatureSet._ === 'liteServer.signatureSet.simplex' ? prev.signatureSet : null;
+      const parent = parentSet ? { slot: parentSet.slot, hash: createHash('sha256').update(parentSet.candidate).digest() } : null;
+      const ordinary: CandidateHashData = { kind: 'ordinary', block: id, collatedFileHash: createHash('sha256').update(cell.hash()).digest(), parent };
+      let slot = 3 * seqno + 1;
+      let candidateData: CandidateHashData = ordinary;
+      if (opts.emptyCandidate) {
+        candidateData = { kind: 'empty', block: id, parent: { slot, hash: createHash('sha256').update(writeCandidateHashData(ordinary)).digest() } };
+        slot += 1;
+      }
+      const candidate = writeCandidateHashData(candidateData);
+      const signedSlot = opts.replay === 'slot' ? slot + 1 : slot;
+      const signedSession = opts.replay === 'session' ? createHash('sha256').update(sessionId).digest() : sessionId;
+      const payload = opts.replay === 'ordinary' ? blockSigningPayload(id.rootHash, id.fileHash) : simplexSigningPayload(signedSession, signedSlot, candidate);
+      signatureSet = { _: 'liteServer.signatureSet.simplex', ccSeqno: catchainSeqno, validatorSetHash, signatures: sign(payload), sessionId, slot, candidate };
+    }
+    this.blocks.push({ id, cell, state, isKeyBlock, configRoot, genUtime, endLt, catchainSeqno, validatorListHashShort: validatorSetHash, signatureSet });
     return id;
+  }
+
+  /** The signature set block `seqno` was signed with. */
+  signatureSetOf(seqno: number): tl.LiteServerSignatureSet {
+    return this.blocks[seqno].signatureSet;
   }
 
   private keyOf(publicKey: Buffer): ValidatorKey {
@@ -212,7 +265,7 @@ export class SignedMasterchain {
       to: tlId(to.id),
       destProof: proofOf(to.cell),
       configProof: proofOf(from.cell),
-      signatures: { _: 'liteServer.signatureSet.ordinary', validatorSetHash: to.validatorListHashShort, catchainSeqno: to.catchainSeqno, signatures: to.signatures },
+      signatures: to.signatureSet,
     };
   }
 
