@@ -113,8 +113,11 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
     await indexer.stop();
     const stale = await db.selectFrom('traces').select('trace_id').where('state', '=', 'complete').where('classifier_version', '<>', CLASSIFIER_VERSION).execute();
     expect(stale).toEqual([]);
+    // The new block may complete traces of its own (the devnet's validators keep sending); the traces that were
+    // there before must come back with exactly their actions.
+    const known = new Set(before.map((a) => a.trace_id));
     const after = await db.selectFrom('actions').select(['trace_id', 'action_id', 'type']).orderBy('trace_id').orderBy('action_id').execute();
-    expect(after).toEqual(before);
+    expect(after.filter((a) => known.has(a.trace_id))).toEqual(before);
   }, 60_000);
 
   it('assembles a trace whose transactions land in different blocks: pending first, complete and classified later; broken without its root', async () => {
