@@ -55,7 +55,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
   let indexer: Indexer;
   let seed: SeedSummary;
   const api = v3Requests(suite, network);
-  const get = (path: string, query: Record<string, string> = {}) => api.get(`validators/${path}`, query);
+  const get = (path: string, query: Record<string, string> = {}, headers: Record<string, string> = {}) => api.get(`validators/${path}`, query, headers);
   /** The last participant_list_extended the elector answered for the first election (its final form). */
   let listing: ParticipantListing;
   /** The elector's past_elections entry of that election while its stakes were frozen. */
@@ -306,13 +306,56 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect((await get('complaints', { end_utime: String(one.complaint.createdAt - 3600) })).body.complaints).toEqual([]);
   });
 
+  it('limit cuts every list to its newest rows (default 10), the same rows in the same order as a longer page', async () => {
+    // The devnet keeps electing while this runs: each list is read under a bound that no later row can fall within
+    // (utime a few seconds back; for elections and cycles, the id of the second newest).
+    const settled = String(Math.floor(Date.now() / 1000) - 5);
+    const newest = async (path: string, key: string, id: string) => String((await get(path, { limit: '2' })).body[key][1][id]);
+    const lists = [
+      ['events', 'events', 'tx_hash', settled],
+      ['complaints', 'complaints', 'complaint_hash', settled],
+      ['elections', 'elections', 'election_id', await newest('elections', 'elections', 'election_id')],
+      ['cycles', 'cycles', 'cycle_start', await newest('cycles', 'cycles', 'cycle_start')],
+    ] as const;
+    for (const [path, key, id, endUtime] of lists) {
+      const ids = async (query: Record<string, string>) => {
+        const r = await get(path, { end_utime: endUtime, ...query });
+        expect(r.status, `${path} ${JSON.stringify(query)}`).toBe(200);
+        return r.body[key].map((row: Record<string, unknown>) => row[id]);
+      };
+      const all = await ids({ limit: '1000' });
+      expect(all.length, path).toBeGreaterThan(0);
+      expect(await ids({ limit: '1' }), path).toEqual(all.slice(0, 1));
+      expect(await ids({ limit: '2' }), path).toEqual(all.slice(0, 2));
+      expect(await ids({}), path).toEqual(all.slice(0, 10));
+      if (path !== 'complaints') expect(all.length, path).toBeGreaterThan(1);
+    }
+    // With embedded members the hosted cap of 100 applies, and limit still cuts.
+    const withMembers = await get('elections', { return_participants: 'true', limit: '1' });
+    expect(withMembers.body.elections).toHaveLength(1);
+  });
+
+  it('X-No-Address-Book leaves the address book out; a false value keeps it', async () => {
+    const plain = await get('events', {});
+    expect(Object.keys(plain.body.address_book).length).toBeGreaterThan(0);
+    const without = await get('events', {}, { 'X-No-Address-Book': 'true' });
+    expect(without.status).toBe(200);
+    expect(without.body).not.toHaveProperty('address_book');
+    expect(without.body.events).toEqual(plain.body.events);
+    expect((await get('cycles', { return_validators: 'true', limit: '1' }, { 'X-No-Address-Book': '1' })).body).not.toHaveProperty('address_book');
+    expect((await get('events', {}, { 'X-No-Address-Book': 'false' })).body.address_book).toEqual(plain.body.address_book);
+  });
+
   it('errors: bad parameters answer 422 naming the parameter', async () => {
     const cases: [string, Record<string, string>, string][] = [
       ['events', { stake_holder_address: 'not-an-address' }, 'stake_holder_address'],
       ['events', { type: 'stake_lost' }, 'type'],
       ['elections', { validator_pubkey: 'xyz' }, 'validator_pubkey'],
-      // Not paginated (WIRE.md): limit and offset are unknown parameters here.
-      ['elections', { return_participants: 'true', limit: '10' }, 'limit'],
+      // The hosted API pages these by limit only (1..1000, at most 100 with embedded members); offset is unknown.
+      ['elections', { return_participants: 'true', limit: '101' }, 'limit'],
+      ['cycles', { return_validators: 'true', limit: '101' }, 'limit'],
+      ['events', { limit: '1001' }, 'limit'],
+      ['complaints', { limit: '0' }, 'limit'],
       ['cycles', { offset: '10' }, 'offset'],
       ['complaints', { election_id: '99999999999' }, 'election_id'],
       ['complaints', { adnl_address: '12' }, 'adnl_address'],
