@@ -14,8 +14,10 @@ const FALSE_WORDS = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 export const MAX_X_TIMEOUT_MS = 3000;
 
 function header(ctx: RequestContext | undefined, name: string): string | undefined {
-  const value = ctx?.headers?.[name];
-  return Array.isArray(value) ? value[value.length - 1] : value;
+  const value: unknown = ctx?.headers?.[name];
+  const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
+  // The validator coerces a header to its schema's type in place (X-Timeout to a number, `1e400` to Infinity).
+  return last === undefined ? undefined : String(last);
 }
 
 function flag(ctx: RequestContext | undefined, name: string, label: string): boolean {
