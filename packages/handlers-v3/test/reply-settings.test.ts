@@ -1,5 +1,6 @@
 import { SerializedJson, type RequestContext } from '@tongate/stubs';
 import { describe, expect, it } from 'vitest';
+import { withDeadline } from '../src/indexed/index.js';
 import { applyReplySettings, MAX_X_TIMEOUT_MS, replySettings, requestTimeoutMs } from '../src/reply-settings.js';
 
 const ctx = (headers: Record<string, string>): RequestContext => ({ network: 'mainnet', requestId: 't', startedAt: 0, headers });
@@ -28,5 +29,13 @@ describe('the hosted reply headers', () => {
     // A body already serialized to JSON text is read back to drop the object.
     const text = { status: 200, body: SerializedJson.as<object>('{"transactions":[],"address_book":{"x":{}}}') };
     expect(applyReplySettings(text, { noAddressBook: true, noMetadata: false }).body).toEqual({ transactions: [] });
+  });
+
+  it('a read past its X-Timeout answers 504 at the deadline; one within it answers as it would', async () => {
+    const slow = new Promise((resolve) => setTimeout(() => resolve('late'), 300));
+    const started = Date.now();
+    await expect(withDeadline(slow, 50)).rejects.toMatchObject({ status: 504, message: expect.stringContaining('X-Timeout') });
+    expect(Date.now() - started).toBeLessThan(250);
+    await expect(withDeadline(Promise.resolve('soon'), 50)).resolves.toBe('soon');
   });
 });

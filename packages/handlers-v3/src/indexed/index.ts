@@ -65,7 +65,7 @@ export interface IndexedDeps {
  * The reply, or 504 once `ms` have passed. The statement itself runs on until it ends or the database's own read
  * timeout cancels it: the client is answered in time, and the work stays bounded by that timeout.
  */
-function withDeadline<T>(reply: Promise<T>, ms: number): Promise<T> {
+export function withDeadline<T>(reply: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ApiError(504, `X-Timeout: the reads took longer than ${ms} ms: narrow the filters or allow more time`)), ms);
