@@ -4556,11 +4556,11 @@ export type GetValidatorEventsData = {
          */
         stake_holder_address?: string;
         /**
-         * Validator ADNL address, hex.
+         * Validator ADNL address. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         adnl_address?: string;
         /**
-         * Validator public key, hex.
+         * Validator public key. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         validator_pubkey?: string;
         /**
@@ -4640,11 +4640,11 @@ export type GetValidatorElectionsData = {
          */
         stake_holder_address?: string;
         /**
-         * Validator ADNL address, hex.
+         * Validator ADNL address. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         adnl_address?: string;
         /**
-         * Validator public key, hex.
+         * Validator public key. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         validator_pubkey?: string;
         /**
@@ -4732,11 +4732,11 @@ export type GetValidatorCyclesData = {
          */
         stake_holder_address?: string;
         /**
-         * Validator ADNL address, hex.
+         * Validator ADNL address. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         adnl_address?: string;
         /**
-         * Validator public key, hex.
+         * Validator public key. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         validator_pubkey?: string;
         /**
@@ -4820,11 +4820,11 @@ export type GetValidatorComplaintsData = {
          */
         stake_holder_address?: string;
         /**
-         * Validator ADNL address, hex.
+         * Validator ADNL address. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         adnl_address?: string;
         /**
-         * Validator public key, hex.
+         * Validator public key. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         validator_pubkey?: string;
         /**

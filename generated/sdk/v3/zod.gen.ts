@@ -2848,8 +2848,8 @@ export const zGetValidatorEventsHeaders = z.object({
 
 export const zGetValidatorEventsQuery = z.object({
     stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
+    adnl_address: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    validator_pubkey: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     type: z.enum([
         'stake_accepted',
         'stake_rejected',
@@ -2886,8 +2886,8 @@ export const zGetValidatorElectionsHeaders = z.object({
 export const zGetValidatorElectionsQuery = z.object({
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
+    adnl_address: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    validator_pubkey: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     return_participants: z.boolean().optional().default(false),
     finished: z.boolean().optional(),
     start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -2922,8 +2922,8 @@ export const zGetValidatorCyclesQuery = z.object({
     cycle_start: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
+    adnl_address: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    validator_pubkey: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     return_validators: z.boolean().optional().default(false),
     start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
@@ -2957,8 +2957,8 @@ export const zGetValidatorComplaintsQuery = z.object({
     cycle_start: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
+    adnl_address: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    validator_pubkey: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10)

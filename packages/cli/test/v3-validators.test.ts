@@ -302,6 +302,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     }
     const adnl = installedSet.validators.find((v) => v.pubkey === one.complaint.validatorPubkey)!.adnlAddr!;
     expect((await get('complaints', { adnl_address: adnl, election_id: String(round.electionId) })).body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash)).toContain(hash);
+    // The hosted API takes keys and ADNL addresses in base64 and base64url too.
+    for (const form of ['base64', 'base64url'] as const) {
+      const byAdnl = await get('complaints', { adnl_address: Buffer.from(adnl, 'hex').toString(form), election_id: String(round.electionId) });
+      expect(byAdnl.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash), form).toContain(hash);
+      const byKey = await get('complaints', { validator_pubkey: Buffer.from(one.complaint.validatorPubkey, 'hex').toString(form), election_id: String(round.electionId) });
+      expect(byKey.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash), form).toContain(hash);
+    }
     expect((await get('complaints', { election_id: String(round.electionId), validator_pubkey: 'ab'.repeat(32) })).body).toEqual({ complaints: [], address_book: {} });
     expect((await get('complaints', { end_utime: String(one.complaint.createdAt - 3600) })).body.complaints).toEqual([]);
   });
