@@ -236,6 +236,38 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
   });
 });
 
+describe('the 2.1 operations and the POST forms name the parameter they refuse', () => {
+  const FAUCET_ADDRESS = 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE';
+  const cases: [string, { method?: string; path: string; body?: unknown }, number, RegExp][] = [
+    ['dnsResolve: a name too long to encode', { path: `/api/v2/dnsResolve?name=${'a'.repeat(126)}.b` }, 422, /name/],
+    ['dnsResolve: a name over the length bound', { path: `/api/v2/dnsResolve?name=${'a'.repeat(500)}` }, 422, /name/],
+    ['dnsResolve: a negative ttl', { path: '/api/v2/dnsResolve?name=x.ton&ttl=-1' }, 422, /ttl/],
+    ['dnsResolve: a ttl that is not a number', { path: '/api/v2/dnsResolve?name=x.ton&ttl=many' }, 422, /ttl/],
+    ['dnsResolve: an oversized category', { path: `/api/v2/dnsResolve?name=x.ton&category=${'c'.repeat(300)}` }, 422, /category/],
+    ['dnsResolve: a resolver address that is not one', { path: '/api/v2/dnsResolve?name=x.ton&address=not-an-address' }, 422, /address/],
+    ['dnsResolve: an account that is no resolver', { path: `/api/v2/dnsResolve?name=x.ton&address=${FAUCET_ADDRESS}` }, 409, /dnsresolve/],
+    ['dnsResolve: seqno 0', { path: '/api/v2/dnsResolve?name=x.ton&seqno=0' }, 422, /seqno/],
+    ['dnsResolve POST: a NUL inside the name', { path: '/api/v2/dnsResolve', body: { name: 'a\u0000b.ton', ttl: 3 } }, 422, /name/],
+    ['dnsResolve POST: a name of the wrong type', { path: '/api/v2/dnsResolve', body: { name: { label: 'x' } } }, 422, /name/],
+    ['dnsResolve POST: a huge ttl is followed only so far', { path: '/api/v2/dnsResolve', body: { name: 'a.b.c.d.nothing', ttl: 2147483647 } }, 200, /dns.resolved/],
+    ['dnsResolve: an item that does not exist cannot answer', { path: '/api/v2/dnsResolve?name=nobody-here.ton&ttl=9' }, 409, /dnsresolve/],
+    ['getShardAccountCell: no address', { path: '/api/v2/getShardAccountCell' }, 422, /address/],
+    ['getShardAccountCell: seqno 0', { path: `/api/v2/getShardAccountCell?address=${FAUCET_ADDRESS}&seqno=0` }, 422, /seqno/],
+    ['getShardAccountCell: a future seqno', { path: `/api/v2/getShardAccountCell?address=${FAUCET_ADDRESS}&seqno=2000000000` }, 404, /./],
+    ['getShardAccountCell POST: a bad address', { path: '/api/v2/getShardAccountCell', body: { address: 'EQ' } }, 422, /address/],
+    ['POST form: a JSON array for a body', { path: '/api/v2/getAddressBalance', body: [FAUCET_ADDRESS] }, 422, /./],
+    ['POST form: a JSON string for a body', { path: '/api/v2/getMasterchainInfo', body: 'x' }, 422, /./],
+    ['POST form: a parameter of another operation', { path: '/api/v2/getMasterchainInfo', body: { address: FAUCET_ADDRESS } }, 422, /address/],
+    ['POST form: limit out of range', { path: '/api/v2/getTransactions', body: { address: FAUCET_ADDRESS, limit: 100000 } }, 422, /limit/],
+  ];
+  it.each(cases)('%s', async (_label, req, status, text) => {
+    const r = await request(req);
+    expect(r.status, r.text).toBe(status);
+    expect(r.text).toMatch(text);
+    if (status >= 400) expect(r.body).toEqual({ ok: false, error: expect.any(String), code: status });
+  });
+});
+
 // ---- Hostile values: the service must answer them with a 4xx (or a 200 where they are valid), never break ----
 
 const FAUCET = 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE';
