@@ -2,7 +2,8 @@
 import type * as V2 from './v2/types.gen.js';
 import type * as V3 from './v3/types.gen.js';
 
-/** SDK function name -> where its parameters go, and the operation's method and path. */
+/** SDK function name -> where its parameters go, the operation's method and path, and (when it is served under a prefix
+ * of its own rather than the version's) that prefix. */
 export const v2Operations = {
   getAddressInformation: { in: 'query', method: 'get', path: '/getAddressInformation' },
   getAddressInformationPost: { in: 'body', method: 'post', path: '/getAddressInformation' },
@@ -144,7 +145,8 @@ export interface V2Operations {
   getLibrariesPost: { params: V2.GetLibrariesPostData['body']; responses: V2.GetLibrariesPostResponses };
 }
 
-/** SDK function name -> where its parameters go, and the operation's method and path. */
+/** SDK function name -> where its parameters go, the operation's method and path, and (when it is served under a prefix
+ * of its own rather than the version's) that prefix. */
 export const v3Operations = {
   getAccountStates: { in: 'query', method: 'get', path: '/accountStates' },
   getAddressBook: { in: 'query', method: 'get', path: '/addressBook' },
@@ -195,6 +197,8 @@ export const v3Operations = {
   sendMessage: { in: 'body', method: 'post', path: '/message' },
   runGetMethod: { in: 'body', method: 'post', path: '/runGetMethod' },
   getWalletInformation: { in: 'query', method: 'get', path: '/walletInformation' },
+  emulateTrace: { in: 'body', method: 'post', path: '/emulateTrace', base: '/api/emulate/v1' },
+  emulateTonConnect: { in: 'body', method: 'post', path: '/emulateTonConnect', base: '/api/emulate/v1' },
 } as const;
 
 /** SDK function name -> its parameters and documented success responses. */
@@ -248,6 +252,8 @@ export interface V3Operations {
   sendMessage: { params: V3.SendMessageData['body']; responses: V3.SendMessageResponses };
   runGetMethod: { params: V3.RunGetMethodData['body']; responses: V3.RunGetMethodResponses };
   getWalletInformation: { params: V3.GetWalletInformationData['query']; responses: V3.GetWalletInformationResponses };
+  emulateTrace: { params: V3.EmulateTraceData['body']; responses: V3.EmulateTraceResponses };
+  emulateTonConnect: { params: V3.EmulateTonConnectData['body']; responses: V3.EmulateTonConnectResponses };
 }
 
 /** JSON-RPC method name -> the v2 SDK function whose parameters and result it shares. */

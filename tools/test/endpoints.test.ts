@@ -26,9 +26,14 @@ describe('endpoints', () => {
     expect(inSpec).toEqual(expected);
   });
 
-  it('v3 has every brief endpoint, and nothing else', () => {
+  it('v3 has every brief endpoint and the emulation API (served under /api/emulate/v1), and nothing else', () => {
     const inSpec = listOperations(v3).map((op) => key(op.method, op.path)).sort();
-    expect(inSpec).toEqual(BRIEF_V3_ENDPOINTS.map(([m, p]) => key(m, p)).sort());
+    const emulation = ['/emulateTrace', '/emulateTonConnect'];
+    expect(inSpec).toEqual([...BRIEF_V3_ENDPOINTS.map(([m, p]) => key(m, p)), ...emulation.map((p) => key('post', p))].sort());
+    for (const p of emulation) {
+      const servers = (v3.paths[p] as { servers?: { url: string }[] }).servers ?? [];
+      expect(servers.map((s) => new URL(s.url.replace(/\{\w+\}/, 'host')).pathname)).toEqual(['/api/emulate/v1', '/api/emulate/v1']);
+    }
   });
 
   it.each([
