@@ -172,6 +172,16 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
           }
         }
       }
+      // Through JSON-RPC, the same cell.
+      const params = { address: devnet.faucet.address.toString(), seqno: last };
+      const rpc = await fetch(url('jsonRPC'), {
+        method: 'POST',
+        headers: { ...headers(), 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'cell', method: 'getShardAccountCell', params }),
+      });
+      const rpcBody = (await rpc.json()) as Envelope & { id: string };
+      expect(rpcBody.id).toBe('cell');
+      expect(rpcBody.result).toEqual(await ok(get('getShardAccountCell', params)));
       // An account that does not exist: account_none, no last transaction.
       const nobody = new Address(0, createHash('sha256').update(`nobody ${network}`).digest());
       const none = loadShardAccount(Cell.fromBase64((await ok(get('getShardAccountCell', { address: nobody.toRawString() }))).bytes).beginParse());
@@ -225,6 +235,14 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
         getLibraries: { libraries: [createHash('sha256').update('no such library').digest('hex')] },
       };
     }
+
+    it('say the same X-API-Version as the GET forms', async () => {
+      const viaGet = await fetch(`${url('getMasterchainInfo')}`, { headers: headers() });
+      const viaPost = await fetch(url('getMasterchainInfo'), { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: '{}' });
+      expect(viaPost.status).toBe(200);
+      expect(viaGet.headers.get('x-api-version')).toMatch(/^2\.2\.\d+$/);
+      expect(viaPost.headers.get('x-api-version')).toBe(viaGet.headers.get('x-api-version'));
+    });
 
     it('every read operation answers its POST form with its GET form reply', async () => {
       const params = await readParams();

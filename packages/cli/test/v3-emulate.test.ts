@@ -71,6 +71,8 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
     const head = (await devnet.getMasterchainInfo()).last.seqno;
     const emulated = await emulate('emulateTrace', { boc, with_actions: true, include_address_book: true, include_code_data: true });
     expect(emulated.status, JSON.stringify(emulated.body)).toBe(200);
+    // The emulation API is part of the v3 contract and says its version.
+    expect(emulated.headers.get('x-api-version')).toBe((await call('/api/v3/masterchainInfo')).headers.get('x-api-version'));
     const r = emulated.body;
     expect(r.mc_block_seqno).toBe(head);
     expect(r.is_incomplete).toBe(false);
