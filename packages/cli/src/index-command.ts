@@ -48,7 +48,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
     // The Streaming API's finalized events: each committed block, published to the API processes through Redis.
     let onCommitted: ((seqno: number) => void) | undefined;
     if (config.redisUrl) {
-      const bus = new RedisBus(config.redisUrl, undefined, logger);
+      const bus = new RedisBus(config.redisUrl, config.streamChannel, logger);
       cleanups.push(() => bus.close());
       onCommitted = blockPublisher(store.chain(network), network, (batch) => bus.publish(batch), logger);
     } else logger.warn({ network }, 'no REDIS_URL: the Streaming API of the API processes gets no finalized events from this indexer');

@@ -99,7 +99,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     cleanups.push(() => pendingStore.close());
 
     // Streaming API: sources publish on the bus, every process's hub listens (Redis pub/sub with REDIS_URL).
-    const bus: StreamBus = config.redisUrl ? new RedisBus(config.redisUrl, undefined, logger) : new MemoryBus();
+    const bus: StreamBus = config.redisUrl ? new RedisBus(config.redisUrl, config.streamChannel, logger) : new MemoryBus();
     cleanups.push(() => bus.close());
     const hub = new StreamHub({ retainBlocks: config.streamRetainBlocks });
     bus.listen((batch) => hub.publish(batch));

@@ -15,7 +15,7 @@ import { openSse, openWs, sleep } from './stream-clients.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
 
-const suite = useKeyedGateway({ devnetBlockIntervalMs: 0, streamKeyConnections: 20, logLevel: 'warn' });
+const suite = useKeyedGateway({ devnetBlockIntervalMs: 0, streamKeyConnections: 20 });
 const NETWORKS = ['mainnet', 'testnet'] as const;
 type Net = (typeof NETWORKS)[number];
 
@@ -204,7 +204,15 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     await c.opened;
     c.send({ operation: 'subscribe', types: ['trace'], trace_external_hash_norms: [a.hashNorm, b.hashNorm], min_finality: 'pending' });
     await c.next('ack', (m) => m.status === 'subscribed');
-    const replies = await Promise.all([sendBoc(network, a.boc), sendBoc(network, b.boc)]);
+    // The chain is busy (its serial queue held) while both arrive: both are emulated on the state before either
+    // is applied, as when two messages reach a node at once; then the chain takes the first and refuses the other.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    void (devnet as unknown as { producer: { serial(fn: () => Promise<void>): Promise<void> } }).producer.serial(() => held);
+    const sending = Promise.all([sendBoc(network, a.boc), sendBoc(network, b.boc)]);
+    await sleep(200);
+    release();
+    const replies = await sending;
     const taken = replies[0]!.status === 200 ? a : b;
     const refused = taken === a ? b : a;
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);

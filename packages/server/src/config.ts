@@ -82,6 +82,8 @@ export interface Config {
   streamKeepAliveMs: number;
   /** Streaming API: unsent bytes past which a subscriber is dropped. */
   streamMaxBufferBytes: number;
+  /** Streaming API: Redis pub/sub channel prefix (one deployment's processes share it; `:<network>` is appended). */
+  streamChannel: string;
   /** Fetch off-chain token metadata (TEP-64 content URIs) in the background; off by default (needs internet). */
   metadataFetch: boolean;
   /** URI schemes the metadata fetcher follows; others are recorded as not fetchable. */
@@ -149,6 +151,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'streamRetainBlocks', env: 'TONGATE_STREAM_RETAIN_BLOCKS', default: '600', description: 'Streaming API: finalized blocks each API process keeps per network for reconnecting subscribers (Last-Event-ID / after_mc_seqno).' },
   { key: 'streamKeepAliveMs', env: 'TONGATE_STREAM_KEEPALIVE_MS', default: '15000', description: 'Streaming API: keep-alive interval (SSE `: keepalive` comment, WebSocket ping); a peer that reads nothing over two of them is closed.' },
   { key: 'streamMaxBufferBytes', env: 'TONGATE_STREAM_MAX_BUFFER_BYTES', default: '4194304', description: 'Streaming API: a subscriber with more unsent bytes than this is dropped with a close reason.' },
+  { key: 'streamChannel', env: 'TONGATE_STREAM_CHANNEL', default: 'tongate:stream', description: 'Streaming API: Redis pub/sub channel prefix the indexer and every API process of one deployment share (`:mainnet` / `:testnet` appended); give deployments sharing one Redis different ones.' },
   { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet, and requests go to URLs anyone can write on chain (run it where those cannot reach internal services).' },
   { key: 'metadataSchemes', env: 'TONGATE_METADATA_SCHEMES', default: 'https,ipfs', description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.' },
   { key: 'metadataIpfsGateway', env: 'TONGATE_METADATA_IPFS_GATEWAY', default: 'https://ipfs.io/ipfs/', description: 'HTTP gateway that `ipfs://` content URIs are fetched through.' },
@@ -202,6 +205,7 @@ export function defaultConfig(): Config {
     streamRetainBlocks: 600,
     streamKeepAliveMs: 15_000,
     streamMaxBufferBytes: 4 * 1024 * 1024,
+    streamChannel: 'tongate:stream',
     metadataFetch: false,
     metadataSchemes: ['https', 'ipfs'],
     metadataIpfsGateway: 'https://ipfs.io/ipfs/',
@@ -348,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_STREAM_RETAIN_BLOCKS'))) config.streamRetainBlocks = parseInteger('TONGATE_STREAM_RETAIN_BLOCKS', v, 1);
   if ((v = e('TONGATE_STREAM_KEEPALIVE_MS'))) config.streamKeepAliveMs = parseInteger('TONGATE_STREAM_KEEPALIVE_MS', v, 100);
   if ((v = e('TONGATE_STREAM_MAX_BUFFER_BYTES'))) config.streamMaxBufferBytes = parseInteger('TONGATE_STREAM_MAX_BUFFER_BYTES', v, 1024);
+  if ((v = e('TONGATE_STREAM_CHANNEL'))) config.streamChannel = v;
   if ((v = e('TONGATE_METADATA_FETCH'))) config.metadataFetch = parseBoolean('TONGATE_METADATA_FETCH', v);
   if ((v = e('TONGATE_METADATA_SCHEMES'))) config.metadataSchemes = parseSchemes(v);
   if ((v = e('TONGATE_METADATA_IPFS_GATEWAY'))) config.metadataIpfsGateway = v;
