@@ -54,6 +54,8 @@ export interface StreamingOptions {
 /** Client messages a WebSocket may send per 10 s; past it the connection is closed. */
 const MAX_MESSAGES_PER_10S = 200;
 const CLOSE_POLICY = 1008;
+/** How long a dropped subscriber has to read its close reason (behind what it left unread) before the socket goes. */
+const DROP_GRACE_MS = 5_000;
 const CLOSE_SLOW = 4008;
 
 const json = (value: object) => JSON.stringify(value);
@@ -215,7 +217,7 @@ export class StreamingEndpoints {
       close();
       res.end(`event: error\ndata: ${json({ error: reason })}\n\n`);
       // The reason is queued behind what it did not read: the socket goes after a moment either way.
-      setTimeout(() => res.destroy(), 1_000).unref();
+      setTimeout(() => res.destroy(), DROP_GRACE_MS).unref();
     };
     const shutdown = () => {
       close();
@@ -274,7 +276,7 @@ export class StreamingEndpoints {
       }
       close();
       ws.close(code, reason.slice(0, 120));
-      setTimeout(() => ws.terminate(), 1_000).unref();
+      setTimeout(() => ws.terminate(), DROP_GRACE_MS).unref();
     };
     const shutdown = () => {
       close();
