@@ -186,9 +186,9 @@ export class StreamingEndpoints {
     res.write(`event: connected\ndata: ${json(subscription.id === undefined ? { status: 'subscribed' } : { id: subscription.id, status: 'subscribed' })}\n\n`);
     let closed = false;
     const sub = new Subscriber(client.network, {
-      send: (event, mcSeqno) => {
+      send: (text, mcSeqno) => {
         if (closed) return;
-        res.write(`event: event\n${mcSeqno === undefined ? '' : `id: ${mcSeqno}\n`}data: ${json(event)}\n\n`);
+        res.write(`event: event\n${mcSeqno === undefined ? '' : `id: ${mcSeqno}\n`}data: ${text}\n\n`);
         if (res.writableLength > this.maxBuffered) drop(`subscriber too slow: more than ${this.maxBuffered} bytes unsent`);
       },
     });
@@ -243,12 +243,13 @@ export class StreamingEndpoints {
     }
     const actionsVersion = headerText(client.headers['x-actions-version']);
     let closed = false;
-    const reply = (obj: object) => {
+    const sendText = (text: string) => {
       if (closed) return;
-      ws.send(json(obj));
+      ws.send(text);
       if (ws.bufferedAmount > this.maxBuffered) drop(`subscriber too slow: more than ${this.maxBuffered} bytes unsent`);
     };
-    const sub = new Subscriber(client.network, { send: (event) => reply(event) });
+    const reply = (obj: object) => sendText(json(obj));
+    const sub = new Subscriber(client.network, { send: (text) => sendText(text) });
     let alive = true;
     let idleSince: number | null = Date.now();
     let messages = 0;

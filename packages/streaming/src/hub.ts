@@ -4,8 +4,27 @@ import type { Subscription } from './protocol.js';
 
 /** Where a subscriber's events go (an SSE response or a WebSocket): one JSON object per call. */
 export interface EventSink {
-  /** `mcSeqno`: the finalized block the event belongs to (SSE writes it as the event id: the resume point). */
-  send(event: object, mcSeqno?: number): void;
+  /**
+   * `text` is `event` as JSON; `mcSeqno`: the finalized block the event belongs to (SSE writes it as the event id:
+   * the resume point).
+   */
+  send(text: string, mcSeqno?: number): void;
+}
+
+/**
+ * Serializes each distinct event of one item once: subscribers with the same view of an item (the usual case with
+ * many subscribers to one address) share the JSON text.
+ */
+class TextCache {
+  private readonly texts = new Map<string, string>();
+  text(key: string, build: () => object): string {
+    let t = this.texts.get(key);
+    if (t === undefined) {
+      t = JSON.stringify(build());
+      if (this.texts.size < 10_000) this.texts.set(key, t);
+    }
+    return t;
+  }
 }
 
 /** Per connection, traces whose non-final events went out (for `trace_invalidated`) and at which finality. */
@@ -118,11 +137,11 @@ export class StreamHub {
     const oldest = retained[0]?.mcSeqno;
     // Blocks between the resume point and the window were dropped: the client resyncs them through API v3.
     if (oldest === undefined || oldest > after + 1) {
-      sub.sink.send({ type: 'resume_gap', from_mc_seqno: after + 1, to_mc_seqno: oldest === undefined ? null : oldest - 1 });
+      sub.sink.send(JSON.stringify({ type: 'resume_gap', from_mc_seqno: after + 1, to_mc_seqno: oldest === undefined ? null : oldest - 1 }));
     }
     for (const batch of retained) {
       if (batch.mcSeqno! <= after) continue;
-      for (const item of batch.items) this.deliverTo(sub, item, batch.mcSeqno);
+      for (const item of batch.items) this.deliverTo(sub, item, batch.mcSeqno, new TextCache());
     }
   }
 
@@ -145,7 +164,8 @@ export class StreamHub {
         else if (net.finalized.has(item.hashNorm)) continue;
       }
       if (item.kind === 'invalidated' && net.finalized.has(item.hashNorm)) continue;
-      for (const sub of this.candidates(net, item)) this.deliverTo(sub, item, batch.mcSeqno);
+      const cache = new TextCache();
+      for (const sub of this.candidates(net, item)) this.deliverTo(sub, item, batch.mcSeqno, cache);
     }
   }
 
@@ -172,33 +192,33 @@ export class StreamHub {
     return out;
   }
 
-  private deliverTo(sub: Subscriber, item: StreamItem, mcSeqno: number | undefined): void {
+  private deliverTo(sub: Subscriber, item: StreamItem, mcSeqno: number | undefined, cache: TextCache): void {
     const s = sub.subscription;
     if (!s) return;
     if (item.kind === 'invalidated') {
       if (!sub.marks.has(item.hashNorm)) return;
       sub.marks.delete(item.hashNorm);
-      send(sub, { type: 'trace_invalidated', trace_external_hash_norm: item.hashNorm });
+      send(sub, cache.text('i', () => ({ type: 'trace_invalidated', trace_external_hash_norm: item.hashNorm })));
       return;
     }
     const rank = FINALITY_RANK[item.finality];
     if (rank < FINALITY_RANK[s.minFinality]) return;
     if (item.kind === 'account_state') {
       if (s.types.has('account_state_change') && s.addresses.has(item.account)) {
-        send(sub, { type: 'account_state_change', finality: item.finality, account: item.account, state: item.state }, mcSeqno);
+        send(sub, cache.text('s', () => ({ type: 'account_state_change', finality: item.finality, account: item.account, state: item.state })), mcSeqno);
       }
       return;
     }
     if (item.kind === 'jetton') {
       if (s.types.has('jettons_change') && (s.addresses.has(item.jetton.address) || s.addresses.has(item.jetton.owner))) {
-        send(sub, { type: 'jettons_change', finality: item.finality, jetton: item.jetton }, mcSeqno);
+        send(sub, cache.text('j', () => ({ type: 'jettons_change', finality: item.finality, jetton: item.jetton })), mcSeqno);
       }
       return;
     }
-    this.deliverTrace(sub, s, item, rank, mcSeqno);
+    this.deliverTrace(sub, s, item, rank, mcSeqno, cache);
   }
 
-  private deliverTrace(sub: Subscriber, s: Subscription, item: TraceItem, rank: number, mcSeqno: number | undefined): void {
+  private deliverTrace(sub: Subscriber, s: Subscription, item: TraceItem, rank: number, mcSeqno: number | undefined, cache: TextCache): void {
     const hash = item.hashNorm;
     // Finality only rises on a connection.
     if (hash && (sub.marks.get(hash) ?? -1) > rank) return;
@@ -207,7 +227,7 @@ export class StreamHub {
     if (s.types.has('transactions')) {
       const txs = item.transactions.filter((t) => s.addresses.has(t.account)).sort(byLtDesc);
       if (txs.length > 0) {
-        send(sub, { type: 'transactions', finality: item.finality, trace_external_hash_norm: norm, transactions: txs }, mcSeqno);
+        send(sub, cache.text(`t:${txs.map((t) => t.hash).join(',')}`, () => ({ type: 'transactions', finality: item.finality, trace_external_hash_norm: norm, transactions: txs })), mcSeqno);
         delivered = true;
       }
     }
@@ -216,14 +236,19 @@ export class StreamHub {
       const mine = wanted.filter((a) => a.accounts.some((acc) => s.addresses.has(acc)));
       if (mine.length > 0) {
         mine.sort((a, b) => cmpBig(b.end_lt, a.end_lt) || cmpBig(b.start_lt, a.start_lt));
-        send(sub, { type: 'actions', finality: item.finality, trace_external_hash_norm: norm, actions: mine.map((a) => v3Action(a, item.finality)) }, mcSeqno);
+        const text = cache.text(`a:${mine.map((a) => a.action_id).join(',')}`, () => ({ type: 'actions', finality: item.finality, trace_external_hash_norm: norm, actions: mine.map((a) => v3Action(a, item.finality)) }));
+        send(sub, text, mcSeqno);
         delivered = true;
       }
     }
     if (s.types.has('trace') && item.trace && hash && s.hashes.has(hash)) {
-      const event: Record<string, unknown> = { type: 'trace', finality: item.finality, trace_external_hash_norm: hash, trace: item.trace.root, transactions: item.trace.transactions };
-      if (wanted.length > 0) event.actions = wanted.map((a) => v3Action(a, item.finality));
-      send(sub, event, mcSeqno);
+      const trace = item.trace;
+      const text = cache.text(`r:${wanted.map((a) => a.action_id).join(',')}`, () => {
+        const event: Record<string, unknown> = { type: 'trace', finality: item.finality, trace_external_hash_norm: hash, trace: trace.root, transactions: trace.transactions };
+        if (wanted.length > 0) event.actions = wanted.map((a) => v3Action(a, item.finality));
+        return event;
+      });
+      send(sub, text, mcSeqno);
       delivered = true;
     }
     if (delivered && hash) sub.mark(hash, rank);
@@ -243,9 +268,9 @@ function v3Action(a: ClassifiedAction, finality: Finality): object {
   return toV3Action(a, { finality, includeAccounts: true });
 }
 
-function send(sub: Subscriber, event: object, mcSeqno?: number): void {
+function send(sub: Subscriber, text: string, mcSeqno?: number): void {
   sub.sent++;
-  sub.sink.send(event, mcSeqno);
+  sub.sink.send(text, mcSeqno);
 }
 
 function addTo(map: Map<string, Set<Subscriber>>, key: string, sub: Subscriber): void {
