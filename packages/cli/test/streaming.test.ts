@@ -130,7 +130,7 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     const transfer = await faucetTransfer(devnet, receiver, comment);
     // Receiver by its friendly form: matched as its raw form.
     const byAddress = openSse(port(network), { id: 'r', types: ['transactions', 'actions', 'account_state_change'], addresses: [friendly(receiver)], min_finality: 'pending' }, key(network));
-    const finalOnly = openSse(port(network), { types: ['transactions'], addresses: [raw(receiver)] }, key(network));
+    const finalOnly = openSse(port(network), { types: ['transactions'], addresses: [raw(receiver)], include_address_book: true }, key(network));
     const quietSub = openSse(port(network), { types: ['transactions', 'actions'], addresses: [raw(quiet)], min_finality: 'pending' }, key(network));
     const otherNet = openSse(port(other(network)), { types: ['transactions', 'actions'], addresses: [raw(receiver), raw(devnet.faucet.address)], min_finality: 'pending' }, key(other(network)));
     const byHash = openWs(port(network), key(network));
@@ -165,12 +165,17 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     const finalActions = await byAddress.next('finalized actions', (m) => m.type === 'actions' && m.finality === 'finalized');
     const finalTrace = await byHash.next('finalized trace', (m) => m.type === 'trace' && m.finality === 'finalized');
     const state = await byAddress.next('account state', (m) => m.type === 'account_state_change');
-    expect(await finalOnly.next('finalized only', (m) => m.type === 'transactions')).toEqual(finalTxs);
+    const { address_book: book, ...withoutBook } = await finalOnly.next('finalized only', (m) => m.type === 'transactions');
+    expect(withoutBook).toEqual(finalTxs);
+    expect(finalTxs.address_book).toBeUndefined();
     expect(finalOnly.ids).toEqual([String(seqno)]);
 
     // What /api/v3 serves now is what was streamed.
     const indexed = await v3(network, 'transactions', { account: raw(receiver) });
     expect(finalTxs.transactions.map((t: any) => t.hash)).toEqual(indexed.transactions.map((t: any) => t.hash));
+    // The book covers the event's addresses, as /api/v3 has them.
+    expect(Object.keys(book).sort()).toEqual([raw(receiver), raw(devnet.faucet.address)].sort());
+    expect(book[raw(receiver)]).toEqual(indexed.address_book[raw(receiver)]);
     expect(finalTxs.transactions[0]).toMatchObject({ mc_block_seqno: seqno, finality: 'finalized', emulated: false, trace_id: indexed.transactions[0].trace_id });
     const actions = await v3(network, 'actions', { account: raw(receiver) });
     expect(finalActions.actions.map((a: any) => [a.action_id, a.type, a.trace_id])).toEqual(actions.actions.map((a: any) => [a.action_id, a.type, a.trace_id]));

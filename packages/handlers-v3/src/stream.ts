@@ -23,8 +23,9 @@ const asWire = (t: v3.Transaction) => t as unknown as WireTransaction;
 export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Network, seqno: number): Promise<StreamBatch> {
   const testnet = network === 'testnet';
   const page = db.selectFrom('transactions').selectAll().where('mc_block_seqno', '=', seqno).orderBy('lt', 'desc').limit(MAX_BLOCK_TRANSACTIONS);
-  const { transactions } = await transactionsReply(db, page, { sort: 'desc', byTime: false }, testnet);
+  const { transactions, address_book: blockBook } = await transactionsReply(db, page, { sort: 'desc', byTime: false }, testnet);
   if (transactions.length === 0) return { network, mcSeqno: seqno, items: [] };
+  const addressBook: Record<string, unknown> = { ...blockBook };
 
   const traceIds = [...new Set(transactions.map((t) => t.trace_id).filter((id): id is string => !!id))];
   const traces = traceIds.length === 0 ? [] : await db.selectFrom('traces').select(['trace_id', 'external_hash_norm', 'state', 'mc_seqno_end']).where('trace_id', 'in', traceIds).execute();
@@ -45,7 +46,8 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
       .selectAll()
       .where('hash', 'in', db.selectFrom('trace_transactions').select('tx_hash').where('trace_id', 'in', completed))
       .limit(MAX_TRACE_TRANSACTIONS);
-    const { transactions: all } = await transactionsReply(db, tracePage, null, testnet);
+    const { transactions: all, address_book: traceBook } = await transactionsReply(db, tracePage, null, testnet);
+    Object.assign(addressBook, traceBook);
     for (const t of all) {
       if (!t.trace_id) continue;
       const list = wholeTxs.get(t.trace_id) ?? [];
@@ -94,7 +96,7 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
     .where('address', 'in', accounts)
     .execute();
   for (const w of wallets) items.push({ kind: 'jetton', finality: 'finalized', jetton: { ...w } } satisfies JettonItem);
-  return { network, mcSeqno: seqno, items };
+  return { network, mcSeqno: seqno, items, addressBook };
 }
 
 /** A pending entry's trace at its finality: what it shows before the index holds it. */

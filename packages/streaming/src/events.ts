@@ -63,4 +63,6 @@ export interface StreamBatch {
   /** The masterchain seqno of a finalized block's batch: the resume point of reconnecting subscribers. */
   mcSeqno?: number;
   items: StreamItem[];
+  /** Address book entries (raw address → the API v3 `address_book` value) of the addresses the items name, when known. */
+  addressBook?: Record<string, unknown>;
 }

@@ -141,7 +141,7 @@ export class StreamHub {
     }
     for (const batch of retained) {
       if (batch.mcSeqno! <= after) continue;
-      for (const item of batch.items) this.deliverTo(sub, item, batch.mcSeqno, new TextCache());
+      for (const item of batch.items) this.deliverTo(sub, item, batch, new TextCache());
     }
   }
 
@@ -165,7 +165,7 @@ export class StreamHub {
       }
       if (item.kind === 'invalidated' && net.finalized.has(item.hashNorm)) continue;
       const cache = new TextCache();
-      for (const sub of this.candidates(net, item)) this.deliverTo(sub, item, batch.mcSeqno, cache);
+      for (const sub of this.candidates(net, item)) this.deliverTo(sub, item, batch, cache);
     }
   }
 
@@ -192,9 +192,14 @@ export class StreamHub {
     return out;
   }
 
-  private deliverTo(sub: Subscriber, item: StreamItem, mcSeqno: number | undefined, cache: TextCache): void {
+  private deliverTo(sub: Subscriber, item: StreamItem, batch: StreamBatch, cache: TextCache): void {
     const s = sub.subscription;
     if (!s) return;
+    const mcSeqno = batch.mcSeqno;
+    // The address book, when asked for and known, cut down to the addresses an event names.
+    const book = s.includeAddressBook && batch.addressBook ? batch.addressBook : undefined;
+    const withBook = <T extends Record<string, unknown>>(event: T, addresses: Iterable<string | null | undefined>): T => (book ? { ...event, address_book: pick(book, addresses) } : event);
+    const b = book ? ':b' : '';
     if (item.kind === 'invalidated') {
       if (!sub.marks.has(item.hashNorm)) return;
       sub.marks.delete(item.hashNorm);
@@ -211,14 +216,24 @@ export class StreamHub {
     }
     if (item.kind === 'jetton') {
       if (s.types.has('jettons_change') && (s.addresses.has(item.jetton.address) || s.addresses.has(item.jetton.owner))) {
-        send(sub, cache.text('j', () => ({ type: 'jettons_change', finality: item.finality, jetton: item.jetton })), mcSeqno);
+        const j = item.jetton;
+        send(sub, cache.text(`j${b}`, () => withBook({ type: 'jettons_change', finality: item.finality, jetton: j }, [j.address, j.owner, j.jetton as string | undefined])), mcSeqno);
       }
       return;
     }
-    this.deliverTrace(sub, s, item, rank, mcSeqno, cache);
+    this.deliverTrace(sub, s, item, rank, mcSeqno, cache, b, withBook);
   }
 
-  private deliverTrace(sub: Subscriber, s: Subscription, item: TraceItem, rank: number, mcSeqno: number | undefined, cache: TextCache): void {
+  private deliverTrace(
+    sub: Subscriber,
+    s: Subscription,
+    item: TraceItem,
+    rank: number,
+    mcSeqno: number | undefined,
+    cache: TextCache,
+    b: string,
+    withBook: <T extends Record<string, unknown>>(event: T, addresses: Iterable<string | null | undefined>) => T,
+  ): void {
     const hash = item.hashNorm;
     // Finality only rises on a connection.
     if (hash && (sub.marks.get(hash) ?? -1) > rank) return;
@@ -227,7 +242,7 @@ export class StreamHub {
     if (s.types.has('transactions')) {
       const txs = item.transactions.filter((t) => s.addresses.has(t.account)).sort(byLtDesc);
       if (txs.length > 0) {
-        send(sub, cache.text(`t:${txs.map((t) => t.hash).join(',')}`, () => ({ type: 'transactions', finality: item.finality, trace_external_hash_norm: norm, transactions: txs })), mcSeqno);
+        send(sub, cache.text(`t${b}:${txs.map((t) => t.hash).join(',')}`, () => withBook({ type: 'transactions', finality: item.finality, trace_external_hash_norm: norm, transactions: txs }, txs.flatMap(transactionAddresses))), mcSeqno);
         delivered = true;
       }
     }
@@ -236,23 +251,47 @@ export class StreamHub {
       const mine = wanted.filter((a) => a.accounts.some((acc) => s.addresses.has(acc)));
       if (mine.length > 0) {
         mine.sort((a, b) => cmpBig(b.end_lt, a.end_lt) || cmpBig(b.start_lt, a.start_lt));
-        const text = cache.text(`a:${mine.map((a) => a.action_id).join(',')}`, () => ({ type: 'actions', finality: item.finality, trace_external_hash_norm: norm, actions: mine.map((a) => v3Action(a, item.finality)) }));
+        const text = cache.text(`a${b}:${mine.map((a) => a.action_id).join(',')}`, () =>
+          withBook({ type: 'actions', finality: item.finality, trace_external_hash_norm: norm, actions: mine.map((a) => v3Action(a, item.finality)) }, mine.flatMap(actionAddresses)),
+        );
         send(sub, text, mcSeqno);
         delivered = true;
       }
     }
     if (s.types.has('trace') && item.trace && hash && s.hashes.has(hash)) {
       const trace = item.trace;
-      const text = cache.text(`r:${wanted.map((a) => a.action_id).join(',')}`, () => {
+      const text = cache.text(`r${b}:${wanted.map((a) => a.action_id).join(',')}`, () => {
         const event: Record<string, unknown> = { type: 'trace', finality: item.finality, trace_external_hash_norm: hash, trace: trace.root, transactions: trace.transactions };
         if (wanted.length > 0) event.actions = wanted.map((a) => v3Action(a, item.finality));
-        return event;
+        return withBook(event, [...Object.values(trace.transactions).flatMap(transactionAddresses), ...wanted.flatMap(actionAddresses)]);
       });
       send(sub, text, mcSeqno);
       delivered = true;
     }
     if (delivered && hash) sub.mark(hash, rank);
   }
+}
+
+const RAW_ADDRESS = /^-?\d+:[0-9A-F]{64}$/;
+
+/** A transaction's account and the other ends of its messages. */
+function transactionAddresses(t: WireTransaction): (string | null | undefined)[] {
+  const inMsg = t.in_msg as { source?: string | null } | null | undefined;
+  const outMsgs = (t.out_msgs as { destination?: string | null }[] | undefined) ?? [];
+  return [t.account, inMsg?.source, ...outMsgs.map((m) => m.destination)];
+}
+
+/** An action's accounts and the addresses among its fields. */
+function actionAddresses(a: ClassifiedAction): string[] {
+  const out = [...a.accounts];
+  for (const v of Object.values(a)) if (typeof v === 'string' && RAW_ADDRESS.test(v)) out.push(v);
+  return out;
+}
+
+function pick(book: Record<string, unknown>, addresses: Iterable<string | null | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const a of addresses) if (a && a in book) out[a] = book[a];
+  return out;
 }
 
 function filterActions(actions: readonly ClassifiedAction[], s: Subscription): ClassifiedAction[] {
