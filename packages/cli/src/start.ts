@@ -6,7 +6,7 @@ import { createDevnet, devnetElectionTiming, installFastSha256, type Devnet } fr
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
 import { createV2Handlers, type MessageSubmitter } from '@tongate/handlers-v2';
 import { blockPublisher, createV3Handlers, MemoryPendingStore, pendingStreamItem, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
-import { MemoryBus, RedisBus, StreamHub, StreamingEndpoints, type StreamBus } from '@tongate/streaming';
+import { MemoryBus, RedisBus, RedisConnectionRegistry, StreamHub, StreamingEndpoints, type StreamBus } from '@tongate/streaming';
 import { Indexer } from '@tongate/indexer';
 import { startMetadataFetcher } from './metadata-fetcher.js';
 import {
@@ -116,6 +116,8 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
       keepAliveMs: config.streamKeepAliveMs,
       maxBufferedBytes: config.streamMaxBufferBytes,
       logger,
+      // With Redis, a key's streams are counted across every API process.
+      registry: config.redisUrl ? new RedisConnectionRegistry(config.redisUrl, `${config.streamChannel}:limits`) : undefined,
     });
     const publish = (network: Network) => (batch: Parameters<StreamBus['publish']>[0]) =>
       bus.publish(batch).catch((err) => logger.warn({ err, network }, 'stream event not published'));

@@ -1,8 +1,8 @@
 /**
  * Many processes, one stream: two API servers on PostgreSQL and Redis, the first indexing, the second serving only
  * (TONGATE_INDEXER=external). Their hubs share nothing but the Redis channel, and subscribers on either get the
- * same finalized events for a transfer; the other network's channel stays silent. Skipped without DATABASE_URL and
- * REDIS_URL (CI sets both).
+ * same finalized events for a transfer; the other network's channel stays silent. Stream limits hold across both
+ * (counted in Redis). Skipped without DATABASE_URL and REDIS_URL (CI sets both).
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -24,8 +24,8 @@ describe.skipIf(!shared)('two API processes on PostgreSQL and Redis', () => {
   const keys = { a: '', b: '', bTestnet: '' };
 
   beforeAll(async () => {
-    indexing = await startTestGateway({ devnetBlockIntervalMs: 0, streamChannel: channel });
-    serving = await startTestGateway({ devnetBlockIntervalMs: 0, streamChannel: channel, indexer: 'external' });
+    indexing = await startTestGateway({ devnetBlockIntervalMs: 0, streamChannel: channel, keylessRps: 1000, keylessBurst: 1000 });
+    serving = await startTestGateway({ devnetBlockIntervalMs: 0, streamChannel: channel, keylessRps: 1000, keylessBurst: 1000, indexer: 'external' });
     keys.a = await indexing.createKey('mainnet');
     keys.b = await serving.createKey('mainnet');
     keys.bTestnet = await serving.createKey('testnet');
@@ -70,5 +70,21 @@ describe.skipIf(!shared)('two API processes on PostgreSQL and Redis', () => {
     expect(events(onA.messages).map((m) => `${m.type}:${m.finality}`)).toEqual(expect.arrayContaining(['transactions:pending', 'actions:pending', 'transactions:finalized', 'actions:finalized', 'account_state_change:finalized']));
     expect(testnetOnB.messages).toEqual([]);
     for (const c of [onA, onB, testnetOnB]) c.close();
+  });
+
+  it("a client's stream limit holds across processes", async () => {
+    const sub = { types: ['transactions'], addresses: [`0:${'0'.repeat(63)}2`] };
+    const post = (p: number) => fetch(`http://127.0.0.1:${p}/api/streaming/v2/sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sub) });
+    // Keyless: one stream per client address, whichever process holds it.
+    const onA = openSse(indexing.ports.mainnet, sub);
+    expect(await onA.opened).toHaveProperty('connected');
+    const refused = await post(serving.ports.mainnet);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: 'connection limit reached: 1 active connections' });
+    onA.close();
+    await sleep(300);
+    const onB = openSse(serving.ports.mainnet, sub);
+    expect(await onB.opened).toHaveProperty('connected');
+    onB.close();
   });
 });

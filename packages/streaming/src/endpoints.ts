@@ -4,6 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Network } from './events.js';
 import { StreamHub, Subscriber } from './hub.js';
 import { parseSubscription, parseUnsubscribe, ProtocolError, type Subscription } from './protocol.js';
+import { MemoryConnectionRegistry, type ConnectionRegistry } from './registry.js';
 
 /** Who opened a stream, as the front door authenticated it. */
 export interface StreamClient {
@@ -49,6 +50,8 @@ export interface StreamingOptions {
   /** Largest SSE body / WebSocket message (default 1 MiB). */
   maxRequestBytes?: number;
   logger?: StreamLogger;
+  /** Where open streams are counted per key (default: this process). */
+  registry?: ConnectionRegistry;
 }
 
 /** Client messages a WebSocket may send per 10 s; past it the connection is closed. */
@@ -73,8 +76,7 @@ export class StreamingEndpoints {
   private readonly idleMs: number;
   private readonly maxRequestBytes: number;
   private readonly wss: WebSocketServer;
-  private readonly active = new Map<string, number>();
-  private readonly connects = new Map<string, { windowStart: number; count: number }>();
+  private readonly registry: ConnectionRegistry;
   private readonly closers = new Set<() => void>();
   /** Subscribers dropped for not reading (metrics and tests). */
   dropped = 0;
@@ -86,6 +88,7 @@ export class StreamingEndpoints {
     this.maxBuffered = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
     this.idleMs = opts.idleMs ?? 60_000;
     this.maxRequestBytes = opts.maxRequestBytes ?? 1024 * 1024;
+    this.registry = opts.registry ?? new MemoryConnectionRegistry();
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.maxRequestBytes, perMessageDeflate: false });
   }
 
@@ -106,34 +109,8 @@ export class StreamingEndpoints {
   }
 
   /** Takes a connection slot, or says why not (the hosted messages). */
-  private admit(client: StreamClient): { release: () => void } | { error: string } {
-    const key = this.limitingKey(client);
-    const now = Date.now();
-    const rate = this.connects.get(key);
-    if (!rate || now - rate.windowStart >= 60_000) {
-      if (this.connects.size >= 100_000) this.sweepConnects(now);
-      this.connects.set(key, { windowStart: now, count: 1 });
-    } else if (++rate.count > this.limits.connectsPerMinute && this.limits.connectsPerMinute >= 0) {
-      return { error: `reconnect rate exceeded: more than ${this.limits.connectsPerMinute} connections per minute` };
-    }
-    const max = this.maxConnections(client);
-    const current = this.active.get(key) ?? 0;
-    if (max >= 0 && current >= max) return { error: `connection limit reached: ${current} active connections` };
-    this.active.set(key, current + 1);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        const left = (this.active.get(key) ?? 1) - 1;
-        if (left <= 0) this.active.delete(key);
-        else this.active.set(key, left);
-      },
-    };
-  }
-
-  private sweepConnects(now: number): void {
-    for (const [k, v] of this.connects) if (now - v.windowStart >= 60_000) this.connects.delete(k);
+  private admit(client: StreamClient): Promise<{ release: () => void } | { error: string }> {
+    return this.registry.acquire(this.limitingKey(client), this.maxConnections(client), this.limits.connectsPerMinute);
   }
 
   private checkAddresses(client: StreamClient, subscription: Subscription, mode: 'sse' | 'ws'): string | null {
@@ -170,12 +147,19 @@ export class StreamingEndpoints {
         }
         const tooMany = this.checkAddresses(client, subscription, 'sse');
         if (tooMany) return fail(400, tooMany, subscription.id);
-        const slot = this.admit(client);
-        if ('error' in slot) return fail(429, slot.error, subscription.id);
-        this.openSse(req, res, client, subscription, slot.release);
+        return this.admit(client).then((slot) => {
+          if ('error' in slot) return fail(429, slot.error, subscription.id);
+          // The client may have gone while the slot was taken.
+          if (req.socket.destroyed) return slot.release();
+          this.openSse(req, res, client, subscription, slot.release);
+        });
       },
       (err: Error) => fail(err.message.startsWith('body larger') ? 413 : 400, `invalid subscription request: ${err.message}`),
-    );
+    ).catch((err: unknown) => {
+      this.opts.logger?.warn({ err }, 'stream not opened');
+      if (!res.headersSent) fail(500, 'internal error');
+      else res.destroy();
+    });
   }
 
   private openSse(req: IncomingMessage, res: ServerResponse, client: StreamClient, subscription: Subscription, release: () => void): void {
@@ -231,11 +215,23 @@ export class StreamingEndpoints {
 
   /** `GET /api/streaming/v2/ws` with `Upgrade: websocket`. */
   websocket(req: IncomingMessage, socket: Duplex, head: Buffer, client: StreamClient): void {
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.openWs(ws, client));
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.openWs(ws, client).catch((err) => {
+        this.opts.logger?.warn({ err }, 'stream not opened');
+        ws.terminate();
+      });
+    });
   }
 
-  private openWs(ws: WebSocket, client: StreamClient): void {
-    const slot = this.admit(client);
+  private async openWs(ws: WebSocket, client: StreamClient): Promise<void> {
+    // Messages arriving while the slot is taken wait for the handlers below.
+    ws.pause();
+    const slot = await this.admit(client);
+    ws.resume();
+    if (ws.readyState !== ws.OPEN) {
+      if (!('error' in slot)) slot.release();
+      return;
+    }
     if ('error' in slot) {
       ws.send(json({ error: slot.error }));
       ws.close(CLOSE_POLICY, slot.error.slice(0, 120));
@@ -334,6 +330,7 @@ export class StreamingEndpoints {
   close(): void {
     for (const c of [...this.closers]) c();
     this.wss.close();
+    void this.registry.close();
   }
 }
 
