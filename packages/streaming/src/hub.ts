@@ -58,14 +58,18 @@ interface NetworkState {
   subscribers: Set<Subscriber>;
   byAddress: Map<string, Set<Subscriber>>;
   byHash: Map<string, Set<Subscriber>>;
-  /** Finalized blocks' batches, oldest first, for resuming subscribers. */
+  /** Finalized blocks' batches, oldest first, for resuming subscribers, with their sizes as JSON. */
   retained: StreamBatch[];
+  retainedSizes: number[];
+  retainedBytes: number;
   finalized: Map<string, true>;
 }
 
 export interface HubOptions {
-  /** Finalized blocks kept for resuming subscribers (default 600). */
+  /** Finalized blocks kept for resuming subscribers (default 600) ... */
   retainBlocks?: number;
+  /** ... and at most this many bytes of them as JSON (default 64 MiB): large blocks shorten the window. */
+  retainBytes?: number;
 }
 
 const byLtDesc = (a: WireTransaction, b: WireTransaction) => (BigInt(b.lt) > BigInt(a.lt) ? 1 : BigInt(b.lt) < BigInt(a.lt) ? -1 : 0);
@@ -79,13 +83,15 @@ const cmpBig = (a: string, b: string) => (BigInt(a) > BigInt(b) ? 1 : BigInt(a) 
 export class StreamHub {
   private readonly nets: Record<Network, NetworkState> = { mainnet: this.emptyState(), testnet: this.emptyState() };
   private readonly retainBlocks: number;
+  private readonly retainBytes: number;
 
   constructor(opts: HubOptions = {}) {
     this.retainBlocks = opts.retainBlocks ?? 600;
+    this.retainBytes = opts.retainBytes ?? 64 * 1024 * 1024;
   }
 
   private emptyState(): NetworkState {
-    return { subscribers: new Set(), byAddress: new Map(), byHash: new Map(), retained: [], finalized: new Map() };
+    return { subscribers: new Set(), byAddress: new Map(), byHash: new Map(), retained: [], retainedSizes: [], retainedBytes: 0, finalized: new Map() };
   }
 
   subscriberCount(network?: Network): number {
@@ -152,8 +158,14 @@ export class StreamHub {
     if (batch.mcSeqno !== undefined) {
       const last = net.retained[net.retained.length - 1];
       if (!last || last.mcSeqno! < batch.mcSeqno) {
+        const size = JSON.stringify(batch).length;
         net.retained.push(batch);
-        if (net.retained.length > this.retainBlocks) net.retained.shift();
+        net.retainedSizes.push(size);
+        net.retainedBytes += size;
+        while (net.retained.length > 1 && (net.retained.length > this.retainBlocks || net.retainedBytes > this.retainBytes)) {
+          net.retained.shift();
+          net.retainedBytes -= net.retainedSizes.shift()!;
+        }
       }
     }
     for (const item of batch.items) {
