@@ -125,7 +125,7 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     await sealBlock(devnet, indexer);
   });
 
-  it('a transfer streams pending, then finalized, with the hashes and actions /api/v3 serves; filters pass exactly what they name', async () => {
+  it('a transfer streams pending, confirmed, then finalized, with the hashes and actions /api/v3 serves; filters pass exactly what they name', async () => {
     const comment = `stream ${network} ${run}`;
     const transfer = await faucetTransfer(devnet, receiver, comment);
     // Receiver by its friendly form: matched as its raw form.
@@ -185,11 +185,10 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     expect(finalTrace.trace).toEqual(traces.traces[0].trace);
     expect(state).toMatchObject({ finality: 'finalized', account: raw(receiver), state: { hash: finalTxs.transactions[0].account_state_after.hash, account_status: 'uninit' } });
 
-    // Finality only rises per trace, on each connection.
+    // Pending, confirmed (the tracker, woken by the sealed block, sees it land before the indexer has written it),
+    // finalized: each once, in that order.
     const seen = byAddress.messages.filter((m) => m.trace_external_hash_norm === transfer.hashNorm && m.type === 'transactions').map((m) => rank[m.finality]!);
-    expect(seen[0]).toBe(0);
-    expect(seen[seen.length - 1]).toBe(2);
-    expect([...seen].sort()).toEqual(seen);
+    expect(seen).toEqual([0, 1, 2]);
 
     // Action-type filters let through exactly what they name; other addresses and the other network see nothing.
     expect((await tonOnly.next('ton_transfer', (m) => m.type === 'actions' && m.finality === 'finalized')).actions.map((a: any) => a.type)).toEqual(['ton_transfer']);

@@ -119,12 +119,37 @@ export class PendingTraces {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.round) return;
-      this.round = this.track()
-        .catch((err) => this.opts.logger?.warn({ err, network: this.network }, 'pending tracker round failed'))
-        .finally(() => (this.round = null));
-    }, this.opts.pollMs ?? 500);
+    this.timer = setInterval(() => this.runRound(), this.opts.pollMs ?? 500);
+    // A chain that says when a block is sealed wakes the tracker at once: a landed message shows as confirmed before
+    // the indexer has written its block, instead of up to a poll interval later.
+    if (this.opts.chain.waitForMasterchainBlock) void this.followBlocks();
+  }
+
+  private runRound(): void {
+    if (this.round) return;
+    this.round = this.track()
+      .catch((err) => this.opts.logger?.warn({ err, network: this.network }, 'pending tracker round failed'))
+      .finally(() => (this.round = null));
+  }
+
+  private async followBlocks(): Promise<void> {
+    const { chain } = this.opts;
+    let next = -1;
+    while (this.timer) {
+      try {
+        if (next < 0) next = (await chain.getMasterchainInfo()).last.seqno + 1;
+        await chain.waitForMasterchainBlock!(next, 1_000);
+        if (!this.timer) return;
+        const head = (await chain.getMasterchainInfo()).last.seqno;
+        if (head >= next) {
+          next = head + 1;
+          this.runRound();
+        }
+      } catch {
+        // The chain is away (or closing): the interval keeps tracking; look again in a moment.
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
   }
 
   async stop(): Promise<void> {
