@@ -247,8 +247,10 @@ export class StreamHub {
     withBook: <T extends Record<string, unknown>>(event: T, addresses: Iterable<string | null | undefined>) => T,
   ): void {
     const hash = item.hashNorm;
-    // Finality only rises on a connection.
-    if (hash && (sub.marks.get(hash) ?? -1) > rank) return;
+    // Finality only rises on a connection. A confirmation seen again (every API process's tracker may report the
+    // same landing) is not news; pending updates are (a trace's emulation may be refreshed).
+    const seen = hash ? sub.marks.get(hash) : undefined;
+    if (seen !== undefined && (seen > rank || (seen === rank && rank > FINALITY_RANK.pending))) return;
     const norm = hash ?? null;
     let delivered = false;
     if (s.types.has('transactions')) {

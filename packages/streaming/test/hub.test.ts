@@ -27,10 +27,13 @@ describe('StreamHub', () => {
     const { sub, events } = collect();
     subscribe(hub, sub, { types: ['transactions'], addresses: [A], min_finality: 'pending' });
     hub.publish({ network: 'mainnet', items: [trace('pending', 'h1'), trace('pending', 'h2', B)] });
+    hub.publish({ network: 'mainnet', items: [trace('confirmed', 'h1')] });
+    hub.publish({ network: 'mainnet', items: [trace('confirmed', 'h1')] });
     hub.publish({ network: 'mainnet', mcSeqno: 5, items: [trace('finalized', 'h1')] });
     hub.publish({ network: 'mainnet', items: [trace('confirmed', 'h1')] });
     expect(events.map((e) => [e.event.finality, e.event.trace_external_hash_norm, e.id])).toEqual([
       ['pending', 'h1', undefined],
+      ['confirmed', 'h1', undefined],
       ['finalized', 'h1', 5],
     ]);
   });
