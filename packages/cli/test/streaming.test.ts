@@ -266,3 +266,28 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     ws.close();
   });
 });
+
+describe('jetton and account changes of a seeded chain, replayed after the fact', () => {
+  it('jettons_change reaches a subscriber of the owner, with the balance /api/v3/jetton/wallets has', async () => {
+    const devnet = suite.service.gateway.devnets.mainnet!;
+    const indexer = suite.service.gateway.indexers.mainnet!;
+    const before = await sealBlock(devnet, indexer);
+    const summary = await devnet.seed();
+    await indexer.waitFor(summary.lastBlock.seqno);
+    const walletAddress = summary.jetton.wallets[1]!;
+    const wallets = await v3('mainnet', 'jetton/wallets', { address: raw(walletAddress) });
+    expect(wallets.jetton_wallets).toHaveLength(1);
+    const indexed = wallets.jetton_wallets[0];
+    // Subscribed by the owner only, resuming from before the seed: the blocks since are replayed.
+    const c = openWs(port('mainnet'), key('mainnet'));
+    await c.opened;
+    c.send({ operation: 'subscribe', types: ['jettons_change'], addresses: [indexed.owner], after_mc_seqno: before });
+    await c.next('ack', (m) => m.status === 'subscribed');
+    await c.next('jettons_change', (m) => m.type === 'jettons_change' && m.jetton.address === raw(walletAddress) && m.jetton.balance === indexed.balance);
+    const changes = c.messages.filter((m) => m.type === 'jettons_change');
+    expect(changes.every((m) => m.finality === 'finalized' && m.jetton.owner === indexed.owner)).toBe(true);
+    expect(changes[changes.length - 1].jetton).toMatchObject({ address: raw(walletAddress), owner: indexed.owner, jetton: indexed.jetton, balance: indexed.balance, last_transaction_lt: indexed.last_transaction_lt });
+    expect(c.messages.some((m) => m.type === 'resume_gap')).toBe(false);
+    c.close();
+  });
+});
