@@ -1,11 +1,12 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePath } from '@tongate/testdata';
 import { checkFixture, classifyTrace, listGoldenFixtures, readGoldenFixture } from '../src/index.js';
 import { KNOWN_GAPS } from './known-gaps.js';
 
-const files = listGoldenFixtures();
+const files = listGoldenFixtures(process.env.ACTIONS_FIXTURES_DIR ?? fixturePath('actions'));
 
-describe('golden fixtures (shared/fixtures/actions) by the README matching rules', () => {
+describe('golden fixtures (testdata fixtures/actions) by the README matching rules', () => {
   it('finds all 61 fixtures', () => {
     expect(files.length).toBe(61);
   });

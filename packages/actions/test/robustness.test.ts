@@ -1,13 +1,14 @@
 import { beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, listGoldenFixtures, readGoldenFixture, toV3Action, type TraceInput } from '../src/index.js';
+import { fixturePath } from '@tongate/testdata';
 import { actionValidator } from './spec.js';
 
 // The indexer classifies whatever the chain holds: malformed or truncated bodies must never make it throw, and
 // what it returns must still be valid v3.
 describe('classification of damaged traces', () => {
   const validate = actionValidator();
-  const fixtures = listGoldenFixtures().map((f) => readGoldenFixture(f));
+  const fixtures = listGoldenFixtures(process.env.ACTIONS_FIXTURES_DIR ?? fixturePath('actions')).map((f) => readGoldenFixture(f));
   // a body that keeps its opcode but loses everything after it, and one with garbage after it
   const damage = [
     (op: number) => beginCell().storeUint(op >>> 0, 32).endCell(),

@@ -8,12 +8,13 @@ import {
   visibleActions,
   type ClassifiedAction,
 } from '../src/index.js';
+import { fixturePath } from '@tongate/testdata';
 import { actionValidator } from './spec.js';
 
 
 describe('v3 action objects', () => {
   const validate = actionValidator();
-  const all = listGoldenFixtures().flatMap((f) => classifyTrace(readGoldenFixture(f)));
+  const all = listGoldenFixtures(process.env.ACTIONS_FIXTURES_DIR ?? fixturePath('actions')).flatMap((f) => classifyTrace(readGoldenFixture(f)));
 
   it('classifies some action from every fixture', () => {
     expect(all.length).toBeGreaterThan(61);

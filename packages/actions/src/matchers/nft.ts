@@ -106,12 +106,33 @@ function mintDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   };
 }
 
-/** A bid: TON sent to a getgems auction contract by someone other than the auction's own parties' contracts. */
+/** Telemint items (Fragment's usernames and numbers) run their own auction: their content points at Fragment. */
+function isTeleitem(item: Record<string, unknown> | undefined): boolean {
+  const content = item?.content as { uri?: unknown } | null | undefined;
+  return typeof content?.uri === 'string' && content.uri.includes('https://nft.fragment.com');
+}
+
+/**
+ * A bid: a plain TON transfer (no opcode or a text comment) that reaches a contract running an auction — a getgems
+ * auction contract (its NFT is the one it holds), a Telemint item, or a `.ton` DNS item of the network's collection
+ * (which auctions itself). A transfer that deploys the contract is its creation, not a bid.
+ */
 function bidDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
-  const auction = iface(ctx, node.account).NftAuction as { nft_addr?: string } | undefined;
-  if (!auction || (node.op !== null && node.op !== OP.TEXT_COMMENT) || !node.inMsg?.source) return null;
-  const nftAddress = normalizeAddress(auction.nft_addr ?? null);
-  const item = iface(ctx, nftAddress).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  if ((node.op !== null && node.op !== OP.TEXT_COMMENT) || !node.inMsg?.source || node.inMsg.bounced) return null;
+  if (node.tx.orig_status !== 'active' || node.inMsg.init_state) return null;
+  const kinds = iface(ctx, node.account);
+  const auction = kinds.NftAuction as { nft_addr?: string } | undefined;
+  let nftAddress: RawAddress | null;
+  let item: { collection_address?: string; index?: number | string } | undefined;
+  if (auction) {
+    nftAddress = normalizeAddress(auction.nft_addr ?? null);
+    item = iface(ctx, nftAddress).NftItem as typeof item;
+  } else if (kinds.DnsItem || isTeleitem(kinds.NftItem)) {
+    nftAddress = node.account;
+    item = (kinds.NftItem ?? kinds.DnsItem) as typeof item;
+  } else {
+    return null;
+  }
   return {
     type: 'auction_bid',
     nodes: [node],
