@@ -92,6 +92,8 @@ const DETAILS: Record<string, FieldMap> = {
   },
   nft_transfer: NFT_TRANSFER,
   nft_purchase: NFT_TRANSFER,
+  nft_put_on_sale: { asset: 'nft_collection', asset_secondary: 'nft_item' },
+  nft_put_on_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
   nft_mint: { source: 'owner', asset: 'nft_collection', asset_secondary: 'nft_item' },
   nft_discovery: { source: 'source', asset: 'nft_collection', asset_secondary: 'nft_item' },
   auction_bid: { source: 'bidder', destination: 'auction', value: 'amount', asset_secondary: 'nft_item', asset: 'nft_collection' },

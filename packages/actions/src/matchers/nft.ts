@@ -184,6 +184,92 @@ export const nftMintAndBidMatcher: Matcher = {
   },
 };
 
+type Listing = Record<string, unknown>;
+
+/**
+ * A listing: the owner's NFT reaches a getgems sale or auction contract that holds that very item and names the
+ * sender as its seller — handed to it directly, or through a listing contract that deploys the sale and passes the
+ * item on. The transfers are nested in the listing; `listing_address` is the first transfer's new owner.
+ */
+function listingDraft(ctx: MatchContext, first: ActionDraft, firstNode: TraceNode): ActionDraft | null {
+  const firstData = first.fields.nft_transfer_data as Record<string, DataValue>;
+  if (firstData.is_purchase) return null;
+  const item = firstNode.account;
+  const owner = first.fields.source ?? null;
+  const listingAddress = first.fields.destination ?? null;
+  let saleAddress = listingAddress;
+  const children: ActionDraft[] = [first];
+  const extra: TraceNode[] = [];
+  let contract = iface(ctx, saleAddress);
+  if (!contract.NftSale && !contract.NftAuction) {
+    // through a listing contract: it deploys the sale and transfers the item to it
+    const assigned = childWithOp(firstNode, OP.NFT_OWNERSHIP_ASSIGNED);
+    const deploy = assigned?.children.find((c) => c.tx.orig_status !== 'active' && c.account !== item);
+    const second = assigned?.children.find((c) => c.account === item && c.op === OP.NFT_TRANSFER);
+    const built = second && deploy ? nftTransferDraft(ctx, second) : null;
+    if (!assigned || !deploy || !built || built.draft.fields.destination !== deploy.account) return null;
+    saleAddress = deploy.account;
+    contract = iface(ctx, saleAddress);
+    children.push(built.draft);
+    extra.push(assigned, deploy);
+  }
+  const sale = contract.NftSale as Listing | undefined;
+  const auction = contract.NftAuction as Listing | undefined;
+  const held = sale ? sale.nft_address : auction?.nft_addr;
+  const seller = sale ? sale.nft_owner_address : auction?.nft_owner;
+  if ((!sale && !auction) || normalizeAddress((held as string) ?? null) !== item || normalizeAddress((seller as string) ?? null) !== owner) return null;
+  const base = {
+    nft_item_index: firstData.nft_item_index,
+    owner,
+    listing_address: listingAddress,
+    marketplace_address: normalizeAddress(((sale?.marketplace_address ?? auction?.mp_addr) as string) ?? null),
+  };
+  const nodes = nodeSet(...children.flatMap((c) => c.nodes), ...extra);
+  const common = { source: owner, asset: first.fields.asset, asset_secondary: item };
+  if (sale) {
+    return {
+      type: 'nft_put_on_sale',
+      nodes,
+      success: children.every((c) => c.success),
+      fields: {
+        ...common,
+        destination: saleAddress,
+        nft_listing_data: {
+          ...base,
+          sale_address: saleAddress,
+          full_price: (sale.full_price as string) ?? null,
+          marketplace_fee_address: normalizeAddress((sale.marketplace_fee_address as string) ?? null),
+          marketplace_fee: (sale.marketplace_fee as string) ?? null,
+          royalty_address: normalizeAddress((sale.royalty_address as string) ?? null),
+          royalty_amount: (sale.royalty_amount as string) ?? null,
+        },
+      },
+      children,
+    };
+  }
+  return {
+    type: 'nft_put_on_auction',
+    nodes,
+    success: children.every((c) => c.success),
+    fields: {
+      ...common,
+      destination: saleAddress,
+      nft_listing_data: {
+        ...base,
+        auction_address: saleAddress,
+        marketplace_fee_address: normalizeAddress((auction!.mp_fee_addr as string) ?? null),
+        marketplace_fee_factor: (auction!.mp_fee_factor as string) ?? null,
+        marketplace_fee_base: (auction!.mp_fee_base as string) ?? null,
+        royalty_address: normalizeAddress((auction!.royalty_fee_addr as string) ?? null),
+        royalty_fee_base: (auction!.royalty_fee_base as string) ?? null,
+        max_bid: (auction!.max_bid as string) ?? null,
+        min_bid: (auction!.min_bid as string) ?? null,
+      },
+    },
+    children,
+  };
+}
+
 /**
  * NFT transfers, and purchases from fixed-price sale contracts: the buyer's payment to the sale, the payout to the
  * seller and the item's transfer to the buyer form an nft_purchase, with the transfer nested in it.
@@ -198,7 +284,8 @@ export const nftMatcher: Matcher = {
       if (!built || !isFree(ctx, ...built.draft.nodes)) continue;
       const saleNode = node.parent;
       if (built.sale?.kind !== 'sale' || !saleNode || !built.sale.seller) {
-        drafts.push(built.draft);
+        const listing = listingDraft(ctx, built.draft, node);
+        drafts.push(listing && isFree(ctx, ...listing.nodes) ? listing : built.draft);
         continue;
       }
       const payout = saleNode.children.find((c) => c.account === built.sale!.seller && !txFailed(c));

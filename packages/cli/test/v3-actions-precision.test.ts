@@ -1,0 +1,154 @@
+/**
+ * The action classifier on the devnet's own traffic, over real HTTP against the composed service (devnet → indexer →
+ * store → handlers), on both networks: after the seed, every action of every trace is one somebody performed. The
+ * seed runs no DEX, lending, bridge, cocoon or tgBTC contract, so no such action may appear; the staking pools'
+ * deposits and withdrawals, the bids on the getgems and `.ton` DNS auctions, the sale listings and the DNS record
+ * changes come out as what they are, with the contracts' addresses in their details.
+ */
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Address } from '@ton/ton';
+import type { Devnet, SeedSummary } from '@tongate/devnet';
+import type { Indexer } from '@tongate/indexer';
+import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 240_000 });
+
+const suite = useKeyedGateway({ devnetBlockIntervalMs: 0 });
+
+const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+
+/** Action types of the protocols the devnet does not run: none may ever be reported there. */
+const FOREIGN = /^(evaa_|jvault_|coffee_|layerzero_|cocoon_|tgbtc_|tonco_|jetton_swap$|dex_)/;
+
+/**
+ * Every type the seed's operations make, and so every type the devnet may show. A type outside this list is an
+ * action nobody performed.
+ */
+const PERFORMED = new Set([
+  'ton_transfer',
+  'call_contract',
+  'contract_deploy',
+  'tick_tock',
+  'jetton_mint',
+  'jetton_transfer',
+  'jetton_burn',
+  'nft_mint',
+  'nft_transfer',
+  'nft_put_on_sale',
+  'nft_put_on_auction',
+  'nft_purchase',
+  'auction_bid',
+  'change_dns',
+  'delete_dns',
+  'renew_dns',
+  'dns_purchase',
+  'vesting_add_whitelist',
+  'vesting_send_message',
+  'multisig_create_order',
+  'multisig_approve',
+  'multisig_execute',
+  'election_deposit',
+  'election_recover',
+  'stake_deposit',
+  'stake_withdrawal_request',
+  'stake_withdrawal',
+]);
+
+describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on %s', (network) => {
+  let devnet: Devnet;
+  let indexer: Indexer;
+  let seed: SeedSummary;
+  /** Every action of every trace after the seed, from /traces?include_actions=true. */
+  let actions: any[];
+  const api = v3Requests(suite, network);
+
+  const ok = async (path: string, query: Record<string, string>) => {
+    const r = await api.get(path, query);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body;
+  };
+
+  beforeAll(async () => {
+    devnet = suite.service.gateway.devnets[network]!;
+    indexer = suite.service.gateway.indexers[network]!;
+    seed = await devnet.seed();
+    await indexer.waitFor(seed.lastBlock.seqno);
+    await indexer.waitFor((await devnet.produceBlock()).seqno);
+    actions = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = await ok('traces', { include_actions: 'true', limit: '100', offset: String(offset), sort: 'asc' });
+      for (const t of page.traces) {
+        expect(t.trace_info.classification_state, t.trace_id).toBe('ok');
+        actions.push(...t.actions);
+      }
+      if (page.traces.length < 100) break;
+    }
+  });
+
+  it('no action of a protocol the devnet does not run, and no type nobody performed', () => {
+    expect(actions.length).toBeGreaterThan(0);
+    if (process.env.DEBUG_ACTIONS) for (const a of actions) console.log(a.type, JSON.stringify(a.details).slice(0, 300));
+    const types = [...new Set(actions.map((a) => a.type))].sort();
+    expect(types.filter((t) => FOREIGN.test(t))).toEqual([]);
+    expect(types.filter((t) => !PERFORMED.has(t))).toEqual([]);
+  });
+
+  it('action_type=stake_deposit: the nominator pool deposits (comment "d") and the single-nominator owner top-up', async () => {
+    const { pools } = seed;
+    const body = await ok('actions', { action_type: 'stake_deposit', limit: '100' });
+    const deposits = body.actions.filter((a: any) => a.details.pool === raw(pools.nominatorPool));
+    expect(deposits).toHaveLength(pools.deposits.length);
+    for (const d of deposits) {
+      expect(d.success).toBe(true);
+      expect(d.details).toMatchObject({ provider: 'nominator', pool: raw(pools.nominatorPool) });
+      expect(pools.nominators.map(raw)).toContain(d.details.stake_holder);
+    }
+    // `d` deposits carry the whole value sent; the pool keeps 1 TON of it as its fee.
+    const credited = deposits.map((d: any) => BigInt(d.details.amount) - 1_000_000_000n).sort();
+    expect(credited).toEqual(pools.deposits.map((d) => d.amount).sort());
+    const single = body.actions.filter((a: any) => a.details.pool === raw(pools.singleNominatorPool));
+    expect(single.map((a: any) => [a.details.stake_holder, a.details.amount, a.details.provider])).toEqual([
+      [raw(pools.owner), pools.singleNominatorDeposits.find((d) => d.from.equals(pools.owner))!.amount.toString(), 'single_nominator'],
+    ]);
+  });
+
+  it('action_type=stake_withdrawal_request and stake_withdrawal: the nominator leaving with "w", the owner withdrawing', async () => {
+    const { pools } = seed;
+    const requests = (await ok('actions', { action_type: 'stake_withdrawal_request', limit: '100' })).actions;
+    expect(requests.filter((a: any) => a.details.pool === raw(pools.nominatorPool)).map((a: any) => [a.details.stake_holder, a.details.provider])).toEqual([
+      [raw(pools.withdrawn), 'nominator'],
+    ]);
+    const withdrawals = (await ok('actions', { action_type: 'stake_withdrawal', limit: '100' })).actions;
+    expect(withdrawals.filter((a: any) => a.details.pool === raw(pools.singleNominatorPool)).map((a: any) => [a.details.stake_holder, a.details.amount])).toEqual([
+      [raw(pools.owner), pools.singleNominatorWithdrawal.toString()],
+    ]);
+  });
+
+  it('action_type=auction_bid: the bid on the getgems auction and the bids on the .ton DNS auction', async () => {
+    const { auction, dns } = seed.sales;
+    const bids = (await ok('actions', { action_type: 'auction_bid', limit: '100' })).actions;
+    const getgems = bids.filter((a: any) => a.details.auction === raw(auction.address));
+    expect(getgems.map((a: any) => [a.details.bidder, a.details.amount, a.details.nft_item])).toEqual([[raw(auction.bidder), auction.bid.toString(), raw(auction.nft)]]);
+    const onDns = bids.filter((a: any) => a.details.auction === raw(dns.item));
+    expect(onDns.map((a: any) => a.details.bidder)).toContain(raw(dns.bidder));
+    expect(onDns.find((a: any) => a.details.bidder === raw(dns.bidder)).details).toMatchObject({ amount: dns.bid.toString(), nft_item: raw(dns.item) });
+  });
+
+  it('nft_put_on_sale and nft_put_on_auction: the seller hands the items to the getgems sale and auction', async () => {
+    const { sale, auction, collection } = seed.sales;
+    const onSale = (await ok('actions', { action_type: 'nft_put_on_sale', limit: '100' })).actions;
+    expect(onSale.map((a: any) => a.details)).toEqual([
+      expect.objectContaining({ owner: raw(sale.seller), nft_item: raw(sale.nft), nft_collection: raw(collection), sale_address: raw(sale.address), full_price: sale.fullPrice.toString() }),
+    ]);
+    const onAuction = (await ok('actions', { action_type: 'nft_put_on_auction', limit: '100' })).actions;
+    expect(onAuction.map((a: any) => a.details)).toEqual([
+      expect.objectContaining({ owner: raw(auction.seller), nft_item: raw(auction.nft), nft_collection: raw(collection), auction_address: raw(auction.address) }),
+    ]);
+  });
+
+  it('action_type=change_dns: the seeded records are set on the .ton items', async () => {
+    const changes = (await ok('actions', { action_type: 'change_dns', limit: '100' })).actions;
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) expect(c.details.nft_collection).toBe(raw(seed.dns.collection));
+  });
+});
