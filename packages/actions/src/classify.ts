@@ -11,6 +11,7 @@ import { jvaultMatcher } from './matchers/jvault.js';
 import { multisigMatcher } from './matchers/multisig.js';
 import { layerzeroMatcher } from './matchers/layerzero.js';
 import { nftMatcher, nftMintAndBidMatcher } from './matchers/nft.js';
+import { marketplaceMatcher } from './matchers/marketplace.js';
 import { dnsMatcher } from './matchers/dns.js';
 import { electionsMatcher } from './matchers/elections.js';
 import { singleNominatorMatcher, stakingMatcher } from './matchers/staking.js';
@@ -41,6 +42,7 @@ export const MATCHERS: readonly Matcher[] = [
   multisigMatcher,
   stakingMatcher,
   singleNominatorMatcher,
+  marketplaceMatcher,
   nftMatcher,
   swapMatcher,
   dedustLiquidityMatcher,

@@ -1,6 +1,6 @@
 import { Address, beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
+import { classifyTrace, toV3Action, type AccountInterfaces, type ClassifiedAction, type TraceInput } from '../src/index.js';
 import { actionValidator } from './spec.js';
 import { addr, syntheticTrace } from './synthetic.js';
 
@@ -133,5 +133,45 @@ describe('listings', () => {
       full_price: '5000000000',
     });
     expect(actions.find((a) => a.type === 'nft_transfer')?.ancestor_type).toEqual(['nft_put_on_sale']);
+  });
+});
+
+describe('sale and auction contracts ending a trade', () => {
+  const item = addr(90);
+  const collection = addr(91);
+  const transferTo = (owner: string) =>
+    beginCell().storeUint(0x5fcc3d14, 32).storeUint(0, 64).storeAddress(Address.parseRaw(owner)).storeAddress(Address.parseRaw(owner)).storeBit(false).storeCoins(0n).storeBit(false).endCell();
+
+  it('cancel#3 to a sale holding the item: nft_cancel_sale with the transfer back nested; at another contract it is a call', () => {
+    const sale = addr(92);
+    const cancel = beginCell().storeUint(3, 32).storeUint(0, 64).endCell();
+    const steps = [ext, { account: sale, from: 0, body: cancel }, { account: item, from: 1, body: transferTo(WALLET) }];
+    const kinds = { [item]: { NftItem: { collection_address: collection, index: 1 } } };
+    const actions = classify(syntheticTrace(steps, { ...kinds, [sale]: { NftSale: { nft_address: item, nft_owner_address: WALLET } } }));
+    expect(types(actions)).toEqual(['nft_cancel_sale']);
+    expect(v3(actions.find((a) => a.type === 'nft_cancel_sale'))).toMatchObject({ owner: WALLET, sale_address: sale, nft_item: item, nft_collection: collection });
+    expect(types(classify(syntheticTrace(steps, kinds)))).not.toContain('nft_cancel_sale');
+  });
+
+  it('"finish" to an auction: nft_finish_auction; "cancel": nft_cancel_auction', () => {
+    const auction = addr(93);
+    const kinds: Record<string, AccountInterfaces> = { [item]: { NftItem: { collection_address: collection, index: 1 } }, [auction]: { NftAuction: { nft_addr: item, nft_owner: WALLET } } };
+    const finish = classify(syntheticTrace([ext, { account: auction, from: 0, body: comment('finish') }, { account: item, from: 1, body: transferTo(addr(94)) }], kinds));
+    expect(types(finish)).toEqual(['nft_finish_auction']);
+    expect(v3(finish.find((a) => a.type === 'nft_finish_auction'))).toMatchObject({ owner: addr(94), auction_address: auction, nft_item: item });
+    const cancel = classify(syntheticTrace([ext, { account: auction, from: 0, body: comment('cancel') }, { account: item, from: 1, body: transferTo(WALLET) }], kinds));
+    expect(types(cancel)).toEqual(['nft_cancel_auction']);
+  });
+
+  it('a won .ton auction claimed: the item sends auction_fill_up#370fec51 to its collection (dns_purchase)', () => {
+    const dnsItem = addr(95);
+    const fillUp = beginCell().storeUint(0x370fec51, 32).storeUint(0, 64).endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: dnsItem, from: 0, body: comment('claim') }, { account: collection, from: 1, body: fillUp, value: 7_000_000_000n }], {
+        [dnsItem]: { DnsItem: { collection_address: collection }, NftItem: { collection_address: collection, index: 5 } },
+      }),
+    );
+    expect(types(actions)).toEqual(['dns_purchase']);
+    expect(v3(actions[0])).toMatchObject({ new_owner: WALLET, nft_item: dnsItem, nft_collection: collection, price: '7000000000' });
   });
 });

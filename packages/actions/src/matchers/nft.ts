@@ -45,7 +45,7 @@ function saleInfo(ctx: MatchContext, address: RawAddress | null): SaleInfo | nul
   return null;
 }
 
-function nftTransferDraft(ctx: MatchContext, transfer: TraceNode): { draft: ActionDraft; sale: SaleInfo | null } | null {
+export function nftTransferDraft(ctx: MatchContext, transfer: TraceNode): { draft: ActionDraft; sale: SaleInfo | null } | null {
   const body = decodeNftTransfer(transfer);
   if (!body || !body.new_owner) return null;
   const sender = normalizeAddress(transfer.inMsg?.source);
@@ -107,7 +107,7 @@ function mintDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
 }
 
 /** Telemint items (Fragment's usernames and numbers) run their own auction: their content points at Fragment. */
-function isTeleitem(item: Record<string, unknown> | undefined): boolean {
+export function isTeleitem(item: Record<string, unknown> | undefined): boolean {
   const content = item?.content as { uri?: unknown } | null | undefined;
   return typeof content?.uri === 'string' && content.uri.includes('https://nft.fragment.com');
 }
