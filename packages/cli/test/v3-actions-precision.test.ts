@@ -6,8 +6,8 @@
  * changes come out as what they are, with the contracts' addresses in their details.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Address } from '@ton/ton';
-import type { Devnet, SeedSummary } from '@tongate/devnet';
+import { internal, toNano, WalletContractV4, type Address } from '@ton/ton';
+import { signerFromSeed, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
 
@@ -144,6 +144,21 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     expect(onAuction.map((a: any) => a.details)).toEqual([
       expect.objectContaining({ owner: raw(auction.seller), nft_item: raw(auction.nft), nft_collection: raw(collection), auction_address: raw(auction.address) }),
     ]);
+  });
+
+  it("the test's own purchase of the seeded sale is one trace whose only protocol action is the nft_purchase", async () => {
+    const { sale } = seed.sales;
+    const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+    const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
+    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: sale.address, value: sale.fullPrice + toNano('1'), bounce: true })]);
+    const { hash } = await devnet.sendMessage(boc);
+    await indexer.waitFor((await devnet.produceBlock()).seqno);
+    await indexer.waitFor((await devnet.produceBlock()).seqno);
+    const traces = (await ok('traces', { msg_hash: hash.toString('hex'), include_actions: 'true' })).traces;
+    expect(traces).toHaveLength(1);
+    const purchases = traces[0].actions.filter((a: any) => a.type !== 'ton_transfer' && a.type !== 'call_contract');
+    expect(purchases.map((a: any) => a.type)).toEqual(['nft_purchase']);
+    expect(purchases[0].details).toMatchObject({ nft_item: raw(sale.nft), new_owner: raw(devnet.faucet.address), price: sale.fullPrice.toString() });
   });
 
   it('action_type=change_dns: the seeded records are set on the .ton items', async () => {
