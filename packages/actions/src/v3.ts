@@ -103,6 +103,7 @@ const DETAILS: Record<string, FieldMap> = {
   nft_mint: { source: 'owner', asset: 'nft_collection', asset_secondary: 'nft_item' },
   nft_discovery: { source: 'source', asset: 'nft_collection', asset_secondary: 'nft_item' },
   auction_bid: { source: 'bidder', destination: 'auction', value: 'amount', asset_secondary: 'nft_item', asset: 'nft_collection' },
+  auction_outbid: { source: 'new_bidder', destination: 'bidder', value: 'amount', asset_secondary: 'nft_item', asset: 'nft_collection' },
   change_dns: DNS_ITEM,
   delete_dns: { ...DNS_ITEM, 'change_dns_record_data.key': 'hash' },
   renew_dns: DNS_ITEM,

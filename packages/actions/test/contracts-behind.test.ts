@@ -175,3 +175,19 @@ describe('sale and auction contracts ending a trade', () => {
     expect(v3(actions[0])).toMatchObject({ new_owner: WALLET, nft_item: dnsItem, nft_collection: collection, price: '7000000000' });
   });
 });
+
+describe('outbids', () => {
+  it("a higher bid on a .ton item returns the previous bid with outbid_notification: auction_bid and auction_outbid", () => {
+    const item = addr(100);
+    const collection = addr(101);
+    const previous = addr(102);
+    const notice = beginCell().storeUint(0x557cea20, 32).storeUint(0, 64).endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: item, from: 0, value: 3_000_000_000n }, { account: previous, from: 1, body: notice, value: 2_000_000_000n }], {
+        [item]: { DnsItem: { address: item, collection_address: collection } },
+      }),
+    );
+    expect(types(actions)).toEqual(['auction_bid', 'auction_outbid']);
+    expect(v3(actions.find((a) => a.type === 'auction_outbid'))).toMatchObject({ bidder: previous, new_bidder: WALLET, amount: '2000000000', auction: item, nft_item: item });
+  });
+});

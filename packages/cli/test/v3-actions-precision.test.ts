@@ -38,6 +38,7 @@ const PERFORMED = new Set([
   'nft_put_on_auction',
   'nft_purchase',
   'auction_bid',
+  'auction_outbid',
   'change_dns',
   'delete_dns',
   'renew_dns',
@@ -132,6 +133,9 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     const onDns = bids.filter((a: any) => a.details.auction === raw(dns.item));
     expect(onDns.map((a: any) => a.details.bidder)).toContain(raw(dns.bidder));
     expect(onDns.find((a: any) => a.details.bidder === raw(dns.bidder)).details).toMatchObject({ amount: dns.bid.toString(), nft_item: raw(dns.item) });
+    // The opener's bid goes back to it when the higher one arrives.
+    const outbids = (await ok('actions', { action_type: 'auction_outbid', limit: '100' })).actions.filter((a: any) => a.details.auction === raw(dns.item));
+    expect(outbids.map((a: any) => [a.details.bidder, a.details.new_bidder])).toEqual([[raw(dns.outbid), raw(dns.bidder)]]);
   });
 
   it('nft_put_on_sale and nft_put_on_auction: the seller hands the items to the getgems sale and auction', async () => {
@@ -159,6 +163,37 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     const purchases = traces[0].actions.filter((a: any) => a.type !== 'ton_transfer' && a.type !== 'call_contract');
     expect(purchases.map((a: any) => a.type)).toEqual(['nft_purchase']);
     expect(purchases[0].details).toMatchObject({ nft_item: raw(sale.nft), new_owner: raw(devnet.faucet.address), price: sale.fullPrice.toString() });
+  });
+
+  it('address book: each contract the seed deploys has the interfaces of the rule (code hash, else get-method subsets)', async () => {
+    // Expected by the interface table: a code hash listed there names that interface alone (the wallets, the
+    // getgems sale v4 and auction, the multisig and its order); otherwise every interface all of whose get-methods
+    // the code defines. The TON Foundation pool (get_pool_data + the tv_pool methods) also meets daolama_vault's only
+    // method; the single-nominator pool's get_pool_data and get_roles meet daolama_vault's alone. The vesting wallet
+    // has seqno and get_public_key, the methods of the wallets that carry no code hash. DNS items resolve
+    // (dnsresolve), are NFT items and editable (get_editor); the `.ton` collection resolves and is a collection. (The
+    // root resolver is a genesis account that never has a transaction, so the index holds no state for it.)
+    const s = seed;
+    const expected: [Address, string[]][] = [
+      [s.jetton.minter, ['jetton_master']],
+      [s.jetton.wallets[0], ['jetton_wallet']],
+      [s.nft.collection, ['nft_collection']],
+      [s.nft.item, ['nft_item']],
+      [s.dns.collection, ['dns', 'nft_collection']],
+      [s.dns.items[0].address, ['dns', 'editable', 'nft_item']],
+      [s.vesting.address, ['wallet_v1r2', 'wallet_v2r1', 'wallet_v3r1', 'wallet_v5_beta']],
+      [s.multisig.address, ['multisig_v2']],
+      [s.multisig.orders[0].address, ['multisig_order_v2']],
+      [s.pools.nominatorPool, ['daolama_vault', 'tv_pool']],
+      [s.pools.singleNominatorPool, ['daolama_vault']],
+      [s.sales.sale.address, ['nft_sale_getgems_v4']],
+      [s.sales.auction.address, ['nft_auction_getgems_v3']],
+      [s.sales.dns.item, ['dns', 'editable', 'nft_item']],
+      [devnet.faucet.address, ['wallet_v4r2']],
+      ...s.wallets.map((w): [Address, string[]] => [w.address, [`wallet_${w.version}`]]),
+    ];
+    const book = (await ok('addressBook', { address: expected.map(([a]) => raw(a)).join(',') })) as Record<string, { interfaces: string[] }>;
+    expect(expected.map(([a]) => [raw(a), book[raw(a)]?.interfaces])).toEqual(expected.map(([a, names]) => [raw(a), names]));
   });
 
   it('action_type=change_dns: the seeded records are set on the .ton items', async () => {

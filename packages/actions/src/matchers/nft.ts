@@ -171,14 +171,49 @@ function discoveryDraft(node: TraceNode): ActionDraft | null {
 }
 
 /** NFT mints, discoveries and bids on auctions; transfers and purchases are matched by `nftMatcher`. */
+/** The `.ton` DNS item's notice to the bidder it returns a bid to. */
+const DNS_OUTBID_NOTIFICATION = 0x557cea20;
+
+/**
+ * An outbid: the auction returning the previous bid when a higher one arrives — the DNS item's
+ * outbid_notification#557cea20, or a getgems auction's plain or commented transfer to someone other than the new
+ * bidder. A bid that ends the auction (the NFT handed over) is a purchase, not this.
+ */
+function outbidDraft(ctx: MatchContext, bid: ActionDraft, node: TraceNode): ActionDraft | null {
+  if (node.children.some((c) => c.op === OP.NFT_TRANSFER)) return null;
+  const bidder = bid.fields.source ?? null;
+  const isDns = !iface(ctx, node.account).NftAuction;
+  const refund = node.children.find(
+    (c) => c.account !== bidder && c.account !== bid.fields.asset_secondary && (isDns ? c.op === DNS_OUTBID_NOTIFICATION : c.op === null || c.op === OP.TEXT_COMMENT),
+  );
+  if (!refund || !isFree(ctx, refund)) return null;
+  return {
+    type: 'auction_outbid',
+    nodes: [refund],
+    success: !txFailed(refund),
+    fields: {
+      source: bidder,
+      destination: refund.account,
+      value: String(refund.inMsg?.value ?? 0),
+      asset: bid.fields.asset ?? null,
+      asset_secondary: bid.fields.asset_secondary ?? null,
+      nft_transfer_data: { auction: node.account },
+    },
+  };
+}
+
 export const nftMintAndBidMatcher: Matcher = {
   name: 'nft-mint-bid',
   match(ctx) {
     const drafts: ActionDraft[] = [];
     for (const node of ctx.tree.nodes) {
       if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      const d = mintDraft(ctx, node) ?? discoveryDraft(node) ?? bidDraft(ctx, node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
+      const bid = mintDraft(ctx, node) || discoveryDraft(node) ? null : bidDraft(ctx, node);
+      const d = mintDraft(ctx, node) ?? discoveryDraft(node) ?? bid;
+      if (!d || !isFree(ctx, ...d.nodes)) continue;
+      drafts.push(d);
+      const outbid = bid && bid.success ? outbidDraft(ctx, bid, node) : null;
+      if (outbid) drafts.push(outbid);
     }
     return drafts;
   },
