@@ -191,3 +191,11 @@ describe('outbids', () => {
     expect(v3(actions.find((a) => a.type === 'auction_outbid'))).toMatchObject({ bidder: previous, new_bidder: WALLET, amount: '2000000000', auction: item, nft_item: item });
   });
 });
+
+describe('tgBTC', () => {
+  it("an external-out event with the teleport's mint opcode, outside the teleport's mint chain, is no tgBTC action", () => {
+    const log = beginCell().storeUint(0x77a80ef3, 32).storeCoins(1000n).storeAddress(Address.parseRaw(WALLET)).storeUint(1, 256).endCell();
+    const actions = classify(syntheticTrace([ext, { account: addr(110), from: 0, body: beginCell().storeUint(0xe42a879b, 32).endCell(), logs: [log] }]));
+    expect(types(actions).filter((t) => t.startsWith('tgbtc'))).toEqual([]);
+  });
+});
