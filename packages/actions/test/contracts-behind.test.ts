@@ -199,3 +199,16 @@ describe('tgBTC', () => {
     expect(types(actions).filter((t) => t.startsWith('tgbtc'))).toEqual([]);
   });
 });
+
+describe('nominator pool payouts', () => {
+  it('process_withdraw_requests#2 at a nominator pool: each payout is a stake_withdrawal_request; op 2 elsewhere is a call', () => {
+    const pool = addr(120, -1);
+    const nominator = addr(121);
+    const process = beginCell().storeUint(2, 32).storeUint(0, 64).endCell();
+    const steps = [ext, { account: pool, from: 0, body: process }, { account: nominator, from: 1, value: 10_000_000_000_000n }];
+    const actions = classify(syntheticTrace(steps, { [pool]: { NominatorPool: { address: pool } } }));
+    expect(types(actions)).toEqual(['call_contract', 'stake_withdrawal_request']);
+    expect(v3(actions.find((a) => a.type === 'stake_withdrawal_request'))).toMatchObject({ provider: 'nominator', stake_holder: nominator, pool });
+    expect(types(classify(syntheticTrace(steps)))).toEqual(['call_contract', 'ton_transfer']);
+  });
+});

@@ -203,12 +203,41 @@ function singleNominator(ctx: MatchContext, node: TraceNode): ActionDraft | null
   };
 }
 
+/** process_withdraw_requests#2 (anyone may send it) makes the nominator pool pay out the pending withdrawals. */
+const NOMINATOR_POOL_PROCESS_WITHDRAW_REQUESTS = 0x2;
+
+/**
+ * The TON Foundation pool paying out pending withdrawal requests: each plain TON transfer it sends in answer to
+ * process_withdraw_requests#2 is the payout of one nominator's earlier "w". Only at a `NominatorPool` (0x2 is also
+ * EVAA's withdraw opcode); the request itself stays a contract call.
+ */
+function nominatorPoolPayouts(ctx: MatchContext, node: TraceNode): ActionDraft[] {
+  if (node.op !== NOMINATOR_POOL_PROCESS_WITHDRAW_REQUESTS || !iface(ctx, node.account).NominatorPool) return [];
+  return node.children
+    .filter((c) => (c.op === null || c.op === OP.TEXT_COMMENT) && !c.inMsg?.bounced && isFree(ctx, c))
+    .map((c) => ({
+      type: 'stake_withdrawal_request',
+      btype: 'nominator_pool_withdraw_request',
+      nodes: [c],
+      initiator: node,
+      success: !txFailed(c),
+      fields: {
+        source: c.account,
+        destination: node.account,
+        asset: null,
+        amount: String(c.inMsg?.value ?? 0),
+        staking_data: { provider: 'nominator', ts_nft: null },
+      },
+    }));
+}
+
 export const singleNominatorMatcher: Matcher = {
-  name: 'single-nominator',
+  name: 'nominator-pools',
   match(ctx) {
     const drafts: ActionDraft[] = [];
     for (const node of ctx.tree.nodes) {
       if (!node.inMsg?.source || !isFree(ctx, node)) continue;
+      drafts.push(...nominatorPoolPayouts(ctx, node));
       const d = singleNominator(ctx, node);
       if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
     }
