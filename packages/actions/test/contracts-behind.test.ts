@@ -212,3 +212,21 @@ describe('nominator pool payouts', () => {
     expect(types(classify(syntheticTrace(steps)))).toEqual(['call_contract', 'ton_transfer']);
   });
 });
+
+describe('cocoon', () => {
+  it('an owner request to a client contract is a cocoon action only with the client answering (request to its proxy and excesses)', () => {
+    const client = addr(130);
+    const refund = beginCell().storeUint(0xfafa6cc1, 32).storeUint(0, 64).endCell();
+    const lone = classify(syntheticTrace([ext, { account: client, from: 0, body: refund }]));
+    expect(types(lone)).toEqual(['call_contract']);
+    const answered = classify(
+      syntheticTrace([
+        ext,
+        { account: client, from: 0, body: refund },
+        { account: addr(131), from: 1, body: beginCell().storeUint(0x65448ff4, 32).storeUint(0, 64).endCell() },
+        { account: WALLET, from: 1, body: beginCell().storeUint(0x2565934c, 32).storeUint(0, 64).endCell() },
+      ]),
+    );
+    expect(types(answered)).toEqual(['cocoon_client_request_refund']);
+  });
+});
