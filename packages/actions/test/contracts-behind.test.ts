@@ -230,3 +230,20 @@ describe('cocoon', () => {
     expect(types(answered)).toEqual(['cocoon_client_request_refund']);
   });
 });
+
+describe('jetton mints', () => {
+  const minter = addr(140);
+  const master = beginCell().storeUint(0x178d4519, 32).storeUint(0, 64).storeCoins(500n).storeAddress(null).storeAddress(null).storeCoins(0n).storeBit(false).endCell();
+  const mint = (op: number, withMaster = true) => {
+    const b = beginCell().storeUint(op, 32).storeUint(0, 64).storeAddress(Address.parseRaw(WALLET)).storeCoins(50_000_000n);
+    return (withMaster ? b.storeRef(master) : b).endCell();
+  };
+
+  it('a mint the minter refuses is a failed jetton_mint to the requested address; a body without the internal_transfer is no mint', () => {
+    const refused = classify(syntheticTrace([ext, { account: minter, from: 0, body: mint(0x15), aborted: true, exitCode: 73 }]));
+    expect(types(refused)).toEqual(['jetton_mint']);
+    expect(refused[0].success).toBe(false);
+    expect(v3(refused[0])).toMatchObject({ receiver: WALLET, asset: minter, amount: '500', ton_amount: '50000000' });
+    expect(types(classify(syntheticTrace([ext, { account: minter, from: 0, body: mint(0x15, false) }])))).toEqual(['call_contract']);
+  });
+});
