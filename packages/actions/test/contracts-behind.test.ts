@@ -247,3 +247,13 @@ describe('jetton mints', () => {
     expect(types(classify(syntheticTrace([ext, { account: minter, from: 0, body: mint(0x15, false) }])))).toEqual(['call_contract']);
   });
 });
+
+describe('jvault', () => {
+  it('unstake opcodes are jvault actions only at a stake wallet (its data names the pool, or it asks its pool to update rewards)', () => {
+    const wallet = addr(150);
+    const unstake = beginCell().storeUint(0x499a9262, 32).storeUint(0, 64).storeCoins(1000n).endCell();
+    expect(types(classify(syntheticTrace([ext, { account: wallet, from: 0, body: unstake }])))).toEqual(['call_contract']);
+    const known = classify(syntheticTrace([ext, { account: wallet, from: 0, body: unstake }], { [wallet]: { data_boc: { pool: addr(151) } } }));
+    expect(types(known)).toEqual(['jvault_unstake']);
+  });
+});
