@@ -55,12 +55,44 @@ const PERFORMED = new Set([
   'stake_withdrawal',
 ]);
 
+/** Actions any trace may carry beside the operation's own (the wallets' transfers, calls, deployments). */
+const BASIC = new Set(['ton_transfer', 'call_contract', 'contract_deploy', 'tick_tock']);
+const protocolTypes = (list: any[]) => [...new Set(list.map((a) => a.type).filter((t: string) => !BASIC.has(t)))].sort().join('+');
+
+/**
+ * What one trace of the seed (or of the devnet's own background work) may hold, operation by operation: the type set
+ * of each trace must be one of these. One external message of the seed is one operation, except where the seed sends
+ * several in one wallet message (the bids on both auctions, the two listings).
+ */
+const TRACE_OPERATIONS = new Set([
+  '', // plain transfers, deployments, calls (the validator's op 4 deposit, the pools' deployment)
+  'jetton_mint',
+  'jetton_transfer',
+  'jetton_burn',
+  'nft_mint', // the NFT collection's mint, and each .ton domain the .ton collection deploys
+  'nft_transfer',
+  'nft_put_on_auction+nft_put_on_sale', // the seller hands both items over in one message
+  'auction_bid+auction_outbid', // one message bids on the getgems auction and outbids the DNS auction's opener
+  'change_dns',
+  'vesting_add_whitelist',
+  'vesting_send_message',
+  'multisig_create_order',
+  'multisig_approve+multisig_execute',
+  'stake_deposit',
+  'stake_withdrawal_request',
+  'stake_withdrawal',
+  'election_deposit', // the validators and the pools staking in the elections, and recovering their stakes
+  'election_recover',
+]);
+
 describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on %s', (network) => {
   let devnet: Devnet;
   let indexer: Indexer;
   let seed: SeedSummary;
   /** Every action of every trace after the seed, from /traces?include_actions=true. */
   let actions: any[];
+  /** Per complete trace, the set of its protocol action types (`+`-joined, sorted). */
+  let traceTypes: string[];
   const api = v3Requests(suite, network);
 
   const ok = async (path: string, query: Record<string, string>) => {
@@ -76,6 +108,7 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     await indexer.waitFor(seed.lastBlock.seqno);
     await indexer.waitFor((await devnet.produceBlock()).seqno);
     actions = [];
+    traceTypes = [];
     for (let offset = 0; ; offset += 100) {
       const page = await ok('traces', { include_actions: 'true', limit: '100', offset: String(offset), sort: 'asc' });
       for (const t of page.traces) {
@@ -84,6 +117,7 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
         if (t.trace_info.trace_state !== 'complete') continue;
         expect(t.trace_info.classification_state, t.trace_id).toBe('ok');
         actions.push(...t.actions);
+        traceTypes.push(protocolTypes(t.actions));
       }
       if (page.traces.length < 100) break;
     }
@@ -95,6 +129,11 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     const types = [...new Set(actions.map((a) => a.type))].sort();
     expect(types.filter((t) => FOREIGN.test(t))).toEqual([]);
     expect(types.filter((t) => !PERFORMED.has(t))).toEqual([]);
+  });
+
+  it('each trace holds the actions of one operation somebody performed', () => {
+    expect(traceTypes.length).toBeGreaterThan(0);
+    expect(traceTypes.filter((t) => !TRACE_OPERATIONS.has(t))).toEqual([]);
   });
 
   it('action_type=stake_deposit: the nominator pool deposits (comment "d") and the single-nominator owner top-up', async () => {
