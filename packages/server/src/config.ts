@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Address } from '@ton/core';
+import type { Network } from '@tongate/chain';
 
-export type Network = 'mainnet' | 'testnet';
+export type { Network };
 export const NETWORKS: readonly Network[] = ['mainnet', 'testnet'];
 
 export interface NetworkSettings {

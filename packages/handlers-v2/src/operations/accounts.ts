@@ -5,7 +5,7 @@ import { friendlyFlags } from '@tongate/stubs';
 import { ApiError } from '../api-error.js';
 import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64, rawUpper } from '../format.js';
 import { getTokenData } from '../tokens.js';
-import { readAccount, readWallet, simpleStatus } from '../domain/accounts.js';
+import { readAccount, readWallet, simpleStatus } from '@tongate/domain';
 import { detectHighload, detectWallet, readHighloadData, readWalletData } from '@tongate/contracts';
 import { type Deps, isTestnet, operation } from './common.js';
 

@@ -3,6 +3,7 @@ import { methodId, runGetMethod } from '@tongate/contracts';
 import type { ActionAccountsTable, ActionsTable, ChainDatabase, TracesTable } from '@tongate/store';
 import { Address, Cell } from '@ton/core';
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { rawAddress } from '@tongate/read-model';
 import type { McBlockBatch } from '../collect.js';
 
 /**
@@ -139,7 +140,7 @@ interface CodeAndData {
 
 const GET_WALLET_DATA = methodId('get_wallet_data');
 const GET_NFT_DATA = methodId('get_nft_data');
-const rawOf = (a: Address | null) => (a ? `${a.workChain}:${a.hash.toString('hex').toUpperCase()}` : null);
+const rawOf = (a: Address | null) => (a ? rawAddress(a) : null);
 
 /** What get-methods tell about one account, in the classifier's interface shapes (JettonWallet, NftItem). */
 async function accountInterfaces(state: CodeAndData, now: number): Promise<AccountInterfaces> {

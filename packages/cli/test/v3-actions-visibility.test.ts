@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { classifyTrace, expandSupportedActionTypes, goldenFixturesDir, readGoldenFixture, visibleActions, type ClassifiedAction } from '@tongate/actions';
+import { classifyTrace, expandSupportedActionTypes, readGoldenFixture, visibleActions, type ClassifiedAction } from '@tongate/actions';
+import { fixturePath } from '@tongate/testdata';
 import { dropSchema, openStore, type Store } from '@tongate/store';
 import { actionRows } from '@tongate/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexedOperations } from '../src/indexed/index.js';
+import { indexedOperations } from '@tongate/handlers-v3';
 
 /**
  * supported_action_types and X-Actions-Version in SQL (/actions) agree with the classifier's own `visibleActions`:
@@ -26,7 +27,7 @@ describe.each(backends)('/actions by supported action types on $name', ({ name, 
     dir = mkdtempSync(path.join(tmpdir(), 'tongate-actions-visibility-'));
     store = await openStore({ databaseUrl: url, dataDir: dir, schema: url ? schema : undefined });
     await store.migrate();
-    actions = classifyTrace(readGoldenFixture(path.join(goldenFixturesDir(), 'nft--getgems-purchase.json')));
+    actions = classifyTrace(readGoldenFixture(fixturePath('actions', 'nft--getgems-purchase.json')));
     // Stored as the indexer stores a classified trace (its own row builder).
     const rows = actionRows([{ traceId: actions[0]!.trace_id, state: 'ok', actions }]);
     await store.chain('mainnet').insertInto('actions').values(rows.actions).execute();
