@@ -8,11 +8,11 @@ import type { MessageSubmitter } from '@tongate/domain';
 import { createV2Handlers } from '@tongate/handlers-v2';
 import { createV3Handlers, MemoryPendingStore, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
 import { Indexer } from '@tongate/indexer';
+import { processLogger } from './log-output.js';
 import { startMetadataFetcher } from './metadata-fetcher.js';
 import {
   createAdminApp,
   createApp,
-  createLogger,
   createMemoryLimiter,
   createMetrics,
   createRedisLimiter,
@@ -65,7 +65,7 @@ function redactPassword(url: string): string {
 
 /** The composition root: config → store → chain backends → handlers → app → listeners. */
 export async function startGateway(config: Config, options: { seed?: boolean; logger?: Logger; /** PostgreSQL schema (tests: one per run). */ schema?: string } = {}): Promise<Gateway> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? processLogger(config);
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
