@@ -601,7 +601,7 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     const base = `http://127.0.0.1:${testnetPort}/api/v3`;
     const account = `0:${(4242 % SYNTHETIC_ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`;
     const msgHash = Buffer.from(
-      await (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
+      (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
     ).toString('hex');
     const txUrl = `${base}/transactions?account=${encodeURIComponent(account)}&limit=100`;
     const msgUrl = `${base}/messages?msg_hash=${msgHash}`;
