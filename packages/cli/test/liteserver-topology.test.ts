@@ -107,7 +107,6 @@ run('production topology under faults (PostgreSQL, Redis, 2 API processes, an in
   let env: NodeJS.ProcessEnv;
   let store: Store | undefined;
 
-  const indexerEnv = () => env;
   const startApi = async (api: Api) => {
     const apiEnv = { ...env, TONGATE_DATA_DIR: path.join(dir, `api-${api.index}`), TONGATE_MAINNET_PORT: String(api.ports.mainnet), TONGATE_TESTNET_PORT: String(api.ports.testnet) };
     mkdirSync(apiEnv.TONGATE_DATA_DIR, { recursive: true });
@@ -115,7 +114,7 @@ run('production topology under faults (PostgreSQL, Redis, 2 API processes, an in
     api.up = true;
   };
   const startIndexer = async (network: Network) => {
-    indexers[network] = await spawnTongate(`${network} indexer`, ['index', '--network', network], indexerEnv(), `tongate indexer for ${network} is running`);
+    indexers[network] = await spawnTongate(`${network} indexer`, ['index', '--network', network], env, `tongate indexer for ${network} is running`);
   };
 
   beforeAll(async () => {
@@ -137,6 +136,8 @@ run('production topology under faults (PostgreSQL, Redis, 2 API processes, an in
       TONGATE_TESTNET_LITESERVER_CONFIG: configs.testnet,
       TONGATE_KEYLESS_RPS: '100000',
       TONGATE_LOG_LEVEL: 'warn',
+      // Every reply is also checked against the spec by the process that sends it.
+      TONGATE_VALIDATE_RESPONSES: 'true',
     };
     for (let index = 0; index < 2; index++) apis.push({ index, ports: { mainnet: await freePort(), testnet: await freePort() }, up: false, killedAt: 0 });
     // The first process to start migrates the schema; the others start on it at once.
