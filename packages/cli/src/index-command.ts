@@ -26,7 +26,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
   };
   try {
-    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir });
+    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: (config.databaseUrl && config.databaseSchema) || undefined });
     cleanups.push(() => store.close());
     await store.migrate();
     const lock = await store.tryLockChainWriter(network);

@@ -22,8 +22,9 @@ const USAGE = `tongate — TON Center API v2/v3 gateway
                                                  files a complaint with the running devnet's elector against a
                                                  validator of the validating set; the devnet validators vote for it
   tongate index --network <mainnet|testnet>      run a network's indexer as its own process (one per network)
-  tongate devnet liteserver [--network mainnet|testnet] [--port N] [--config-out FILE]
-                                                 runs a devnet served as an ADNL liteserver; prints its global config
+  tongate devnet liteserver [--network mainnet|testnet] [--port N]... [--config-out FILE]
+                                                 runs a devnet served as an ADNL liteserver (one per --port, all of
+                                                 the same chain); prints its global config
   tongate config                                 prints every setting with its default
   tongate actions classify <fixture.json>        classifies a golden trace fixture, prints v3 actions as JSON`;
 
@@ -135,19 +136,19 @@ async function devnetComplainCommand(config: Config, args: string[], out: (s: st
 }
 
 async function devnetLiteserverCommand(config: Config, args: string[], out: (s: string) => void): Promise<void> {
-  const { values } = parseArgs({ args, options: { network: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'config-out': { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { network: { type: 'string' }, port: { type: 'string', multiple: true }, host: { type: 'string' }, 'config-out': { type: 'string' } } });
   const net = network(values.network ?? 'mainnet');
-  const port = values.port === undefined ? 0 : positiveInt('port', values.port, 0);
+  const ports = (values.port ?? ['0']).map((p) => (p === '0' ? 0 : positiveInt('port', p, 0)));
   const running = await startDevnetLiteserver({
     network: net,
     dataDir: path.resolve(config.dataDir, 'devnet-liteserver'),
     blockIntervalMs: config.devnetBlockIntervalMs,
           electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
-    port,
+    ports,
     host: values.host ?? '127.0.0.1',
     configFile: values['config-out'],
   });
-  out(`devnet liteserver (${net}) on ${values.host ?? '127.0.0.1'}:${running.server.port}, faucet ${running.devnet.faucet.address.toString({ testOnly: net === 'testnet' })}`);
+  out(`devnet liteserver (${net}) on ${running.servers.map((s) => `${values.host ?? '127.0.0.1'}:${s.port}`).join(', ')}, faucet ${running.devnet.faucet.address.toString({ testOnly: net === 'testnet' })}`);
   if (values['config-out']) out(`global config written to ${values['config-out']}; use it with TONGATE_${net.toUpperCase()}_BACKEND=liteserver TONGATE_${net.toUpperCase()}_LITESERVER_CONFIG=${values['config-out']}`);
   out(JSON.stringify(running.config, null, 2));
   const stop = () => void running.close().then(() => process.exit(0), () => process.exit(1));

@@ -74,7 +74,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
   if (!installFastSha256()) logger.warn('fast sha256 not installed: @ton/crypto is not the version the devnet fast path was written for');
   try {
     const store = await databaseStep(config, () =>
-      openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema : undefined, readTimeoutMs: config.dbReadTimeoutMs }),
+      openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema ?? (config.databaseSchema || undefined) : undefined, readTimeoutMs: config.dbReadTimeoutMs }),
     );
     cleanups.push(() => store.close());
     await databaseStep(config, () => store.migrate());

@@ -26,6 +26,8 @@ export interface Config {
   mainnet: NetworkSettings;
   testnet: NetworkSettings;
   databaseUrl: string;
+  /** PostgreSQL schema of the keys (chain tables: `<schema>_mainnet`, `<schema>_testnet`); empty = public, mainnet, testnet. */
+  databaseSchema: string;
   redisUrl: string;
   dataDir: string;
   /** Trust X-Forwarded-For: `false`, `true`, a hop count, or a comma list of proxy addresses (express `trust proxy`). */
@@ -109,6 +111,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'testnet.dnsCollection', env: 'TONGATE_TESTNET_DNS_COLLECTION', default: '(empty: from the chain)', description: 'The `.ton` DNS collection whose items the testnet indexer counts as domains; empty = the one config param 4\'s root resolver names.' },
   { key: 'indexer', env: 'TONGATE_INDEXER', default: 'embedded', description: 'embedded: the server indexes its networks itself; external: `tongate index --network N` processes do (production).' },
   { key: 'databaseUrl', env: 'DATABASE_URL', default: '(empty: embedded PGlite)', description: 'PostgreSQL connection string.' },
+  { key: 'databaseSchema', env: 'TONGATE_DATABASE_SCHEMA', default: '(empty: public; chain tables in mainnet, testnet)', description: 'PostgreSQL schema of the keys tables; the chain tables go in `<schema>_mainnet` and `<schema>_testnet`. Lets several deployments share one database.' },
   { key: 'redisUrl', env: 'REDIS_URL', default: '(empty: in-memory limiter)', description: 'Redis for rate limits shared between processes.' },
   { key: 'dataDir', env: 'TONGATE_DATA_DIR', default: './data', description: 'Embedded database, devnet state, admin token.' },
   { key: 'trustProxy', env: 'TONGATE_TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-For: false | true | hop count | proxy addresses.' },
@@ -153,6 +156,7 @@ export function defaultConfig(): Config {
     mainnet: { hosts: ['mainnet.localhost'], port: 8080, backend: 'devnet', liteserverConfig: '', indexFrom: null, dnsCollection: '' },
     testnet: { hosts: ['testnet.localhost'], port: 8081, backend: 'devnet', liteserverConfig: '', indexFrom: null, dnsCollection: '' },
     databaseUrl: '',
+    databaseSchema: '',
     redisUrl: '',
     dataDir: './data',
     trustProxy: false,
@@ -222,6 +226,11 @@ function parseAddressSetting(name: string, raw: string): string {
   return value;
 }
 
+function parseSchemaName(raw: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,54}$/.test(raw)) throw new ConfigError(`TONGATE_DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, _), got '${raw}'`);
+  return raw;
+}
+
 function parseBackend(name: string, raw: string): NetworkSettings['backend'] {
   if (raw !== 'devnet' && raw !== 'liteserver') throw new ConfigError(`${name} must be devnet or liteserver, got '${raw}'`);
   return raw;
@@ -281,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if ((v = e(`TONGATE_${N}_DNS_COLLECTION`))) config[net].dnsCollection = parseAddressSetting(`TONGATE_${N}_DNS_COLLECTION`, v);
   }
   if ((v = e('DATABASE_URL'))) config.databaseUrl = v;
+  if ((v = e('TONGATE_DATABASE_SCHEMA'))) config.databaseSchema = parseSchemaName(v);
   if ((v = e('REDIS_URL'))) config.redisUrl = v;
   if ((v = e('TONGATE_DATA_DIR'))) config.dataDir = v;
   if ((v = e('TONGATE_TRUST_PROXY'))) config.trustProxy = parseTrustProxy(v);
