@@ -2,7 +2,9 @@ import { Address } from '@ton/core';
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
 import { createDevnet, devnetElectionTiming } from '@tongate/devnet';
+import { blockPublisher } from '@tongate/handlers-v3';
 import { Indexer } from '@tongate/indexer';
+import { RedisBus } from '@tongate/streaming';
 import { startMetadataFetcher } from './metadata-fetcher.js';
 import { ConfigError, createLogger, type Config, type Network } from '@tongate/server';
 import { openStore } from '@tongate/store';
@@ -43,7 +45,21 @@ export async function startIndexProcess(config: Config, network: Network): Promi
             logger: { info: (obj, msg) => logger.info(obj, msg) },
           });
     cleanups.push(() => chain.close());
-    const indexer = new Indexer({ chain, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined, logger });
+    // The Streaming API's finalized events: each committed block, published to the API processes through Redis.
+    let onCommitted: ((seqno: number) => void) | undefined;
+    if (config.redisUrl) {
+      const bus = new RedisBus(config.redisUrl, config.streamChannel, logger);
+      cleanups.push(() => bus.close());
+      onCommitted = blockPublisher(store.chain(network), network, (batch) => bus.publish(batch), logger);
+    } else logger.warn({ network }, 'no REDIS_URL: the Streaming API of the API processes gets no finalized events from this indexer');
+    const indexer = new Indexer({
+      chain,
+      db: store.chain(network),
+      startSeqno: settings.indexFrom ?? undefined,
+      tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined,
+      logger,
+      onCommitted,
+    });
     await indexer.start();
     cleanups.push(() => indexer.stop());
     const fetcher = startMetadataFetcher(config, network, store.chain(network), logger);

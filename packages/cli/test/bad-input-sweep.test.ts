@@ -353,3 +353,93 @@ describe('hostile values over every operation', () => {
     expect(fee.status, fee.text).toBe(200);
   });
 });
+
+describe('Streaming API bad input: both endpoints and every WebSocket message', () => {
+  const WS_FRAME_LIMIT = 1024 * 1024;
+  let key: string;
+  beforeAll(async () => {
+    key = await service.createKey('mainnet');
+  });
+  const validAddress = FAUCET;
+  const many = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+
+  it('SSE: malformed JSON, wrong types, unknown event types and huge filters get a 4xx naming the problem', async () => {
+    const bodies: [string, string | Buffer, Record<string, string>?][] = [
+      ['truncated JSON', '{"types": ['],
+      ['an array', '[]'],
+      ['null', 'null'],
+      ['a number', '5'],
+      ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
+      ['gzip that is not', 'not gzip', { 'content-encoding': 'gzip' }],
+      ['text/plain', JSON.stringify({ types: ['transactions'], addresses: [validAddress] }), { 'content-type': 'text/plain' }],
+      ['types as a string', JSON.stringify({ types: 'transactions', addresses: [validAddress] })],
+      ['types of numbers', JSON.stringify({ types: [5], addresses: [validAddress] })],
+      ['unknown event type', JSON.stringify({ types: ['blocks'], addresses: [validAddress] })],
+      ['trace_invalidated', JSON.stringify({ types: ['trace_invalidated'], addresses: [validAddress] })],
+      ['100 000 addresses', JSON.stringify({ types: ['transactions'], addresses: many(100_000, () => validAddress) })],
+      ['5000 distinct addresses', JSON.stringify({ types: ['transactions'], addresses: many(5000, (i) => `0:${i.toString(16).padStart(64, '0')}`) })],
+      ['a 10 000-character address', JSON.stringify({ types: ['transactions'], addresses: ['E'.repeat(10_000)] })],
+      ['100 000 trace hashes', JSON.stringify({ types: ['trace'], trace_external_hash_norms: many(100_000, (i) => String(i)) })],
+      ['min_finality object', JSON.stringify({ types: ['transactions'], addresses: [validAddress], min_finality: {} })],
+      ['action_types of objects', JSON.stringify({ types: ['actions'], addresses: [validAddress], action_types: [{}] })],
+      ['include_address_book string', JSON.stringify({ types: ['transactions'], addresses: [validAddress], include_address_book: 'yes' })],
+      ['id object', JSON.stringify({ id: {}, types: ['transactions'], addresses: [validAddress] })],
+      ['after_mc_seqno negative', JSON.stringify({ types: ['transactions'], addresses: [validAddress], after_mc_seqno: -1 })],
+      ['10 000-deep nesting', '['.repeat(10_000) + ']'.repeat(10_000)],
+      ['a 2 MiB body', JSON.stringify({ types: ['transactions'], addresses: [validAddress], pad: 'x'.repeat(2 * 1024 * 1024) })],
+    ];
+    for (const [label, rawBody, headers] of bodies) {
+      const r = await request({ path: '/api/streaming/v2/sse', rawBody, headers: { 'content-type': 'application/json', 'X-API-Key': key, ...headers } });
+      expect(r.status, `${label}: ${r.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(r.status, `${label}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
+      expect(typeof r.body?.error, label).toBe('string');
+    }
+  });
+
+  it('WebSocket: every bad frame gets an error reply on the open connection; an oversized one closes it with 1009', async () => {
+    const { openWs } = await import('./stream-clients.js');
+    const c = openWs(service.ports.mainnet, { 'X-API-Key': key });
+    await c.opened;
+    const frames: [string, string | Buffer, RegExp][] = [
+      ['truncated JSON', '{"operation":', /^invalid request envelope: /],
+      ['an array', '[]', /^invalid request envelope: /],
+      ['null', 'null', /^invalid request envelope: /],
+      ['a string', '"ping"', /^invalid request envelope: /],
+      ['binary garbage', Buffer.from([0xff, 0x00, 0xfe, 0x01]), /^invalid request envelope: /],
+      ['operation number', JSON.stringify({ operation: 5 }), /^unknown operation: 5$/],
+      ['unknown operation', JSON.stringify({ operation: 'x'.repeat(10_000) }), /^unknown operation: x+$/],
+      ['types string', JSON.stringify({ operation: 'subscribe', types: 'transactions', addresses: [validAddress] }), /^invalid subscribe request: types/],
+      ['unknown event type', JSON.stringify({ operation: 'subscribe', types: ['blocks'], addresses: [validAddress] }), /^invalid event type: blocks$/],
+      ['20 000 addresses', JSON.stringify({ operation: 'subscribe', types: ['transactions'], addresses: many(20_000, () => validAddress) }), /^invalid subscribe request: addresses: more than/],
+      ['5000 distinct addresses', JSON.stringify({ operation: 'subscribe', types: ['transactions'], addresses: many(5000, (i) => `0:${i.toString(16).padStart(64, '0')}`) }), /^address limit exceeded: current 0 \+ new 5000 > max 1000$/],
+      ['unsubscribe numbers', JSON.stringify({ operation: 'unsubscribe', addresses: [5] }), /^invalid unsubscribe request: addresses/],
+      ['unsubscribe bad address', JSON.stringify({ operation: 'unsubscribe', addresses: ['nope'] }), /^invalid address: nope$/],
+    ];
+    for (const [label, frame, expected] of frames) {
+      const before = c.messages.length;
+      c.ws.send(frame);
+      const reply = await c.next(label, (m) => c.messages.indexOf(m) >= before);
+      expect(reply.error, label).toMatch(expected);
+    }
+    // A binary frame holding JSON is read as JSON.
+    c.ws.send(Buffer.from(JSON.stringify({ id: 'b', operation: 'ping' })));
+    expect(await c.next('binary ping', (m) => m.id === 'b')).toEqual({ id: 'b', status: 'pong' });
+    c.ws.send('x'.repeat(WS_FRAME_LIMIT + 1));
+    expect((await c.closed).code).toBe(1009);
+  });
+
+  it('an upgrade elsewhere is refused, and streams still open afterwards', async () => {
+    const { default: WebSocket } = await import('ws');
+    const elsewhere = new WebSocket(`ws://127.0.0.1:${service.ports.mainnet}/api/v2/getMasterchainInfo`);
+    const status = await new Promise<number>((resolve) => {
+      elsewhere.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      elsewhere.once('error', () => resolve(-1));
+    });
+    expect(status).toBe(404);
+    const { openSse } = await import('./stream-clients.js');
+    const s = openSse(service.ports.mainnet, { types: ['transactions'], addresses: [validAddress] }, { 'X-API-Key': key });
+    expect(await s.opened).toHaveProperty('connected');
+    s.close();
+    expect((await request({ path: '/healthcheck' })).status).toBe(200);
+  });
+});

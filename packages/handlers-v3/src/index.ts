@@ -36,3 +36,4 @@ export { readNftItems, tokenMetadata } from './indexed/index.js';
 // The /traces and /actions item shapes, for emulated (pending) traces that reuse them.
 export { traceItem, traceTree, type TraceSummary } from './indexed/traces.js';
 export { formatAction, actionAddresses, supportedTypes, visibleCondition } from './indexed/actions.js';
+export { blockPublisher, blockStreamBatch, pendingStreamItem } from './stream.js';

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import { jsonRpcMethods as generatedJsonRpcMethods, type JsonRpcMethod, type RequestContext, type V2Handlers, type V3Handlers } from '@tongate/stubs';
@@ -35,7 +37,27 @@ export interface AppOptions {
   jsonRpcMethods?: Readonly<Record<string, JsonRpcMethod>>;
   /** Parts that can degrade (chain backends, the indexer): shown by /healthcheck and /metrics. The limiter is added. */
   healthSources?: HealthSource[];
+  /** The Streaming API's endpoints (absent: its paths answer 404). */
+  streaming?: StreamingHandler;
 }
+
+/** Who opened a stream, as the front door authenticated it. */
+export interface StreamClientInfo {
+  network: Network;
+  /** The API key's id; null without a key (the keyless allowance, per client address). */
+  keyId: number | null;
+  clientAddress: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** The Streaming API v2 endpoints, reached once the front door has resolved the network and the key. */
+export interface StreamingHandler {
+  sse(req: IncomingMessage, res: ServerResponse, client: StreamClientInfo): void;
+  websocket(req: IncomingMessage, socket: Duplex, head: Buffer, client: StreamClientInfo): void;
+}
+
+/** Set on the app by createApp: what a listener does with an HTTP upgrade (serve.ts). */
+export type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 /** A part of the service that can keep serving in a degraded way. */
 export interface HealthSource {
@@ -161,6 +183,15 @@ export function createApp(options: AppOptions): Express {
     keyLookupPlan: { rps: config.keyLookupRps, burst: config.keyLookupRps },
     trustProxy: config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '',
   });
+  const STREAM_SSE_PATH = /^\/api\/streaming\/v2\/sse\/?$/i;
+  const STREAM_WS_PATH = /^\/api\/streaming\/v2\/ws\/?$/i;
+  const streaming = options.streaming;
+  const streamClient = (req: Request, res: Response): StreamClientInfo => ({
+    network: (res.locals.ctx as RequestContext).network as Network,
+    keyId: (res.locals.keyId as number | undefined) ?? null,
+    clientAddress: (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' ? req.ip : req.socket.remoteAddress) ?? 'unknown',
+    headers: req.headers,
+  });
   const BODY_LIMIT = 8 * 1024 * 1024;
   const parseJson = jsonBodyReader({ limit: BODY_LIMIT, fallback: express.json({ limit: BODY_LIMIT }) });
 
@@ -201,8 +232,9 @@ export function createApp(options: AppOptions): Express {
   // The API pipeline is one layer: body, auth, query, then JSON-RPC or validation and the operation the validator
   // matched. Express would otherwise walk (and re-match, and re-prefix) a layer per step for every request.
   const api = chain([
-    // Only POST operations carry a body; a GET need not pass through the body parser's checks.
-    (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' ? parseJson(req, res, next) : next()),
+    // Only POST operations carry a body; a GET need not pass through the body parser's checks. A stream's
+    // subscription is read by the Streaming API itself (its own limits and error texts).
+    (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' && !STREAM_SSE_PATH.test(res.locals.path as string) ? parseJson(req, res, next) : next()),
     auth,
     fixQuery,
     (req: Request, res: Response, next: NextFunction) => {
@@ -211,6 +243,17 @@ export function createApp(options: AppOptions): Express {
         res.locals.operationId = 'jsonRPC';
         if (req.method !== 'POST') return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
         return jsonRpc(req, res, next);
+      }
+      if (path.startsWith('/api/streaming/')) {
+        const sse = STREAM_SSE_PATH.test(path);
+        if (!streaming || (!sse && !STREAM_WS_PATH.test(path))) return next();
+        res.locals.operationId = sse ? 'streamingSse' : 'streamingWs';
+        if (sse) {
+          if (req.method !== 'POST') return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
+          return streaming.sse(req, res, streamClient(req, res));
+        }
+        // An upgrade is taken by the listener before express; a plain request here did not ask for one.
+        return next(new HttpError(426, 'WebSocket upgrade required', { Upgrade: 'websocket', Connection: 'Upgrade' }));
       }
       const validator = path.startsWith('/api/v2/') ? v2Validator : path.startsWith('/api/v3/') ? v3Validator : undefined;
       if (!validator) return next();
@@ -251,5 +294,39 @@ export function createApp(options: AppOptions): Express {
     res.status(mapped.status).json(body);
   };
   app.use(onError);
+
+  // A WebSocket upgrade passes the same front door as a request: network by host or port, then the key and the
+  // rate limit (the express request prototype gives auth what it reads: the client address, `trust proxy`).
+  const onUpgrade: UpgradeListener = (req, socket, head) => {
+    socket.on('error', () => {});
+    const refuse = (status: number, message: string, headers: Record<string, string> = {}) => {
+      const body = JSON.stringify({ error: message });
+      const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+    };
+    try {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (!streaming || !STREAM_WS_PATH.test(path)) return refuse(404, `not found: upgrade on ${path}`);
+      if (req.method !== 'GET') return refuse(405, `method ${req.method} not allowed on ${path}: use GET`);
+      const network = networks.resolve(req.headers.host, req.socket.localPort);
+      if (!network) return refuse(421, `unknown host '${req.headers.host ?? '(none)'}': this server answers ${networks.knownHosts.join(', ')}`);
+      const expressReq = req as Request;
+      Object.setPrototypeOf(expressReq, app.request);
+      Object.assign(expressReq, { app, originalUrl: req.url ?? '/' });
+      const requestId = randomUUID();
+      const fakeRes = { locals: { ctx: { network, requestId, startedAt: performance.now(), headers: req.headers } as RequestContext, path } } as unknown as Response;
+      auth(expressReq, fakeRes, (err?: unknown) => {
+        if (err) {
+          const mapped = mapError(err, requestId);
+          return refuse(mapped.status, mapped.message, mapped.headers as Record<string, string> | undefined);
+        }
+        streaming.websocket(req, socket, head, streamClient(expressReq, fakeRes));
+      });
+    } catch (err) {
+      logger.error({ err }, 'upgrade failed');
+      refuse(500, 'internal error');
+    }
+  };
+  app.locals.onUpgrade = onUpgrade;
   return app;
 }

@@ -70,6 +70,23 @@ export interface Config {
   pendingTtlSeconds: number;
   /** Pending traces held per network at most (the oldest go first). */
   pendingMaxEntries: number;
+  /** Streaming API: concurrent streams per API key (-1: no limit). */
+  streamKeyConnections: number;
+  /** Streaming API: addresses one stream of a keyed client may subscribe to (-1: no limit). */
+  streamKeyAddresses: number;
+  /** Streaming API without a key: streams per client address and addresses per stream. */
+  streamKeylessConnections: number;
+  streamKeylessAddresses: number;
+  /** Streaming API: streams a key (or keyless address) may open per minute. */
+  streamConnectsPerMinute: number;
+  /** Streaming API: finalized blocks kept per network for subscribers that reconnect. */
+  streamRetainBlocks: number;
+  /** Streaming API: keep-alive interval (SSE comment, WebSocket ping). */
+  streamKeepAliveMs: number;
+  /** Streaming API: unsent bytes past which a subscriber is dropped. */
+  streamMaxBufferBytes: number;
+  /** Streaming API: Redis pub/sub channel prefix (one deployment's processes share it; `:<network>` is appended). */
+  streamChannel: string;
   /** Fetch off-chain token metadata (TEP-64 content URIs) in the background; off by default (needs internet). */
   metadataFetch: boolean;
   /** URI schemes the metadata fetcher follows; others are recorded as not fetchable. */
@@ -135,6 +152,15 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
   { key: 'pendingTtlSeconds', env: 'TONGATE_PENDING_TTL_S', default: '60', description: 'Seconds a sent message\'s emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.' },
   { key: 'pendingMaxEntries', env: 'TONGATE_PENDING_MAX_ENTRIES', default: '10000', description: 'Pending traces held per network at most; past it the oldest are dropped.' },
+  { key: 'streamKeyConnections', env: 'TONGATE_STREAM_KEY_CONNECTIONS', default: '2', description: 'Streaming API: concurrent streams (SSE and WebSocket together) per API key; past it 429 `connection limit reached`. -1 = no limit.' },
+  { key: 'streamKeyAddresses', env: 'TONGATE_STREAM_KEY_ADDRESSES', default: '1000', description: 'Streaming API: addresses one stream of a keyed client subscribes to at most (400 `too many addresses`). -1 = no limit.' },
+  { key: 'streamKeylessConnections', env: 'TONGATE_STREAM_KEYLESS_CONNECTIONS', default: '1', description: 'Streaming API without a key: concurrent streams per client address. 0 = keyless streaming off.' },
+  { key: 'streamKeylessAddresses', env: 'TONGATE_STREAM_KEYLESS_ADDRESSES', default: '10', description: 'Streaming API without a key: addresses per stream.' },
+  { key: 'streamConnectsPerMinute', env: 'TONGATE_STREAM_CONNECTS_PER_MIN', default: '30', description: 'Streaming API: streams a key (or keyless client address) may open per minute; past it 429 `reconnect rate exceeded`.' },
+  { key: 'streamRetainBlocks', env: 'TONGATE_STREAM_RETAIN_BLOCKS', default: '600', description: 'Streaming API: finalized blocks each API process keeps per network for reconnecting subscribers (Last-Event-ID / after_mc_seqno).' },
+  { key: 'streamKeepAliveMs', env: 'TONGATE_STREAM_KEEPALIVE_MS', default: '15000', description: 'Streaming API: keep-alive interval (SSE `: keepalive` comment, WebSocket ping); a peer that reads nothing over two of them is closed.' },
+  { key: 'streamMaxBufferBytes', env: 'TONGATE_STREAM_MAX_BUFFER_BYTES', default: '4194304', description: 'Streaming API: a subscriber with more unsent bytes than this is dropped with a close reason.' },
+  { key: 'streamChannel', env: 'TONGATE_STREAM_CHANNEL', default: 'tongate:stream', description: 'Streaming API: Redis pub/sub channel prefix the indexer and every API process of one deployment share (`:mainnet` / `:testnet` appended; the per-key stream counts live under `<prefix>:limits`); give deployments sharing one Redis different ones.' },
   { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet. The URLs are anyone\'s to write on chain, so every fetch is guarded: see `TONGATE_OUTBOUND_ALLOW`.' },
   { key: 'metadataSchemes', env: 'TONGATE_METADATA_SCHEMES', default: 'https,ipfs', description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.' },
   { key: 'metadataIpfsGateway', env: 'TONGATE_METADATA_IPFS_GATEWAY', default: 'https://ipfs.io/ipfs/', description: 'HTTP gateway that `ipfs://` content URIs are fetched through.' },
@@ -182,6 +208,15 @@ export function defaultConfig(): Config {
     indexer: 'embedded',
     pendingTtlSeconds: 60,
     pendingMaxEntries: 10_000,
+    streamKeyConnections: 2,
+    streamKeyAddresses: 1_000,
+    streamKeylessConnections: 1,
+    streamKeylessAddresses: 10,
+    streamConnectsPerMinute: 30,
+    streamRetainBlocks: 600,
+    streamKeepAliveMs: 15_000,
+    streamMaxBufferBytes: 4 * 1024 * 1024,
+    streamChannel: 'tongate:stream',
     metadataFetch: false,
     metadataSchemes: ['https', 'ipfs'],
     metadataIpfsGateway: 'https://ipfs.io/ipfs/',
@@ -199,6 +234,11 @@ function parseInteger(name: string, raw: string, min: number): number {
   const n = Number(raw);
   if (n < min) throw new ConfigError(`${name} must be >= ${min}, got ${n}`);
   return n;
+}
+
+/** A limit: a non-negative integer, or -1 for none. */
+function parseLimit(name: string, raw: string): number {
+  return raw.trim() === '-1' ? -1 : parseInteger(name, raw, 0);
 }
 
 function parseBoolean(name: string, raw: string): boolean {
@@ -322,6 +362,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (v !== 'embedded' && v !== 'external') throw new ConfigError(`TONGATE_INDEXER must be embedded or external, got '${v}'`);
     config.indexer = v;
   }
+  if ((v = e('TONGATE_STREAM_KEY_CONNECTIONS'))) config.streamKeyConnections = parseLimit('TONGATE_STREAM_KEY_CONNECTIONS', v);
+  if ((v = e('TONGATE_STREAM_KEY_ADDRESSES'))) config.streamKeyAddresses = parseLimit('TONGATE_STREAM_KEY_ADDRESSES', v);
+  if ((v = e('TONGATE_STREAM_KEYLESS_CONNECTIONS'))) config.streamKeylessConnections = parseLimit('TONGATE_STREAM_KEYLESS_CONNECTIONS', v);
+  if ((v = e('TONGATE_STREAM_KEYLESS_ADDRESSES'))) config.streamKeylessAddresses = parseLimit('TONGATE_STREAM_KEYLESS_ADDRESSES', v);
+  if ((v = e('TONGATE_STREAM_CONNECTS_PER_MIN'))) config.streamConnectsPerMinute = parseLimit('TONGATE_STREAM_CONNECTS_PER_MIN', v);
+  if ((v = e('TONGATE_STREAM_RETAIN_BLOCKS'))) config.streamRetainBlocks = parseInteger('TONGATE_STREAM_RETAIN_BLOCKS', v, 1);
+  if ((v = e('TONGATE_STREAM_KEEPALIVE_MS'))) config.streamKeepAliveMs = parseInteger('TONGATE_STREAM_KEEPALIVE_MS', v, 100);
+  if ((v = e('TONGATE_STREAM_MAX_BUFFER_BYTES'))) config.streamMaxBufferBytes = parseInteger('TONGATE_STREAM_MAX_BUFFER_BYTES', v, 1024);
+  if ((v = e('TONGATE_STREAM_CHANNEL'))) config.streamChannel = v;
   if ((v = e('TONGATE_METADATA_FETCH'))) config.metadataFetch = parseBoolean('TONGATE_METADATA_FETCH', v);
   if ((v = e('TONGATE_METADATA_SCHEMES'))) config.metadataSchemes = parseSchemes(v);
   if ((v = e('TONGATE_METADATA_IPFS_GATEWAY'))) config.metadataIpfsGateway = v;

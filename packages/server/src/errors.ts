@@ -2,9 +2,9 @@ import { patternTexts } from '@tongate/stubs';
 
 export type ApiVersion = 'v2' | 'v3';
 
-/** Which error body a path gets: v3 under /api/v3, v2 everywhere else. */
+/** Which error body a path gets: v3 (`{"error"}`) under /api/v3 and the Streaming API, v2 everywhere else. */
 export function versionOfPath(path: string): ApiVersion {
-  return path.startsWith('/api/v3') ? 'v3' : 'v2';
+  return path.startsWith('/api/v3') || path.startsWith('/api/streaming/') ? 'v3' : 'v2';
 }
 
 export function errorBody(version: ApiVersion, status: number, message: string): Record<string, unknown> {
