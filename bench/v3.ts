@@ -609,7 +609,7 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     if (probe.transactions?.length !== 100 || probeMsg.messages?.length !== 1) {
       throw new Error(`volume probes did not find the synthetic rows: ${JSON.stringify(probe).slice(0, 300)} ${JSON.stringify(probeMsg).slice(0, 300)}`);
     }
-    const poolEventsUrl = `${base}/staking/nominatorPools/nominatorEvents?pool=${encodeURIComponent(poolVolume.pool)}`;
+    const poolEventsUrl = `${base}/staking/nominatorPools/nominatorEvents?limit=1000&pool=${encodeURIComponent(poolVolume.pool)}`;
     const nominatorEventsUrl = `${poolEventsUrl}&nominator=${encodeURIComponent(poolVolume.nominator)}`;
     for (const url of [poolEventsUrl, nominatorEventsUrl]) {
       const page = (await (await fetch(url)).json()) as { events?: unknown[] };
@@ -648,9 +648,9 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     await fillValidators(store);
     const holder = `-1:${(17).toString(16).padStart(64, '0').toUpperCase()}`;
     const cycleUrls = {
-      newest: `${base}/validators/cycles`,
+      newest: `${base}/validators/cycles?limit=100`,
       oneWithValidators: `${base}/validators/cycles?cycle_start=${1600000000 + Math.floor(VALIDATOR_CYCLES / 2) * 65536}&return_validators=true`,
-      byStakeHolder: `${base}/validators/cycles?stake_holder_address=${encodeURIComponent(holder)}`,
+      byStakeHolder: `${base}/validators/cycles?limit=100&stake_holder_address=${encodeURIComponent(holder)}`,
     };
     const cyclesProbe = (await (await fetch(cycleUrls.oneWithValidators)).json()) as { cycles?: { validators?: unknown[] }[] };
     if (cyclesProbe.cycles?.[0]?.validators?.length !== VALIDATORS_PER_CYCLE) throw new Error(`validators probe: ${JSON.stringify(cyclesProbe).slice(0, 300)}`);
@@ -677,7 +677,7 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
       throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
       plans: {
         transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
-        nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, nominator, type limit 1000`),
+        nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, tx_hash, nominator, type limit 1000`),
         actionsByAccount: await explain(
           store,
           `select trace_id, action_id from "${chainSchema}".action_accounts where account = '${account}' order by trace_end_lt desc, trace_id desc, end_lt desc, action_id desc limit 100`,

@@ -88,6 +88,7 @@ export const v3Operations = {
   getPendingActions: { in: 'query', method: 'get', path: '/pendingActions' },
   getPendingTraces: { in: 'query', method: 'get', path: '/pendingTraces' },
   getTraces: { in: 'query', method: 'get', path: '/traces' },
+  getEvents: { in: 'query', method: 'get', path: '/events' },
   getAdjacentTransactions: { in: 'query', method: 'get', path: '/adjacentTransactions' },
   getBlocks: { in: 'query', method: 'get', path: '/blocks' },
   getMasterchainBlockShardState: { in: 'query', method: 'get', path: '/masterchainBlockShardState' },
@@ -141,6 +142,7 @@ export interface V3Operations {
   getPendingActions: { params: V3.GetPendingActionsData['query']; responses: V3.GetPendingActionsResponses };
   getPendingTraces: { params: V3.GetPendingTracesData['query']; responses: V3.GetPendingTracesResponses };
   getTraces: { params: V3.GetTracesData['query']; responses: V3.GetTracesResponses };
+  getEvents: { params: V3.GetEventsData['query']; responses: V3.GetEventsResponses };
   getAdjacentTransactions: { params: V3.GetAdjacentTransactionsData['query']; responses: V3.GetAdjacentTransactionsResponses };
   getBlocks: { params: V3.GetBlocksData['query']; responses: V3.GetBlocksResponses };
   getMasterchainBlockShardState: { params: V3.GetMasterchainBlockShardStateData['query']; responses: V3.GetMasterchainBlockShardStateResponses };

@@ -15,6 +15,7 @@ export const v3Routes: readonly RouteInfo[] = [
   { operationId: 'getPendingActions', method: 'get', path: '/pendingActions', expressPath: '/pendingActions' },
   { operationId: 'getPendingTraces', method: 'get', path: '/pendingTraces', expressPath: '/pendingTraces' },
   { operationId: 'getTraces', method: 'get', path: '/traces', expressPath: '/traces' },
+  { operationId: 'getEvents', method: 'get', path: '/events', expressPath: '/events' },
   { operationId: 'getAdjacentTransactions', method: 'get', path: '/adjacentTransactions', expressPath: '/adjacentTransactions' },
   { operationId: 'getBlocks', method: 'get', path: '/blocks', expressPath: '/blocks' },
   { operationId: 'getMasterchainBlockShardState', method: 'get', path: '/masterchainBlockShardState', expressPath: '/masterchainBlockShardState' },
@@ -76,6 +77,8 @@ export interface V3Handlers {
   getPendingTraces(input: V3Inputs['getPendingTraces']): Promise<Reply<v3.GetPendingTracesResponses & v3.GetPendingTracesErrors>>;
   /** GET /traces: Traces */
   getTraces(input: V3Inputs['getTraces']): Promise<Reply<v3.GetTracesResponses & v3.GetTracesErrors>>;
+  /** GET /events: Traces as events */
+  getEvents(input: V3Inputs['getEvents']): Promise<Reply<v3.GetEventsResponses & v3.GetEventsErrors>>;
   /** GET /adjacentTransactions: Parent or child transactions of a transaction */
   getAdjacentTransactions(input: V3Inputs['getAdjacentTransactions']): Promise<Reply<v3.GetAdjacentTransactionsResponses & v3.GetAdjacentTransactionsErrors>>;
   /** GET /blocks: Blocks */
@@ -250,6 +253,26 @@ export interface V3Inputs {
       limit: number;
       offset: number;
       sort: NonNullable<NonNullable<v3.GetTracesData['query']>['sort']>;
+    };
+    ctx: RequestContext;
+  };
+  /** GET /events */
+  getEvents: {
+    query: {
+      account?: Address;
+      trace_id?: Buffer[];
+      tx_hash?: Buffer[];
+      msg_hash?: Buffer[];
+      mc_seqno?: number;
+      start_utime?: number;
+      end_utime?: number;
+      start_lt?: bigint;
+      end_lt?: bigint;
+      include_actions: boolean;
+      supported_action_types?: string[];
+      limit: number;
+      offset: number;
+      sort: NonNullable<NonNullable<v3.GetEventsData['query']>['sort']>;
     };
     ctx: RequestContext;
   };
@@ -494,6 +517,8 @@ export interface V3Inputs {
       state: NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['state']>;
       include_nft_items: boolean;
       after?: NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['after']>;
+      limit: number;
+      offset: number;
     };
     ctx: RequestContext;
   };
@@ -518,6 +543,7 @@ export interface V3Inputs {
       nominator?: Address;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -528,6 +554,7 @@ export interface V3Inputs {
       pool: Address;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -539,6 +566,7 @@ export interface V3Inputs {
       type?: NonNullable<NonNullable<v3.GetNominatorPoolValidatorEventsData['query']>['type']>;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -549,6 +577,7 @@ export interface V3Inputs {
       pool: Address;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -561,6 +590,7 @@ export interface V3Inputs {
       type?: NonNullable<NonNullable<v3.GetValidatorEventsData['query']>['type']>;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -575,6 +605,7 @@ export interface V3Inputs {
       finished?: boolean;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -589,6 +620,7 @@ export interface V3Inputs {
       return_validators: boolean;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -602,6 +634,7 @@ export interface V3Inputs {
       validator_pubkey?: Buffer;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -814,6 +847,28 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
         offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
         sort: given(query['sort']) ? (query['sort'] as NonNullable<NonNullable<v3.GetTracesData['query']>['sort']>) : "desc",
+      },
+      ctx,
+    };
+  },
+  getEvents: (raw, ctx) => {
+    const query = fieldsOf(raw.query);
+    return {
+      query: {
+        account: given(query['account']) ? decode.address('account', query['account']) : undefined,
+        trace_id: given(query['trace_id']) ? decode.hashList('trace_id', query['trace_id']) : undefined,
+        tx_hash: given(query['tx_hash']) ? decode.hashList('tx_hash', query['tx_hash']) : undefined,
+        msg_hash: given(query['msg_hash']) ? decode.hashList('msg_hash', query['msg_hash']) : undefined,
+        mc_seqno: given(query['mc_seqno']) ? decode.int32('mc_seqno', query['mc_seqno']) : undefined,
+        start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
+        end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        start_lt: given(query['start_lt']) ? decode.int64('start_lt', query['start_lt']) : undefined,
+        end_lt: given(query['end_lt']) ? decode.int64('end_lt', query['end_lt']) : undefined,
+        include_actions: given(query['include_actions']) ? decode.bool('include_actions', query['include_actions']) : false,
+        supported_action_types: given(query['supported_action_types']) ? decode.stringList('supported_action_types', query['supported_action_types']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
+        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
+        sort: given(query['sort']) ? (query['sort'] as NonNullable<NonNullable<v3.GetEventsData['query']>['sort']>) : "desc",
       },
       ctx,
     };
@@ -1093,6 +1148,8 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         state: given(query['state']) ? (query['state'] as NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['state']>) : "all",
         include_nft_items: given(query['include_nft_items']) ? decode.bool('include_nft_items', query['include_nft_items']) : false,
         after: given(query['after']) ? (query['after'] as NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['after']>) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
+        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };
@@ -1123,6 +1180,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         nominator: given(query['nominator']) ? decode.address('nominator', query['nominator']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };
@@ -1135,6 +1193,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         pool: decode.address('pool', query['pool']),
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };
@@ -1148,6 +1207,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         type: given(query['type']) ? (query['type'] as NonNullable<NonNullable<v3.GetNominatorPoolValidatorEventsData['query']>['type']>) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };
@@ -1160,6 +1220,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         pool: decode.address('pool', query['pool']),
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };
@@ -1174,6 +1235,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         type: given(query['type']) ? (query['type'] as NonNullable<NonNullable<v3.GetValidatorEventsData['query']>['type']>) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
       },
       ctx,
     };
@@ -1190,6 +1252,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         finished: given(query['finished']) ? decode.bool('finished', query['finished']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
       },
       ctx,
     };
@@ -1206,6 +1269,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         return_validators: given(query['return_validators']) ? decode.bool('return_validators', query['return_validators']) : false,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
       },
       ctx,
     };
@@ -1221,6 +1285,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         validator_pubkey: given(query['validator_pubkey']) ? decode.hash('validator_pubkey', query['validator_pubkey']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
       },
       ctx,
     };

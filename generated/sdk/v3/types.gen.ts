@@ -1490,13 +1490,13 @@ export type NftSaleDetails = {
 
 export type TransactionsResponse = {
     transactions: Array<Transaction>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 export type MessagesResponse = {
     messages: Array<Message>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type BlocksResponse = {
@@ -1508,87 +1508,93 @@ export type MasterchainInfo = {
     last: Block;
 };
 
+export type EventsResponse = {
+    events: Array<Trace>;
+    address_book?: AddressBook;
+    metadata?: Metadata;
+};
+
 export type TracesResponse = {
     traces: Array<Trace>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type ActionsResponse = {
     actions: Array<Action>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type AccountStatesResponse = {
     accounts: Array<AccountStateFull>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type WalletStatesResponse = {
     wallets: Array<WalletState>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type JettonMastersResponse = {
     jetton_masters: Array<JettonMaster>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type JettonWalletsResponse = {
     jetton_wallets: Array<JettonWallet>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type JettonTransfersResponse = {
     jetton_transfers: Array<JettonTransfer>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type JettonBurnsResponse = {
     jetton_burns: Array<JettonBurn>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type NftCollectionsResponse = {
     nft_collections: Array<NftCollection>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type NftItemsResponse = {
     nft_items: Array<NftItem>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type NftTransfersResponse = {
     nft_transfers: Array<NftTransfer>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type NftSalesResponse = {
     nft_sales: Array<NftSale>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
 };
 
 export type DnsRecordsResponse = {
     records: Array<DnsRecord>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 export type DnsAuctionsResponse = {
     auctions: Array<DnsAuction>;
-    address_book: AddressBook;
-    metadata: Metadata;
+    address_book?: AddressBook;
+    metadata?: Metadata;
     /**
      * Pass as `after` to get the next page; null on the last page.
      */
@@ -1597,17 +1603,17 @@ export type DnsAuctionsResponse = {
 
 export type MultisigWalletsResponse = {
     multisigs: Array<Multisig>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 export type MultisigOrdersResponse = {
     orders: Array<MultisigOrder>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 export type VestingContractsResponse = {
     vesting_contracts: Array<VestingContract>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 /**
@@ -1632,24 +1638,24 @@ export type NominatorPool = {
      */
     state: number;
     active_nominators: Array<ActiveNominator>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 export type NominatorPositionsResponse = {
     nominator_pools: Array<NominatorPoolPosition>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 export type NominatorEventsResponse = {
     events: Array<NominatorPoolEvent>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
     start_utime?: number | null;
     end_utime?: number | null;
 };
 
 export type NominatorRewardsResponse = {
     rewards: Array<NominatorReward>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
     /**
      * Sum of rewards in this reply.
      */
@@ -1660,14 +1666,14 @@ export type NominatorRewardsResponse = {
 
 export type PoolValidatorEventsResponse = {
     events: Array<NominatorPoolValidatorEvent>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
     start_utime?: number | null;
     end_utime?: number | null;
 };
 
 export type PoolValidatorRewardsResponse = {
     rewards: Array<NominatorPoolValidatorReward>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
     /**
      * Sum of rewards in this reply.
      */
@@ -1678,24 +1684,24 @@ export type PoolValidatorRewardsResponse = {
 
 export type ValidatorEventsResponse = {
     events: Array<ValidatorEvent>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
     start_utime?: number | null;
     end_utime?: number | null;
 };
 
 export type ValidatorElectionsResponse = {
     elections: Array<ValidatorElection>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 export type ValidatorCyclesResponse = {
     cycles: Array<ValidatorCycle>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 export type ValidatorComplaintsResponse = {
     complaints: Array<ValidatorComplaint>;
-    address_book: AddressBook;
+    address_book?: AddressBook;
 };
 
 /**
@@ -1712,6 +1718,31 @@ export type LimitDnsRecords = number;
  * Maximum number of rows to return (1–1024).
  */
 export type LimitTopAccounts = number;
+
+/**
+ * Maximum number of rows to return (1–1000); the newest rows that match come first.
+ */
+export type LimitValidators = number;
+
+/**
+ * Maximum number of rows to return (1–1000); the newest rows that match come first.
+ */
+export type LimitStakingEvents = number;
+
+/**
+ * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+ */
+export type XNoAddressBook = '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+
+/**
+ * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+ */
+export type XNoMetadata = '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+
+/**
+ * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+ */
+export type XTimeout = number;
 
 /**
  * Number of rows to skip; the next page uses offset + limit.
@@ -1745,6 +1776,20 @@ export type EndLt = string;
 
 export type GetAccountStatesData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -1799,6 +1844,12 @@ export type GetAccountStatesResponse = GetAccountStatesResponses[keyof GetAccoun
 
 export type GetAddressBookData = {
     body?: never;
+    headers?: {
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -1849,6 +1900,12 @@ export type GetAddressBookResponse = GetAddressBookResponses[keyof GetAddressBoo
 
 export type GetMetadataData = {
     body?: never;
+    headers?: {
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -1895,6 +1952,20 @@ export type GetMetadataResponse = GetMetadataResponses[keyof GetMetadataResponse
 
 export type GetWalletStatesData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -1945,6 +2016,20 @@ export type GetWalletStatesResponse = GetWalletStatesResponses[keyof GetWalletSt
 
 export type GetActionsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -2059,6 +2144,16 @@ export type GetActionsResponse = GetActionsResponses[keyof GetActionsResponses];
 
 export type GetPendingActionsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+    };
     path?: never;
     query?: {
         /**
@@ -2117,6 +2212,16 @@ export type GetPendingActionsResponse = GetPendingActionsResponses[keyof GetPend
 
 export type GetPendingTracesData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+    };
     path?: never;
     query?: {
         /**
@@ -2167,6 +2272,20 @@ export type GetPendingTracesResponse = GetPendingTracesResponses[keyof GetPendin
 
 export type GetTracesData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -2263,8 +2382,130 @@ export type GetTracesResponses = {
 
 export type GetTracesResponse = GetTracesResponses[keyof GetTracesResponses];
 
+export type GetEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Traces that involve this account. Raw (`0:ABC…`) or user-friendly (base64 / base64url) form; a space is read as an unencoded `+`.
+         */
+        account?: string;
+        /**
+         * Traces with these ids. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
+         */
+        trace_id?: Array<string>;
+        /**
+         * Traces that contain these transactions. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
+         */
+        tx_hash?: Array<string>;
+        /**
+         * Traces that contain these messages. Hex (64 digits, optional 0x) or base64/base64url; a space is read as an unencoded `+`. Repeat the key or separate values with commas.
+         */
+        msg_hash?: Array<string>;
+        /**
+         * Complete traces that end in this masterchain block.
+         */
+        mc_seqno?: number;
+        /**
+         * Only rows at or after this unix time.
+         */
+        start_utime?: number;
+        /**
+         * Only rows at or before this unix time.
+         */
+        end_utime?: number;
+        /**
+         * Only rows at or after this logical time. Decimal string.
+         */
+        start_lt?: string;
+        /**
+         * Only rows at or before this logical time. Decimal string.
+         */
+        end_lt?: string;
+        /**
+         * Add classified actions to each trace.
+         */
+        include_actions?: boolean;
+        /**
+         * Action types the client understands (names, or the shortcuts v1…v4, latest, staking, jettons, nft, dns, multisig, vesting, …); others are folded into their parents. Default: latest. Repeat the key or separate values with commas.
+         */
+        supported_action_types?: Array<string>;
+        /**
+         * Maximum number of rows to return (1–1000).
+         */
+        limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
+        /**
+         * desc: newest first (by logical time; blocks by generation time); asc: oldest first.
+         */
+        sort?: 'asc' | 'desc';
+    };
+    url: '/events';
+};
+
+export type GetEventsErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V3ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V3ErrorBody;
+    /**
+     * Invalid parameters; the text names the parameter and what is wrong.
+     */
+    422: V3ErrorBody;
+    /**
+     * Rate limit exceeded; retry after the indicated delay or use a key with a higher limit.
+     */
+    429: V3ErrorBody;
+    /**
+     * Unexpected failure inside the service.
+     */
+    500: V3ErrorBody;
+};
+
+export type GetEventsError = GetEventsErrors[keyof GetEventsErrors];
+
+export type GetEventsResponses = {
+    /**
+     * Success.
+     */
+    200: EventsResponse;
+};
+
+export type GetEventsResponse = GetEventsResponses[keyof GetEventsResponses];
+
 export type GetAdjacentTransactionsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -2323,6 +2564,12 @@ export type GetAdjacentTransactionsResponse = GetAdjacentTransactionsResponses[k
 
 export type GetBlocksData = {
     body?: never;
+    headers?: {
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -2421,6 +2668,12 @@ export type GetBlocksResponse = GetBlocksResponses[keyof GetBlocksResponses];
 
 export type GetMasterchainBlockShardStateData = {
     body?: never;
+    headers?: {
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -2475,6 +2728,12 @@ export type GetMasterchainBlockShardStateResponse = GetMasterchainBlockShardStat
 
 export type GetMasterchainBlockShardsData = {
     body?: never;
+    headers?: {
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -2537,6 +2796,12 @@ export type GetMasterchainBlockShardsResponse = GetMasterchainBlockShardsRespons
 
 export type GetMasterchainInfoData = {
     body?: never;
+    headers?: {
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: never;
     url: '/masterchainInfo';
@@ -2586,6 +2851,20 @@ export type GetMasterchainInfoResponse = GetMasterchainInfoResponses[keyof GetMa
 
 export type GetMessagesData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -2692,6 +2971,12 @@ export type GetMessagesResponse = GetMessagesResponses[keyof GetMessagesResponse
 
 export type GetPendingTransactionsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+    };
     path?: never;
     query?: {
         /**
@@ -2746,6 +3031,16 @@ export type GetPendingTransactionsResponse = GetPendingTransactionsResponses[key
 
 export type GetTransactionsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -2856,6 +3151,16 @@ export type GetTransactionsResponse = GetTransactionsResponses[keyof GetTransact
 
 export type GetTransactionsByMasterchainBlockData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -2922,6 +3227,16 @@ export type GetTransactionsByMasterchainBlockResponse = GetTransactionsByMasterc
 
 export type GetTransactionsByMessageData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -2992,6 +3307,20 @@ export type GetTransactionsByMessageResponse = GetTransactionsByMessageResponses
 
 export type GetJettonBurnsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3074,6 +3403,20 @@ export type GetJettonBurnsResponse = GetJettonBurnsResponses[keyof GetJettonBurn
 
 export type GetJettonMastersData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3132,6 +3475,20 @@ export type GetJettonMastersResponse = GetJettonMastersResponses[keyof GetJetton
 
 export type GetJettonTransfersData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3218,6 +3575,20 @@ export type GetJettonTransfersResponse = GetJettonTransfersResponses[keyof GetJe
 
 export type GetJettonWalletsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3288,6 +3659,20 @@ export type GetJettonWalletsResponse = GetJettonWalletsResponses[keyof GetJetton
 
 export type GetNftCollectionsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3346,6 +3731,20 @@ export type GetNftCollectionsResponse = GetNftCollectionsResponses[keyof GetNftC
 
 export type GetNftItemsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3424,6 +3823,20 @@ export type GetNftItemsResponse = GetNftItemsResponses[keyof GetNftItemsResponse
 
 export type GetNftSalesData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -3470,6 +3883,20 @@ export type GetNftSalesResponse = GetNftSalesResponses[keyof GetNftSalesResponse
 
 export type GetNftTransfersData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3556,6 +3983,16 @@ export type GetNftTransfersResponse = GetNftTransfersResponses[keyof GetNftTrans
 
 export type GetDnsRecordsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3614,6 +4051,20 @@ export type GetDnsRecordsResponse = GetDnsRecordsResponses[keyof GetDnsRecordsRe
 
 export type GetDnsActiveAuctionsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Metadata'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -3629,9 +4080,17 @@ export type GetDnsActiveAuctionsData = {
          */
         include_nft_items?: boolean;
         /**
-         * Cursor from next_cursor of the previous reply (opaque); the page (at most 100 auctions) starts strictly after it. Auctions come in item-address order, so pages never skip or repeat an auction. Like every v3 operation outside the brief's pagination table, this one takes no limit or offset.
+         * Cursor from next_cursor of the previous reply (opaque); the page starts strictly after it. Auctions come in item-address order, so pages read by cursor never skip or repeat an auction. Not together with a non-zero `offset`.
          */
         after?: string;
+        /**
+         * Maximum number of rows to return (1–1000).
+         */
+        limit?: number;
+        /**
+         * Number of rows to skip; the next page uses offset + limit.
+         */
+        offset?: number;
     };
     url: '/dns/activeAuctions';
 };
@@ -3672,6 +4131,16 @@ export type GetDnsActiveAuctionsResponse = GetDnsActiveAuctionsResponses[keyof G
 
 export type GetNominatorPoolData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -3722,6 +4191,16 @@ export type GetNominatorPoolResponse = GetNominatorPoolResponses[keyof GetNomina
 
 export type GetNominatorPoolNominatorData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -3768,6 +4247,16 @@ export type GetNominatorPoolNominatorResponse = GetNominatorPoolNominatorRespons
 
 export type GetNominatorPoolNominatorEventsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -3786,6 +4275,10 @@ export type GetNominatorPoolNominatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000); the newest rows that match come first.
+         */
+        limit?: number;
     };
     url: '/staking/nominatorPools/nominatorEvents';
 };
@@ -3826,6 +4319,16 @@ export type GetNominatorPoolNominatorEventsResponse = GetNominatorPoolNominatorE
 
 export type GetNominatorPoolNominatorRewardsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -3844,6 +4347,10 @@ export type GetNominatorPoolNominatorRewardsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000); the newest rows that match come first.
+         */
+        limit?: number;
     };
     url: '/staking/nominatorPools/nominatorRewards';
 };
@@ -3884,6 +4391,16 @@ export type GetNominatorPoolNominatorRewardsResponse = GetNominatorPoolNominator
 
 export type GetNominatorPoolValidatorEventsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -3906,6 +4423,10 @@ export type GetNominatorPoolValidatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000); the newest rows that match come first.
+         */
+        limit?: number;
     };
     url: '/staking/nominatorPools/validatorEvents';
 };
@@ -3946,6 +4467,16 @@ export type GetNominatorPoolValidatorEventsResponse = GetNominatorPoolValidatorE
 
 export type GetNominatorPoolValidatorRewardsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query: {
         /**
@@ -3964,6 +4495,10 @@ export type GetNominatorPoolValidatorRewardsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000); the newest rows that match come first.
+         */
+        limit?: number;
     };
     url: '/staking/nominatorPools/validatorRewards';
 };
@@ -4004,6 +4539,16 @@ export type GetNominatorPoolValidatorRewardsResponse = GetNominatorPoolValidator
 
 export type GetValidatorEventsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -4011,11 +4556,11 @@ export type GetValidatorEventsData = {
          */
         stake_holder_address?: string;
         /**
-         * Validator ADNL address, hex.
+         * Validator ADNL address. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         adnl_address?: string;
         /**
-         * Validator public key, hex.
+         * Validator public key. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         validator_pubkey?: string;
         /**
@@ -4030,6 +4575,10 @@ export type GetValidatorEventsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000); the newest rows that match come first.
+         */
+        limit?: number;
     };
     url: '/validators/events';
 };
@@ -4070,6 +4619,16 @@ export type GetValidatorEventsResponse = GetValidatorEventsResponses[keyof GetVa
 
 export type GetValidatorElectionsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -4081,11 +4640,11 @@ export type GetValidatorElectionsData = {
          */
         stake_holder_address?: string;
         /**
-         * Validator ADNL address, hex.
+         * Validator ADNL address. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         adnl_address?: string;
         /**
-         * Validator public key, hex.
+         * Validator public key. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         validator_pubkey?: string;
         /**
@@ -4104,6 +4663,10 @@ export type GetValidatorElectionsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000); the newest rows that match come first.
+         */
+        limit?: number;
     };
     url: '/validators/elections';
 };
@@ -4144,6 +4707,16 @@ export type GetValidatorElectionsResponse = GetValidatorElectionsResponses[keyof
 
 export type GetValidatorCyclesData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -4159,11 +4732,11 @@ export type GetValidatorCyclesData = {
          */
         stake_holder_address?: string;
         /**
-         * Validator ADNL address, hex.
+         * Validator ADNL address. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         adnl_address?: string;
         /**
-         * Validator public key, hex.
+         * Validator public key. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         validator_pubkey?: string;
         /**
@@ -4178,6 +4751,10 @@ export type GetValidatorCyclesData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000); the newest rows that match come first.
+         */
+        limit?: number;
     };
     url: '/validators/cycles';
 };
@@ -4218,6 +4795,16 @@ export type GetValidatorCyclesResponse = GetValidatorCyclesResponses[keyof GetVa
 
 export type GetValidatorComplaintsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -4233,11 +4820,11 @@ export type GetValidatorComplaintsData = {
          */
         stake_holder_address?: string;
         /**
-         * Validator ADNL address, hex.
+         * Validator ADNL address. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         adnl_address?: string;
         /**
-         * Validator public key, hex.
+         * Validator public key. Hex (64 digits, optional 0x) or base64/base64url, as the hosted API takes it.
          */
         validator_pubkey?: string;
         /**
@@ -4248,6 +4835,10 @@ export type GetValidatorComplaintsData = {
          * Only rows at or before this unix time.
          */
         end_utime?: number;
+        /**
+         * Maximum number of rows to return (1–1000); the newest rows that match come first.
+         */
+        limit?: number;
     };
     url: '/validators/complaints';
 };
@@ -4288,6 +4879,16 @@ export type GetValidatorComplaintsResponse = GetValidatorComplaintsResponses[key
 
 export type GetMultisigOrdersData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -4354,6 +4955,16 @@ export type GetMultisigOrdersResponse = GetMultisigOrdersResponses[keyof GetMult
 
 export type GetMultisigWalletsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -4420,6 +5031,16 @@ export type GetMultisigWalletsResponse = GetMultisigWalletsResponses[keyof GetMu
 
 export type GetVestingContractsData = {
     body?: never;
+    headers?: {
+        /**
+         * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+         */
+        'X-No-Address-Book'?: '1' | 't' | 'T' | 'TRUE' | 'true' | 'True' | '0' | 'f' | 'F' | 'FALSE' | 'false' | 'False';
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**
@@ -4482,6 +5103,12 @@ export type GetVestingContractsResponse = GetVestingContractsResponses[keyof Get
 
 export type GetTopAccountsByBalanceData = {
     body?: never;
+    headers?: {
+        /**
+         * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+         */
+        'X-Timeout'?: number;
+    };
     path?: never;
     query?: {
         /**

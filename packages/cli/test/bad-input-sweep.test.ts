@@ -147,11 +147,12 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 describe('bad-input sweep over every operation of the bundled specs', () => {
-  const send = (op: Operation, query: Record<string, string>, body?: unknown) =>
+  const send = (op: Operation, query: Record<string, string>, body?: unknown, headers?: Record<string, string>) =>
     request({
       method: op.method.toUpperCase(),
       path: `/api/${op.version}${op.path.replace(/\{(\w+)\}/g, 'x')}${queryString(query)}`,
       ...(op.method === 'post' ? { body: body ?? {} } : {}),
+      ...(headers ? { headers } : {}),
     });
 
   const baseline = (op: Operation) => Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
@@ -194,6 +195,16 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
     // Unknown parameter.
     expectClientError(await send(op, { ...baseline(op), zz_unknown_param: '1' }, bodyBaseline(op)), op.version, 'unknown query parameter');
     checks++;
+    // Request headers the operation documents (X-Timeout, X-No-Address-Book, X-No-Metadata), with values they refuse:
+    // a 4xx that names the header.
+    for (const p of op.params.filter((x) => x.in === 'header')) {
+      for (const value of ['not-a-value', '-1', 'A'.repeat(4_000)]) {
+        const reply = await send(op, baseline(op), bodyBaseline(op), { [p.name]: value });
+        expectClientError(reply, op.version, `header ${p.name}: ${value.slice(0, 20)}`);
+        expect(String(reply.body.error).toLowerCase(), `header ${p.name}`).toContain(p.name.toLowerCase());
+        checks++;
+      }
+    }
     if (op.body && op.body.additionalProperties === false) {
       expectClientError(await send(op, baseline(op), { ...bodyBaseline(op), zz_unknown_field: 1 }), op.version, 'unknown body field');
       checks++;
@@ -259,11 +270,12 @@ const numbers = (n: number) => Array.from({ length: n }, (_, i) => i);
 const stdNumber = (i: number) => ({ '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: String(i) } });
 
 describe('hostile values over every operation', () => {
-  const send = (op: Operation, query: Record<string, string>, body?: unknown) =>
+  const send = (op: Operation, query: Record<string, string>, body?: unknown, headers?: Record<string, string>) =>
     request({
       method: op.method.toUpperCase(),
       path: `/api/${op.version}${op.path}${queryString(query)}`,
       ...(op.method === 'post' ? { body: body ?? {} } : {}),
+      ...(headers ? { headers } : {}),
     });
   const baseline = (op: Operation) => Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
 
@@ -281,6 +293,9 @@ describe('hostile values over every operation', () => {
         // PostgreSQL text cannot hold NUL: a free-text filter that reached the database with one answered 500.
         expectNoServerError(await send(op, { ...baseline(op), [p.name]: 'a\u0000b' }), `${label} ${p.name}: NUL`);
       }
+    }
+    for (const p of op.params.filter((x) => x.in === 'header')) {
+      for (const v of [...EXTREME_NUMBERS, 'A'.repeat(8_000), 'true, false']) expectNoServerError(await send(op, baseline(op), undefined, { [p.name]: v }), `${label} ${p.name}: ${v.slice(0, 20)}`);
     }
     if (op.method === 'post') {
       for (const [name, schema] of Object.entries(op.body?.properties ?? {})) {

@@ -142,7 +142,8 @@ export function v3Requests(gateway: KeyedGateway, network: Network) {
   const headers = () => ({ 'X-API-Key': gateway.keys[network] });
   const reply = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
   return {
-    get: async (path: string, query: string | Record<string, string>) => reply(await fetch(`${base()}${path}?${new URLSearchParams(query)}`, { headers: headers() })),
+    get: async (path: string, query: string | Record<string, string>, extraHeaders: Record<string, string> = {}) =>
+      reply(await fetch(`${base()}${path}?${new URLSearchParams(query)}`, { headers: { ...headers(), ...extraHeaders } })),
     post: async (path: string, body: unknown) =>
       reply(await fetch(`${base()}${path}`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) })),
   };

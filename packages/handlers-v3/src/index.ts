@@ -1,9 +1,10 @@
-import type { V3Handlers } from '@tongate/stubs';
+import type { RequestContext, V3Handlers } from '@tongate/stubs';
 import { decodeOperations } from './decode.js';
 import { indexedOperations, type IndexedDeps } from './indexed/index.js';
 import { legacyOperations, type LegacyDeps } from './legacy.js';
 import { pendingOperations } from './pending/operations.js';
 import type { PendingTraces } from './pending/service.js';
+import { applyReplySettings, replySettings } from './reply-settings.js';
 
 export interface V3Deps extends LegacyDeps {
   /** The network's indexed chain tables (and their read timeout); without them the indexed operations are left out (501). */
@@ -20,12 +21,20 @@ export interface V3Deps extends LegacyDeps {
  * always gives both.
  */
 export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
-  return {
+  const operations: Partial<V3Handlers> = {
     ...legacyOperations(deps),
     ...decodeOperations(),
     ...(deps.pending ? pendingOperations(deps.pending, deps.index, deps.chain.network === 'testnet') : {}),
     ...(deps.index ? indexedOperations({ db: deps.index, network: deps.chain.network, readTimeoutMs: deps.indexReadTimeoutMs }) : {}),
   };
+  // X-No-Address-Book / X-No-Metadata apply to every reply that carries those objects, whichever module built it.
+  for (const [name, operation] of Object.entries(operations) as [string, (input: { ctx?: RequestContext }) => Promise<unknown>][]) {
+    (operations as Record<string, unknown>)[name] = async (input: { ctx?: RequestContext }) => {
+      const settings = replySettings(input.ctx);
+      return applyReplySettings(await operation(input), settings);
+    };
+  }
+  return operations;
 }
 
 export { formatV3Entry, parseV3Stack } from './stack.js';

@@ -7,6 +7,7 @@ import { jsonRpcMethods as generatedJsonRpcMethods, type JsonRpcMethod, type Req
 import { authMiddleware, type KeyResolver } from './auth.js';
 import { loadBundles, type Bundles } from './bundles.js';
 import type { Config, Network } from './config.js';
+import { createCors } from './cors.js';
 import { docsRouter } from './docs.js';
 import { errorBody, HttpError, mapError, versionOfPath } from './errors.js';
 import { createJsonRpcHandler } from './jsonrpc.js';
@@ -93,6 +94,7 @@ export function createApp(options: AppOptions): Express {
   const methods = options.jsonRpcMethods ?? generatedJsonRpcMethods;
   const networks = createNetworkResolver(config);
   const versionHeader = { v2: `2.2.${config.v2Release}`, v3: bundles.v3.info.version };
+  const cors = createCors(config.corsOrigins);
 
   const app = express();
   app.disable('x-powered-by');
@@ -160,6 +162,9 @@ export function createApp(options: AppOptions): Express {
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-API-Version', versionHeader[version]);
     res.on('finish', recordReply);
+    cors.decorate(req, res);
+    // Before the network, keys and limits: a preflight carries no key and must cost the client nothing.
+    if (req.method === 'OPTIONS') return cors.preflight(req, res);
 
     // Service endpoints answer on every host.
     const service = (req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/') ? OPERATIONS_PATH.exec(path) : null;

@@ -102,6 +102,8 @@ export interface Config {
    * are not public unicast; empty = public destinations only.
    */
   outboundAllow: string[];
+  /** Origins whose pages may read the replies in a browser (CORS): `*` for any, or exact origins (`https://app.example`). */
+  corsOrigins: string[];
 }
 
 interface SettingDoc {
@@ -168,6 +170,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'metadataMaxBytes', env: 'TONGATE_METADATA_MAX_BYTES', default: '262144', description: 'Largest metadata document read; a longer one is dropped as invalid.' },
   { key: 'metadataTtlSeconds', env: 'TONGATE_METADATA_TTL_SECONDS', default: '86400', description: 'A fetched metadata document is refreshed after this long; a failed or refused fetch is retried after a tenth of it.' },
   { key: 'outboundAllow', env: 'TONGATE_OUTBOUND_ALLOW', default: '(empty: public addresses only)', description: 'Comma list of host names, IP addresses and CIDR blocks that outbound fetches (token metadata, the IPFS gateway) may reach although they are private, loopback, link-local or otherwise not public unicast: a private metadata mirror, an own IPFS gateway (name its host here). Nothing else opens the guard.' },
+  { key: 'corsOrigins', env: 'TONGATE_CORS_ORIGINS', default: '*', description: 'Origins whose web pages may call the API from a browser (CORS): `*` for any, or a comma list of exact origins such as `https://app.example,http://localhost:3000`. Preflights need no key and count against no limit.' },
   { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
 ];
 
@@ -224,6 +227,7 @@ export function defaultConfig(): Config {
     metadataMaxBytes: 256 * 1024,
     metadataTtlSeconds: 86_400,
     outboundAllow: [],
+    corsOrigins: ['*'],
   };
 }
 
@@ -286,6 +290,16 @@ function parseSchemes(raw: string): string[] {
   return schemes;
 }
 
+/** A CORS origin list: `*`, or origins as browsers send them (scheme, host, optional port; no path). */
+function parseOrigins(name: string, raw: string | readonly unknown[]): string[] {
+  const items = (typeof raw === 'string' ? raw.split(',') : raw.map((v) => (typeof v === 'string' ? v : ''))).map((o) => o.trim()).filter(Boolean);
+  if (items.length === 0) throw new ConfigError(`${name} must name at least one origin or *`);
+  for (const origin of items) {
+    if (origin !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/i.test(origin)) throw new ConfigError(`${name}: '${origin}' is not * or an origin such as https://app.example`);
+  }
+  return items.includes('*') ? ['*'] : items.map((o) => o.toLowerCase());
+}
+
 /** Merges a JSON object (same shape as Config, partial) onto `base`. */
 function applyFile(base: Config, file: Record<string, unknown>): Config {
   const merged = { ...base, mainnet: { ...base.mainnet }, testnet: { ...base.testnet } } as Config;
@@ -316,6 +330,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       const dns = config[net].dnsCollection as unknown;
       if (dns !== '' && dns !== undefined) config[net].dnsCollection = parseAddressSetting(`${net}.dnsCollection`, String(dns));
     }
+    const origins = config.corsOrigins as unknown;
+    config.corsOrigins = parseOrigins('corsOrigins', typeof origins === 'string' || Array.isArray(origins) ? origins : String(origins));
   }
   const e = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
   let v: string | undefined;
@@ -376,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_METADATA_IPFS_GATEWAY'))) config.metadataIpfsGateway = v;
   if ((v = e('TONGATE_METADATA_TIMEOUT_MS'))) config.metadataTimeoutMs = parseInteger('TONGATE_METADATA_TIMEOUT_MS', v, 100);
   if ((v = e('TONGATE_METADATA_MAX_BYTES'))) config.metadataMaxBytes = parseInteger('TONGATE_METADATA_MAX_BYTES', v, 1024);
+  if ((v = e('TONGATE_CORS_ORIGINS'))) config.corsOrigins = parseOrigins('TONGATE_CORS_ORIGINS', v);
   if ((v = e('TONGATE_METADATA_TTL_SECONDS'))) config.metadataTtlSeconds = parseInteger('TONGATE_METADATA_TTL_SECONDS', v, 10);
   if ((v = e('TONGATE_OUTBOUND_ALLOW'))) config.outboundAllow = v.split(',').map((x) => x.trim()).filter(Boolean);
   config = { ...config, ...overrides };

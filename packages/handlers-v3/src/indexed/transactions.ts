@@ -54,12 +54,15 @@ type StateJsonRow = WireStateRow;
  * CTE, and each part comes back as one JSON array (64-bit values as text), assembled here. `order` is the page's
  * order (null: any, the caller maps by hash).
  */
+/** A transactions reply as built here: always with its address book (only the X-No-Address-Book header drops it). */
+export type TransactionsReply = v3.TransactionsResponse & { address_book: NonNullable<v3.TransactionsResponse['address_book']> };
+
 export async function transactionsReply(
   db: Kysely<ChainDatabase>,
   page: SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>,
   order: TxOrder | null,
   testnet: boolean,
-): Promise<v3.TransactionsResponse> {
+): Promise<TransactionsReply> {
   const dir = sql.raw(order?.sort === 'asc' ? 'asc' : 'desc');
   const orderBy = order ? (order.byTime ? sql`order by p.now ${dir}, p.lt ${dir}, p.account ${dir}` : sql`order by p.lt ${dir}, p.account ${dir}`) : sql``;
   const row = await db
