@@ -57,6 +57,8 @@ export const v3Routes: readonly RouteInfo[] = [
   { operationId: 'sendMessage', method: 'post', path: '/message', expressPath: '/message' },
   { operationId: 'runGetMethod', method: 'post', path: '/runGetMethod', expressPath: '/runGetMethod' },
   { operationId: 'getWalletInformation', method: 'get', path: '/walletInformation', expressPath: '/walletInformation' },
+  { operationId: 'emulateTrace', method: 'post', path: '/emulateTrace', expressPath: '/emulateTrace' },
+  { operationId: 'emulateTonConnect', method: 'post', path: '/emulateTonConnect', expressPath: '/emulateTonConnect' },
 ];
 
 /** One member per v3 operation. */
@@ -161,6 +163,10 @@ export interface V3Handlers {
   runGetMethod(input: V3Inputs['runGetMethod']): Promise<Reply<v3.RunGetMethodResponses & v3.RunGetMethodErrors>>;
   /** GET /walletInformation: Wallet type, seqno and balance (v2 style) */
   getWalletInformation(input: V3Inputs['getWalletInformation']): Promise<Reply<v3.GetWalletInformationResponses & v3.GetWalletInformationErrors>>;
+  /** POST /emulateTrace: Emulate the trace of an external message */
+  emulateTrace(input: V3Inputs['emulateTrace']): Promise<Reply<v3.EmulateTraceResponses & v3.EmulateTraceErrors>>;
+  /** POST /emulateTonConnect: Emulate a TON Connect transfer from a wallet */
+  emulateTonConnect(input: V3Inputs['emulateTonConnect']): Promise<Reply<v3.EmulateTonConnectResponses & v3.EmulateTonConnectErrors>>;
 }
 
 /** What each v3 handler receives: its parameters decoded to their types (spec defaults applied), and the context. */
@@ -737,6 +743,33 @@ export interface V3Inputs {
     query: {
       address: Address;
       use_v2: boolean;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /emulateTrace */
+  emulateTrace: {
+    body: {
+      boc: NonNullable<NonNullable<v3.EmulateTraceData['body']>['boc']>;
+      ignore_chksig: boolean;
+      with_actions: boolean;
+      include_code_data: boolean;
+      include_address_book: boolean;
+      include_metadata: boolean;
+      mc_block_seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /emulateTonConnect */
+  emulateTonConnect: {
+    body: {
+      from: Address;
+      messages: NonNullable<NonNullable<v3.EmulateTonConnectData['body']>['messages']>;
+      valid_until?: bigint;
+      with_actions: boolean;
+      include_code_data: boolean;
+      include_address_book: boolean;
+      include_metadata: boolean;
+      mc_block_seqno?: number;
     };
     ctx: RequestContext;
   };
@@ -1410,6 +1443,37 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
       query: {
         address: decode.address('address', query['address']),
         use_v2: given(query['use_v2']) ? decode.bool('use_v2', query['use_v2']) : true,
+      },
+      ctx,
+    };
+  },
+  emulateTrace: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        boc: (body['boc'] as NonNullable<NonNullable<v3.EmulateTraceData['body']>['boc']>),
+        ignore_chksig: given(body['ignore_chksig']) ? decode.bool('ignore_chksig', body['ignore_chksig']) : false,
+        with_actions: given(body['with_actions']) ? decode.bool('with_actions', body['with_actions']) : false,
+        include_code_data: given(body['include_code_data']) ? decode.bool('include_code_data', body['include_code_data']) : false,
+        include_address_book: given(body['include_address_book']) ? decode.bool('include_address_book', body['include_address_book']) : false,
+        include_metadata: given(body['include_metadata']) ? decode.bool('include_metadata', body['include_metadata']) : false,
+        mc_block_seqno: given(body['mc_block_seqno']) ? decode.int32('mc_block_seqno', body['mc_block_seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
+  emulateTonConnect: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        from: decode.address('from', body['from']),
+        messages: (body['messages'] as NonNullable<NonNullable<v3.EmulateTonConnectData['body']>['messages']>),
+        valid_until: given(body['valid_until']) ? decode.int64('valid_until', body['valid_until']) : undefined,
+        with_actions: given(body['with_actions']) ? decode.bool('with_actions', body['with_actions']) : false,
+        include_code_data: given(body['include_code_data']) ? decode.bool('include_code_data', body['include_code_data']) : false,
+        include_address_book: given(body['include_address_book']) ? decode.bool('include_address_book', body['include_address_book']) : false,
+        include_metadata: given(body['include_metadata']) ? decode.bool('include_metadata', body['include_metadata']) : false,
+        mc_block_seqno: given(body['mc_block_seqno']) ? decode.int32('mc_block_seqno', body['mc_block_seqno']) : undefined,
       },
       ctx,
     };

@@ -1457,6 +1457,47 @@ export const zValidatorComplaintsResponse = z.object({
     address_book: zAddressBook.optional()
 });
 
+export const zEmulateTraceRequest = z.object({
+    boc: z.string().min(4).max(349528).regex(/^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=)?$/),
+    ignore_chksig: z.boolean().nullish().default(false),
+    with_actions: z.boolean().nullish().default(false),
+    include_code_data: z.boolean().nullish().default(false),
+    include_address_book: z.boolean().nullish().default(false),
+    include_metadata: z.boolean().nullish().default(false),
+    mc_block_seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+export const zEmulateTonConnectMessage = z.object({
+    address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/-]{48})$/),
+    amount: z.string().regex(/^[0-9]{1,20}$/),
+    payload: z.string().max(349528).regex(/^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=)?$/).optional(),
+    stateInit: z.string().max(349528).regex(/^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=)?$/).optional()
+});
+
+export const zEmulateTonConnectRequest = z.object({
+    from: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/-]{48})$/),
+    messages: z.array(zEmulateTonConnectMessage).min(1).max(4),
+    valid_until: z.coerce.bigint().gte(BigInt(0)).max(BigInt('9223372036854775807'), { error: 'Invalid value: Expected int64 to be <= 9223372036854775807' }).nullish(),
+    with_actions: z.boolean().nullish().default(false),
+    include_code_data: z.boolean().nullish().default(false),
+    include_address_book: z.boolean().nullish().default(false),
+    include_metadata: z.boolean().nullish().default(false),
+    mc_block_seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+export const zEmulateTraceResponse = z.object({
+    mc_block_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    trace: zTraceNode,
+    transactions: z.record(z.string(), zTransaction),
+    actions: z.array(zAction),
+    code_cells: z.record(z.string(), z.string()).optional(),
+    data_cells: z.record(z.string(), z.string()).optional(),
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional(),
+    rand_seed: zHash,
+    is_incomplete: z.boolean()
+});
+
 /**
  * Maximum number of rows to return (1–1000).
  */
@@ -3135,3 +3176,17 @@ export const zGetWalletInformationQuery = z.object({
  * Success.
  */
 export const zGetWalletInformationResponse = zWalletInformation;
+
+export const zEmulateTraceBody = zEmulateTraceRequest;
+
+/**
+ * The emulated trace.
+ */
+export const zEmulateTraceResponse2 = zEmulateTraceResponse;
+
+export const zEmulateTonConnectBody = zEmulateTonConnectRequest;
+
+/**
+ * The emulated trace.
+ */
+export const zEmulateTonConnectResponse = zEmulateTraceResponse;

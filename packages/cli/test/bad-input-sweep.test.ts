@@ -53,6 +53,8 @@ interface Param {
 }
 interface Operation {
   version: 'v2' | 'v3';
+  /** Where the operation is served: `/api/<version>`, or the prefix of the path's own servers (the emulation API). */
+  base: string;
   method: 'get' | 'post';
   path: string;
   operationId: string;
@@ -86,7 +88,9 @@ function operations(version: 'v2' | 'v3', doc: OpenApiDocument): Operation[] {
         return { ...param, schema: resolve(param.schema) };
       });
       const body = op.requestBody ? resolve(resolve(op.requestBody).content?.['application/json']?.schema) : undefined;
-      list.push({ version, method, path, operationId: op.operationId, params, body });
+      const servers = (item as { servers?: { url: string }[] }).servers;
+      const base = servers?.length ? new URL(servers[0]!.url.replace(/\{\w+\}/, 'host')).pathname : `/api/${version}`;
+      list.push({ version, base, method, path, operationId: op.operationId, params, body });
     }
   }
   return list;
@@ -150,7 +154,7 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
   const send = (op: Operation, query: Record<string, string>, body?: unknown, headers?: Record<string, string>) =>
     request({
       method: op.method.toUpperCase(),
-      path: `/api/${op.version}${op.path.replace(/\{(\w+)\}/g, 'x')}${queryString(query)}`,
+      path: `${op.base}${op.path.replace(/\{(\w+)\}/g, 'x')}${queryString(query)}`,
       ...(op.method === 'post' ? { body: body ?? {} } : {}),
       ...(headers ? { headers } : {}),
     });
@@ -165,7 +169,7 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
     return b;
   };
 
-  it.each(allOperations.map((op) => [`${op.version} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_label, op) => {
+  it.each(allOperations.map((op) => [`${op.base} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_label, op) => {
     let checks = 0;
     // Missing required parameter (query).
     for (const p of op.params.filter((x) => x.in === 'query' && x.required)) {
@@ -247,6 +251,91 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
   });
 });
 
+describe('the 2.1 operations and the POST forms name the parameter they refuse', () => {
+  const FAUCET_ADDRESS = 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE';
+  const cases: [string, { method?: string; path: string; body?: unknown }, number, RegExp][] = [
+    ['dnsResolve: a name too long to encode', { path: `/api/v2/dnsResolve?name=${'a'.repeat(126)}.b` }, 422, /name/],
+    ['dnsResolve: a name over the length bound', { path: `/api/v2/dnsResolve?name=${'a'.repeat(500)}` }, 422, /name/],
+    ['dnsResolve: a negative ttl', { path: '/api/v2/dnsResolve?name=x.ton&ttl=-1' }, 422, /ttl/],
+    ['dnsResolve: a ttl that is not a number', { path: '/api/v2/dnsResolve?name=x.ton&ttl=many' }, 422, /ttl/],
+    ['dnsResolve: an oversized category', { path: `/api/v2/dnsResolve?name=x.ton&category=${'c'.repeat(300)}` }, 422, /category/],
+    ['dnsResolve: a resolver address that is not one', { path: '/api/v2/dnsResolve?name=x.ton&address=not-an-address' }, 422, /address/],
+    ['dnsResolve: an account that is no resolver', { path: `/api/v2/dnsResolve?name=x.ton&address=${FAUCET_ADDRESS}` }, 409, /dnsresolve/],
+    ['dnsResolve: seqno 0', { path: '/api/v2/dnsResolve?name=x.ton&seqno=0' }, 422, /seqno/],
+    ['dnsResolve POST: a NUL inside the name', { path: '/api/v2/dnsResolve', body: { name: 'a\u0000b.ton', ttl: 3 } }, 422, /name/],
+    ['dnsResolve POST: a name of the wrong type', { path: '/api/v2/dnsResolve', body: { name: { label: 'x' } } }, 422, /name/],
+    ['dnsResolve POST: a huge ttl is followed only so far', { path: '/api/v2/dnsResolve', body: { name: 'a.b.c.d.nothing', ttl: 2147483647 } }, 200, /dns.resolved/],
+    ['dnsResolve: an item that does not exist cannot answer', { path: '/api/v2/dnsResolve?name=nobody-here.ton&ttl=9' }, 409, /dnsresolve/],
+    ['getShardAccountCell: no address', { path: '/api/v2/getShardAccountCell' }, 422, /address/],
+    ['getShardAccountCell: seqno 0', { path: `/api/v2/getShardAccountCell?address=${FAUCET_ADDRESS}&seqno=0` }, 422, /seqno/],
+    ['getShardAccountCell: a future seqno', { path: `/api/v2/getShardAccountCell?address=${FAUCET_ADDRESS}&seqno=2000000000` }, 404, /./],
+    ['getShardAccountCell POST: a bad address', { path: '/api/v2/getShardAccountCell', body: { address: 'EQ' } }, 422, /address/],
+    ['POST form: a JSON array for a body', { path: '/api/v2/getAddressBalance', body: [FAUCET_ADDRESS] }, 422, /./],
+    ['POST form: a JSON string for a body', { path: '/api/v2/getMasterchainInfo', body: 'x' }, 422, /./],
+    ['POST form: a parameter of another operation', { path: '/api/v2/getMasterchainInfo', body: { address: FAUCET_ADDRESS } }, 422, /address/],
+    ['POST form: limit out of range', { path: '/api/v2/getTransactions', body: { address: FAUCET_ADDRESS, limit: 100000 } }, 422, /limit/],
+  ];
+  it.each(cases)('%s', async (_label, req, status, text) => {
+    const r = await request(req);
+    expect(r.status, r.text).toBe(status);
+    expect(r.text).toMatch(text);
+    if (status >= 400) expect(r.body).toEqual({ ok: false, error: expect.any(String), code: status });
+  });
+});
+
+describe('the emulation API names the field it refuses, and bounds its work', () => {
+  const FAUCET_RAW = '0:6cc9f039a3e58facea446cbaa92c267ef451086b36780413f1fd191cff244287';
+  const CELL = 'te6cckEBAQEAAgAAAEysuc0=';
+  const to = (extra: Record<string, unknown> = {}) => ({ address: FAUCET_RAW, amount: '1000', ...extra });
+  const trace = (body: unknown) => ({ path: '/api/emulate/v1/emulateTrace', body });
+  const tonConnect = (body: unknown) => ({ path: '/api/emulate/v1/emulateTonConnect', body });
+  const cases: [string, { path: string; body?: unknown }, number, RegExp][] = [
+    ['emulateTrace: no boc', trace({}), 422, /boc/],
+    ['emulateTrace: boc not base64', trace({ boc: '%%%%' }), 422, /boc/],
+    ['emulateTrace: boc not a bag of cells', trace({ boc: 'AAAAAAAA' }), 422, /boc/],
+    ['emulateTrace: boc not a message', trace({ boc: CELL }), 422, /boc/],
+    ['emulateTrace: boc over the size bound', trace({ boc: 'A'.repeat(400_000) }), 422, /boc/],
+    ['emulateTrace: a 5000-deep cell', trace({ boc: deepChainBoc(5000) }), 422, /boc/],
+    ['emulateTrace: ignore_chksig not a boolean', trace({ boc: CELL, ignore_chksig: { yes: 1 } }), 422, /ignore_chksig/],
+    ['emulateTrace: mc_block_seqno 0', trace({ boc: CELL, mc_block_seqno: 0 }), 422, /mc_block_seqno/],
+    ['emulateTrace: mc_block_seqno in the future', trace({ boc: CELL, mc_block_seqno: 2_000_000_000 }), 422, /mc_block_seqno/],
+    ['emulateTrace: an unknown field', trace({ boc: CELL, with_actionz: true }), 422, /with_actionz/],
+    ['emulateTonConnect: no from', tonConnect({ messages: [to()] }), 422, /from/],
+    ['emulateTonConnect: from not an address', tonConnect({ from: 'nobody', messages: [to()] }), 422, /from/],
+    ['emulateTonConnect: no messages', tonConnect({ from: FAUCET_RAW, messages: [] }), 422, /messages/],
+    ['emulateTonConnect: five messages', tonConnect({ from: FAUCET_RAW, messages: [to(), to(), to(), to(), to()] }), 422, /messages/],
+    ['emulateTonConnect: a negative amount', tonConnect({ from: FAUCET_RAW, messages: [to({ amount: '-1' })] }), 422, /amount/],
+    ['emulateTonConnect: an amount past the balance is emulated (the wallet skips it)', tonConnect({ from: FAUCET_RAW, messages: [to({ amount: '99999999999999999999' })] }), 200, /"is_incomplete":false/],
+    ['emulateTonConnect: a bad destination', tonConnect({ from: FAUCET_RAW, messages: [to({ address: 'EQ' })] }), 422, /address/],
+    ['emulateTonConnect: a payload that is no bag of cells', tonConnect({ from: FAUCET_RAW, messages: [to({ payload: 'AAAAAAAA' })] }), 422, /payload/],
+    ['emulateTonConnect: a stateInit that is no StateInit', tonConnect({ from: FAUCET_RAW, messages: [to({ stateInit: CELL })] }), 422, /stateInit/],
+    ['emulateTonConnect: valid_until past 32 bits', tonConnect({ from: FAUCET_RAW, messages: [to()], valid_until: 99_999_999_999 }), 422, /valid_until/],
+    ['emulateTonConnect: from an account that is no wallet', tonConnect({ from: `0:${'12'.repeat(32)}`, messages: [to()] }), 409, /from/],
+    ['emulateTonConnect: a stray field in a message', tonConnect({ from: FAUCET_RAW, messages: [to({ state_init: CELL })] }), 422, /state_init/],
+  ];
+  it.each(cases)('%s', async (_label, req, status, text) => {
+    const r = await request(req);
+    expect(r.status, r.text.slice(0, 300)).toBe(status);
+    expect(r.text).toMatch(text);
+    if (status >= 400) expect(r.body).toEqual({ error: expect.any(String) });
+  });
+
+  it('many emulations at once: each answers 200 or 429 (past the bound), none a 5xx, and blocks keep coming', async () => {
+    const head = async () => (await request({ path: '/api/v2/getMasterchainInfo' })).body.result.last.seqno as number;
+    const before = await head();
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, () => request(tonConnect({ from: FAUCET_RAW, messages: [to(), to(), to(), to()], with_actions: true, include_address_book: true }))),
+    );
+    for (const r of replies) expect([200, 429], r.text.slice(0, 300)).toContain(r.status);
+    expect(replies.some((r) => r.status === 200)).toBe(true);
+    const deadline = Date.now() + 10_000;
+    while ((await head()) <= before) {
+      if (Date.now() > deadline) throw new Error('no block after the emulations');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+});
+
 // ---- Hostile values: the service must answer them with a 4xx (or a 200 where they are valid), never break ----
 
 const FAUCET = 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE';
@@ -273,13 +362,13 @@ describe('hostile values over every operation', () => {
   const send = (op: Operation, query: Record<string, string>, body?: unknown, headers?: Record<string, string>) =>
     request({
       method: op.method.toUpperCase(),
-      path: `/api/${op.version}${op.path}${queryString(query)}`,
+      path: `${op.base}${op.path}${queryString(query)}`,
       ...(op.method === 'post' ? { body: body ?? {} } : {}),
       ...(headers ? { headers } : {}),
     });
   const baseline = (op: Operation) => Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
 
-  it.each(allOperations.map((op) => [`${op.version} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (label, op) => {
+  it.each(allOperations.map((op) => [`${op.base} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (label, op) => {
     for (const p of op.params.filter((x) => x.in === 'query')) {
       const type = typeOf(p.schema);
       if (type === 'integer' || type === 'number') {
@@ -310,10 +399,10 @@ describe('hostile values over every operation', () => {
         }
       }
       // Broken encodings: a body that is not what its Content-Encoding says, not JSON, not UTF-8.
-      expectNoServerError(await request({ path: `/api/${op.version}${op.path}`, rawBody: 'not gzip', headers: { 'content-encoding': 'gzip' } }), `${label}: bad gzip`);
-      expectNoServerError(await request({ path: `/api/${op.version}${op.path}`, rawBody: '{"a":' }), `${label}: truncated JSON`);
-      expectNoServerError(await request({ path: `/api/${op.version}${op.path}`, rawBody: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) }), `${label}: invalid UTF-8`);
-      expectNoServerError(await request({ path: `/api/${op.version}${op.path}`, rawBody: gzipSync('{"boc": 5'), headers: { 'content-encoding': 'gzip' } }), `${label}: gzip of broken JSON`);
+      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: 'not gzip', headers: { 'content-encoding': 'gzip' } }), `${label}: bad gzip`);
+      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: '{"a":' }), `${label}: truncated JSON`);
+      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) }), `${label}: invalid UTF-8`);
+      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: gzipSync('{"boc": 5'), headers: { 'content-encoding': 'gzip' } }), `${label}: gzip of broken JSON`);
     }
   });
 

@@ -1,5 +1,6 @@
 import type { RequestContext, V3Handlers } from '@tongate/stubs';
 import { decodeOperations } from './decode.js';
+import { emulateOperations } from './emulate/operations.js';
 import { indexedOperations, type IndexedDeps } from './indexed/index.js';
 import { legacyOperations, type LegacyDeps } from './legacy.js';
 import { pendingOperations } from './pending/operations.js';
@@ -24,6 +25,7 @@ export function createV3Handlers(deps: V3Deps): Partial<V3Handlers> {
   const operations: Partial<V3Handlers> = {
     ...legacyOperations(deps),
     ...decodeOperations(),
+    ...emulateOperations({ chain: deps.chain, index: deps.index, testnet: deps.chain.network === 'testnet' }),
     ...(deps.pending ? pendingOperations(deps.pending, deps.index, deps.chain.network === 'testnet') : {}),
     ...(deps.index ? indexedOperations({ db: deps.index, network: deps.chain.network, readTimeoutMs: deps.indexReadTimeoutMs }) : {}),
   };

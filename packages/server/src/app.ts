@@ -18,6 +18,7 @@ import { backendHealthSources, registerBackendMetrics, type BackendHealth } from
 import { createNetworkResolver } from './network.js';
 import { createOperationTable } from './operations.js';
 import { jsonBodyReader } from './json-body.js';
+import { foreignMounts } from './mounts.js';
 import { leanJson, parseSerializedReplies } from './reply.js';
 import { createValidator } from './validator.js';
 
@@ -95,6 +96,10 @@ export function createApp(options: AppOptions): Express {
   const networks = createNetworkResolver(config);
   const versionHeader = { v2: `2.2.${config.v2Release}`, v3: bundles.v3.info.version };
   const cors = createCors(config.corsOrigins);
+  const mounts = foreignMounts([
+    { prefix: '/api/v2', doc: bundles.v2 },
+    { prefix: '/api/v3', doc: bundles.v3 },
+  ]);
 
   const app = express();
   app.disable('x-powered-by');
@@ -118,7 +123,7 @@ export function createApp(options: AppOptions): Express {
     metrics.countRequest(operation, res.statusCode, network);
     metrics.observeLatency(operation, network, seconds);
     logger.info(
-      { requestId: res.locals.requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, network, operation },
+      { requestId: res.locals.requestId, method: req.method, url: redactUrl((res.locals.publicUrl as string | undefined) ?? req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, network, operation },
       'request',
     );
   }
@@ -151,7 +156,16 @@ export function createApp(options: AppOptions): Express {
   // request, so request id, version header, access log, /healthcheck, /metrics, the network and the choice between
   // docs and API are decided here, with the path read once.
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const path = req.path;
+    let path = req.path;
+    // An operation served under a prefix of its own (the emulation API) runs through its version's pipeline: the
+    // request continues under the version path; logs keep the path the client sent.
+    const internal = path.startsWith('/api/') ? mounts.internalPath(path) : undefined;
+    if (internal) {
+      res.locals.publicUrl = req.originalUrl;
+      const search = req.url.slice(req.url.indexOf('?') >= 0 ? req.url.indexOf('?') : req.url.length);
+      req.url = req.originalUrl = internal + search;
+      path = internal;
+    }
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const version = versionOfPath(path);
@@ -177,6 +191,7 @@ export function createApp(options: AppOptions): Express {
     }
     const ctx: RequestContext = { network, requestId, startedAt: res.locals.arrivedAt as number, headers: req.headers };
     res.locals.ctx = ctx;
+    if (!internal && mounts.servedElsewhere(path)) return next(new HttpError(404, `not found: ${req.method} ${path}`));
     routeByPath(req, res, next, path);
   });
 

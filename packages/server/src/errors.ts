@@ -4,7 +4,9 @@ export type ApiVersion = 'v2' | 'v3';
 
 /** Which error body a path gets: v3 (`{"error"}`) under /api/v3 and the Streaming API, v2 everywhere else. */
 export function versionOfPath(path: string): ApiVersion {
-  return path.startsWith('/api/v3') || path.startsWith('/api/streaming/') ? 'v3' : 'v2';
+  // The emulation API is specified in the v3 contract and answers in its error body, at every path under it; the
+  // streaming endpoints answer their refusals in the v3 error body too.
+  return path.startsWith('/api/v3') || path.startsWith('/api/emulate/') || path.startsWith('/api/streaming/') ? 'v3' : 'v2';
 }
 
 export function errorBody(version: ApiVersion, status: number, message: string): Record<string, unknown> {
