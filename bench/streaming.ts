@@ -17,7 +17,7 @@ import { WalletContractV4 } from '@ton/ton';
 import { normalizedExternalMessageHash } from '@tongate/chain';
 import { signerFromSeed, walletTransferBoc } from '@tongate/devnet';
 import { loadConfig } from '@tongate/server';
-import { startGateway } from '../packages/cli/src/start.js';
+import { startGateway } from '@tongate/cli';
 import { benchLog, freePort, round, runBench } from './lib.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -39,7 +39,8 @@ import { Address, internal } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { startGateway } from '@tongate/cli';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
-import { collectChain, Indexer, WIRE_VERSION, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
+import { collectChain, Indexer, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
+import { WIRE_VERSION } from '@tongate/read-model';
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
 import { measureClassificationRate } from './classification.js';
@@ -331,7 +332,7 @@ async function fillVolume(store: Store, target: number, corpusTransactions: numb
            descr, aborted, description, in_msg_hash, wire, wire_peers, wire_version)
         select t.account, t.hash, t.lt, t.now, 0, -9223372036854775808, t.seqno, t.seqno, t.prev_hash, t.prev_lt,
                'active', 'active', 1000000, '{}', t.state_before, t.state_after, 'ord', false, ${description}::jsonb, t.msg_hash,
-               -- the stored wire form, as the indexer's formatter writes it for these rows (see @tongate/indexer wire.ts)
+               -- the stored wire form, as the indexer's formatter writes it for these rows (see @tongate/read-model wire.ts)
                json_build_object('account', t.account, 'hash', t.hash, 'lt', t.lt::text, 'now', t.now, 'mc_block_seqno', t.seqno,
                  'prev_trans_hash', t.prev_hash, 'prev_trans_lt', t.prev_lt::text, 'orig_status', 'active', 'end_status', 'active',
                  'total_fees', '1000000', 'total_fees_extra_currencies', '{}'::json, 'description', ${description}::json,
@@ -600,7 +601,7 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     const base = `http://127.0.0.1:${testnetPort}/api/v3`;
     const account = `0:${(4242 % SYNTHETIC_ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`;
     const msgHash = Buffer.from(
-      await (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
+      (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
     ).toString('hex');
     const txUrl = `${base}/transactions?account=${encodeURIComponent(account)}&limit=100`;
     const msgUrl = `${base}/messages?msg_hash=${msgHash}`;

@@ -6,7 +6,8 @@ import { blockPublisher } from '@tongate/handlers-v3';
 import { Indexer } from '@tongate/indexer';
 import { RedisBus } from '@tongate/streaming';
 import { startMetadataFetcher } from './metadata-fetcher.js';
-import { ConfigError, createLogger, type Config, type Network } from '@tongate/server';
+import { ConfigError, type Config, type Network } from '@tongate/server';
+import { processLogger } from './log-output.js';
 import { openStore } from '@tongate/store';
 import { openLiteserverBackend } from './start.js';
 
@@ -21,7 +22,7 @@ export interface RunningIndexer {
  * (with the devnet backend it owns that devnet) and is the only writer of the network's chain tables (advisory lock).
  */
 export async function startIndexProcess(config: Config, network: Network): Promise<RunningIndexer> {
-  const logger = createLogger(config.logLevel);
+  const logger = processLogger(config);
   const settings = config[network];
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {

@@ -4,15 +4,16 @@ import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
 import { createDevnet, devnetElectionTiming, installFastSha256, type Devnet } from '@tongate/devnet';
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
-import { createV2Handlers, type MessageSubmitter } from '@tongate/handlers-v2';
+import type { MessageSubmitter } from '@tongate/domain';
+import { createV2Handlers } from '@tongate/handlers-v2';
 import { blockPublisher, createV3Handlers, MemoryPendingStore, pendingStreamItem, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
 import { MemoryBus, RedisBus, RedisConnectionRegistry, StreamHub, StreamingEndpoints, type StreamBus } from '@tongate/streaming';
 import { Indexer, type MetadataFetcher } from '@tongate/indexer';
+import { processLogger } from './log-output.js';
 import { startMetadataFetcher } from './metadata-fetcher.js';
 import {
   createAdminApp,
   createApp,
-  createLogger,
   createMemoryLimiter,
   createMetrics,
   createRedisLimiter,
@@ -67,7 +68,7 @@ function redactPassword(url: string): string {
 
 /** The composition root: config → store → chain backends → handlers → app → listeners. */
 export async function startGateway(config: Config, options: { seed?: boolean; logger?: Logger; /** PostgreSQL schema (tests: one per run). */ schema?: string } = {}): Promise<Gateway> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? processLogger(config);
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));

@@ -43,17 +43,3 @@ function postForms(get: GetFormHandlers): Pick<V2Handlers, PostFormId> {
   }
   return forms as Pick<V2Handlers, PostFormId>;
 }
-
-
-// Shared with the v3 package's v2-style operations (/api/v3/runGetMethod and friends).
-export { runMethod, type GetMethodCall } from './operations/run.js';
-export { apiErrorOf, mapChainErrors } from './chain-errors.js';
-// The domain layer: chain reads as values, formatted by each API version its own way.
-export { readAccount, readWallet, simpleStatus, type WalletInfo } from './domain/accounts.js';
-export { findInHistory, previousTransactionId, readAccountHistory, type HistoryRequest, type TransactionPage } from './domain/transactions.js';
-export { chainSubmitter, estimateExternalFees, externalMessage, sendExternal, type FeeQuery, type MessageSubmitter, type SentMessage } from './domain/messages.js';
-export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from './stack.js';
-export { b64, bocB64 } from './format.js';
-export { decodeBase64, optionalBoc, parseBoc } from './parse.js';
-// Shared with the v3 package's indexed operations (user-friendly forms).
-export { friendlyForms } from './friendly-address.js';

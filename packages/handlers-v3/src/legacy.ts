@@ -1,5 +1,5 @@
 import type { AccountState, ChainSource } from '@tongate/chain';
-import { b64, bocB64, chainSubmitter, estimateExternalFees, mapChainErrors, readAccount, readWallet, runMethod, sendExternal, simpleStatus, type MessageSubmitter } from '@tongate/handlers-v2';
+import { b64, bocB64, chainSubmitter, estimateExternalFees, mapChainErrors, readAccount, readWallet, runMethod, sendExternal, simpleStatus, type MessageSubmitter } from '@tongate/domain';
 import type { v3 } from '@tongate/sdk';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { formatV3Entry, parseV3Stack } from './stack.js';

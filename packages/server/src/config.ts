@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Address } from '@ton/core';
 import { outboundPolicy } from '@tongate/outbound';
+import type { Network } from '@tongate/chain';
 
-export type Network = 'mainnet' | 'testnet';
+export type { Network };
 export const NETWORKS: readonly Network[] = ['mainnet', 'testnet'];
 
 export interface NetworkSettings {
@@ -42,6 +43,8 @@ export interface Config {
   /** How long a devnet validator set validates (s); the devnet's election timing scales with it. */
   devnetElectionCycleS: number;
   logLevel: string;
+  /** auto: readable lines on a terminal, JSON otherwise; json or pretty: always that. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Validate handler replies against the spec (on in tests; a wrong body becomes a 500). */
   validateResponses: boolean;
   /** Release counter `c` in the v2 version header `2.2.c`. */
@@ -141,7 +144,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'keysPollMs', env: 'TONGATE_KEYS_POLL_MS', default: '250', description: 'How often each process checks for key changes (revocation delay).' },
   { key: 'devnetBlockIntervalMs', env: 'TONGATE_DEVNET_BLOCK_INTERVAL_MS', default: '1000', description: 'Devnet block production interval in ms (a masterchain and a basechain block per round).' },
   { key: 'devnetElectionCycleS', env: 'TONGATE_DEVNET_ELECTION_CYCLE_S', default: '120', description: 'Devnet validation cycle in seconds (config 15 validators_elected_for); elections open half a cycle before a set starts and close a sixth before.' },
-  { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level. Lines go to stdout as JSON, written in batches at most 250 ms late.' },
+  { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level. Lines go to stdout, written in batches at most 250 ms late.' },
+  { key: 'logFormat', env: 'TONGATE_LOG_FORMAT', default: 'auto', description: 'auto: readable lines when stdout is a terminal, JSON lines otherwise; json: always JSON (for log collectors); pretty: always readable.' },
   { key: 'validateResponses', env: 'TONGATE_VALIDATE_RESPONSES', default: 'false', description: 'Validate replies against the spec (tests turn it on).' },
   { key: 'v2Release', env: 'TONGATE_V2_RELEASE', default: '0', description: 'Release counter c of the v2 version header 2.2.c.' },
   { key: 'keyLookupRps', env: 'TONGATE_KEY_LOOKUP_RPS', default: '10', description: 'Store lookups of API keys not in the cache, per second per client address (429 past it); unknown keys also count against the keyless limit.' },
@@ -197,6 +201,7 @@ export function defaultConfig(): Config {
     devnetBlockIntervalMs: 1000,
     devnetElectionCycleS: 120,
     logLevel: 'info',
+    logFormat: 'auto',
     validateResponses: false,
     v2Release: 0,
     keyLookupRps: 10,
@@ -360,6 +365,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_DEVNET_BLOCK_INTERVAL_MS'))) config.devnetBlockIntervalMs = parseInteger('TONGATE_DEVNET_BLOCK_INTERVAL_MS', v, 1);
   if ((v = e('TONGATE_DEVNET_ELECTION_CYCLE_S'))) config.devnetElectionCycleS = parseInteger('TONGATE_DEVNET_ELECTION_CYCLE_S', v, 12);
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
+  if ((v = e('TONGATE_LOG_FORMAT'))) config.logFormat = v as Config['logFormat'];
+  if (!['auto', 'json', 'pretty'].includes(config.logFormat)) throw new ConfigError(`TONGATE_LOG_FORMAT (logFormat) must be auto, json or pretty, got '${config.logFormat}'`);
   if ((v = e('TONGATE_VALIDATE_RESPONSES'))) config.validateResponses = parseBoolean('TONGATE_VALIDATE_RESPONSES', v);
   if ((v = e('TONGATE_V2_RELEASE'))) config.v2Release = parseInteger('TONGATE_V2_RELEASE', v, 0);
   if ((v = e('TONGATE_KEY_LOOKUP_RPS'))) config.keyLookupRps = parseInteger('TONGATE_KEY_LOOKUP_RPS', v, 1);

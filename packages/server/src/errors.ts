@@ -69,7 +69,7 @@ export interface MappedError {
 
 /**
  * Where the front door's own failures (HTTP, body parsing, validation) and the handlers' ApiErrors become a status
- * and a client-safe message. Chain failures are the handlers' to map (handlers-v2 chain-errors.ts): one that
+ * and a client-safe message. Chain failures are the handlers' to map (@tongate/domain chain-errors.ts): one that
  * reaches here is unexpected, a 500.
  */
 export function mapError(err: unknown, requestId: string): MappedError {

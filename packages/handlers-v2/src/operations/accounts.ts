@@ -6,7 +6,7 @@ import { ApiError } from '../api-error.js';
 import { resolveDns } from './dns.js';
 import { b64, bocB64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64, rawUpper } from '../format.js';
 import { getTokenData } from '../tokens.js';
-import { readAccount, readWallet, simpleStatus } from '../domain/accounts.js';
+import { readAccount, readWallet, simpleStatus } from '@tongate/domain';
 import { detectHighload, detectWallet, readHighloadData, readWalletData } from '@tongate/contracts';
 import { type Deps, isTestnet, operation } from './common.js';
 

@@ -1,14 +1,14 @@
 import { expandSupportedActionTypes, toV3Action, visibleActions } from '@tongate/actions';
 import { type ChainSource, type EmulatedTrace, isChainError, parseExternalMessage } from '@tongate/chain';
 import { detectWallet, readWalletData } from '@tongate/contracts';
-import { apiErrorOf } from '@tongate/handlers-v2';
+import { apiErrorOf } from '@tongate/domain';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type RequestContext, type V3Handlers, type V3Inputs } from '@tongate/stubs';
 import { Address, beginCell, Cell, external, internal, loadStateInit, type MessageRelaxed, storeMessage, storeMessageRelaxed, SendMode, storeOutList, type OutAction } from '@ton/core';
 import type { Kysely } from 'kysely';
 import { actionTypeList } from '../indexed/actions.js';
-import { addressBook } from '../indexed/address-book.js';
+import { addressBook } from '@tongate/read-model';
 import { tokenMetadata } from '../indexed/metadata.js';
 import { pendingEntryOf } from '../pending/trace.js';
 

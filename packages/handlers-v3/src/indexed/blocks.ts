@@ -3,7 +3,7 @@ import type { v3 } from '@tongate/sdk';
 import type { BlocksTable, ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { decimal, page, storedHash, window } from './params.js';
+import { decimal, page, storedHash, window } from '@tongate/read-model';
 
 export type BlockOperations = Pick<V3Handlers, 'getMasterchainInfo' | 'getBlocks' | 'getMasterchainBlockShards' | 'getMasterchainBlockShardState'>;
 

@@ -8,7 +8,7 @@
  * decoded, so a handler never parses or re-checks a parameter. Addresses arrive as `Address` (lists as
  * `Address[]`), hashes as `Buffer`, lt and shard as `bigint`, opcodes as signed 32-bit numbers, integers as
  * numbers, comma lists split, and `limit`/`offset`/`sort` with the spec's defaults. Turn them into the stored
- * forms with params.ts: `rawAddresses(query.account)`, `storedHash(query.hash)`, `storedHashes(query.msg_hash)`,
+ * forms with @tongate/read-model: `rawAddresses(query.account)`, `storedHash(query.hash)`, `storedHashes(query.msg_hash)`,
  * `decimal(query.lt)`, `endpoint(query.source)`, `page(query)`, `window(query)`. Only checks the spec cannot
  * express belong in a handler (mutually exclusive filters, say), each a `new ApiError(422, '<param>: why')`.
  * A limit or default is written in the spec only.

@@ -2,8 +2,8 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
-import { addressBook } from './address-book.js';
-import { rawAddress } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { rawAddress } from '@tongate/read-model';
 
 export type PoolOperations = Pick<
   V3Handlers,

@@ -2,10 +2,10 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, DnsAuctionsTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { addressBook } from './address-book.js';
+import { addressBook } from '@tongate/read-model';
 import { tokenMetadata } from './metadata.js';
 import { readNftItems } from './nfts.js';
-import { rawAddress, rawAddresses } from './params.js';
+import { rawAddress, rawAddresses } from '@tongate/read-model';
 
 export type SalesOperations = Pick<V3Handlers, 'getNftSales' | 'getDnsActiveAuctions'>;
 

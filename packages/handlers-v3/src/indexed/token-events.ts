@@ -3,9 +3,9 @@ import type { ChainDatabase } from '@tongate/store';
 import { decodeMessageBody } from '@tongate/tlb';
 import { Cell } from '@ton/core';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { addressBook } from './address-book.js';
+import { addressBook } from '@tongate/read-model';
 import { tokenMetadata } from './metadata.js';
-import { window, type Page } from './params.js';
+import { window, type Page } from '@tongate/read-model';
 
 /** What the jetton and NFT lists share: the event tables' window and order, decoded payloads, the reply's books. */
 

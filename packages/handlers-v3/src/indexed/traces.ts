@@ -3,8 +3,8 @@ import type { ChainDatabase, TracesTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { actionAddresses, formatAction, supportedTypes, transactionsOfMessages, visibleCondition } from './actions.js';
-import { addressBook } from './address-book.js';
-import { page, rawAddress, storedHashes, window } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { page, rawAddress, storedHashes, window } from '@tongate/read-model';
 import { transactionsReply } from './transactions.js';
 
 export type TraceOperations = Pick<V3Handlers, 'getTraces' | 'getEvents'>;

@@ -3,11 +3,11 @@ import type { ChainDatabase, TransactionsTable } from '@tongate/store';
 import { ApiError, SerializedJson, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { bookOf, codeFactsQuery, domainsQuery, factsFromRows, uniqueAddresses, type CodeFactsRow, type DomainRow } from './address-book.js';
+import { bookOf, codeFactsQuery, domainsQuery, factsFromRows, uniqueAddresses, type CodeFactsRow, type DomainRow } from '@tongate/read-model';
 import { requireMcBlock } from './blocks.js';
 import type { MessageRow } from './messages.js';
-import { decimal, page, rawAddresses, storedHash, window } from './params.js';
-import { formatTransaction, wireAccountState, wireMessagesQuery, WIRE_VERSION, type WireStateRow, type WireTransactionRow } from '@tongate/indexer';
+import { decimal, page, rawAddresses, storedHash, window } from '@tongate/read-model';
+import { formatTransaction, wireAccountState, wireMessagesQuery, WIRE_VERSION, type WireStateRow, type WireTransactionRow } from '@tongate/read-model';
 
 export type TransactionOperations = Pick<
   V3Handlers,
@@ -122,7 +122,7 @@ export async function transactionsReply(
 
 /**
  * A page of transactions as JSON text from the transactions' stored wire forms (written at ingest, see
- * @tongate/indexer wire.ts): one statement reads the page's rows, splices each one's trace id in as its first key,
+ * @tongate/read-model wire.ts): one statement reads the page's rows, splices each one's trace id in as its first key,
  * and reads the address book's facts; the reply is assembled as text, so nothing is parsed or re-serialized. Null
  * when a row of the page has no wire form of the current version (written before it, or by an older indexer): the
  * caller then builds the reply through the joins (transactionsReply).

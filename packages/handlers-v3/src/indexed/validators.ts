@@ -3,8 +3,8 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { addressBook } from './address-book.js';
-import { rawAddress } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { rawAddress } from '@tongate/read-model';
 
 export type ValidatorOperations = Pick<V3Handlers, 'getValidatorElections' | 'getValidatorCycles' | 'getValidatorEvents' | 'getValidatorComplaints'>;
 

@@ -3,6 +3,7 @@ import { STAKING_CODE_HASHES, decodeSingleNominatorData, isGenuineDnsItem, metho
 import type { ActionAccountsTable, ActionsTable, ChainDatabase, TracesTable } from '@tongate/store';
 import { Address, Cell } from '@ton/core';
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { rawAddress } from '@tongate/read-model';
 import type { McBlockBatch } from '../collect.js';
 
 /**
@@ -142,7 +143,7 @@ const GET_WALLET_DATA = methodId('get_wallet_data');
 const GET_NFT_DATA = methodId('get_nft_data');
 /** Get-methods of the getgems sale and auction contracts (and the older `get_sale_data` form). */
 const SALE_METHODS = ['get_fix_price_data_v4', 'get_auction_data_v4', 'get_sale_data'].map(methodId);
-const rawOf = (a: Address | null) => (a ? `${a.workChain}:${a.hash.toString('hex').toUpperCase()}` : null);
+const rawOf = (a: Address | null) => (a ? rawAddress(a) : null);
 
 /**
  * What the code and get-methods tell about one account, in the classifier's interface shapes: jetton wallets and NFT

@@ -2,7 +2,7 @@ import { CLASSIFIER_VERSION } from '@tongate/actions';
 import type { ChainDatabase, TraceTransactionsTable } from '@tongate/store';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import type { MessageRow, TransactionRow } from '../rows.js';
+import type { MessageRow, TransactionRow } from '@tongate/read-model';
 import type { BlockDerivation } from './index.js';
 import { trustedTonCollection } from './dns-trust.js';
 import { actionRows, chunks, compareLt, classifyTraces, groupBy, type ActionRows, type ClassifiedTrace, type TraceRowValues } from './trace-classify.js';

@@ -1,5 +1,5 @@
 import { detectInterfaces, detectWalletByCodeHash } from '@tongate/contracts';
-import { friendlyForms } from '@tongate/handlers-v2';
+import { friendlyForms } from './friendly-address.js';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';

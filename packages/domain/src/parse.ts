@@ -1,5 +1,5 @@
 import { Cell } from '@ton/core';
-import { ApiError } from './api-error.js';
+import { ApiError } from '@tongate/stubs';
 
 /**
  * What the generated decoders cannot check, because the spec cannot say it: that a base64 text is a bag of cells.

@@ -3,7 +3,7 @@ import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto';
 import { Blockchain } from '@ton/sandbox';
 import { WalletContractV4 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/api-error.js';
+import { ApiError } from '@tongate/stubs';
 import { cellObject, formatLegacyEntry, formatStdEntry, parseLegacyStack, parseStdStack } from '../src/stack.js';
 
 describe('stack codecs against a real wallet v4 on @ton/sandbox', async () => {

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { classifyTrace, expandSupportedActionTypes, readGoldenFixture, visibleActions, type ClassifiedAction } from '@tongate/actions';
+import { fixturePath } from '@tongate/testdata';
 import { dropSchema, openStore, type Store } from '@tongate/store';
 import { actionRows } from '@tongate/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexedOperations } from '../src/indexed/index.js';
-import { fixturePath } from '@tongate/testdata';
+import { indexedOperations } from '@tongate/handlers-v3';
 
 /**
  * supported_action_types and X-Actions-Version in SQL (/actions) agree with the classifier's own `visibleActions`:

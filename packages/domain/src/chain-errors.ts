@@ -1,5 +1,5 @@
 import { isChainError } from '@tongate/chain';
-import { ApiError } from './api-error.js';
+import { ApiError } from '@tongate/stubs';
 
 /**
  * What a chain failure means to a client, for the operations of both API versions: the one place where a

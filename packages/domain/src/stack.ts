@@ -1,8 +1,8 @@
 import type { v2 } from '@tongate/sdk';
 import { stackLimitViolation } from '@tongate/chain';
 import { Cell, type TupleItem } from '@ton/core';
-import { ApiError } from './api-error.js';
-import { bocB64, cellDataBytes } from './format.js';
+import { ApiError } from '@tongate/stubs';
+import { bocB64, cellDataBytes } from './cells.js';
 
 /**
  * TVM stack codecs of runGetMethod (legacy `[type, value]` pairs) and runGetMethodStd (tonlib `tvm.stackEntry*`).

@@ -1,16 +1,12 @@
 import type { Address } from '@ton/core';
 import { queryToken, tryParseAddress } from '@tongate/stubs';
+import { rawAddress } from './address.js';
 
 /**
  * The indexed operations' conversions from decoded parameters (@tongate/stubs' V3Inputs: addresses as Address,
  * hashes as Buffer, 64-bit values as bigint, spec defaults applied) to the forms the chain tables store.
  * Nothing here validates: the spec and the generated decoders have done that.
  */
-
-/** Raw upper-case `wc:HEX`, the stored form of an address. */
-export function rawAddress(address: Address): string {
-  return `${address.workChain}:${address.hash.toString('hex').toUpperCase()}`;
-}
 
 /** The stored forms of an address list, each once. */
 export function rawAddresses(addresses: readonly Address[] | undefined): string[] {

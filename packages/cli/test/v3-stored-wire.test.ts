@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDevnet, type Devnet } from '@tongate/devnet';
-import { backfillWireBatch, defaultDerivations, Indexer, WIRE_VERSION } from '@tongate/indexer';
+import { backfillWireBatch, defaultDerivations, Indexer } from '@tongate/indexer';
+import { WIRE_VERSION } from '@tongate/read-model';
 import { dropSchema, openStore, type Store } from '@tongate/store';
 import { SerializedJson } from '@tongate/stubs';
 import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexedOperations } from '../src/indexed/index.js';
-import { storedTransactionsReply, transactionsReply } from '../src/indexed/transactions.js';
+import { indexedOperations, storedTransactionsReply, transactionsReply } from '@tongate/handlers-v3';
 
 const databaseUrl = process.env.DATABASE_URL;
 const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];

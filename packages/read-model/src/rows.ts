@@ -20,6 +20,7 @@ import {
 } from '@ton/core';
 import type { Insertable } from 'kysely';
 import { codeMethodIds } from '@tongate/contracts';
+import { rawAddress } from './address.js';
 
 /**
  * Chain objects → rows of the chain tables. Values take their wire form here (raw upper-case addresses, base64
@@ -43,9 +44,6 @@ const b64 = (bytes: Buffer) => bytes.toString('base64');
 const bigHash = (v: bigint) => b64(Buffer.from(v.toString(16).padStart(64, '0'), 'hex'));
 const boc = (cell: Cell) => cell.toBoc({ idx: false, crc32: true }).toString('base64');
 
-export function rawAddress(workchain: number, hash: Buffer): string {
-  return `${workchain}:${hash.toString('hex').toUpperCase()}`;
-}
 
 const STATUS: Record<Transaction['oldStatus'], string> = { uninitialized: 'uninit', frozen: 'frozen', active: 'active', 'non-existing': 'nonexist' };
 const CHAIN_STATUS: Record<AccountState['status'], string> = { uninitialized: 'uninit', frozen: 'frozen', active: 'active', nonexist: 'nonexist' };

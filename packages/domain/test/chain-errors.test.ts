@@ -1,6 +1,6 @@
 import { ChainError, type ChainErrorKind } from '@tongate/chain';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/api-error.js';
+import { ApiError } from '@tongate/stubs';
 import { apiErrorOf, mapChainErrors } from '../src/chain-errors.js';
 
 describe('chain failures as statuses', () => {

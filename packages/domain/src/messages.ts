@@ -1,7 +1,7 @@
 import { type ChainSource, type EmulationResult, isChainError, normalizedExternalMessageHash } from '@tongate/chain';
 import { type Address, beginCell, type Cell, loadMessage, storeMessage } from '@ton/core';
-import { ApiError } from '../api-error.js';
-import { optionalBoc, parseBoc } from '../parse.js';
+import { ApiError } from '@tongate/stubs';
+import { optionalBoc, parseBoc } from './parse.js';
 
 /** The `boc` of sendBoc / v3 message: one external-in message. */
 export function externalMessage(boc: string): Cell {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../src/api-error.js';
+import { ApiError } from '@tongate/stubs';
 import { parseBoc } from '../src/parse.js';
 
 function rejects(fn: () => unknown, status: number, text: RegExp) {
