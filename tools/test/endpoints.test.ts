@@ -31,7 +31,7 @@ describe('endpoints', () => {
     const emulation = ['/emulateTrace', '/emulateTonConnect'];
     expect(inSpec).toEqual([...BRIEF_V3_ENDPOINTS.map(([m, p]) => key(m, p)), key('get', '/events'), ...emulation.map((p) => key('post', p))].sort());
     for (const p of emulation) {
-      const servers = (v3.paths[p] as { servers?: { url: string }[] }).servers ?? [];
+      const servers = ((v3.paths as Record<string, unknown>)[p] as { servers?: { url: string }[] }).servers ?? [];
       expect(servers.map((s) => new URL(s.url.replace(/\{\w+\}/, 'host')).pathname)).toEqual(['/api/emulate/v1', '/api/emulate/v1']);
     }
   });
