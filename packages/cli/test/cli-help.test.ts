@@ -108,7 +108,7 @@ describe('tongate --help', () => {
     expect(bad.stdout).toBe('');
     expect(bad.stderr.trimEnd().split('\n')).toEqual([
       "tongate: unknown option '--colour'",
-      "usage: tongate devnet liteserver [--network <mainnet|testnet>] [--port <N>] [--host <ADDRESS>] [--config-out <FILE>]  ('tongate devnet liteserver --help' for details)",
+      "usage: tongate devnet liteserver [--network <mainnet|testnet>] [--port <N>...] [--host <ADDRESS>] [--config-out <FILE>]  ('tongate devnet liteserver --help' for details)",
     ]);
   });
 });

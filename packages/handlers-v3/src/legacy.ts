@@ -23,7 +23,7 @@ function lastTransaction(state: AccountState) {
 }
 
 /**
- * The five v2-style operations of API v3 (WIRE.md: the hosted docs' v3 shapes, computed from the chain backend),
+ * The five v2-style operations of API v3 (docs/wire.md: the hosted docs' v3 shapes, computed from the chain backend),
  * over the same domain reads as v2 and formatted here. `use_v2` is accepted and has nothing to switch: state
  * always comes from the chain, which the index only mirrors.
  */

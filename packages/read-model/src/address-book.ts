@@ -5,7 +5,7 @@ import type { ChainDatabase } from '@tongate/store';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 
 /**
- * address_book: every address of a reply → its user-friendly form, domain and interfaces (WIRE.md). The domain is the
+ * address_book: every address of a reply → its user-friendly form, domain and interfaces (docs/wire.md). The domain is the
  * shortest `.ton` domain the account owns whose wallet record points back to it (toncenter's rule). The friendly
  * form is non-bounceable for wallets and for accounts without code (uninitialised or unknown), bounceable
  * otherwise, with the testnet flag on testnet. Interfaces follow toncenter's rule (@tongate/contracts): the code

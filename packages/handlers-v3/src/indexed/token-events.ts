@@ -12,7 +12,7 @@ import { window, type Page } from '@tongate/read-model';
 type EventTable = 'jetton_transfers' | 'jetton_burns' | 'nft_transfers';
 
 /**
- * The utime and lt bounds of a transfer or burn list, and its total order (WIRE.md): (transaction_lt,
+ * The utime and lt bounds of a transfer or burn list, and its total order (docs/wire.md): (transaction_lt,
  * transaction_hash), in the requested direction.
  */
 export function windowedEvents<T extends EventTable, O>(

@@ -39,7 +39,7 @@ const TX_JSON_COLUMNS: [name: string, asText: boolean][] = [
 ];
 const txJson = sql.raw(`json_build_object(${TX_JSON_COLUMNS.map(([c, text]) => `'${c}', p.${c}${text ? '::text' : ''}`).join(', ')})`);
 
-/** How a page of transactions is ordered (WIRE.md): by (lt, account), or by (now, lt, account) with a time bound. */
+/** How a page of transactions is ordered (docs/wire.md): by (lt, account), or by (now, lt, account) with a time bound. */
 export interface TxOrder {
   sort: 'asc' | 'desc';
   byTime: boolean;
@@ -171,7 +171,7 @@ export async function storedTransactionsReply(
   return `{"transactions":[${row.transactions}],"address_book":${JSON.stringify(book)}}`;
 }
 
-/** Total order of transaction lists (WIRE.md): (lt, account), or (now, lt, account) with a time bound. */
+/** Total order of transaction lists (docs/wire.md): (lt, account), or (now, lt, account) with a time bound. */
 function ordered(q: TxQuery, sort: 'asc' | 'desc', byTime: boolean): TxQuery {
   if (byTime) q = q.orderBy('now', sort);
   return q.orderBy('lt', sort).orderBy('account', sort);

@@ -17,7 +17,7 @@ const MAX_TRACES = 50;
 
 const transactionsOf = (entry: PendingEntry) => Object.values(entry.trace.transactions ?? {}).map((tx) => transactionAt(entry, tx));
 
-/** The three pending operations over one network's pending traces (WIRE.md: what this service accepted). */
+/** The three pending operations over one network's pending traces (docs/wire.md: what this service accepted). */
 export function pendingOperations(pending: PendingTraces, db: Kysely<ChainDatabase> | undefined, testnet: boolean): PendingOperations {
   const network = pending.network;
   const book = async (addresses: Iterable<string | null | undefined>): Promise<v3.AddressBook> => {
