@@ -9,7 +9,7 @@
  * the path of rows without them), then JSON serialization where the path needs it; p50/p99 over ROUNDS
  * pages of different accounts. `EXPLAIN (ANALYZE, BUFFERS)` of the statement splits the first span further.
  */
-import { storedTransactionsReply, transactionsReply } from '../packages/handlers-v3/src/indexed/transactions.js';
+import { storedTransactionsReply, transactionsReply } from '@tongate/handlers-v3';
 import { openStore } from '@tongate/store';
 import { round } from './lib.js';
 

@@ -39,7 +39,8 @@ import { Address, internal } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { startGateway } from '@tongate/cli';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
-import { collectChain, Indexer, WIRE_VERSION, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
+import { collectChain, Indexer, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
+import { WIRE_VERSION } from '@tongate/read-model';
 import { loadConfig } from '@tongate/server';
 import { dropSchema, openStore, sql, type Store } from '@tongate/store';
 import { measureClassificationRate } from './classification.js';
@@ -331,7 +332,7 @@ async function fillVolume(store: Store, target: number, corpusTransactions: numb
            descr, aborted, description, in_msg_hash, wire, wire_peers, wire_version)
         select t.account, t.hash, t.lt, t.now, 0, -9223372036854775808, t.seqno, t.seqno, t.prev_hash, t.prev_lt,
                'active', 'active', 1000000, '{}', t.state_before, t.state_after, 'ord', false, ${description}::jsonb, t.msg_hash,
-               -- the stored wire form, as the indexer's formatter writes it for these rows (see @tongate/indexer wire.ts)
+               -- the stored wire form, as the indexer's formatter writes it for these rows (see @tongate/read-model wire.ts)
                json_build_object('account', t.account, 'hash', t.hash, 'lt', t.lt::text, 'now', t.now, 'mc_block_seqno', t.seqno,
                  'prev_trans_hash', t.prev_hash, 'prev_trans_lt', t.prev_lt::text, 'orig_status', 'active', 'end_status', 'active',
                  'total_fees', '1000000', 'total_fees_extra_currencies', '{}'::json, 'description', ${description}::json,
@@ -600,7 +601,7 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     const base = `http://127.0.0.1:${testnetPort}/api/v3`;
     const account = `0:${(4242 % SYNTHETIC_ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`;
     const msgHash = Buffer.from(
-      await (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
+      (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
     ).toString('hex');
     const txUrl = `${base}/transactions?account=${encodeURIComponent(account)}&limit=100`;
     const msgUrl = `${base}/messages?msg_hash=${msgHash}`;
@@ -609,7 +610,7 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     if (probe.transactions?.length !== 100 || probeMsg.messages?.length !== 1) {
       throw new Error(`volume probes did not find the synthetic rows: ${JSON.stringify(probe).slice(0, 300)} ${JSON.stringify(probeMsg).slice(0, 300)}`);
     }
-    const poolEventsUrl = `${base}/staking/nominatorPools/nominatorEvents?pool=${encodeURIComponent(poolVolume.pool)}`;
+    const poolEventsUrl = `${base}/staking/nominatorPools/nominatorEvents?limit=1000&pool=${encodeURIComponent(poolVolume.pool)}`;
     const nominatorEventsUrl = `${poolEventsUrl}&nominator=${encodeURIComponent(poolVolume.nominator)}`;
     for (const url of [poolEventsUrl, nominatorEventsUrl]) {
       const page = (await (await fetch(url)).json()) as { events?: unknown[] };
@@ -648,9 +649,9 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     await fillValidators(store);
     const holder = `-1:${(17).toString(16).padStart(64, '0').toUpperCase()}`;
     const cycleUrls = {
-      newest: `${base}/validators/cycles`,
+      newest: `${base}/validators/cycles?limit=100`,
       oneWithValidators: `${base}/validators/cycles?cycle_start=${1600000000 + Math.floor(VALIDATOR_CYCLES / 2) * 65536}&return_validators=true`,
-      byStakeHolder: `${base}/validators/cycles?stake_holder_address=${encodeURIComponent(holder)}`,
+      byStakeHolder: `${base}/validators/cycles?limit=100&stake_holder_address=${encodeURIComponent(holder)}`,
     };
     const cyclesProbe = (await (await fetch(cycleUrls.oneWithValidators)).json()) as { cycles?: { validators?: unknown[] }[] };
     if (cyclesProbe.cycles?.[0]?.validators?.length !== VALIDATORS_PER_CYCLE) throw new Error(`validators probe: ${JSON.stringify(cyclesProbe).slice(0, 300)}`);
@@ -677,7 +678,7 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
       throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
       plans: {
         transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
-        nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, nominator, type limit 1000`),
+        nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, tx_hash, nominator, type limit 1000`),
         actionsByAccount: await explain(
           store,
           `select trace_id, action_id from "${chainSchema}".action_accounts where account = '${account}' order by trace_end_lt desc, trace_id desc, end_lt desc, action_id desc limit 100`,

@@ -2,83 +2,151 @@
 import type * as V2 from './v2/types.gen.js';
 import type * as V3 from './v3/types.gen.js';
 
-/** SDK function name -> where its parameters go, and the operation's method and path. */
+/** SDK function name -> where its parameters go, the operation's method and path, and (when it is served under a prefix
+ * of its own rather than the version's) that prefix. */
 export const v2Operations = {
   getAddressInformation: { in: 'query', method: 'get', path: '/getAddressInformation' },
+  getAddressInformationPost: { in: 'body', method: 'post', path: '/getAddressInformation' },
   getExtendedAddressInformation: { in: 'query', method: 'get', path: '/getExtendedAddressInformation' },
+  getExtendedAddressInformationPost: { in: 'body', method: 'post', path: '/getExtendedAddressInformation' },
   getWalletInformation: { in: 'query', method: 'get', path: '/getWalletInformation' },
+  getWalletInformationPost: { in: 'body', method: 'post', path: '/getWalletInformation' },
   getAddressBalance: { in: 'query', method: 'get', path: '/getAddressBalance' },
+  getAddressBalancePost: { in: 'body', method: 'post', path: '/getAddressBalance' },
   getAddressState: { in: 'query', method: 'get', path: '/getAddressState' },
+  getAddressStatePost: { in: 'body', method: 'post', path: '/getAddressState' },
   getTokenData: { in: 'query', method: 'get', path: '/getTokenData' },
+  getTokenDataPost: { in: 'body', method: 'post', path: '/getTokenData' },
+  getShardAccountCell: { in: 'query', method: 'get', path: '/getShardAccountCell' },
+  getShardAccountCellPost: { in: 'body', method: 'post', path: '/getShardAccountCell' },
+  dnsResolve: { in: 'query', method: 'get', path: '/dnsResolve' },
+  dnsResolvePost: { in: 'body', method: 'post', path: '/dnsResolve' },
   getMasterchainInfo: { in: 'none', method: 'get', path: '/getMasterchainInfo' },
+  getMasterchainInfoPost: { in: 'body', method: 'post', path: '/getMasterchainInfo' },
   getMasterchainBlockSignatures: { in: 'query', method: 'get', path: '/getMasterchainBlockSignatures' },
+  getMasterchainBlockSignaturesPost: { in: 'body', method: 'post', path: '/getMasterchainBlockSignatures' },
   getShardBlockProof: { in: 'query', method: 'get', path: '/getShardBlockProof' },
+  getShardBlockProofPost: { in: 'body', method: 'post', path: '/getShardBlockProof' },
   getConsensusBlock: { in: 'none', method: 'get', path: '/getConsensusBlock' },
+  getConsensusBlockPost: { in: 'body', method: 'post', path: '/getConsensusBlock' },
   lookupBlock: { in: 'query', method: 'get', path: '/lookupBlock' },
+  lookupBlockPost: { in: 'body', method: 'post', path: '/lookupBlock' },
   getShards: { in: 'query', method: 'get', path: '/getShards' },
+  getShardsPost: { in: 'body', method: 'post', path: '/getShards' },
   shards: { in: 'query', method: 'get', path: '/shards' },
+  shardsPost: { in: 'body', method: 'post', path: '/shards' },
   getBlockHeader: { in: 'query', method: 'get', path: '/getBlockHeader' },
+  getBlockHeaderPost: { in: 'body', method: 'post', path: '/getBlockHeader' },
   getOutMsgQueueSize: { in: 'none', method: 'get', path: '/getOutMsgQueueSize' },
+  getOutMsgQueueSizePost: { in: 'body', method: 'post', path: '/getOutMsgQueueSize' },
   getBlockTransactions: { in: 'query', method: 'get', path: '/getBlockTransactions' },
+  getBlockTransactionsPost: { in: 'body', method: 'post', path: '/getBlockTransactions' },
   getBlockTransactionsExt: { in: 'query', method: 'get', path: '/getBlockTransactionsExt' },
+  getBlockTransactionsExtPost: { in: 'body', method: 'post', path: '/getBlockTransactionsExt' },
   getTransactions: { in: 'query', method: 'get', path: '/getTransactions' },
+  getTransactionsPost: { in: 'body', method: 'post', path: '/getTransactions' },
   getTransactionsStd: { in: 'query', method: 'get', path: '/getTransactionsStd' },
+  getTransactionsStdPost: { in: 'body', method: 'post', path: '/getTransactionsStd' },
   tryLocateTx: { in: 'query', method: 'get', path: '/tryLocateTx' },
+  tryLocateTxPost: { in: 'body', method: 'post', path: '/tryLocateTx' },
   tryLocateResultTx: { in: 'query', method: 'get', path: '/tryLocateResultTx' },
+  tryLocateResultTxPost: { in: 'body', method: 'post', path: '/tryLocateResultTx' },
   tryLocateSourceTx: { in: 'query', method: 'get', path: '/tryLocateSourceTx' },
+  tryLocateSourceTxPost: { in: 'body', method: 'post', path: '/tryLocateSourceTx' },
   sendBoc: { in: 'body', method: 'post', path: '/sendBoc' },
   sendBocReturnHash: { in: 'body', method: 'post', path: '/sendBocReturnHash' },
   estimateFee: { in: 'body', method: 'post', path: '/estimateFee' },
   runGetMethod: { in: 'body', method: 'post', path: '/runGetMethod' },
   runGetMethodStd: { in: 'body', method: 'post', path: '/runGetMethodStd' },
   detectAddress: { in: 'query', method: 'get', path: '/detectAddress' },
+  detectAddressPost: { in: 'body', method: 'post', path: '/detectAddress' },
   detectHash: { in: 'query', method: 'get', path: '/detectHash' },
+  detectHashPost: { in: 'body', method: 'post', path: '/detectHash' },
   packAddress: { in: 'query', method: 'get', path: '/packAddress' },
+  packAddressPost: { in: 'body', method: 'post', path: '/packAddress' },
   unpackAddress: { in: 'query', method: 'get', path: '/unpackAddress' },
+  unpackAddressPost: { in: 'body', method: 'post', path: '/unpackAddress' },
   getConfigParam: { in: 'query', method: 'get', path: '/getConfigParam' },
+  getConfigParamPost: { in: 'body', method: 'post', path: '/getConfigParam' },
   getConfigAll: { in: 'query', method: 'get', path: '/getConfigAll' },
+  getConfigAllPost: { in: 'body', method: 'post', path: '/getConfigAll' },
   getLibraries: { in: 'query', method: 'get', path: '/getLibraries' },
+  getLibrariesPost: { in: 'body', method: 'post', path: '/getLibraries' },
 } as const;
 
 /** SDK function name -> its parameters and documented success responses. */
 export interface V2Operations {
   getAddressInformation: { params: V2.GetAddressInformationData['query']; responses: V2.GetAddressInformationResponses };
+  getAddressInformationPost: { params: V2.GetAddressInformationPostData['body']; responses: V2.GetAddressInformationPostResponses };
   getExtendedAddressInformation: { params: V2.GetExtendedAddressInformationData['query']; responses: V2.GetExtendedAddressInformationResponses };
+  getExtendedAddressInformationPost: { params: V2.GetExtendedAddressInformationPostData['body']; responses: V2.GetExtendedAddressInformationPostResponses };
   getWalletInformation: { params: V2.GetWalletInformationData['query']; responses: V2.GetWalletInformationResponses };
+  getWalletInformationPost: { params: V2.GetWalletInformationPostData['body']; responses: V2.GetWalletInformationPostResponses };
   getAddressBalance: { params: V2.GetAddressBalanceData['query']; responses: V2.GetAddressBalanceResponses };
+  getAddressBalancePost: { params: V2.GetAddressBalancePostData['body']; responses: V2.GetAddressBalancePostResponses };
   getAddressState: { params: V2.GetAddressStateData['query']; responses: V2.GetAddressStateResponses };
+  getAddressStatePost: { params: V2.GetAddressStatePostData['body']; responses: V2.GetAddressStatePostResponses };
   getTokenData: { params: V2.GetTokenDataData['query']; responses: V2.GetTokenDataResponses };
+  getTokenDataPost: { params: V2.GetTokenDataPostData['body']; responses: V2.GetTokenDataPostResponses };
+  getShardAccountCell: { params: V2.GetShardAccountCellData['query']; responses: V2.GetShardAccountCellResponses };
+  getShardAccountCellPost: { params: V2.GetShardAccountCellPostData['body']; responses: V2.GetShardAccountCellPostResponses };
+  dnsResolve: { params: V2.DnsResolveData['query']; responses: V2.DnsResolveResponses };
+  dnsResolvePost: { params: V2.DnsResolvePostData['body']; responses: V2.DnsResolvePostResponses };
   getMasterchainInfo: { params: undefined; responses: V2.GetMasterchainInfoResponses };
+  getMasterchainInfoPost: { params: V2.GetMasterchainInfoPostData['body']; responses: V2.GetMasterchainInfoPostResponses };
   getMasterchainBlockSignatures: { params: V2.GetMasterchainBlockSignaturesData['query']; responses: V2.GetMasterchainBlockSignaturesResponses };
+  getMasterchainBlockSignaturesPost: { params: V2.GetMasterchainBlockSignaturesPostData['body']; responses: V2.GetMasterchainBlockSignaturesPostResponses };
   getShardBlockProof: { params: V2.GetShardBlockProofData['query']; responses: V2.GetShardBlockProofResponses };
+  getShardBlockProofPost: { params: V2.GetShardBlockProofPostData['body']; responses: V2.GetShardBlockProofPostResponses };
   getConsensusBlock: { params: undefined; responses: V2.GetConsensusBlockResponses };
+  getConsensusBlockPost: { params: V2.GetConsensusBlockPostData['body']; responses: V2.GetConsensusBlockPostResponses };
   lookupBlock: { params: V2.LookupBlockData['query']; responses: V2.LookupBlockResponses };
+  lookupBlockPost: { params: V2.LookupBlockPostData['body']; responses: V2.LookupBlockPostResponses };
   getShards: { params: V2.GetShardsData['query']; responses: V2.GetShardsResponses };
+  getShardsPost: { params: V2.GetShardsPostData['body']; responses: V2.GetShardsPostResponses };
   shards: { params: V2.ShardsData['query']; responses: V2.ShardsResponses };
+  shardsPost: { params: V2.ShardsPostData['body']; responses: V2.ShardsPostResponses };
   getBlockHeader: { params: V2.GetBlockHeaderData['query']; responses: V2.GetBlockHeaderResponses };
+  getBlockHeaderPost: { params: V2.GetBlockHeaderPostData['body']; responses: V2.GetBlockHeaderPostResponses };
   getOutMsgQueueSize: { params: undefined; responses: V2.GetOutMsgQueueSizeResponses };
+  getOutMsgQueueSizePost: { params: V2.GetOutMsgQueueSizePostData['body']; responses: V2.GetOutMsgQueueSizePostResponses };
   getBlockTransactions: { params: V2.GetBlockTransactionsData['query']; responses: V2.GetBlockTransactionsResponses };
+  getBlockTransactionsPost: { params: V2.GetBlockTransactionsPostData['body']; responses: V2.GetBlockTransactionsPostResponses };
   getBlockTransactionsExt: { params: V2.GetBlockTransactionsExtData['query']; responses: V2.GetBlockTransactionsExtResponses };
+  getBlockTransactionsExtPost: { params: V2.GetBlockTransactionsExtPostData['body']; responses: V2.GetBlockTransactionsExtPostResponses };
   getTransactions: { params: V2.GetTransactionsData['query']; responses: V2.GetTransactionsResponses };
+  getTransactionsPost: { params: V2.GetTransactionsPostData['body']; responses: V2.GetTransactionsPostResponses };
   getTransactionsStd: { params: V2.GetTransactionsStdData['query']; responses: V2.GetTransactionsStdResponses };
+  getTransactionsStdPost: { params: V2.GetTransactionsStdPostData['body']; responses: V2.GetTransactionsStdPostResponses };
   tryLocateTx: { params: V2.TryLocateTxData['query']; responses: V2.TryLocateTxResponses };
+  tryLocateTxPost: { params: V2.TryLocateTxPostData['body']; responses: V2.TryLocateTxPostResponses };
   tryLocateResultTx: { params: V2.TryLocateResultTxData['query']; responses: V2.TryLocateResultTxResponses };
+  tryLocateResultTxPost: { params: V2.TryLocateResultTxPostData['body']; responses: V2.TryLocateResultTxPostResponses };
   tryLocateSourceTx: { params: V2.TryLocateSourceTxData['query']; responses: V2.TryLocateSourceTxResponses };
+  tryLocateSourceTxPost: { params: V2.TryLocateSourceTxPostData['body']; responses: V2.TryLocateSourceTxPostResponses };
   sendBoc: { params: V2.SendBocData['body']; responses: V2.SendBocResponses };
   sendBocReturnHash: { params: V2.SendBocReturnHashData['body']; responses: V2.SendBocReturnHashResponses };
   estimateFee: { params: V2.EstimateFeeData['body']; responses: V2.EstimateFeeResponses };
   runGetMethod: { params: V2.RunGetMethodData['body']; responses: V2.RunGetMethodResponses };
   runGetMethodStd: { params: V2.RunGetMethodStdData['body']; responses: V2.RunGetMethodStdResponses };
   detectAddress: { params: V2.DetectAddressData['query']; responses: V2.DetectAddressResponses };
+  detectAddressPost: { params: V2.DetectAddressPostData['body']; responses: V2.DetectAddressPostResponses };
   detectHash: { params: V2.DetectHashData['query']; responses: V2.DetectHashResponses };
+  detectHashPost: { params: V2.DetectHashPostData['body']; responses: V2.DetectHashPostResponses };
   packAddress: { params: V2.PackAddressData['query']; responses: V2.PackAddressResponses };
+  packAddressPost: { params: V2.PackAddressPostData['body']; responses: V2.PackAddressPostResponses };
   unpackAddress: { params: V2.UnpackAddressData['query']; responses: V2.UnpackAddressResponses };
+  unpackAddressPost: { params: V2.UnpackAddressPostData['body']; responses: V2.UnpackAddressPostResponses };
   getConfigParam: { params: V2.GetConfigParamData['query']; responses: V2.GetConfigParamResponses };
+  getConfigParamPost: { params: V2.GetConfigParamPostData['body']; responses: V2.GetConfigParamPostResponses };
   getConfigAll: { params: V2.GetConfigAllData['query']; responses: V2.GetConfigAllResponses };
+  getConfigAllPost: { params: V2.GetConfigAllPostData['body']; responses: V2.GetConfigAllPostResponses };
   getLibraries: { params: V2.GetLibrariesData['query']; responses: V2.GetLibrariesResponses };
+  getLibrariesPost: { params: V2.GetLibrariesPostData['body']; responses: V2.GetLibrariesPostResponses };
 }
 
-/** SDK function name -> where its parameters go, and the operation's method and path. */
+/** SDK function name -> where its parameters go, the operation's method and path, and (when it is served under a prefix
+ * of its own rather than the version's) that prefix. */
 export const v3Operations = {
   getAccountStates: { in: 'query', method: 'get', path: '/accountStates' },
   getAddressBook: { in: 'query', method: 'get', path: '/addressBook' },
@@ -88,6 +156,7 @@ export const v3Operations = {
   getPendingActions: { in: 'query', method: 'get', path: '/pendingActions' },
   getPendingTraces: { in: 'query', method: 'get', path: '/pendingTraces' },
   getTraces: { in: 'query', method: 'get', path: '/traces' },
+  getEvents: { in: 'query', method: 'get', path: '/events' },
   getAdjacentTransactions: { in: 'query', method: 'get', path: '/adjacentTransactions' },
   getBlocks: { in: 'query', method: 'get', path: '/blocks' },
   getMasterchainBlockShardState: { in: 'query', method: 'get', path: '/masterchainBlockShardState' },
@@ -129,6 +198,8 @@ export const v3Operations = {
   sendMessage: { in: 'body', method: 'post', path: '/message' },
   runGetMethod: { in: 'body', method: 'post', path: '/runGetMethod' },
   getWalletInformation: { in: 'query', method: 'get', path: '/walletInformation' },
+  emulateTrace: { in: 'body', method: 'post', path: '/emulateTrace', base: '/api/emulate/v1' },
+  emulateTonConnect: { in: 'body', method: 'post', path: '/emulateTonConnect', base: '/api/emulate/v1' },
 } as const;
 
 /** SDK function name -> its parameters and documented success responses. */
@@ -141,6 +212,7 @@ export interface V3Operations {
   getPendingActions: { params: V3.GetPendingActionsData['query']; responses: V3.GetPendingActionsResponses };
   getPendingTraces: { params: V3.GetPendingTracesData['query']; responses: V3.GetPendingTracesResponses };
   getTraces: { params: V3.GetTracesData['query']; responses: V3.GetTracesResponses };
+  getEvents: { params: V3.GetEventsData['query']; responses: V3.GetEventsResponses };
   getAdjacentTransactions: { params: V3.GetAdjacentTransactionsData['query']; responses: V3.GetAdjacentTransactionsResponses };
   getBlocks: { params: V3.GetBlocksData['query']; responses: V3.GetBlocksResponses };
   getMasterchainBlockShardState: { params: V3.GetMasterchainBlockShardStateData['query']; responses: V3.GetMasterchainBlockShardStateResponses };
@@ -182,12 +254,15 @@ export interface V3Operations {
   sendMessage: { params: V3.SendMessageData['body']; responses: V3.SendMessageResponses };
   runGetMethod: { params: V3.RunGetMethodData['body']; responses: V3.RunGetMethodResponses };
   getWalletInformation: { params: V3.GetWalletInformationData['query']; responses: V3.GetWalletInformationResponses };
+  emulateTrace: { params: V3.EmulateTraceData['body']; responses: V3.EmulateTraceResponses };
+  emulateTonConnect: { params: V3.EmulateTonConnectData['body']; responses: V3.EmulateTonConnectResponses };
 }
 
 /** JSON-RPC method name -> the v2 SDK function whose parameters and result it shares. */
 export const v2JsonRpcMethods = {
   detectAddress: 'detectAddress',
   detectHash: 'detectHash',
+  dnsResolve: 'dnsResolve',
   estimateFee: 'estimateFee',
   getAddressBalance: 'getAddressBalance',
   getAddressInformation: 'getAddressInformation',
@@ -203,6 +278,7 @@ export const v2JsonRpcMethods = {
   getMasterchainBlockSignatures: 'getMasterchainBlockSignatures',
   getMasterchainInfo: 'getMasterchainInfo',
   getOutMsgQueueSize: 'getOutMsgQueueSize',
+  getShardAccountCell: 'getShardAccountCell',
   getShardBlockProof: 'getShardBlockProof',
   getShards: 'getShards',
   getTokenData: 'getTokenData',

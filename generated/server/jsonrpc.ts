@@ -66,6 +66,54 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       }
     }
   },
+  "dnsResolve": {
+    "operationId": "dnsResolve",
+    "in": "query",
+    "params": {
+      "type": "object",
+      "properties": {
+        "address": {
+          "$ref": "#/$defs/AddressQueryInput",
+          "description": "Resolver to start from; the root resolver of configuration parameter 4 when absent."
+        },
+        "name": {
+          "type": "string",
+          "maxLength": 126,
+          "default": "",
+          "description": "Domain name to resolve, at most 126 bytes."
+        },
+        "category": {
+          "type": "string",
+          "maxLength": 127,
+          "description": "Only records of this category: its name (`wallet`, `site`, `storage`, `dns_next_resolver` or any other TEP-81 name, hashed with SHA-256) or its 256-bit hash as 64 hex digits. All categories when absent."
+        },
+        "ttl": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 0,
+          "default": 0,
+          "description": "How many next resolvers to follow (0: answer with the first resolver's `dns_next_resolver` record). At most 16 are followed, whatever the value."
+        },
+        "seqno": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "description": "Read the state as of this masterchain block seqno instead of the latest one."
+        }
+      },
+      "additionalProperties": false,
+      "$defs": {
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
+          "type": "string",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
+          "examples": [
+            "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
+          ]
+        }
+      }
+    }
+  },
   "estimateFee": {
     "operationId": "estimateFee",
     "in": "body",
@@ -620,6 +668,39 @@ export const jsonRpcMethods: Readonly<Record<string, JsonRpcMethod>> = {
       "type": "object",
       "properties": {},
       "additionalProperties": false
+    }
+  },
+  "getShardAccountCell": {
+    "operationId": "getShardAccountCell",
+    "in": "query",
+    "params": {
+      "type": "object",
+      "properties": {
+        "address": {
+          "$ref": "#/$defs/AddressQueryInput",
+          "description": "Account address, raw (`wc:hex`) or user-friendly."
+        },
+        "seqno": {
+          "type": "integer",
+          "format": "int32",
+          "minimum": 1,
+          "description": "Read the state as of this masterchain block seqno instead of the latest one."
+        }
+      },
+      "required": [
+        "address"
+      ],
+      "additionalProperties": false,
+      "$defs": {
+        "AddressQueryInput": {
+          "description": "An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).",
+          "type": "string",
+          "pattern": "^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{48})$",
+          "examples": [
+            "EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N"
+          ]
+        }
+      }
     }
   },
   "getShardBlockProof": {

@@ -15,5 +15,4 @@ export const patternTexts: ReadonlyMap<string, string> = new Map([
   ["^(?:0x[0-9a-fA-F]{1,8}|[0-9a-fA-F]{1,8}|-?[0-9]{1,10})$", EXPECTED.opcode],
   ["^(?:null|-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+/ -]{48})$", EXPECTED.addressOrNull],
   ["^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+/_ -]{43}=?)$", EXPECTED.hash],
-  ["^[0-9a-fA-F]{64}$", EXPECTED.hash],
 ]);

@@ -8,39 +8,72 @@ import { mountRoutes, type Reply, type RequestContext, type RouteInfo } from './
 /** Every v2 operation, static paths before parameterised ones. */
 export const v2Routes: readonly RouteInfo[] = [
   { operationId: 'getAddressInformation', method: 'get', path: '/getAddressInformation', expressPath: '/getAddressInformation' },
+  { operationId: 'getAddressInformationPost', method: 'post', path: '/getAddressInformation', expressPath: '/getAddressInformation' },
   { operationId: 'getExtendedAddressInformation', method: 'get', path: '/getExtendedAddressInformation', expressPath: '/getExtendedAddressInformation' },
+  { operationId: 'getExtendedAddressInformationPost', method: 'post', path: '/getExtendedAddressInformation', expressPath: '/getExtendedAddressInformation' },
   { operationId: 'getWalletInformation', method: 'get', path: '/getWalletInformation', expressPath: '/getWalletInformation' },
+  { operationId: 'getWalletInformationPost', method: 'post', path: '/getWalletInformation', expressPath: '/getWalletInformation' },
   { operationId: 'getAddressBalance', method: 'get', path: '/getAddressBalance', expressPath: '/getAddressBalance' },
+  { operationId: 'getAddressBalancePost', method: 'post', path: '/getAddressBalance', expressPath: '/getAddressBalance' },
   { operationId: 'getAddressState', method: 'get', path: '/getAddressState', expressPath: '/getAddressState' },
+  { operationId: 'getAddressStatePost', method: 'post', path: '/getAddressState', expressPath: '/getAddressState' },
   { operationId: 'getTokenData', method: 'get', path: '/getTokenData', expressPath: '/getTokenData' },
+  { operationId: 'getTokenDataPost', method: 'post', path: '/getTokenData', expressPath: '/getTokenData' },
+  { operationId: 'getShardAccountCell', method: 'get', path: '/getShardAccountCell', expressPath: '/getShardAccountCell' },
+  { operationId: 'getShardAccountCellPost', method: 'post', path: '/getShardAccountCell', expressPath: '/getShardAccountCell' },
+  { operationId: 'dnsResolve', method: 'get', path: '/dnsResolve', expressPath: '/dnsResolve' },
+  { operationId: 'dnsResolvePost', method: 'post', path: '/dnsResolve', expressPath: '/dnsResolve' },
   { operationId: 'getMasterchainInfo', method: 'get', path: '/getMasterchainInfo', expressPath: '/getMasterchainInfo' },
+  { operationId: 'getMasterchainInfoPost', method: 'post', path: '/getMasterchainInfo', expressPath: '/getMasterchainInfo' },
   { operationId: 'getMasterchainBlockSignatures', method: 'get', path: '/getMasterchainBlockSignatures', expressPath: '/getMasterchainBlockSignatures' },
+  { operationId: 'getMasterchainBlockSignaturesPost', method: 'post', path: '/getMasterchainBlockSignatures', expressPath: '/getMasterchainBlockSignatures' },
   { operationId: 'getShardBlockProof', method: 'get', path: '/getShardBlockProof', expressPath: '/getShardBlockProof' },
+  { operationId: 'getShardBlockProofPost', method: 'post', path: '/getShardBlockProof', expressPath: '/getShardBlockProof' },
   { operationId: 'getConsensusBlock', method: 'get', path: '/getConsensusBlock', expressPath: '/getConsensusBlock' },
+  { operationId: 'getConsensusBlockPost', method: 'post', path: '/getConsensusBlock', expressPath: '/getConsensusBlock' },
   { operationId: 'lookupBlock', method: 'get', path: '/lookupBlock', expressPath: '/lookupBlock' },
+  { operationId: 'lookupBlockPost', method: 'post', path: '/lookupBlock', expressPath: '/lookupBlock' },
   { operationId: 'getShards', method: 'get', path: '/getShards', expressPath: '/getShards' },
+  { operationId: 'getShardsPost', method: 'post', path: '/getShards', expressPath: '/getShards' },
   { operationId: 'shards', method: 'get', path: '/shards', expressPath: '/shards' },
+  { operationId: 'shardsPost', method: 'post', path: '/shards', expressPath: '/shards' },
   { operationId: 'getBlockHeader', method: 'get', path: '/getBlockHeader', expressPath: '/getBlockHeader' },
+  { operationId: 'getBlockHeaderPost', method: 'post', path: '/getBlockHeader', expressPath: '/getBlockHeader' },
   { operationId: 'getOutMsgQueueSize', method: 'get', path: '/getOutMsgQueueSize', expressPath: '/getOutMsgQueueSize' },
+  { operationId: 'getOutMsgQueueSizePost', method: 'post', path: '/getOutMsgQueueSize', expressPath: '/getOutMsgQueueSize' },
   { operationId: 'getBlockTransactions', method: 'get', path: '/getBlockTransactions', expressPath: '/getBlockTransactions' },
+  { operationId: 'getBlockTransactionsPost', method: 'post', path: '/getBlockTransactions', expressPath: '/getBlockTransactions' },
   { operationId: 'getBlockTransactionsExt', method: 'get', path: '/getBlockTransactionsExt', expressPath: '/getBlockTransactionsExt' },
+  { operationId: 'getBlockTransactionsExtPost', method: 'post', path: '/getBlockTransactionsExt', expressPath: '/getBlockTransactionsExt' },
   { operationId: 'getTransactions', method: 'get', path: '/getTransactions', expressPath: '/getTransactions' },
+  { operationId: 'getTransactionsPost', method: 'post', path: '/getTransactions', expressPath: '/getTransactions' },
   { operationId: 'getTransactionsStd', method: 'get', path: '/getTransactionsStd', expressPath: '/getTransactionsStd' },
+  { operationId: 'getTransactionsStdPost', method: 'post', path: '/getTransactionsStd', expressPath: '/getTransactionsStd' },
   { operationId: 'tryLocateTx', method: 'get', path: '/tryLocateTx', expressPath: '/tryLocateTx' },
+  { operationId: 'tryLocateTxPost', method: 'post', path: '/tryLocateTx', expressPath: '/tryLocateTx' },
   { operationId: 'tryLocateResultTx', method: 'get', path: '/tryLocateResultTx', expressPath: '/tryLocateResultTx' },
+  { operationId: 'tryLocateResultTxPost', method: 'post', path: '/tryLocateResultTx', expressPath: '/tryLocateResultTx' },
   { operationId: 'tryLocateSourceTx', method: 'get', path: '/tryLocateSourceTx', expressPath: '/tryLocateSourceTx' },
+  { operationId: 'tryLocateSourceTxPost', method: 'post', path: '/tryLocateSourceTx', expressPath: '/tryLocateSourceTx' },
   { operationId: 'sendBoc', method: 'post', path: '/sendBoc', expressPath: '/sendBoc' },
   { operationId: 'sendBocReturnHash', method: 'post', path: '/sendBocReturnHash', expressPath: '/sendBocReturnHash' },
   { operationId: 'estimateFee', method: 'post', path: '/estimateFee', expressPath: '/estimateFee' },
   { operationId: 'runGetMethod', method: 'post', path: '/runGetMethod', expressPath: '/runGetMethod' },
   { operationId: 'runGetMethodStd', method: 'post', path: '/runGetMethodStd', expressPath: '/runGetMethodStd' },
   { operationId: 'detectAddress', method: 'get', path: '/detectAddress', expressPath: '/detectAddress' },
+  { operationId: 'detectAddressPost', method: 'post', path: '/detectAddress', expressPath: '/detectAddress' },
   { operationId: 'detectHash', method: 'get', path: '/detectHash', expressPath: '/detectHash' },
+  { operationId: 'detectHashPost', method: 'post', path: '/detectHash', expressPath: '/detectHash' },
   { operationId: 'packAddress', method: 'get', path: '/packAddress', expressPath: '/packAddress' },
+  { operationId: 'packAddressPost', method: 'post', path: '/packAddress', expressPath: '/packAddress' },
   { operationId: 'unpackAddress', method: 'get', path: '/unpackAddress', expressPath: '/unpackAddress' },
+  { operationId: 'unpackAddressPost', method: 'post', path: '/unpackAddress', expressPath: '/unpackAddress' },
   { operationId: 'getConfigParam', method: 'get', path: '/getConfigParam', expressPath: '/getConfigParam' },
+  { operationId: 'getConfigParamPost', method: 'post', path: '/getConfigParam', expressPath: '/getConfigParam' },
   { operationId: 'getConfigAll', method: 'get', path: '/getConfigAll', expressPath: '/getConfigAll' },
+  { operationId: 'getConfigAllPost', method: 'post', path: '/getConfigAll', expressPath: '/getConfigAll' },
   { operationId: 'getLibraries', method: 'get', path: '/getLibraries', expressPath: '/getLibraries' },
+  { operationId: 'getLibrariesPost', method: 'post', path: '/getLibraries', expressPath: '/getLibraries' },
   { operationId: 'jsonRPC', method: 'post', path: '/jsonRPC', expressPath: '/jsonRPC' },
 ];
 
@@ -48,48 +81,100 @@ export const v2Routes: readonly RouteInfo[] = [
 export interface V2Handlers {
   /** GET /getAddressInformation: Get account state */
   getAddressInformation(input: V2Inputs['getAddressInformation']): Promise<Reply<v2.GetAddressInformationResponses & v2.GetAddressInformationErrors>>;
+  /** POST /getAddressInformation: Get account state (JSON body) */
+  getAddressInformationPost(input: V2Inputs['getAddressInformationPost']): Promise<Reply<v2.GetAddressInformationPostResponses & v2.GetAddressInformationPostErrors>>;
   /** GET /getExtendedAddressInformation: Get parsed account state */
   getExtendedAddressInformation(input: V2Inputs['getExtendedAddressInformation']): Promise<Reply<v2.GetExtendedAddressInformationResponses & v2.GetExtendedAddressInformationErrors>>;
+  /** POST /getExtendedAddressInformation: Get parsed account state (JSON body) */
+  getExtendedAddressInformationPost(input: V2Inputs['getExtendedAddressInformationPost']): Promise<Reply<v2.GetExtendedAddressInformationPostResponses & v2.GetExtendedAddressInformationPostErrors>>;
   /** GET /getWalletInformation: Get wallet information */
   getWalletInformation(input: V2Inputs['getWalletInformation']): Promise<Reply<v2.GetWalletInformationResponses & v2.GetWalletInformationErrors>>;
+  /** POST /getWalletInformation: Get wallet information (JSON body) */
+  getWalletInformationPost(input: V2Inputs['getWalletInformationPost']): Promise<Reply<v2.GetWalletInformationPostResponses & v2.GetWalletInformationPostErrors>>;
   /** GET /getAddressBalance: Get account balance */
   getAddressBalance(input: V2Inputs['getAddressBalance']): Promise<Reply<v2.GetAddressBalanceResponses & v2.GetAddressBalanceErrors>>;
+  /** POST /getAddressBalance: Get account balance (JSON body) */
+  getAddressBalancePost(input: V2Inputs['getAddressBalancePost']): Promise<Reply<v2.GetAddressBalancePostResponses & v2.GetAddressBalancePostErrors>>;
   /** GET /getAddressState: Get account status */
   getAddressState(input: V2Inputs['getAddressState']): Promise<Reply<v2.GetAddressStateResponses & v2.GetAddressStateErrors>>;
+  /** POST /getAddressState: Get account status (JSON body) */
+  getAddressStatePost(input: V2Inputs['getAddressStatePost']): Promise<Reply<v2.GetAddressStatePostResponses & v2.GetAddressStatePostErrors>>;
   /** GET /getTokenData: Get jetton or NFT data */
   getTokenData(input: V2Inputs['getTokenData']): Promise<Reply<v2.GetTokenDataResponses & v2.GetTokenDataErrors>>;
+  /** POST /getTokenData: Get jetton or NFT data (JSON body) */
+  getTokenDataPost(input: V2Inputs['getTokenDataPost']): Promise<Reply<v2.GetTokenDataPostResponses & v2.GetTokenDataPostErrors>>;
+  /** GET /getShardAccountCell: Get the ShardAccount cell */
+  getShardAccountCell(input: V2Inputs['getShardAccountCell']): Promise<Reply<v2.GetShardAccountCellResponses & v2.GetShardAccountCellErrors>>;
+  /** POST /getShardAccountCell: Get the ShardAccount cell (JSON body) */
+  getShardAccountCellPost(input: V2Inputs['getShardAccountCellPost']): Promise<Reply<v2.GetShardAccountCellPostResponses & v2.GetShardAccountCellPostErrors>>;
+  /** GET /dnsResolve: Resolve a TON DNS name */
+  dnsResolve(input: V2Inputs['dnsResolve']): Promise<Reply<v2.DnsResolveResponses & v2.DnsResolveErrors>>;
+  /** POST /dnsResolve: Resolve a TON DNS name (JSON body) */
+  dnsResolvePost(input: V2Inputs['dnsResolvePost']): Promise<Reply<v2.DnsResolvePostResponses & v2.DnsResolvePostErrors>>;
   /** GET /getMasterchainInfo: Get masterchain info */
   getMasterchainInfo(input: V2Inputs['getMasterchainInfo']): Promise<Reply<v2.GetMasterchainInfoResponses & v2.GetMasterchainInfoErrors>>;
+  /** POST /getMasterchainInfo: Get masterchain info (JSON body) */
+  getMasterchainInfoPost(input: V2Inputs['getMasterchainInfoPost']): Promise<Reply<v2.GetMasterchainInfoPostResponses & v2.GetMasterchainInfoPostErrors>>;
   /** GET /getMasterchainBlockSignatures: Get masterchain block signatures */
   getMasterchainBlockSignatures(input: V2Inputs['getMasterchainBlockSignatures']): Promise<Reply<v2.GetMasterchainBlockSignaturesResponses & v2.GetMasterchainBlockSignaturesErrors>>;
+  /** POST /getMasterchainBlockSignatures: Get masterchain block signatures (JSON body) */
+  getMasterchainBlockSignaturesPost(input: V2Inputs['getMasterchainBlockSignaturesPost']): Promise<Reply<v2.GetMasterchainBlockSignaturesPostResponses & v2.GetMasterchainBlockSignaturesPostErrors>>;
   /** GET /getShardBlockProof: Get shard block proof */
   getShardBlockProof(input: V2Inputs['getShardBlockProof']): Promise<Reply<v2.GetShardBlockProofResponses & v2.GetShardBlockProofErrors>>;
+  /** POST /getShardBlockProof: Get shard block proof (JSON body) */
+  getShardBlockProofPost(input: V2Inputs['getShardBlockProofPost']): Promise<Reply<v2.GetShardBlockProofPostResponses & v2.GetShardBlockProofPostErrors>>;
   /** GET /getConsensusBlock: Get consensus block */
   getConsensusBlock(input: V2Inputs['getConsensusBlock']): Promise<Reply<v2.GetConsensusBlockResponses & v2.GetConsensusBlockErrors>>;
+  /** POST /getConsensusBlock: Get consensus block (JSON body) */
+  getConsensusBlockPost(input: V2Inputs['getConsensusBlockPost']): Promise<Reply<v2.GetConsensusBlockPostResponses & v2.GetConsensusBlockPostErrors>>;
   /** GET /lookupBlock: Look up a block */
   lookupBlock(input: V2Inputs['lookupBlock']): Promise<Reply<v2.LookupBlockResponses & v2.LookupBlockErrors>>;
+  /** POST /lookupBlock: Look up a block (JSON body) */
+  lookupBlockPost(input: V2Inputs['lookupBlockPost']): Promise<Reply<v2.LookupBlockPostResponses & v2.LookupBlockPostErrors>>;
   /** GET /getShards: Get shards */
   getShards(input: V2Inputs['getShards']): Promise<Reply<v2.GetShardsResponses & v2.GetShardsErrors>>;
+  /** POST /getShards: Get shards (JSON body) */
+  getShardsPost(input: V2Inputs['getShardsPost']): Promise<Reply<v2.GetShardsPostResponses & v2.GetShardsPostErrors>>;
   /** GET /shards: Get shards (alias) */
   shards(input: V2Inputs['shards']): Promise<Reply<v2.ShardsResponses & v2.ShardsErrors>>;
+  /** POST /shards: Get shards (alias) (JSON body) */
+  shardsPost(input: V2Inputs['shardsPost']): Promise<Reply<v2.ShardsPostResponses & v2.ShardsPostErrors>>;
   /** GET /getBlockHeader: Get block header */
   getBlockHeader(input: V2Inputs['getBlockHeader']): Promise<Reply<v2.GetBlockHeaderResponses & v2.GetBlockHeaderErrors>>;
+  /** POST /getBlockHeader: Get block header (JSON body) */
+  getBlockHeaderPost(input: V2Inputs['getBlockHeaderPost']): Promise<Reply<v2.GetBlockHeaderPostResponses & v2.GetBlockHeaderPostErrors>>;
   /** GET /getOutMsgQueueSize: Get outbound message queue sizes */
   getOutMsgQueueSize(input: V2Inputs['getOutMsgQueueSize']): Promise<Reply<v2.GetOutMsgQueueSizeResponses & v2.GetOutMsgQueueSizeErrors>>;
+  /** POST /getOutMsgQueueSize: Get outbound message queue sizes (JSON body) */
+  getOutMsgQueueSizePost(input: V2Inputs['getOutMsgQueueSizePost']): Promise<Reply<v2.GetOutMsgQueueSizePostResponses & v2.GetOutMsgQueueSizePostErrors>>;
   /** GET /getBlockTransactions: Get block transaction ids */
   getBlockTransactions(input: V2Inputs['getBlockTransactions']): Promise<Reply<v2.GetBlockTransactionsResponses & v2.GetBlockTransactionsErrors>>;
+  /** POST /getBlockTransactions: Get block transaction ids (JSON body) */
+  getBlockTransactionsPost(input: V2Inputs['getBlockTransactionsPost']): Promise<Reply<v2.GetBlockTransactionsPostResponses & v2.GetBlockTransactionsPostErrors>>;
   /** GET /getBlockTransactionsExt: Get block transactions */
   getBlockTransactionsExt(input: V2Inputs['getBlockTransactionsExt']): Promise<Reply<v2.GetBlockTransactionsExtResponses & v2.GetBlockTransactionsExtErrors>>;
+  /** POST /getBlockTransactionsExt: Get block transactions (JSON body) */
+  getBlockTransactionsExtPost(input: V2Inputs['getBlockTransactionsExtPost']): Promise<Reply<v2.GetBlockTransactionsExtPostResponses & v2.GetBlockTransactionsExtPostErrors>>;
   /** GET /getTransactions: Get account transactions */
   getTransactions(input: V2Inputs['getTransactions']): Promise<Reply<v2.GetTransactionsResponses & v2.GetTransactionsErrors>>;
+  /** POST /getTransactions: Get account transactions (JSON body) */
+  getTransactionsPost(input: V2Inputs['getTransactionsPost']): Promise<Reply<v2.GetTransactionsPostResponses & v2.GetTransactionsPostErrors>>;
   /** GET /getTransactionsStd: Get account transactions (tonlib form) */
   getTransactionsStd(input: V2Inputs['getTransactionsStd']): Promise<Reply<v2.GetTransactionsStdResponses & v2.GetTransactionsStdErrors>>;
+  /** POST /getTransactionsStd: Get account transactions (tonlib form) (JSON body) */
+  getTransactionsStdPost(input: V2Inputs['getTransactionsStdPost']): Promise<Reply<v2.GetTransactionsStdPostResponses & v2.GetTransactionsStdPostErrors>>;
   /** GET /tryLocateTx: Locate the transaction of an incoming message */
   tryLocateTx(input: V2Inputs['tryLocateTx']): Promise<Reply<v2.TryLocateTxResponses & v2.TryLocateTxErrors>>;
+  /** POST /tryLocateTx: Locate the transaction of an incoming message (JSON body) */
+  tryLocateTxPost(input: V2Inputs['tryLocateTxPost']): Promise<Reply<v2.TryLocateTxPostResponses & v2.TryLocateTxPostErrors>>;
   /** GET /tryLocateResultTx: Locate the result transaction of a message */
   tryLocateResultTx(input: V2Inputs['tryLocateResultTx']): Promise<Reply<v2.TryLocateResultTxResponses & v2.TryLocateResultTxErrors>>;
+  /** POST /tryLocateResultTx: Locate the result transaction of a message (JSON body) */
+  tryLocateResultTxPost(input: V2Inputs['tryLocateResultTxPost']): Promise<Reply<v2.TryLocateResultTxPostResponses & v2.TryLocateResultTxPostErrors>>;
   /** GET /tryLocateSourceTx: Locate the source transaction of a message */
   tryLocateSourceTx(input: V2Inputs['tryLocateSourceTx']): Promise<Reply<v2.TryLocateSourceTxResponses & v2.TryLocateSourceTxErrors>>;
+  /** POST /tryLocateSourceTx: Locate the source transaction of a message (JSON body) */
+  tryLocateSourceTxPost(input: V2Inputs['tryLocateSourceTxPost']): Promise<Reply<v2.TryLocateSourceTxPostResponses & v2.TryLocateSourceTxPostErrors>>;
   /** POST /sendBoc: Send a message */
   sendBoc(input: V2Inputs['sendBoc']): Promise<Reply<v2.SendBocResponses & v2.SendBocErrors>>;
   /** POST /sendBocReturnHash: Send a message and return its hash */
@@ -102,18 +187,32 @@ export interface V2Handlers {
   runGetMethodStd(input: V2Inputs['runGetMethodStd']): Promise<Reply<v2.RunGetMethodStdResponses & v2.RunGetMethodStdErrors>>;
   /** GET /detectAddress: Detect address forms */
   detectAddress(input: V2Inputs['detectAddress']): Promise<Reply<v2.DetectAddressResponses & v2.DetectAddressErrors>>;
+  /** POST /detectAddress: Detect address forms (JSON body) */
+  detectAddressPost(input: V2Inputs['detectAddressPost']): Promise<Reply<v2.DetectAddressPostResponses & v2.DetectAddressPostErrors>>;
   /** GET /detectHash: Detect hash forms */
   detectHash(input: V2Inputs['detectHash']): Promise<Reply<v2.DetectHashResponses & v2.DetectHashErrors>>;
+  /** POST /detectHash: Detect hash forms (JSON body) */
+  detectHashPost(input: V2Inputs['detectHashPost']): Promise<Reply<v2.DetectHashPostResponses & v2.DetectHashPostErrors>>;
   /** GET /packAddress: Pack an address */
   packAddress(input: V2Inputs['packAddress']): Promise<Reply<v2.PackAddressResponses & v2.PackAddressErrors>>;
+  /** POST /packAddress: Pack an address (JSON body) */
+  packAddressPost(input: V2Inputs['packAddressPost']): Promise<Reply<v2.PackAddressPostResponses & v2.PackAddressPostErrors>>;
   /** GET /unpackAddress: Unpack an address */
   unpackAddress(input: V2Inputs['unpackAddress']): Promise<Reply<v2.UnpackAddressResponses & v2.UnpackAddressErrors>>;
+  /** POST /unpackAddress: Unpack an address (JSON body) */
+  unpackAddressPost(input: V2Inputs['unpackAddressPost']): Promise<Reply<v2.UnpackAddressPostResponses & v2.UnpackAddressPostErrors>>;
   /** GET /getConfigParam: Get a configuration parameter */
   getConfigParam(input: V2Inputs['getConfigParam']): Promise<Reply<v2.GetConfigParamResponses & v2.GetConfigParamErrors>>;
+  /** POST /getConfigParam: Get a configuration parameter (JSON body) */
+  getConfigParamPost(input: V2Inputs['getConfigParamPost']): Promise<Reply<v2.GetConfigParamPostResponses & v2.GetConfigParamPostErrors>>;
   /** GET /getConfigAll: Get the whole configuration */
   getConfigAll(input: V2Inputs['getConfigAll']): Promise<Reply<v2.GetConfigAllResponses & v2.GetConfigAllErrors>>;
+  /** POST /getConfigAll: Get the whole configuration (JSON body) */
+  getConfigAllPost(input: V2Inputs['getConfigAllPost']): Promise<Reply<v2.GetConfigAllPostResponses & v2.GetConfigAllPostErrors>>;
   /** GET /getLibraries: Get library cells */
   getLibraries(input: V2Inputs['getLibraries']): Promise<Reply<v2.GetLibrariesResponses & v2.GetLibrariesErrors>>;
+  /** POST /getLibraries: Get library cells (JSON body) */
+  getLibrariesPost(input: V2Inputs['getLibrariesPost']): Promise<Reply<v2.GetLibrariesPostResponses & v2.GetLibrariesPostErrors>>;
 }
 
 /** What each v2 handler receives: its parameters decoded to their types (spec defaults applied), and the context. */
@@ -121,6 +220,14 @@ export interface V2Inputs {
   /** GET /getAddressInformation */
   getAddressInformation: {
     query: {
+      address: Address;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /getAddressInformation */
+  getAddressInformationPost: {
+    body: {
       address: Address;
       seqno?: number;
     };
@@ -134,9 +241,25 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getExtendedAddressInformation */
+  getExtendedAddressInformationPost: {
+    body: {
+      address: Address;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
   /** GET /getWalletInformation */
   getWalletInformation: {
     query: {
+      address: Address;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /getWalletInformation */
+  getWalletInformationPost: {
+    body: {
       address: Address;
       seqno?: number;
     };
@@ -150,9 +273,25 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getAddressBalance */
+  getAddressBalancePost: {
+    body: {
+      address: Address;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
   /** GET /getAddressState */
   getAddressState: {
     query: {
+      address: Address;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /getAddressState */
+  getAddressStatePost: {
+    body: {
       address: Address;
       seqno?: number;
     };
@@ -166,13 +305,73 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getTokenData */
+  getTokenDataPost: {
+    body: {
+      address: Address;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** GET /getShardAccountCell */
+  getShardAccountCell: {
+    query: {
+      address: Address;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /getShardAccountCell */
+  getShardAccountCellPost: {
+    body: {
+      address: Address;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** GET /dnsResolve */
+  dnsResolve: {
+    query: {
+      address?: Address;
+      name: NonNullable<NonNullable<v2.DnsResolveData['query']>['name']>;
+      category?: NonNullable<NonNullable<v2.DnsResolveData['query']>['category']>;
+      ttl: number;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /dnsResolve */
+  dnsResolvePost: {
+    body: {
+      address?: Address;
+      name: NonNullable<NonNullable<v2.DnsResolvePostData['body']>['name']>;
+      category?: NonNullable<NonNullable<v2.DnsResolvePostData['body']>['category']>;
+      ttl: number;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
   /** GET /getMasterchainInfo */
   getMasterchainInfo: {
+    ctx: RequestContext;
+  };
+  /** POST /getMasterchainInfo */
+  getMasterchainInfoPost: {
+    body: {
+
+    };
     ctx: RequestContext;
   };
   /** GET /getMasterchainBlockSignatures */
   getMasterchainBlockSignatures: {
     query: {
+      seqno: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /getMasterchainBlockSignatures */
+  getMasterchainBlockSignaturesPost: {
+    body: {
       seqno: number;
     };
     ctx: RequestContext;
@@ -187,13 +386,41 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getShardBlockProof */
+  getShardBlockProofPost: {
+    body: {
+      workchain: number;
+      shard: bigint;
+      seqno: number;
+      from_seqno?: number;
+    };
+    ctx: RequestContext;
+  };
   /** GET /getConsensusBlock */
   getConsensusBlock: {
+    ctx: RequestContext;
+  };
+  /** POST /getConsensusBlock */
+  getConsensusBlockPost: {
+    body: {
+
+    };
     ctx: RequestContext;
   };
   /** GET /lookupBlock */
   lookupBlock: {
     query: {
+      workchain: number;
+      shard: bigint;
+      seqno?: number;
+      lt?: bigint;
+      unixtime?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /lookupBlock */
+  lookupBlockPost: {
+    body: {
       workchain: number;
       shard: bigint;
       seqno?: number;
@@ -209,9 +436,23 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getShards */
+  getShardsPost: {
+    body: {
+      seqno: number;
+    };
+    ctx: RequestContext;
+  };
   /** GET /shards */
   shards: {
     query: {
+      seqno: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /shards */
+  shardsPost: {
+    body: {
       seqno: number;
     };
     ctx: RequestContext;
@@ -227,13 +468,45 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getBlockHeader */
+  getBlockHeaderPost: {
+    body: {
+      workchain: number;
+      shard: bigint;
+      seqno: number;
+      root_hash?: Buffer;
+      file_hash?: Buffer;
+    };
+    ctx: RequestContext;
+  };
   /** GET /getOutMsgQueueSize */
   getOutMsgQueueSize: {
+    ctx: RequestContext;
+  };
+  /** POST /getOutMsgQueueSize */
+  getOutMsgQueueSizePost: {
+    body: {
+
+    };
     ctx: RequestContext;
   };
   /** GET /getBlockTransactions */
   getBlockTransactions: {
     query: {
+      workchain: number;
+      shard: bigint;
+      seqno: number;
+      root_hash?: Buffer;
+      file_hash?: Buffer;
+      after_lt?: bigint;
+      after_hash?: Buffer;
+      count: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /getBlockTransactions */
+  getBlockTransactionsPost: {
+    body: {
       workchain: number;
       shard: bigint;
       seqno: number;
@@ -259,9 +532,35 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getBlockTransactionsExt */
+  getBlockTransactionsExtPost: {
+    body: {
+      workchain: number;
+      shard: bigint;
+      seqno: number;
+      root_hash?: Buffer;
+      file_hash?: Buffer;
+      after_lt?: bigint;
+      after_hash?: Buffer;
+      count: number;
+    };
+    ctx: RequestContext;
+  };
   /** GET /getTransactions */
   getTransactions: {
     query: {
+      address: Address;
+      limit: number;
+      lt?: bigint;
+      hash?: Buffer;
+      to_lt: bigint;
+      archival: boolean;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /getTransactions */
+  getTransactionsPost: {
+    body: {
       address: Address;
       limit: number;
       lt?: bigint;
@@ -283,9 +582,30 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getTransactionsStd */
+  getTransactionsStdPost: {
+    body: {
+      address: Address;
+      limit: number;
+      lt?: bigint;
+      hash?: Buffer;
+      to_lt: bigint;
+      archival: boolean;
+    };
+    ctx: RequestContext;
+  };
   /** GET /tryLocateTx */
   tryLocateTx: {
     query: {
+      source: Address;
+      destination: Address;
+      created_lt: bigint;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /tryLocateTx */
+  tryLocateTxPost: {
+    body: {
       source: Address;
       destination: Address;
       created_lt: bigint;
@@ -301,9 +621,27 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /tryLocateResultTx */
+  tryLocateResultTxPost: {
+    body: {
+      source: Address;
+      destination: Address;
+      created_lt: bigint;
+    };
+    ctx: RequestContext;
+  };
   /** GET /tryLocateSourceTx */
   tryLocateSourceTx: {
     query: {
+      source: Address;
+      destination: Address;
+      created_lt: bigint;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /tryLocateSourceTx */
+  tryLocateSourceTxPost: {
+    body: {
       source: Address;
       destination: Address;
       created_lt: bigint;
@@ -362,9 +700,23 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /detectAddress */
+  detectAddressPost: {
+    body: {
+      address: Address;
+    };
+    ctx: RequestContext;
+  };
   /** GET /detectHash */
   detectHash: {
     query: {
+      hash: Buffer;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /detectHash */
+  detectHashPost: {
+    body: {
       hash: Buffer;
     };
     ctx: RequestContext;
@@ -376,9 +728,23 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /packAddress */
+  packAddressPost: {
+    body: {
+      address: Address;
+    };
+    ctx: RequestContext;
+  };
   /** GET /unpackAddress */
   unpackAddress: {
     query: {
+      address: Address;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /unpackAddress */
+  unpackAddressPost: {
+    body: {
       address: Address;
     };
     ctx: RequestContext;
@@ -392,6 +758,15 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getConfigParam */
+  getConfigParamPost: {
+    body: {
+      param?: number;
+      config_id?: number;
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
   /** GET /getConfigAll */
   getConfigAll: {
     query: {
@@ -399,9 +774,23 @@ export interface V2Inputs {
     };
     ctx: RequestContext;
   };
+  /** POST /getConfigAll */
+  getConfigAllPost: {
+    body: {
+      seqno?: number;
+    };
+    ctx: RequestContext;
+  };
   /** GET /getLibraries */
   getLibraries: {
     query: {
+      libraries: Buffer[];
+    };
+    ctx: RequestContext;
+  };
+  /** POST /getLibraries */
+  getLibrariesPost: {
+    body: {
       libraries: Buffer[];
     };
     ctx: RequestContext;
@@ -420,12 +809,32 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getAddressInformationPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
   getExtendedAddressInformation: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
       query: {
         address: decode.address('address', query['address']),
         seqno: given(query['seqno']) ? decode.int32('seqno', query['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
+  getExtendedAddressInformationPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
       },
       ctx,
     };
@@ -440,12 +849,32 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getWalletInformationPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
   getAddressBalance: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
       query: {
         address: decode.address('address', query['address']),
         seqno: given(query['seqno']) ? decode.int32('seqno', query['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
+  getAddressBalancePost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
       },
       ctx,
     };
@@ -460,6 +889,16 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getAddressStatePost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
   getTokenData: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
@@ -470,12 +909,86 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getTokenDataPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
+  getShardAccountCell: (raw, ctx) => {
+    const query = fieldsOf(raw.query);
+    return {
+      query: {
+        address: decode.address('address', query['address']),
+        seqno: given(query['seqno']) ? decode.int32('seqno', query['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
+  getShardAccountCellPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
+  dnsResolve: (raw, ctx) => {
+    const query = fieldsOf(raw.query);
+    return {
+      query: {
+        address: given(query['address']) ? decode.address('address', query['address']) : undefined,
+        name: given(query['name']) ? (query['name'] as NonNullable<NonNullable<v2.DnsResolveData['query']>['name']>) : "",
+        category: given(query['category']) ? (query['category'] as NonNullable<NonNullable<v2.DnsResolveData['query']>['category']>) : undefined,
+        ttl: given(query['ttl']) ? decode.int32('ttl', query['ttl']) : 0,
+        seqno: given(query['seqno']) ? decode.int32('seqno', query['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
+  dnsResolvePost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: given(body['address']) ? decode.address('address', body['address']) : undefined,
+        name: given(body['name']) ? (body['name'] as NonNullable<NonNullable<v2.DnsResolvePostData['body']>['name']>) : "",
+        category: given(body['category']) ? (body['category'] as NonNullable<NonNullable<v2.DnsResolvePostData['body']>['category']>) : undefined,
+        ttl: given(body['ttl']) ? decode.int32('ttl', body['ttl']) : 0,
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
   getMasterchainInfo: (_raw, ctx) => ({ ctx }),
+  getMasterchainInfoPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+
+      },
+      ctx,
+    };
+  },
   getMasterchainBlockSignatures: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
       query: {
         seqno: decode.int32('seqno', query['seqno']),
+      },
+      ctx,
+    };
+  },
+  getMasterchainBlockSignaturesPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        seqno: decode.int32('seqno', body['seqno']),
       },
       ctx,
     };
@@ -492,7 +1005,28 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getShardBlockProofPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        workchain: decode.int32('workchain', body['workchain']),
+        shard: decode.int64('shard', body['shard']),
+        seqno: decode.int32('seqno', body['seqno']),
+        from_seqno: given(body['from_seqno']) ? decode.int32('from_seqno', body['from_seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
   getConsensusBlock: (_raw, ctx) => ({ ctx }),
+  getConsensusBlockPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+
+      },
+      ctx,
+    };
+  },
   lookupBlock: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
@@ -506,6 +1040,19 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  lookupBlockPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        workchain: decode.int32('workchain', body['workchain']),
+        shard: decode.int64('shard', body['shard']),
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+        lt: given(body['lt']) ? decode.int64('lt', body['lt']) : undefined,
+        unixtime: given(body['unixtime']) ? decode.int32('unixtime', body['unixtime']) : undefined,
+      },
+      ctx,
+    };
+  },
   getShards: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
@@ -515,11 +1062,29 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getShardsPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        seqno: decode.int32('seqno', body['seqno']),
+      },
+      ctx,
+    };
+  },
   shards: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
       query: {
         seqno: decode.int32('seqno', query['seqno']),
+      },
+      ctx,
+    };
+  },
+  shardsPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        seqno: decode.int32('seqno', body['seqno']),
       },
       ctx,
     };
@@ -537,7 +1102,29 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getBlockHeaderPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        workchain: decode.int32('workchain', body['workchain']),
+        shard: decode.int64('shard', body['shard']),
+        seqno: decode.int32('seqno', body['seqno']),
+        root_hash: given(body['root_hash']) ? decode.hash('root_hash', body['root_hash']) : undefined,
+        file_hash: given(body['file_hash']) ? decode.hash('file_hash', body['file_hash']) : undefined,
+      },
+      ctx,
+    };
+  },
   getOutMsgQueueSize: (_raw, ctx) => ({ ctx }),
+  getOutMsgQueueSizePost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+
+      },
+      ctx,
+    };
+  },
   getBlockTransactions: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
@@ -550,6 +1137,22 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
         after_lt: given(query['after_lt']) ? decode.int64('after_lt', query['after_lt']) : undefined,
         after_hash: given(query['after_hash']) ? decode.accountId('after_hash', query['after_hash']) : undefined,
         count: given(query['count']) ? decode.int32('count', query['count']) : 40,
+      },
+      ctx,
+    };
+  },
+  getBlockTransactionsPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        workchain: decode.int32('workchain', body['workchain']),
+        shard: decode.int64('shard', body['shard']),
+        seqno: decode.int32('seqno', body['seqno']),
+        root_hash: given(body['root_hash']) ? decode.hash('root_hash', body['root_hash']) : undefined,
+        file_hash: given(body['file_hash']) ? decode.hash('file_hash', body['file_hash']) : undefined,
+        after_lt: given(body['after_lt']) ? decode.int64('after_lt', body['after_lt']) : undefined,
+        after_hash: given(body['after_hash']) ? decode.accountId('after_hash', body['after_hash']) : undefined,
+        count: given(body['count']) ? decode.int32('count', body['count']) : 40,
       },
       ctx,
     };
@@ -570,6 +1173,22 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getBlockTransactionsExtPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        workchain: decode.int32('workchain', body['workchain']),
+        shard: decode.int64('shard', body['shard']),
+        seqno: decode.int32('seqno', body['seqno']),
+        root_hash: given(body['root_hash']) ? decode.hash('root_hash', body['root_hash']) : undefined,
+        file_hash: given(body['file_hash']) ? decode.hash('file_hash', body['file_hash']) : undefined,
+        after_lt: given(body['after_lt']) ? decode.int64('after_lt', body['after_lt']) : undefined,
+        after_hash: given(body['after_hash']) ? decode.accountId('after_hash', body['after_hash']) : undefined,
+        count: given(body['count']) ? decode.int32('count', body['count']) : 40,
+      },
+      ctx,
+    };
+  },
   getTransactions: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
@@ -580,6 +1199,20 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
         hash: given(query['hash']) ? decode.hash('hash', query['hash']) : undefined,
         to_lt: given(query['to_lt']) ? decode.int64('to_lt', query['to_lt']) : 0n,
         archival: given(query['archival']) ? decode.bool('archival', query['archival']) : false,
+      },
+      ctx,
+    };
+  },
+  getTransactionsPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        limit: given(body['limit']) ? decode.int32('limit', body['limit']) : 10,
+        lt: given(body['lt']) ? decode.int64('lt', body['lt']) : undefined,
+        hash: given(body['hash']) ? decode.hash('hash', body['hash']) : undefined,
+        to_lt: given(body['to_lt']) ? decode.int64('to_lt', body['to_lt']) : 0n,
+        archival: given(body['archival']) ? decode.bool('archival', body['archival']) : false,
       },
       ctx,
     };
@@ -598,6 +1231,20 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getTransactionsStdPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+        limit: given(body['limit']) ? decode.int32('limit', body['limit']) : 10,
+        lt: given(body['lt']) ? decode.int64('lt', body['lt']) : undefined,
+        hash: given(body['hash']) ? decode.hash('hash', body['hash']) : undefined,
+        to_lt: given(body['to_lt']) ? decode.int64('to_lt', body['to_lt']) : 0n,
+        archival: given(body['archival']) ? decode.bool('archival', body['archival']) : false,
+      },
+      ctx,
+    };
+  },
   tryLocateTx: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
@@ -605,6 +1252,17 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
         source: decode.address('source', query['source']),
         destination: decode.address('destination', query['destination']),
         created_lt: decode.int64('created_lt', query['created_lt']),
+      },
+      ctx,
+    };
+  },
+  tryLocateTxPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        source: decode.address('source', body['source']),
+        destination: decode.address('destination', body['destination']),
+        created_lt: decode.int64('created_lt', body['created_lt']),
       },
       ctx,
     };
@@ -620,6 +1278,17 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  tryLocateResultTxPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        source: decode.address('source', body['source']),
+        destination: decode.address('destination', body['destination']),
+        created_lt: decode.int64('created_lt', body['created_lt']),
+      },
+      ctx,
+    };
+  },
   tryLocateSourceTx: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
@@ -627,6 +1296,17 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
         source: decode.address('source', query['source']),
         destination: decode.address('destination', query['destination']),
         created_lt: decode.int64('created_lt', query['created_lt']),
+      },
+      ctx,
+    };
+  },
+  tryLocateSourceTxPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        source: decode.address('source', body['source']),
+        destination: decode.address('destination', body['destination']),
+        created_lt: decode.int64('created_lt', body['created_lt']),
       },
       ctx,
     };
@@ -695,11 +1375,29 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  detectAddressPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+      },
+      ctx,
+    };
+  },
   detectHash: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
       query: {
         hash: decode.hash('hash', query['hash']),
+      },
+      ctx,
+    };
+  },
+  detectHashPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        hash: decode.hash('hash', body['hash']),
       },
       ctx,
     };
@@ -713,11 +1411,29 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  packAddressPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
+      },
+      ctx,
+    };
+  },
   unpackAddress: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
       query: {
         address: decode.address('address', query['address']),
+      },
+      ctx,
+    };
+  },
+  unpackAddressPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        address: decode.address('address', body['address']),
       },
       ctx,
     };
@@ -733,6 +1449,17 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getConfigParamPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        param: given(body['param']) ? decode.int32('param', body['param']) : undefined,
+        config_id: given(body['config_id']) ? decode.int32('config_id', body['config_id']) : undefined,
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
   getConfigAll: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
@@ -742,11 +1469,29 @@ export const v2Decoders: { readonly [K in keyof V2Inputs]: (raw: RawRequest, ctx
       ctx,
     };
   },
+  getConfigAllPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        seqno: given(body['seqno']) ? decode.int32('seqno', body['seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
   getLibraries: (raw, ctx) => {
     const query = fieldsOf(raw.query);
     return {
       query: {
         libraries: decode.hashList('libraries', query['libraries']),
+      },
+      ctx,
+    };
+  },
+  getLibrariesPost: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        libraries: decode.hashList('libraries', body['libraries']),
       },
       ctx,
     };

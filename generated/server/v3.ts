@@ -15,6 +15,7 @@ export const v3Routes: readonly RouteInfo[] = [
   { operationId: 'getPendingActions', method: 'get', path: '/pendingActions', expressPath: '/pendingActions' },
   { operationId: 'getPendingTraces', method: 'get', path: '/pendingTraces', expressPath: '/pendingTraces' },
   { operationId: 'getTraces', method: 'get', path: '/traces', expressPath: '/traces' },
+  { operationId: 'getEvents', method: 'get', path: '/events', expressPath: '/events' },
   { operationId: 'getAdjacentTransactions', method: 'get', path: '/adjacentTransactions', expressPath: '/adjacentTransactions' },
   { operationId: 'getBlocks', method: 'get', path: '/blocks', expressPath: '/blocks' },
   { operationId: 'getMasterchainBlockShardState', method: 'get', path: '/masterchainBlockShardState', expressPath: '/masterchainBlockShardState' },
@@ -56,6 +57,8 @@ export const v3Routes: readonly RouteInfo[] = [
   { operationId: 'sendMessage', method: 'post', path: '/message', expressPath: '/message' },
   { operationId: 'runGetMethod', method: 'post', path: '/runGetMethod', expressPath: '/runGetMethod' },
   { operationId: 'getWalletInformation', method: 'get', path: '/walletInformation', expressPath: '/walletInformation' },
+  { operationId: 'emulateTrace', method: 'post', path: '/emulateTrace', expressPath: '/emulateTrace' },
+  { operationId: 'emulateTonConnect', method: 'post', path: '/emulateTonConnect', expressPath: '/emulateTonConnect' },
 ];
 
 /** One member per v3 operation. */
@@ -76,6 +79,8 @@ export interface V3Handlers {
   getPendingTraces(input: V3Inputs['getPendingTraces']): Promise<Reply<v3.GetPendingTracesResponses & v3.GetPendingTracesErrors>>;
   /** GET /traces: Traces */
   getTraces(input: V3Inputs['getTraces']): Promise<Reply<v3.GetTracesResponses & v3.GetTracesErrors>>;
+  /** GET /events: Traces as events */
+  getEvents(input: V3Inputs['getEvents']): Promise<Reply<v3.GetEventsResponses & v3.GetEventsErrors>>;
   /** GET /adjacentTransactions: Parent or child transactions of a transaction */
   getAdjacentTransactions(input: V3Inputs['getAdjacentTransactions']): Promise<Reply<v3.GetAdjacentTransactionsResponses & v3.GetAdjacentTransactionsErrors>>;
   /** GET /blocks: Blocks */
@@ -158,6 +163,10 @@ export interface V3Handlers {
   runGetMethod(input: V3Inputs['runGetMethod']): Promise<Reply<v3.RunGetMethodResponses & v3.RunGetMethodErrors>>;
   /** GET /walletInformation: Wallet type, seqno and balance (v2 style) */
   getWalletInformation(input: V3Inputs['getWalletInformation']): Promise<Reply<v3.GetWalletInformationResponses & v3.GetWalletInformationErrors>>;
+  /** POST /emulateTrace: Emulate the trace of an external message */
+  emulateTrace(input: V3Inputs['emulateTrace']): Promise<Reply<v3.EmulateTraceResponses & v3.EmulateTraceErrors>>;
+  /** POST /emulateTonConnect: Emulate a TON Connect transfer from a wallet */
+  emulateTonConnect(input: V3Inputs['emulateTonConnect']): Promise<Reply<v3.EmulateTonConnectResponses & v3.EmulateTonConnectErrors>>;
 }
 
 /** What each v3 handler receives: its parameters decoded to their types (spec defaults applied), and the context. */
@@ -250,6 +259,26 @@ export interface V3Inputs {
       limit: number;
       offset: number;
       sort: NonNullable<NonNullable<v3.GetTracesData['query']>['sort']>;
+    };
+    ctx: RequestContext;
+  };
+  /** GET /events */
+  getEvents: {
+    query: {
+      account?: Address;
+      trace_id?: Buffer[];
+      tx_hash?: Buffer[];
+      msg_hash?: Buffer[];
+      mc_seqno?: number;
+      start_utime?: number;
+      end_utime?: number;
+      start_lt?: bigint;
+      end_lt?: bigint;
+      include_actions: boolean;
+      supported_action_types?: string[];
+      limit: number;
+      offset: number;
+      sort: NonNullable<NonNullable<v3.GetEventsData['query']>['sort']>;
     };
     ctx: RequestContext;
   };
@@ -494,6 +523,8 @@ export interface V3Inputs {
       state: NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['state']>;
       include_nft_items: boolean;
       after?: NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['after']>;
+      limit: number;
+      offset: number;
     };
     ctx: RequestContext;
   };
@@ -518,6 +549,7 @@ export interface V3Inputs {
       nominator?: Address;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -528,6 +560,7 @@ export interface V3Inputs {
       pool: Address;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -539,6 +572,7 @@ export interface V3Inputs {
       type?: NonNullable<NonNullable<v3.GetNominatorPoolValidatorEventsData['query']>['type']>;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -549,6 +583,7 @@ export interface V3Inputs {
       pool: Address;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -561,6 +596,7 @@ export interface V3Inputs {
       type?: NonNullable<NonNullable<v3.GetValidatorEventsData['query']>['type']>;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -575,6 +611,7 @@ export interface V3Inputs {
       finished?: boolean;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -589,6 +626,7 @@ export interface V3Inputs {
       return_validators: boolean;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -602,6 +640,7 @@ export interface V3Inputs {
       validator_pubkey?: Buffer;
       start_utime?: number;
       end_utime?: number;
+      limit: number;
     };
     ctx: RequestContext;
   };
@@ -704,6 +743,33 @@ export interface V3Inputs {
     query: {
       address: Address;
       use_v2: boolean;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /emulateTrace */
+  emulateTrace: {
+    body: {
+      boc: NonNullable<NonNullable<v3.EmulateTraceData['body']>['boc']>;
+      ignore_chksig: boolean;
+      with_actions: boolean;
+      include_code_data: boolean;
+      include_address_book: boolean;
+      include_metadata: boolean;
+      mc_block_seqno?: number;
+    };
+    ctx: RequestContext;
+  };
+  /** POST /emulateTonConnect */
+  emulateTonConnect: {
+    body: {
+      from: Address;
+      messages: NonNullable<NonNullable<v3.EmulateTonConnectData['body']>['messages']>;
+      valid_until?: bigint;
+      with_actions: boolean;
+      include_code_data: boolean;
+      include_address_book: boolean;
+      include_metadata: boolean;
+      mc_block_seqno?: number;
     };
     ctx: RequestContext;
   };
@@ -814,6 +880,28 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
         offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
         sort: given(query['sort']) ? (query['sort'] as NonNullable<NonNullable<v3.GetTracesData['query']>['sort']>) : "desc",
+      },
+      ctx,
+    };
+  },
+  getEvents: (raw, ctx) => {
+    const query = fieldsOf(raw.query);
+    return {
+      query: {
+        account: given(query['account']) ? decode.address('account', query['account']) : undefined,
+        trace_id: given(query['trace_id']) ? decode.hashList('trace_id', query['trace_id']) : undefined,
+        tx_hash: given(query['tx_hash']) ? decode.hashList('tx_hash', query['tx_hash']) : undefined,
+        msg_hash: given(query['msg_hash']) ? decode.hashList('msg_hash', query['msg_hash']) : undefined,
+        mc_seqno: given(query['mc_seqno']) ? decode.int32('mc_seqno', query['mc_seqno']) : undefined,
+        start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
+        end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        start_lt: given(query['start_lt']) ? decode.int64('start_lt', query['start_lt']) : undefined,
+        end_lt: given(query['end_lt']) ? decode.int64('end_lt', query['end_lt']) : undefined,
+        include_actions: given(query['include_actions']) ? decode.bool('include_actions', query['include_actions']) : false,
+        supported_action_types: given(query['supported_action_types']) ? decode.stringList('supported_action_types', query['supported_action_types']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
+        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
+        sort: given(query['sort']) ? (query['sort'] as NonNullable<NonNullable<v3.GetEventsData['query']>['sort']>) : "desc",
       },
       ctx,
     };
@@ -1093,6 +1181,8 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         state: given(query['state']) ? (query['state'] as NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['state']>) : "all",
         include_nft_items: given(query['include_nft_items']) ? decode.bool('include_nft_items', query['include_nft_items']) : false,
         after: given(query['after']) ? (query['after'] as NonNullable<NonNullable<v3.GetDnsActiveAuctionsData['query']>['after']>) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
+        offset: given(query['offset']) ? decode.int32('offset', query['offset']) : 0,
       },
       ctx,
     };
@@ -1123,6 +1213,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         nominator: given(query['nominator']) ? decode.address('nominator', query['nominator']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };
@@ -1135,6 +1226,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         pool: decode.address('pool', query['pool']),
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };
@@ -1148,6 +1240,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         type: given(query['type']) ? (query['type'] as NonNullable<NonNullable<v3.GetNominatorPoolValidatorEventsData['query']>['type']>) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };
@@ -1160,6 +1253,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         pool: decode.address('pool', query['pool']),
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 100,
       },
       ctx,
     };
@@ -1174,6 +1268,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         type: given(query['type']) ? (query['type'] as NonNullable<NonNullable<v3.GetValidatorEventsData['query']>['type']>) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
       },
       ctx,
     };
@@ -1190,6 +1285,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         finished: given(query['finished']) ? decode.bool('finished', query['finished']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
       },
       ctx,
     };
@@ -1206,6 +1302,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         return_validators: given(query['return_validators']) ? decode.bool('return_validators', query['return_validators']) : false,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
       },
       ctx,
     };
@@ -1221,6 +1318,7 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
         validator_pubkey: given(query['validator_pubkey']) ? decode.hash('validator_pubkey', query['validator_pubkey']) : undefined,
         start_utime: given(query['start_utime']) ? decode.int32('start_utime', query['start_utime']) : undefined,
         end_utime: given(query['end_utime']) ? decode.int32('end_utime', query['end_utime']) : undefined,
+        limit: given(query['limit']) ? decode.int32('limit', query['limit']) : 10,
       },
       ctx,
     };
@@ -1345,6 +1443,37 @@ export const v3Decoders: { readonly [K in keyof V3Inputs]: (raw: RawRequest, ctx
       query: {
         address: decode.address('address', query['address']),
         use_v2: given(query['use_v2']) ? decode.bool('use_v2', query['use_v2']) : true,
+      },
+      ctx,
+    };
+  },
+  emulateTrace: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        boc: (body['boc'] as NonNullable<NonNullable<v3.EmulateTraceData['body']>['boc']>),
+        ignore_chksig: given(body['ignore_chksig']) ? decode.bool('ignore_chksig', body['ignore_chksig']) : false,
+        with_actions: given(body['with_actions']) ? decode.bool('with_actions', body['with_actions']) : false,
+        include_code_data: given(body['include_code_data']) ? decode.bool('include_code_data', body['include_code_data']) : false,
+        include_address_book: given(body['include_address_book']) ? decode.bool('include_address_book', body['include_address_book']) : false,
+        include_metadata: given(body['include_metadata']) ? decode.bool('include_metadata', body['include_metadata']) : false,
+        mc_block_seqno: given(body['mc_block_seqno']) ? decode.int32('mc_block_seqno', body['mc_block_seqno']) : undefined,
+      },
+      ctx,
+    };
+  },
+  emulateTonConnect: (raw, ctx) => {
+    const body = fieldsOf(raw.body);
+    return {
+      body: {
+        from: decode.address('from', body['from']),
+        messages: (body['messages'] as NonNullable<NonNullable<v3.EmulateTonConnectData['body']>['messages']>),
+        valid_until: given(body['valid_until']) ? decode.int64('valid_until', body['valid_until']) : undefined,
+        with_actions: given(body['with_actions']) ? decode.bool('with_actions', body['with_actions']) : false,
+        include_code_data: given(body['include_code_data']) ? decode.bool('include_code_data', body['include_code_data']) : false,
+        include_address_book: given(body['include_address_book']) ? decode.bool('include_address_book', body['include_address_book']) : false,
+        include_metadata: given(body['include_metadata']) ? decode.bool('include_metadata', body['include_metadata']) : false,
+        mc_block_seqno: given(body['mc_block_seqno']) ? decode.int32('mc_block_seqno', body['mc_block_seqno']) : undefined,
       },
       ctx,
     };

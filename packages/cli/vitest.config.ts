@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // PGlite and devnet start-up take seconds on a busy machine; test files run one at a time to keep limits exact.
-// The v2 and v3 end-to-end files (the indexer, its sales, DNS, vesting and multisig derivations and pending traces included) and the bad-input sweep run twice: on the devnet backend, and on the liteserver
+// The v2 and v3 end-to-end files (the indexer, its sales, DNS, vesting and multisig derivations, the actions of the devnet traffic and pending traces included) and the bad-input sweep run twice: on the devnet backend, and on the liteserver
 // backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
 export default defineConfig({
   test: {
@@ -14,7 +14,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'liteserver',
-          include: ['test/v2-rest.test.ts', 'test/v2-clients.test.ts', 'test/v3-legacy.test.ts', 'test/v3-indexed.test.ts', 'test/v3-tokens.test.ts', 'test/v3-sales.test.ts', 'test/v3-dns-multisig.test.ts', 'test/v3-pending.test.ts', 'test/v3-validators.test.ts', 'test/bad-input-sweep.test.ts', 'test/liteserver-*.test.ts'],
+          include: ['test/v2-rest.test.ts', 'test/v2-clients.test.ts', 'test/v2-dns-post.test.ts', 'test/v3-legacy.test.ts', 'test/v3-indexed.test.ts', 'test/v3-tokens.test.ts', 'test/v3-sales.test.ts', 'test/v3-dns-multisig.test.ts', 'test/v3-pending.test.ts', 'test/v3-emulate.test.ts', 'test/v3-validators.test.ts', 'test/v3-actions-precision.test.ts', 'test/bad-input-sweep.test.ts', 'test/streaming.test.ts', 'test/liteserver-*.test.ts'],
           env: { TONGATE_TEST_BACKEND: 'liteserver' },
         },
       },

@@ -32,7 +32,10 @@ const LIST_KINDS = { address: 'addressList', hash: 'hashList', pass: 'stringList
 export function kindOf(doc, schema, patterns) {
   if (!schema || typeof schema !== 'object') return 'pass';
   if (Array.isArray(schema.anyOf)) {
-    const kinds = new Set(schema.anyOf.map((s) => kindOf(doc, s, patterns)));
+    // An optional body field that also accepts null (bundle.mjs) decodes as its non-null member; null is "not given".
+    const members = schema.anyOf.filter((s) => !(s && s.type === 'null' && Object.keys(s).length === 1));
+    if (members.length === 1) return kindOf(doc, members[0], patterns);
+    const kinds = new Set(members.map((s) => kindOf(doc, s, patterns)));
     return kinds.size === 2 && kinds.has('hash') && kinds.has('address') ? 'accountId' : 'pass';
   }
   const s = deref(doc, schema);

@@ -13,6 +13,14 @@ function routeOrder(a, b) {
   return Number(a.path.includes('{')) - Number(b.path.includes('{'));
 }
 
+/** The path prefix the servers of a path item agree on (`http://{host}/api/emulate/v1` -> `/api/emulate/v1`). */
+function serverBase(servers) {
+  if (!servers?.length) return undefined;
+  const bases = new Set(servers.map((s) => new URL(s.url.replace(/\{\w+\}/g, 'host')).pathname.replace(/\/$/, '')));
+  if (bases.size !== 1) throw new Error(`servers of one path disagree on the path prefix: ${[...bases].join(', ')}`);
+  return [...bases][0];
+}
+
 export function buildModel(doc, sdkFunctions, label) {
   const seen = new Set();
   const operations = listOperations(doc).map((op) => {
@@ -30,6 +38,8 @@ export function buildModel(doc, sdkFunctions, label) {
       operationId: op.operationId,
       method: op.method,
       path: op.path,
+      // A path item with servers of its own is served under their path prefix instead of the version's.
+      base: serverBase(doc.paths[op.path]?.servers),
       expressPath: toExpressPath(op.path),
       summary: op.operation.summary ?? '',
       hasPathParams,

@@ -1,5 +1,6 @@
-// v3 pagination follows the brief's "Limits" table exactly: limit/offset on the 20 list endpoints, sort on the
-// 13 sortable ones, and none of the three anywhere else.
+// v3 pagination follows the brief's "Limits" table exactly (limit/offset on the 20 list endpoints, sort on the
+// 13 sortable ones), plus the paging the hosted API documents on the operations the brief's table leaves out, and
+// none of the three anywhere else.
 import { describe, expect, it } from 'vitest';
 import { BRIEF_PAGINATED } from './support/brief.js';
 import { asObject, deref, listOperations, loadBundle, type JsonObject } from './support/spec.js';
@@ -54,8 +55,26 @@ describe('v3 pagination', () => {
     });
   });
 
+  // The hosted docs (toncenter-docs-v3.yaml) give these a limit with their own default; /events pages as /traces.
+  const HOSTED_PAGINATED: { path: string; defaultLimit: number; offset: boolean; sort: boolean }[] = [
+    ...['/validators/elections', '/validators/events', '/validators/cycles', '/validators/complaints'].map((path) => ({ path, defaultLimit: 10, offset: false, sort: false })),
+    ...['nominatorEvents', 'nominatorRewards', 'validatorEvents', 'validatorRewards'].map((name) => ({ path: `/staking/nominatorPools/${name}`, defaultLimit: 100, offset: false, sort: false })),
+    { path: '/dns/activeAuctions', defaultLimit: 100, offset: true, sort: false },
+    { path: '/events', defaultLimit: 10, offset: true, sort: true },
+  ];
+
+  describe.each(HOSTED_PAGINATED)('GET $path (hosted paging)', ({ path, defaultLimit, offset, sort }) => {
+    const op = operations.find((o) => o.method === 'get' && o.path === path)!;
+    it(`takes limit 1..1000 default ${defaultLimit}${offset ? ', offset' : ''}${sort ? ', sort' : ''}, and no other paging`, () => {
+      expect(schemaOf(queryParam(op.parameters, 'limit')!)).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: defaultLimit });
+      if (offset) expect(schemaOf(queryParam(op.parameters, 'offset')!)).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
+      else expect(queryParam(op.parameters, 'offset')).toBeUndefined();
+      expect(queryParam(op.parameters, 'sort') !== undefined).toBe(sort);
+    });
+  });
+
   it('no other v3 operation takes limit, offset or sort', () => {
-    const paginated = new Set(BRIEF_PAGINATED.map((e) => e.path));
+    const paginated = new Set([...BRIEF_PAGINATED.map((e) => e.path), ...HOSTED_PAGINATED.map((e) => e.path)]);
     const offenders = operations
       .filter((op) => !(op.method === 'get' && paginated.has(op.path)))
       .flatMap((op) =>

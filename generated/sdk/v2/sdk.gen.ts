@@ -4,8 +4,8 @@ import * as z from 'zod';
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from '../runtime/client/index.js';
-import type { DetectAddressData, DetectAddressErrors, DetectAddressResponses, DetectHashData, DetectHashErrors, DetectHashResponses, EstimateFeeData, EstimateFeeErrors, EstimateFeeResponses, GetAddressBalanceData, GetAddressBalanceErrors, GetAddressBalanceResponses, GetAddressInformationData, GetAddressInformationErrors, GetAddressInformationResponses, GetAddressStateData, GetAddressStateErrors, GetAddressStateResponses, GetBlockHeaderData, GetBlockHeaderErrors, GetBlockHeaderResponses, GetBlockTransactionsData, GetBlockTransactionsErrors, GetBlockTransactionsExtData, GetBlockTransactionsExtErrors, GetBlockTransactionsExtResponses, GetBlockTransactionsResponses, GetConfigAllData, GetConfigAllErrors, GetConfigAllResponses, GetConfigParamData, GetConfigParamErrors, GetConfigParamResponses, GetConsensusBlockData, GetConsensusBlockErrors, GetConsensusBlockResponses, GetExtendedAddressInformationData, GetExtendedAddressInformationErrors, GetExtendedAddressInformationResponses, GetLibrariesData, GetLibrariesErrors, GetLibrariesResponses, GetMasterchainBlockSignaturesData, GetMasterchainBlockSignaturesErrors, GetMasterchainBlockSignaturesResponses, GetMasterchainInfoData, GetMasterchainInfoErrors, GetMasterchainInfoResponses, GetOutMsgQueueSizeData, GetOutMsgQueueSizeErrors, GetOutMsgQueueSizeResponses, GetShardBlockProofData, GetShardBlockProofErrors, GetShardBlockProofResponses, GetShardsData, GetShardsErrors, GetShardsResponses, GetTokenDataData, GetTokenDataErrors, GetTokenDataResponses, GetTransactionsData, GetTransactionsErrors, GetTransactionsResponses, GetTransactionsStdData, GetTransactionsStdErrors, GetTransactionsStdResponses, GetWalletInformationData, GetWalletInformationErrors, GetWalletInformationResponses, JsonRpcData, JsonRpcErrors, JsonRpcResponses, LookupBlockData, LookupBlockErrors, LookupBlockResponses, PackAddressData, PackAddressErrors, PackAddressResponses, RunGetMethodData, RunGetMethodErrors, RunGetMethodResponses, RunGetMethodStdData, RunGetMethodStdErrors, RunGetMethodStdResponses, SendBocData, SendBocErrors, SendBocResponses, SendBocReturnHashData, SendBocReturnHashErrors, SendBocReturnHashResponses, ShardsData, ShardsErrors, ShardsResponses, TryLocateResultTxData, TryLocateResultTxErrors, TryLocateResultTxResponses, TryLocateSourceTxData, TryLocateSourceTxErrors, TryLocateSourceTxResponses, TryLocateTxData, TryLocateTxErrors, TryLocateTxResponses, UnpackAddressData, UnpackAddressErrors, UnpackAddressResponses } from './types.gen.js';
-import { zDetectAddressQuery, zDetectAddressResponse, zDetectHashQuery, zDetectHashResponse, zEstimateFeeBody, zEstimateFeeResponse, zGetAddressBalanceQuery, zGetAddressBalanceResponse, zGetAddressInformationQuery, zGetAddressInformationResponse, zGetAddressStateQuery, zGetAddressStateResponse, zGetBlockHeaderQuery, zGetBlockHeaderResponse, zGetBlockTransactionsExtQuery, zGetBlockTransactionsExtResponse, zGetBlockTransactionsQuery, zGetBlockTransactionsResponse, zGetConfigAllQuery, zGetConfigAllResponse, zGetConfigParamQuery, zGetConfigParamResponse, zGetConsensusBlockResponse, zGetExtendedAddressInformationQuery, zGetExtendedAddressInformationResponse, zGetLibrariesQuery, zGetLibrariesResponse, zGetMasterchainBlockSignaturesQuery, zGetMasterchainBlockSignaturesResponse, zGetMasterchainInfoResponse, zGetOutMsgQueueSizeResponse, zGetShardBlockProofQuery, zGetShardBlockProofResponse, zGetShardsQuery, zGetShardsResponse, zGetTokenDataQuery, zGetTokenDataResponse, zGetTransactionsQuery, zGetTransactionsResponse, zGetTransactionsStdQuery, zGetTransactionsStdResponse, zGetWalletInformationQuery, zGetWalletInformationResponse, zJsonRpcBody, zJsonRpcResponse, zLookupBlockQuery, zLookupBlockResponse, zPackAddressQuery, zPackAddressResponse, zRunGetMethodBody, zRunGetMethodResponse, zRunGetMethodStdBody, zRunGetMethodStdResponse, zSendBocBody, zSendBocResponse, zSendBocReturnHashBody, zSendBocReturnHashResponse, zShardsQuery, zShardsResponse, zTryLocateResultTxQuery, zTryLocateResultTxResponse, zTryLocateSourceTxQuery, zTryLocateSourceTxResponse, zTryLocateTxQuery, zTryLocateTxResponse, zUnpackAddressQuery, zUnpackAddressResponse } from './zod.gen.js';
+import type { DetectAddressData, DetectAddressErrors, DetectAddressPostData, DetectAddressPostErrors, DetectAddressPostResponses, DetectAddressResponses, DetectHashData, DetectHashErrors, DetectHashPostData, DetectHashPostErrors, DetectHashPostResponses, DetectHashResponses, DnsResolveData, DnsResolveErrors, DnsResolvePostData, DnsResolvePostErrors, DnsResolvePostResponses, DnsResolveResponses, EstimateFeeData, EstimateFeeErrors, EstimateFeeResponses, GetAddressBalanceData, GetAddressBalanceErrors, GetAddressBalancePostData, GetAddressBalancePostErrors, GetAddressBalancePostResponses, GetAddressBalanceResponses, GetAddressInformationData, GetAddressInformationErrors, GetAddressInformationPostData, GetAddressInformationPostErrors, GetAddressInformationPostResponses, GetAddressInformationResponses, GetAddressStateData, GetAddressStateErrors, GetAddressStatePostData, GetAddressStatePostErrors, GetAddressStatePostResponses, GetAddressStateResponses, GetBlockHeaderData, GetBlockHeaderErrors, GetBlockHeaderPostData, GetBlockHeaderPostErrors, GetBlockHeaderPostResponses, GetBlockHeaderResponses, GetBlockTransactionsData, GetBlockTransactionsErrors, GetBlockTransactionsExtData, GetBlockTransactionsExtErrors, GetBlockTransactionsExtPostData, GetBlockTransactionsExtPostErrors, GetBlockTransactionsExtPostResponses, GetBlockTransactionsExtResponses, GetBlockTransactionsPostData, GetBlockTransactionsPostErrors, GetBlockTransactionsPostResponses, GetBlockTransactionsResponses, GetConfigAllData, GetConfigAllErrors, GetConfigAllPostData, GetConfigAllPostErrors, GetConfigAllPostResponses, GetConfigAllResponses, GetConfigParamData, GetConfigParamErrors, GetConfigParamPostData, GetConfigParamPostErrors, GetConfigParamPostResponses, GetConfigParamResponses, GetConsensusBlockData, GetConsensusBlockErrors, GetConsensusBlockPostData, GetConsensusBlockPostErrors, GetConsensusBlockPostResponses, GetConsensusBlockResponses, GetExtendedAddressInformationData, GetExtendedAddressInformationErrors, GetExtendedAddressInformationPostData, GetExtendedAddressInformationPostErrors, GetExtendedAddressInformationPostResponses, GetExtendedAddressInformationResponses, GetLibrariesData, GetLibrariesErrors, GetLibrariesPostData, GetLibrariesPostErrors, GetLibrariesPostResponses, GetLibrariesResponses, GetMasterchainBlockSignaturesData, GetMasterchainBlockSignaturesErrors, GetMasterchainBlockSignaturesPostData, GetMasterchainBlockSignaturesPostErrors, GetMasterchainBlockSignaturesPostResponses, GetMasterchainBlockSignaturesResponses, GetMasterchainInfoData, GetMasterchainInfoErrors, GetMasterchainInfoPostData, GetMasterchainInfoPostErrors, GetMasterchainInfoPostResponses, GetMasterchainInfoResponses, GetOutMsgQueueSizeData, GetOutMsgQueueSizeErrors, GetOutMsgQueueSizePostData, GetOutMsgQueueSizePostErrors, GetOutMsgQueueSizePostResponses, GetOutMsgQueueSizeResponses, GetShardAccountCellData, GetShardAccountCellErrors, GetShardAccountCellPostData, GetShardAccountCellPostErrors, GetShardAccountCellPostResponses, GetShardAccountCellResponses, GetShardBlockProofData, GetShardBlockProofErrors, GetShardBlockProofPostData, GetShardBlockProofPostErrors, GetShardBlockProofPostResponses, GetShardBlockProofResponses, GetShardsData, GetShardsErrors, GetShardsPostData, GetShardsPostErrors, GetShardsPostResponses, GetShardsResponses, GetTokenDataData, GetTokenDataErrors, GetTokenDataPostData, GetTokenDataPostErrors, GetTokenDataPostResponses, GetTokenDataResponses, GetTransactionsData, GetTransactionsErrors, GetTransactionsPostData, GetTransactionsPostErrors, GetTransactionsPostResponses, GetTransactionsResponses, GetTransactionsStdData, GetTransactionsStdErrors, GetTransactionsStdPostData, GetTransactionsStdPostErrors, GetTransactionsStdPostResponses, GetTransactionsStdResponses, GetWalletInformationData, GetWalletInformationErrors, GetWalletInformationPostData, GetWalletInformationPostErrors, GetWalletInformationPostResponses, GetWalletInformationResponses, JsonRpcData, JsonRpcErrors, JsonRpcResponses, LookupBlockData, LookupBlockErrors, LookupBlockPostData, LookupBlockPostErrors, LookupBlockPostResponses, LookupBlockResponses, PackAddressData, PackAddressErrors, PackAddressPostData, PackAddressPostErrors, PackAddressPostResponses, PackAddressResponses, RunGetMethodData, RunGetMethodErrors, RunGetMethodResponses, RunGetMethodStdData, RunGetMethodStdErrors, RunGetMethodStdResponses, SendBocData, SendBocErrors, SendBocResponses, SendBocReturnHashData, SendBocReturnHashErrors, SendBocReturnHashResponses, ShardsData, ShardsErrors, ShardsPostData, ShardsPostErrors, ShardsPostResponses, ShardsResponses, TryLocateResultTxData, TryLocateResultTxErrors, TryLocateResultTxPostData, TryLocateResultTxPostErrors, TryLocateResultTxPostResponses, TryLocateResultTxResponses, TryLocateSourceTxData, TryLocateSourceTxErrors, TryLocateSourceTxPostData, TryLocateSourceTxPostErrors, TryLocateSourceTxPostResponses, TryLocateSourceTxResponses, TryLocateTxData, TryLocateTxErrors, TryLocateTxPostData, TryLocateTxPostErrors, TryLocateTxPostResponses, TryLocateTxResponses, UnpackAddressData, UnpackAddressErrors, UnpackAddressPostData, UnpackAddressPostErrors, UnpackAddressPostResponses, UnpackAddressResponses } from './types.gen.js';
+import { zDetectAddressPostBody, zDetectAddressPostResponse, zDetectAddressQuery, zDetectAddressResponse, zDetectHashPostBody, zDetectHashPostResponse, zDetectHashQuery, zDetectHashResponse, zDnsResolvePostBody, zDnsResolvePostResponse, zDnsResolveQuery, zDnsResolveResponse, zEstimateFeeBody, zEstimateFeeResponse, zGetAddressBalancePostBody, zGetAddressBalancePostResponse, zGetAddressBalanceQuery, zGetAddressBalanceResponse, zGetAddressInformationPostBody, zGetAddressInformationPostResponse, zGetAddressInformationQuery, zGetAddressInformationResponse, zGetAddressStatePostBody, zGetAddressStatePostResponse, zGetAddressStateQuery, zGetAddressStateResponse, zGetBlockHeaderPostBody, zGetBlockHeaderPostResponse, zGetBlockHeaderQuery, zGetBlockHeaderResponse, zGetBlockTransactionsExtPostBody, zGetBlockTransactionsExtPostResponse, zGetBlockTransactionsExtQuery, zGetBlockTransactionsExtResponse, zGetBlockTransactionsPostBody, zGetBlockTransactionsPostResponse, zGetBlockTransactionsQuery, zGetBlockTransactionsResponse, zGetConfigAllPostBody, zGetConfigAllPostResponse, zGetConfigAllQuery, zGetConfigAllResponse, zGetConfigParamPostBody, zGetConfigParamPostResponse, zGetConfigParamQuery, zGetConfigParamResponse, zGetConsensusBlockPostBody, zGetConsensusBlockPostResponse, zGetConsensusBlockResponse, zGetExtendedAddressInformationPostBody, zGetExtendedAddressInformationPostResponse, zGetExtendedAddressInformationQuery, zGetExtendedAddressInformationResponse, zGetLibrariesPostBody, zGetLibrariesPostResponse, zGetLibrariesQuery, zGetLibrariesResponse, zGetMasterchainBlockSignaturesPostBody, zGetMasterchainBlockSignaturesPostResponse, zGetMasterchainBlockSignaturesQuery, zGetMasterchainBlockSignaturesResponse, zGetMasterchainInfoPostBody, zGetMasterchainInfoPostResponse, zGetMasterchainInfoResponse, zGetOutMsgQueueSizePostBody, zGetOutMsgQueueSizePostResponse, zGetOutMsgQueueSizeResponse, zGetShardAccountCellPostBody, zGetShardAccountCellPostResponse, zGetShardAccountCellQuery, zGetShardAccountCellResponse, zGetShardBlockProofPostBody, zGetShardBlockProofPostResponse, zGetShardBlockProofQuery, zGetShardBlockProofResponse, zGetShardsPostBody, zGetShardsPostResponse, zGetShardsQuery, zGetShardsResponse, zGetTokenDataPostBody, zGetTokenDataPostResponse, zGetTokenDataQuery, zGetTokenDataResponse, zGetTransactionsPostBody, zGetTransactionsPostResponse, zGetTransactionsQuery, zGetTransactionsResponse, zGetTransactionsStdPostBody, zGetTransactionsStdPostResponse, zGetTransactionsStdQuery, zGetTransactionsStdResponse, zGetWalletInformationPostBody, zGetWalletInformationPostResponse, zGetWalletInformationQuery, zGetWalletInformationResponse, zJsonRpcBody, zJsonRpcResponse, zLookupBlockPostBody, zLookupBlockPostResponse, zLookupBlockQuery, zLookupBlockResponse, zPackAddressPostBody, zPackAddressPostResponse, zPackAddressQuery, zPackAddressResponse, zRunGetMethodBody, zRunGetMethodResponse, zRunGetMethodStdBody, zRunGetMethodStdResponse, zSendBocBody, zSendBocResponse, zSendBocReturnHashBody, zSendBocReturnHashResponse, zShardsPostBody, zShardsPostResponse, zShardsQuery, zShardsResponse, zTryLocateResultTxPostBody, zTryLocateResultTxPostResponse, zTryLocateResultTxQuery, zTryLocateResultTxResponse, zTryLocateSourceTxPostBody, zTryLocateSourceTxPostResponse, zTryLocateSourceTxQuery, zTryLocateSourceTxResponse, zTryLocateTxPostBody, zTryLocateTxPostResponse, zTryLocateTxQuery, zTryLocateTxResponse, zUnpackAddressPostBody, zUnpackAddressPostResponse, zUnpackAddressQuery, zUnpackAddressResponse } from './zod.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -43,6 +43,31 @@ export const getAddressInformation = <ThrowOnError extends boolean = false>(opti
 });
 
 /**
+ * Get account state (JSON body)
+ *
+ * `getAddressInformation` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getAddressInformationPost = <ThrowOnError extends boolean = false>(options: Options<GetAddressInformationPostData, ThrowOnError>) => (options.client ?? client).post<GetAddressInformationPostResponses, GetAddressInformationPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetAddressInformationPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetAddressInformationPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getAddressInformation',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get parsed account state
  *
  * Account state with the contract data parsed when the code is a known wallet or system contract.
@@ -61,6 +86,31 @@ export const getExtendedAddressInformation = <ThrowOnError extends boolean = fal
         }],
     url: '/getExtendedAddressInformation',
     ...options
+});
+
+/**
+ * Get parsed account state (JSON body)
+ *
+ * `getExtendedAddressInformation` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getExtendedAddressInformationPost = <ThrowOnError extends boolean = false>(options: Options<GetExtendedAddressInformationPostData, ThrowOnError>) => (options.client ?? client).post<GetExtendedAddressInformationPostResponses, GetExtendedAddressInformationPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetExtendedAddressInformationPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetExtendedAddressInformationPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getExtendedAddressInformation',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -85,6 +135,31 @@ export const getWalletInformation = <ThrowOnError extends boolean = false>(optio
 });
 
 /**
+ * Get wallet information (JSON body)
+ *
+ * `getWalletInformation` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getWalletInformationPost = <ThrowOnError extends boolean = false>(options: Options<GetWalletInformationPostData, ThrowOnError>) => (options.client ?? client).post<GetWalletInformationPostResponses, GetWalletInformationPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetWalletInformationPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetWalletInformationPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getWalletInformation',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get account balance
  *
  * Balance of an account in nanotons.
@@ -103,6 +178,31 @@ export const getAddressBalance = <ThrowOnError extends boolean = false>(options:
         }],
     url: '/getAddressBalance',
     ...options
+});
+
+/**
+ * Get account balance (JSON body)
+ *
+ * `getAddressBalance` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getAddressBalancePost = <ThrowOnError extends boolean = false>(options: Options<GetAddressBalancePostData, ThrowOnError>) => (options.client ?? client).post<GetAddressBalancePostResponses, GetAddressBalancePostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetAddressBalancePostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetAddressBalancePostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getAddressBalance',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -127,6 +227,31 @@ export const getAddressState = <ThrowOnError extends boolean = false>(options: O
 });
 
 /**
+ * Get account status (JSON body)
+ *
+ * `getAddressState` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getAddressStatePost = <ThrowOnError extends boolean = false>(options: Options<GetAddressStatePostData, ThrowOnError>) => (options.client ?? client).post<GetAddressStatePostResponses, GetAddressStatePostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetAddressStatePostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetAddressStatePostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getAddressState',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get jetton or NFT data
  *
  * Data of a jetton master, jetton wallet, NFT collection or NFT item; wallets and items are verified against their master or collection.
@@ -145,6 +270,123 @@ export const getTokenData = <ThrowOnError extends boolean = false>(options: Opti
         }],
     url: '/getTokenData',
     ...options
+});
+
+/**
+ * Get jetton or NFT data (JSON body)
+ *
+ * `getTokenData` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getTokenDataPost = <ThrowOnError extends boolean = false>(options: Options<GetTokenDataPostData, ThrowOnError>) => (options.client ?? client).post<GetTokenDataPostResponses, GetTokenDataPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetTokenDataPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetTokenDataPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getTokenData',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get the ShardAccount cell
+ *
+ * The account's `ShardAccount` cell (its `Account` with the hash and logical time of its last transaction) as a bag of cells, as the shard state holds it. An account that does not exist gives `account_none` with a zero hash and logical time.
+ */
+export const getShardAccountCell = <ThrowOnError extends boolean = false>(options: Options<GetShardAccountCellData, ThrowOnError>) => (options.client ?? client).get<GetShardAccountCellResponses, GetShardAccountCellErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: z.never().optional(),
+        path: z.never().optional(),
+        query: zGetShardAccountCellQuery
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetShardAccountCellResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getShardAccountCell',
+    ...options
+});
+
+/**
+ * Get the ShardAccount cell (JSON body)
+ *
+ * `getShardAccountCell` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getShardAccountCellPost = <ThrowOnError extends boolean = false>(options: Options<GetShardAccountCellPostData, ThrowOnError>) => (options.client ?? client).post<GetShardAccountCellPostResponses, GetShardAccountCellPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetShardAccountCellPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetShardAccountCellPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getShardAccountCell',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Resolve a TON DNS name
+ *
+ * Resolves a domain name by TEP-81: asks the resolver (by default the root resolver that configuration parameter 4 names) with its `dnsresolve` get-method and, while a resolver hands the rest of the name to a next resolver, follows it, at most `ttl` times. Names are written as usual (`example.ton`, `sub.example.ton`); the empty name asks the resolver for its own records.
+ */
+export const dnsResolve = <ThrowOnError extends boolean = false>(options?: Options<DnsResolveData, ThrowOnError>) => (options?.client ?? client).get<DnsResolveResponses, DnsResolveErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: z.never().optional(),
+        path: z.never().optional(),
+        query: zDnsResolveQuery.optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zDnsResolveResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/dnsResolve',
+    ...options
+});
+
+/**
+ * Resolve a TON DNS name (JSON body)
+ *
+ * `dnsResolve` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const dnsResolvePost = <ThrowOnError extends boolean = false>(options?: Options<DnsResolvePostData, ThrowOnError>) => (options?.client ?? client).post<DnsResolvePostResponses, DnsResolvePostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zDnsResolvePostBody.optional(),
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zDnsResolvePostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/dnsResolve',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
 });
 
 /**
@@ -169,6 +411,31 @@ export const getMasterchainInfo = <ThrowOnError extends boolean = false>(options
 });
 
 /**
+ * Get masterchain info (JSON body)
+ *
+ * `getMasterchainInfo` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getMasterchainInfoPost = <ThrowOnError extends boolean = false>(options?: Options<GetMasterchainInfoPostData, ThrowOnError>) => (options?.client ?? client).post<GetMasterchainInfoPostResponses, GetMasterchainInfoPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetMasterchainInfoPostBody.optional(),
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetMasterchainInfoPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getMasterchainInfo',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
+
+/**
  * Get masterchain block signatures
  *
  * Validator signatures of a masterchain block.
@@ -187,6 +454,31 @@ export const getMasterchainBlockSignatures = <ThrowOnError extends boolean = fal
         }],
     url: '/getMasterchainBlockSignatures',
     ...options
+});
+
+/**
+ * Get masterchain block signatures (JSON body)
+ *
+ * `getMasterchainBlockSignatures` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getMasterchainBlockSignaturesPost = <ThrowOnError extends boolean = false>(options: Options<GetMasterchainBlockSignaturesPostData, ThrowOnError>) => (options.client ?? client).post<GetMasterchainBlockSignaturesPostResponses, GetMasterchainBlockSignaturesPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetMasterchainBlockSignaturesPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetMasterchainBlockSignaturesPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getMasterchainBlockSignatures',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -211,6 +503,31 @@ export const getShardBlockProof = <ThrowOnError extends boolean = false>(options
 });
 
 /**
+ * Get shard block proof (JSON body)
+ *
+ * `getShardBlockProof` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getShardBlockProofPost = <ThrowOnError extends boolean = false>(options: Options<GetShardBlockProofPostData, ThrowOnError>) => (options.client ?? client).post<GetShardBlockProofPostResponses, GetShardBlockProofPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetShardBlockProofPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetShardBlockProofPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getShardBlockProof',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get consensus block
  *
  * Highest masterchain seqno the chain backends agree on.
@@ -229,6 +546,31 @@ export const getConsensusBlock = <ThrowOnError extends boolean = false>(options?
         }],
     url: '/getConsensusBlock',
     ...options
+});
+
+/**
+ * Get consensus block (JSON body)
+ *
+ * `getConsensusBlock` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getConsensusBlockPost = <ThrowOnError extends boolean = false>(options?: Options<GetConsensusBlockPostData, ThrowOnError>) => (options?.client ?? client).post<GetConsensusBlockPostResponses, GetConsensusBlockPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetConsensusBlockPostBody.optional(),
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetConsensusBlockPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getConsensusBlock',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
 });
 
 /**
@@ -253,6 +595,31 @@ export const lookupBlock = <ThrowOnError extends boolean = false>(options: Optio
 });
 
 /**
+ * Look up a block (JSON body)
+ *
+ * `lookupBlock` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const lookupBlockPost = <ThrowOnError extends boolean = false>(options: Options<LookupBlockPostData, ThrowOnError>) => (options.client ?? client).post<LookupBlockPostResponses, LookupBlockPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zLookupBlockPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zLookupBlockPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/lookupBlock',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get shards
  *
  * Shard blocks referenced by a masterchain block.
@@ -271,6 +638,31 @@ export const getShards = <ThrowOnError extends boolean = false>(options: Options
         }],
     url: '/getShards',
     ...options
+});
+
+/**
+ * Get shards (JSON body)
+ *
+ * `getShards` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getShardsPost = <ThrowOnError extends boolean = false>(options: Options<GetShardsPostData, ThrowOnError>) => (options.client ?? client).post<GetShardsPostResponses, GetShardsPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetShardsPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetShardsPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getShards',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -295,6 +687,31 @@ export const shards = <ThrowOnError extends boolean = false>(options: Options<Sh
 });
 
 /**
+ * Get shards (alias) (JSON body)
+ *
+ * `shards` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const shardsPost = <ThrowOnError extends boolean = false>(options: Options<ShardsPostData, ThrowOnError>) => (options.client ?? client).post<ShardsPostResponses, ShardsPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zShardsPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zShardsPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/shards',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get block header
  *
  * Header of a block given by workchain, shard and seqno (and optionally its hashes).
@@ -313,6 +730,31 @@ export const getBlockHeader = <ThrowOnError extends boolean = false>(options: Op
         }],
     url: '/getBlockHeader',
     ...options
+});
+
+/**
+ * Get block header (JSON body)
+ *
+ * `getBlockHeader` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getBlockHeaderPost = <ThrowOnError extends boolean = false>(options: Options<GetBlockHeaderPostData, ThrowOnError>) => (options.client ?? client).post<GetBlockHeaderPostResponses, GetBlockHeaderPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetBlockHeaderPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetBlockHeaderPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getBlockHeader',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -337,6 +779,31 @@ export const getOutMsgQueueSize = <ThrowOnError extends boolean = false>(options
 });
 
 /**
+ * Get outbound message queue sizes (JSON body)
+ *
+ * `getOutMsgQueueSize` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getOutMsgQueueSizePost = <ThrowOnError extends boolean = false>(options?: Options<GetOutMsgQueueSizePostData, ThrowOnError>) => (options?.client ?? client).post<GetOutMsgQueueSizePostResponses, GetOutMsgQueueSizePostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetOutMsgQueueSizePostBody.optional(),
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetOutMsgQueueSizePostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getOutMsgQueueSize',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
+
+/**
  * Get block transaction ids
  *
  * Short ids of the transactions in a block, in pages of `count` after the (`after_lt`, `after_hash`) cursor.
@@ -355,6 +822,31 @@ export const getBlockTransactions = <ThrowOnError extends boolean = false>(optio
         }],
     url: '/getBlockTransactions',
     ...options
+});
+
+/**
+ * Get block transaction ids (JSON body)
+ *
+ * `getBlockTransactions` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getBlockTransactionsPost = <ThrowOnError extends boolean = false>(options: Options<GetBlockTransactionsPostData, ThrowOnError>) => (options.client ?? client).post<GetBlockTransactionsPostResponses, GetBlockTransactionsPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetBlockTransactionsPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetBlockTransactionsPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getBlockTransactions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -379,6 +871,31 @@ export const getBlockTransactionsExt = <ThrowOnError extends boolean = false>(op
 });
 
 /**
+ * Get block transactions (JSON body)
+ *
+ * `getBlockTransactionsExt` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getBlockTransactionsExtPost = <ThrowOnError extends boolean = false>(options: Options<GetBlockTransactionsExtPostData, ThrowOnError>) => (options.client ?? client).post<GetBlockTransactionsExtPostResponses, GetBlockTransactionsExtPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetBlockTransactionsExtPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetBlockTransactionsExtPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getBlockTransactionsExt',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Get account transactions
  *
  * Transactions of an account, newest first, starting at (`lt`, `hash`) inclusive or at the last transaction.
@@ -397,6 +914,31 @@ export const getTransactions = <ThrowOnError extends boolean = false>(options: O
         }],
     url: '/getTransactions',
     ...options
+});
+
+/**
+ * Get account transactions (JSON body)
+ *
+ * `getTransactions` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getTransactionsPost = <ThrowOnError extends boolean = false>(options: Options<GetTransactionsPostData, ThrowOnError>) => (options.client ?? client).post<GetTransactionsPostResponses, GetTransactionsPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetTransactionsPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetTransactionsPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getTransactions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -421,6 +963,31 @@ export const getTransactionsStd = <ThrowOnError extends boolean = false>(options
 });
 
 /**
+ * Get account transactions (tonlib form) (JSON body)
+ *
+ * `getTransactionsStd` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getTransactionsStdPost = <ThrowOnError extends boolean = false>(options: Options<GetTransactionsStdPostData, ThrowOnError>) => (options.client ?? client).post<GetTransactionsStdPostResponses, GetTransactionsStdPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetTransactionsStdPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetTransactionsStdPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getTransactionsStd',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Locate the transaction of an incoming message
  *
  * The transaction of `destination` that processed the message from `source` created at `created_lt`.
@@ -439,6 +1006,31 @@ export const tryLocateTx = <ThrowOnError extends boolean = false>(options: Optio
         }],
     url: '/tryLocateTx',
     ...options
+});
+
+/**
+ * Locate the transaction of an incoming message (JSON body)
+ *
+ * `tryLocateTx` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const tryLocateTxPost = <ThrowOnError extends boolean = false>(options: Options<TryLocateTxPostData, ThrowOnError>) => (options.client ?? client).post<TryLocateTxPostResponses, TryLocateTxPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zTryLocateTxPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zTryLocateTxPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/tryLocateTx',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -463,6 +1055,31 @@ export const tryLocateResultTx = <ThrowOnError extends boolean = false>(options:
 });
 
 /**
+ * Locate the result transaction of a message (JSON body)
+ *
+ * `tryLocateResultTx` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const tryLocateResultTxPost = <ThrowOnError extends boolean = false>(options: Options<TryLocateResultTxPostData, ThrowOnError>) => (options.client ?? client).post<TryLocateResultTxPostResponses, TryLocateResultTxPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zTryLocateResultTxPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zTryLocateResultTxPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/tryLocateResultTx',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Locate the source transaction of a message
  *
  * The transaction of `source` that sent the message to `destination` created at `created_lt`.
@@ -481,6 +1098,31 @@ export const tryLocateSourceTx = <ThrowOnError extends boolean = false>(options:
         }],
     url: '/tryLocateSourceTx',
     ...options
+});
+
+/**
+ * Locate the source transaction of a message (JSON body)
+ *
+ * `tryLocateSourceTx` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const tryLocateSourceTxPost = <ThrowOnError extends boolean = false>(options: Options<TryLocateSourceTxPostData, ThrowOnError>) => (options.client ?? client).post<TryLocateSourceTxPostResponses, TryLocateSourceTxPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zTryLocateSourceTxPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zTryLocateSourceTxPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/tryLocateSourceTx',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -630,6 +1272,31 @@ export const detectAddress = <ThrowOnError extends boolean = false>(options: Opt
 });
 
 /**
+ * Detect address forms (JSON body)
+ *
+ * `detectAddress` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const detectAddressPost = <ThrowOnError extends boolean = false>(options: Options<DetectAddressPostData, ThrowOnError>) => (options.client ?? client).post<DetectAddressPostResponses, DetectAddressPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zDetectAddressPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zDetectAddressPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/detectAddress',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Detect hash forms
  *
  * A hash in base64, base64url and hex.
@@ -648,6 +1315,31 @@ export const detectHash = <ThrowOnError extends boolean = false>(options: Option
         }],
     url: '/detectHash',
     ...options
+});
+
+/**
+ * Detect hash forms (JSON body)
+ *
+ * `detectHash` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const detectHashPost = <ThrowOnError extends boolean = false>(options: Options<DetectHashPostData, ThrowOnError>) => (options.client ?? client).post<DetectHashPostResponses, DetectHashPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zDetectHashPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zDetectHashPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/detectHash',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -672,6 +1364,31 @@ export const packAddress = <ThrowOnError extends boolean = false>(options: Optio
 });
 
 /**
+ * Pack an address (JSON body)
+ *
+ * `packAddress` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const packAddressPost = <ThrowOnError extends boolean = false>(options: Options<PackAddressPostData, ThrowOnError>) => (options.client ?? client).post<PackAddressPostResponses, PackAddressPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zPackAddressPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zPackAddressPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/packAddress',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
  * Unpack an address
  *
  * Convert an address to raw form.
@@ -690,6 +1407,31 @@ export const unpackAddress = <ThrowOnError extends boolean = false>(options: Opt
         }],
     url: '/unpackAddress',
     ...options
+});
+
+/**
+ * Unpack an address (JSON body)
+ *
+ * `unpackAddress` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const unpackAddressPost = <ThrowOnError extends boolean = false>(options: Options<UnpackAddressPostData, ThrowOnError>) => (options.client ?? client).post<UnpackAddressPostResponses, UnpackAddressPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zUnpackAddressPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zUnpackAddressPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/unpackAddress',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**
@@ -714,6 +1456,31 @@ export const getConfigParam = <ThrowOnError extends boolean = false>(options?: O
 });
 
 /**
+ * Get a configuration parameter (JSON body)
+ *
+ * `getConfigParam` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getConfigParamPost = <ThrowOnError extends boolean = false>(options?: Options<GetConfigParamPostData, ThrowOnError>) => (options?.client ?? client).post<GetConfigParamPostResponses, GetConfigParamPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetConfigParamPostBody.optional(),
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetConfigParamPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getConfigParam',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
+
+/**
  * Get the whole configuration
  *
  * The whole configuration dictionary as a cell.
@@ -735,6 +1502,31 @@ export const getConfigAll = <ThrowOnError extends boolean = false>(options?: Opt
 });
 
 /**
+ * Get the whole configuration (JSON body)
+ *
+ * `getConfigAll` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getConfigAllPost = <ThrowOnError extends boolean = false>(options?: Options<GetConfigAllPostData, ThrowOnError>) => (options?.client ?? client).post<GetConfigAllPostResponses, GetConfigAllPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetConfigAllPostBody.optional(),
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetConfigAllPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getConfigAll',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options?.headers
+    }
+});
+
+/**
  * Get library cells
  *
  * Library cells by hash; unknown hashes are left out of the result.
@@ -753,6 +1545,31 @@ export const getLibraries = <ThrowOnError extends boolean = false>(options: Opti
         }],
     url: '/getLibraries',
     ...options
+});
+
+/**
+ * Get library cells (JSON body)
+ *
+ * `getLibraries` with its parameters as a JSON object body instead of the query string; the reply is the same as the GET form's.
+ */
+export const getLibrariesPost = <ThrowOnError extends boolean = false>(options: Options<GetLibrariesPostData, ThrowOnError>) => (options.client ?? client).post<GetLibrariesPostResponses, GetLibrariesPostErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zGetLibrariesPostBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetLibrariesPostResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/getLibraries',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });
 
 /**

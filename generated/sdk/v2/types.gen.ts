@@ -5,6 +5,277 @@ export type ClientOptions = {
 };
 
 /**
+ * Parameters of `getAddressInformation` as a JSON object (the query parameters of its GET form).
+ */
+export type GetAddressInformationRequest = {
+    address: AddressQueryInput;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getExtendedAddressInformation` as a JSON object (the query parameters of its GET form).
+ */
+export type GetExtendedAddressInformationRequest = {
+    address: AddressQueryInput;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getWalletInformation` as a JSON object (the query parameters of its GET form).
+ */
+export type GetWalletInformationRequest = {
+    address: AddressQueryInput;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getAddressBalance` as a JSON object (the query parameters of its GET form).
+ */
+export type GetAddressBalanceRequest = {
+    address: AddressQueryInput;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getAddressState` as a JSON object (the query parameters of its GET form).
+ */
+export type GetAddressStateRequest = {
+    address: AddressQueryInput;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getTokenData` as a JSON object (the query parameters of its GET form).
+ */
+export type GetTokenDataRequest = {
+    address: AddressQueryInput;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getShardAccountCell` as a JSON object (the query parameters of its GET form).
+ */
+export type GetShardAccountCellRequest = {
+    address: AddressQueryInput;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `dnsResolve` as a JSON object (the query parameters of its GET form).
+ */
+export type DnsResolveRequest = {
+    address?: AddressQueryInput | null;
+    name?: string | null;
+    category?: string | null;
+    ttl?: number | null;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getMasterchainInfo` as a JSON object (the query parameters of its GET form).
+ */
+export type GetMasterchainInfoRequest = {
+    [key: string]: never;
+};
+
+/**
+ * Parameters of `getMasterchainBlockSignatures` as a JSON object (the query parameters of its GET form).
+ */
+export type GetMasterchainBlockSignaturesRequest = {
+    seqno: number;
+};
+
+/**
+ * Parameters of `getShardBlockProof` as a JSON object (the query parameters of its GET form).
+ */
+export type GetShardBlockProofRequest = {
+    workchain: number;
+    shard: Int64Input;
+    seqno: number;
+    from_seqno?: number | null;
+};
+
+/**
+ * Parameters of `getConsensusBlock` as a JSON object (the query parameters of its GET form).
+ */
+export type GetConsensusBlockRequest = {
+    [key: string]: never;
+};
+
+/**
+ * Parameters of `lookupBlock` as a JSON object (the query parameters of its GET form).
+ */
+export type LookupBlockRequest = {
+    workchain: number;
+    shard: Int64Input;
+    seqno?: number | null;
+    lt?: Int64Input | null;
+    unixtime?: number | null;
+};
+
+/**
+ * Parameters of `getShards` as a JSON object (the query parameters of its GET form).
+ */
+export type GetShardsRequest = {
+    seqno: number;
+};
+
+/**
+ * Parameters of `shards` as a JSON object (the query parameters of its GET form).
+ */
+export type ShardsRequest = {
+    seqno: number;
+};
+
+/**
+ * Parameters of `getBlockHeader` as a JSON object (the query parameters of its GET form).
+ */
+export type GetBlockHeaderRequest = {
+    workchain: number;
+    shard: Int64Input;
+    seqno: number;
+    root_hash?: HashInput | null;
+    file_hash?: HashInput | null;
+};
+
+/**
+ * Parameters of `getOutMsgQueueSize` as a JSON object (the query parameters of its GET form).
+ */
+export type GetOutMsgQueueSizeRequest = {
+    [key: string]: never;
+};
+
+/**
+ * Parameters of `getBlockTransactions` as a JSON object (the query parameters of its GET form).
+ */
+export type GetBlockTransactionsRequest = {
+    workchain: number;
+    shard: Int64Input;
+    seqno: number;
+    root_hash?: HashInput | null;
+    file_hash?: HashInput | null;
+    after_lt?: Int64Input | null;
+    after_hash?: HashInput | AddressQueryInput | null;
+    count?: number | null;
+};
+
+/**
+ * Parameters of `getBlockTransactionsExt` as a JSON object (the query parameters of its GET form).
+ */
+export type GetBlockTransactionsExtRequest = {
+    workchain: number;
+    shard: Int64Input;
+    seqno: number;
+    root_hash?: HashInput | null;
+    file_hash?: HashInput | null;
+    after_lt?: Int64Input | null;
+    after_hash?: HashInput | AddressQueryInput | null;
+    count?: number | null;
+};
+
+/**
+ * Parameters of `getTransactions` as a JSON object (the query parameters of its GET form).
+ */
+export type GetTransactionsRequest = {
+    address: AddressQueryInput;
+    limit?: number | null;
+    lt?: Int64Input | null;
+    hash?: HashInput | null;
+    to_lt?: Int64Input | null;
+    archival?: boolean | null;
+};
+
+/**
+ * Parameters of `getTransactionsStd` as a JSON object (the query parameters of its GET form).
+ */
+export type GetTransactionsStdRequest = {
+    address: AddressQueryInput;
+    limit?: number | null;
+    lt?: Int64Input | null;
+    hash?: HashInput | null;
+    to_lt?: Int64Input | null;
+    archival?: boolean | null;
+};
+
+/**
+ * Parameters of `tryLocateTx` as a JSON object (the query parameters of its GET form).
+ */
+export type TryLocateTxRequest = {
+    source: AddressQueryInput;
+    destination: AddressQueryInput;
+    created_lt: Int64Input;
+};
+
+/**
+ * Parameters of `tryLocateResultTx` as a JSON object (the query parameters of its GET form).
+ */
+export type TryLocateResultTxRequest = {
+    source: AddressQueryInput;
+    destination: AddressQueryInput;
+    created_lt: Int64Input;
+};
+
+/**
+ * Parameters of `tryLocateSourceTx` as a JSON object (the query parameters of its GET form).
+ */
+export type TryLocateSourceTxRequest = {
+    source: AddressQueryInput;
+    destination: AddressQueryInput;
+    created_lt: Int64Input;
+};
+
+/**
+ * Parameters of `detectAddress` as a JSON object (the query parameters of its GET form).
+ */
+export type DetectAddressRequest = {
+    address: AddressQueryInput;
+};
+
+/**
+ * Parameters of `detectHash` as a JSON object (the query parameters of its GET form).
+ */
+export type DetectHashRequest = {
+    hash: HashInput;
+};
+
+/**
+ * Parameters of `packAddress` as a JSON object (the query parameters of its GET form).
+ */
+export type PackAddressRequest = {
+    address: AddressQueryInput;
+};
+
+/**
+ * Parameters of `unpackAddress` as a JSON object (the query parameters of its GET form).
+ */
+export type UnpackAddressRequest = {
+    address: AddressQueryInput;
+};
+
+/**
+ * Parameters of `getConfigParam` as a JSON object (the query parameters of its GET form).
+ */
+export type GetConfigParamRequest = {
+    param?: number | null;
+    config_id?: number | null;
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getConfigAll` as a JSON object (the query parameters of its GET form).
+ */
+export type GetConfigAllRequest = {
+    seqno?: number | null;
+};
+
+/**
+ * Parameters of `getLibraries` as a JSON object (the query parameters of its GET form).
+ */
+export type GetLibrariesRequest = {
+    libraries: Array<HashInput>;
+};
+
+/**
  * Error envelope of every v2 failure; the HTTP status equals `code`.
  */
 export type V2ErrorBody = {
@@ -577,6 +848,61 @@ export type NftItemData = {
 export type TokenData = JettonMasterData | JettonWalletData | NftCollectionData | NftItemData;
 
 /**
+ * A cell as a base64 bag of cells (tonlib `tvm.cell`).
+ */
+export type TvmCell = {
+    '@type': 'tvm.cell';
+    bytes: Base64;
+};
+
+/**
+ * The value of one TEP-81 record, as tonlib shows it: a next resolver, a contract address, an ADNL address (tonlib's 55-character base32 form), a TON Storage bag, text, or the record cell itself when its kind is not one of these.
+ */
+export type DnsEntryData = {
+    '@type': 'dns.entryDataNextResolver';
+    resolver: AccountAddress;
+} | {
+    '@type': 'dns.entryDataSmcAddress';
+    smc_address: AccountAddress;
+} | {
+    '@type': 'dns.entryDataAdnlAddress';
+    adnl_address: {
+        '@type': 'adnlAddress';
+        adnl_address: string;
+    };
+} | {
+    '@type': 'dns.entryDataStorageAddress';
+    /**
+     * Bag id in upper-case hex.
+     */
+    bag_id: string;
+} | {
+    '@type': 'dns.entryDataText';
+    text: string;
+} | {
+    '@type': 'dns.entryDataUnknown';
+    bytes: Base64;
+};
+
+/**
+ * One resolved record. `name` is the part of the name the answering resolver was asked for, as tonlib writes it (the empty string for a resolver's own records); `category` is the record's 256-bit category in base64.
+ */
+export type DnsEntry = {
+    '@type': 'dns.entry';
+    name: string;
+    category: HashBase64;
+    entry: DnsEntryData;
+};
+
+/**
+ * The records a name resolves to. When a resolver passes the rest of the name on and no more resolvers may be followed (`ttl`), the one entry is that `dns_next_resolver` record. Empty when the name resolves to nothing.
+ */
+export type DnsResolved = {
+    '@type': 'dns.resolved';
+    entries: Array<DnsEntry>;
+};
+
+/**
  * Latest known masterchain block, the zero state and the state root hash (tonlib `blocks.masterchainInfo`).
  */
 export type MasterchainInfo = {
@@ -1039,14 +1365,6 @@ export type TvmNumberDecimal = {
 };
 
 /**
- * A cell as a base64 bag of cells (tonlib `tvm.cell`).
- */
-export type TvmCell = {
-    '@type': 'tvm.cell';
-    bytes: Base64;
-};
-
-/**
  * A slice as a base64 bag of cells holding the slice's remaining bits and refs.
  */
 export type TvmSlice = {
@@ -1472,6 +1790,63 @@ export type GetAddressInformationResponses = {
 
 export type GetAddressInformationResponse = GetAddressInformationResponses[keyof GetAddressInformationResponses];
 
+export type GetAddressInformationPostData = {
+    body: GetAddressInformationRequest;
+    path?: never;
+    query?: never;
+    url: '/getAddressInformation';
+};
+
+export type GetAddressInformationPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetAddressInformationPostError = GetAddressInformationPostErrors[keyof GetAddressInformationPostErrors];
+
+export type GetAddressInformationPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: AddressInformation;
+        '@extra': Extra;
+    };
+};
+
+export type GetAddressInformationPostResponse = GetAddressInformationPostResponses[keyof GetAddressInformationPostResponses];
+
 export type GetExtendedAddressInformationData = {
     body?: never;
     path?: never;
@@ -1537,6 +1912,63 @@ export type GetExtendedAddressInformationResponses = {
 };
 
 export type GetExtendedAddressInformationResponse = GetExtendedAddressInformationResponses[keyof GetExtendedAddressInformationResponses];
+
+export type GetExtendedAddressInformationPostData = {
+    body: GetExtendedAddressInformationRequest;
+    path?: never;
+    query?: never;
+    url: '/getExtendedAddressInformation';
+};
+
+export type GetExtendedAddressInformationPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetExtendedAddressInformationPostError = GetExtendedAddressInformationPostErrors[keyof GetExtendedAddressInformationPostErrors];
+
+export type GetExtendedAddressInformationPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ExtendedAddressInformation;
+        '@extra': Extra;
+    };
+};
+
+export type GetExtendedAddressInformationPostResponse = GetExtendedAddressInformationPostResponses[keyof GetExtendedAddressInformationPostResponses];
 
 export type GetWalletInformationData = {
     body?: never;
@@ -1604,6 +2036,63 @@ export type GetWalletInformationResponses = {
 
 export type GetWalletInformationResponse = GetWalletInformationResponses[keyof GetWalletInformationResponses];
 
+export type GetWalletInformationPostData = {
+    body: GetWalletInformationRequest;
+    path?: never;
+    query?: never;
+    url: '/getWalletInformation';
+};
+
+export type GetWalletInformationPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetWalletInformationPostError = GetWalletInformationPostErrors[keyof GetWalletInformationPostErrors];
+
+export type GetWalletInformationPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: WalletInformation;
+        '@extra': Extra;
+    };
+};
+
+export type GetWalletInformationPostResponse = GetWalletInformationPostResponses[keyof GetWalletInformationPostResponses];
+
 export type GetAddressBalanceData = {
     body?: never;
     path?: never;
@@ -1670,6 +2159,63 @@ export type GetAddressBalanceResponses = {
 
 export type GetAddressBalanceResponse = GetAddressBalanceResponses[keyof GetAddressBalanceResponses];
 
+export type GetAddressBalancePostData = {
+    body: GetAddressBalanceRequest;
+    path?: never;
+    query?: never;
+    url: '/getAddressBalance';
+};
+
+export type GetAddressBalancePostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetAddressBalancePostError = GetAddressBalancePostErrors[keyof GetAddressBalancePostErrors];
+
+export type GetAddressBalancePostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: AddressBalance;
+        '@extra': Extra;
+    };
+};
+
+export type GetAddressBalancePostResponse = GetAddressBalancePostResponses[keyof GetAddressBalancePostResponses];
+
 export type GetAddressStateData = {
     body?: never;
     path?: never;
@@ -1735,6 +2281,63 @@ export type GetAddressStateResponses = {
 };
 
 export type GetAddressStateResponse = GetAddressStateResponses[keyof GetAddressStateResponses];
+
+export type GetAddressStatePostData = {
+    body: GetAddressStateRequest;
+    path?: never;
+    query?: never;
+    url: '/getAddressState';
+};
+
+export type GetAddressStatePostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetAddressStatePostError = GetAddressStatePostErrors[keyof GetAddressStatePostErrors];
+
+export type GetAddressStatePostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: AccountStatus;
+        '@extra': Extra;
+    };
+};
+
+export type GetAddressStatePostResponse = GetAddressStatePostResponses[keyof GetAddressStatePostResponses];
 
 export type GetTokenDataData = {
     body?: never;
@@ -1806,6 +2409,333 @@ export type GetTokenDataResponses = {
 
 export type GetTokenDataResponse = GetTokenDataResponses[keyof GetTokenDataResponses];
 
+export type GetTokenDataPostData = {
+    body: GetTokenDataRequest;
+    path?: never;
+    query?: never;
+    url: '/getTokenData';
+};
+
+export type GetTokenDataPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * The contract is not a jetton or NFT contract, or it failed verification against its master or collection.
+     */
+    409: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetTokenDataPostError = GetTokenDataPostErrors[keyof GetTokenDataPostErrors];
+
+export type GetTokenDataPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: TokenData;
+        '@extra': Extra;
+    };
+};
+
+export type GetTokenDataPostResponse = GetTokenDataPostResponses[keyof GetTokenDataPostResponses];
+
+export type GetShardAccountCellData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Account address, raw (`wc:hex`) or user-friendly.
+         */
+        address: AddressQueryInput;
+        /**
+         * Read the state as of this masterchain block seqno instead of the latest one.
+         */
+        seqno?: number;
+    };
+    url: '/getShardAccountCell';
+};
+
+export type GetShardAccountCellErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetShardAccountCellError = GetShardAccountCellErrors[keyof GetShardAccountCellErrors];
+
+export type GetShardAccountCellResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: TvmCell;
+        '@extra': Extra;
+    };
+};
+
+export type GetShardAccountCellResponse = GetShardAccountCellResponses[keyof GetShardAccountCellResponses];
+
+export type GetShardAccountCellPostData = {
+    body: GetShardAccountCellRequest;
+    path?: never;
+    query?: never;
+    url: '/getShardAccountCell';
+};
+
+export type GetShardAccountCellPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetShardAccountCellPostError = GetShardAccountCellPostErrors[keyof GetShardAccountCellPostErrors];
+
+export type GetShardAccountCellPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: TvmCell;
+        '@extra': Extra;
+    };
+};
+
+export type GetShardAccountCellPostResponse = GetShardAccountCellPostResponses[keyof GetShardAccountCellPostResponses];
+
+export type DnsResolveData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Resolver to start from; the root resolver of configuration parameter 4 when absent.
+         */
+        address?: AddressQueryInput;
+        /**
+         * Domain name to resolve, at most 126 bytes.
+         */
+        name?: string;
+        /**
+         * Only records of this category: its name (`wallet`, `site`, `storage`, `dns_next_resolver` or any other TEP-81 name, hashed with SHA-256) or its 256-bit hash as 64 hex digits. All categories when absent.
+         */
+        category?: string;
+        /**
+         * How many next resolvers to follow (0: answer with the first resolver's `dns_next_resolver` record). At most 16 are followed, whatever the value.
+         */
+        ttl?: number;
+        /**
+         * Read the state as of this masterchain block seqno instead of the latest one.
+         */
+        seqno?: number;
+    };
+    url: '/dnsResolve';
+};
+
+export type DnsResolveErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A resolver on the way is not a TEP-81 resolver: it does not exist, has no `dnsresolve` get-method, or answers with something that is not a DNS answer.
+     */
+    409: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type DnsResolveError = DnsResolveErrors[keyof DnsResolveErrors];
+
+export type DnsResolveResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: DnsResolved;
+        '@extra': Extra;
+    };
+};
+
+export type DnsResolveResponse = DnsResolveResponses[keyof DnsResolveResponses];
+
+export type DnsResolvePostData = {
+    body?: DnsResolveRequest;
+    path?: never;
+    query?: never;
+    url: '/dnsResolve';
+};
+
+export type DnsResolvePostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A resolver on the way is not a TEP-81 resolver: it does not exist, has no `dnsresolve` get-method, or answers with something that is not a DNS answer.
+     */
+    409: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type DnsResolvePostError = DnsResolvePostErrors[keyof DnsResolvePostErrors];
+
+export type DnsResolvePostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: DnsResolved;
+        '@extra': Extra;
+    };
+};
+
+export type DnsResolvePostResponse = DnsResolvePostResponses[keyof DnsResolvePostResponses];
+
 export type GetMasterchainInfoData = {
     body?: never;
     path?: never;
@@ -1858,6 +2788,59 @@ export type GetMasterchainInfoResponses = {
 };
 
 export type GetMasterchainInfoResponse = GetMasterchainInfoResponses[keyof GetMasterchainInfoResponses];
+
+export type GetMasterchainInfoPostData = {
+    body?: GetMasterchainInfoRequest;
+    path?: never;
+    query?: never;
+    url: '/getMasterchainInfo';
+};
+
+export type GetMasterchainInfoPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetMasterchainInfoPostError = GetMasterchainInfoPostErrors[keyof GetMasterchainInfoPostErrors];
+
+export type GetMasterchainInfoPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: MasterchainInfo;
+        '@extra': Extra;
+    };
+};
+
+export type GetMasterchainInfoPostResponse = GetMasterchainInfoPostResponses[keyof GetMasterchainInfoPostResponses];
 
 export type GetMasterchainBlockSignaturesData = {
     body?: never;
@@ -1920,6 +2903,63 @@ export type GetMasterchainBlockSignaturesResponses = {
 };
 
 export type GetMasterchainBlockSignaturesResponse = GetMasterchainBlockSignaturesResponses[keyof GetMasterchainBlockSignaturesResponses];
+
+export type GetMasterchainBlockSignaturesPostData = {
+    body: GetMasterchainBlockSignaturesRequest;
+    path?: never;
+    query?: never;
+    url: '/getMasterchainBlockSignatures';
+};
+
+export type GetMasterchainBlockSignaturesPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetMasterchainBlockSignaturesPostError = GetMasterchainBlockSignaturesPostErrors[keyof GetMasterchainBlockSignaturesPostErrors];
+
+export type GetMasterchainBlockSignaturesPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: BlockSignatures;
+        '@extra': Extra;
+    };
+};
+
+export type GetMasterchainBlockSignaturesPostResponse = GetMasterchainBlockSignaturesPostResponses[keyof GetMasterchainBlockSignaturesPostResponses];
 
 export type GetShardBlockProofData = {
     body?: never;
@@ -1995,6 +3035,63 @@ export type GetShardBlockProofResponses = {
 
 export type GetShardBlockProofResponse = GetShardBlockProofResponses[keyof GetShardBlockProofResponses];
 
+export type GetShardBlockProofPostData = {
+    body: GetShardBlockProofRequest;
+    path?: never;
+    query?: never;
+    url: '/getShardBlockProof';
+};
+
+export type GetShardBlockProofPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetShardBlockProofPostError = GetShardBlockProofPostErrors[keyof GetShardBlockProofPostErrors];
+
+export type GetShardBlockProofPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ShardBlockProof;
+        '@extra': Extra;
+    };
+};
+
+export type GetShardBlockProofPostResponse = GetShardBlockProofPostResponses[keyof GetShardBlockProofPostResponses];
+
 export type GetConsensusBlockData = {
     body?: never;
     path?: never;
@@ -2047,6 +3144,59 @@ export type GetConsensusBlockResponses = {
 };
 
 export type GetConsensusBlockResponse = GetConsensusBlockResponses[keyof GetConsensusBlockResponses];
+
+export type GetConsensusBlockPostData = {
+    body?: GetConsensusBlockRequest;
+    path?: never;
+    query?: never;
+    url: '/getConsensusBlock';
+};
+
+export type GetConsensusBlockPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetConsensusBlockPostError = GetConsensusBlockPostErrors[keyof GetConsensusBlockPostErrors];
+
+export type GetConsensusBlockPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ConsensusBlock;
+        '@extra': Extra;
+    };
+};
+
+export type GetConsensusBlockPostResponse = GetConsensusBlockPostResponses[keyof GetConsensusBlockPostResponses];
 
 export type LookupBlockData = {
     body?: never;
@@ -2126,6 +3276,63 @@ export type LookupBlockResponses = {
 
 export type LookupBlockResponse = LookupBlockResponses[keyof LookupBlockResponses];
 
+export type LookupBlockPostData = {
+    body: LookupBlockRequest;
+    path?: never;
+    query?: never;
+    url: '/lookupBlock';
+};
+
+export type LookupBlockPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type LookupBlockPostError = LookupBlockPostErrors[keyof LookupBlockPostErrors];
+
+export type LookupBlockPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: BlockIdExt;
+        '@extra': Extra;
+    };
+};
+
+export type LookupBlockPostResponse = LookupBlockPostResponses[keyof LookupBlockPostResponses];
+
 export type GetShardsData = {
     body?: never;
     path?: never;
@@ -2188,6 +3395,63 @@ export type GetShardsResponses = {
 
 export type GetShardsResponse = GetShardsResponses[keyof GetShardsResponses];
 
+export type GetShardsPostData = {
+    body: GetShardsRequest;
+    path?: never;
+    query?: never;
+    url: '/getShards';
+};
+
+export type GetShardsPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetShardsPostError = GetShardsPostErrors[keyof GetShardsPostErrors];
+
+export type GetShardsPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: Shards;
+        '@extra': Extra;
+    };
+};
+
+export type GetShardsPostResponse = GetShardsPostResponses[keyof GetShardsPostResponses];
+
 export type ShardsData = {
     body?: never;
     path?: never;
@@ -2249,6 +3513,63 @@ export type ShardsResponses = {
 };
 
 export type ShardsResponse = ShardsResponses[keyof ShardsResponses];
+
+export type ShardsPostData = {
+    body: ShardsRequest;
+    path?: never;
+    query?: never;
+    url: '/shards';
+};
+
+export type ShardsPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type ShardsPostError = ShardsPostErrors[keyof ShardsPostErrors];
+
+export type ShardsPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: Shards;
+        '@extra': Extra;
+    };
+};
+
+export type ShardsPostResponse = ShardsPostResponses[keyof ShardsPostResponses];
 
 export type GetBlockHeaderData = {
     body?: never;
@@ -2328,6 +3649,63 @@ export type GetBlockHeaderResponses = {
 
 export type GetBlockHeaderResponse = GetBlockHeaderResponses[keyof GetBlockHeaderResponses];
 
+export type GetBlockHeaderPostData = {
+    body: GetBlockHeaderRequest;
+    path?: never;
+    query?: never;
+    url: '/getBlockHeader';
+};
+
+export type GetBlockHeaderPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetBlockHeaderPostError = GetBlockHeaderPostErrors[keyof GetBlockHeaderPostErrors];
+
+export type GetBlockHeaderPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: BlockHeader;
+        '@extra': Extra;
+    };
+};
+
+export type GetBlockHeaderPostResponse = GetBlockHeaderPostResponses[keyof GetBlockHeaderPostResponses];
+
 export type GetOutMsgQueueSizeData = {
     body?: never;
     path?: never;
@@ -2380,6 +3758,59 @@ export type GetOutMsgQueueSizeResponses = {
 };
 
 export type GetOutMsgQueueSizeResponse = GetOutMsgQueueSizeResponses[keyof GetOutMsgQueueSizeResponses];
+
+export type GetOutMsgQueueSizePostData = {
+    body?: GetOutMsgQueueSizeRequest;
+    path?: never;
+    query?: never;
+    url: '/getOutMsgQueueSize';
+};
+
+export type GetOutMsgQueueSizePostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetOutMsgQueueSizePostError = GetOutMsgQueueSizePostErrors[keyof GetOutMsgQueueSizePostErrors];
+
+export type GetOutMsgQueueSizePostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: OutMsgQueueSizes;
+        '@extra': Extra;
+    };
+};
+
+export type GetOutMsgQueueSizePostResponse = GetOutMsgQueueSizePostResponses[keyof GetOutMsgQueueSizePostResponses];
 
 export type GetBlockTransactionsData = {
     body?: never;
@@ -2471,6 +3902,63 @@ export type GetBlockTransactionsResponses = {
 
 export type GetBlockTransactionsResponse = GetBlockTransactionsResponses[keyof GetBlockTransactionsResponses];
 
+export type GetBlockTransactionsPostData = {
+    body: GetBlockTransactionsRequest;
+    path?: never;
+    query?: never;
+    url: '/getBlockTransactions';
+};
+
+export type GetBlockTransactionsPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetBlockTransactionsPostError = GetBlockTransactionsPostErrors[keyof GetBlockTransactionsPostErrors];
+
+export type GetBlockTransactionsPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: BlockTransactions;
+        '@extra': Extra;
+    };
+};
+
+export type GetBlockTransactionsPostResponse = GetBlockTransactionsPostResponses[keyof GetBlockTransactionsPostResponses];
+
 export type GetBlockTransactionsExtData = {
     body?: never;
     path?: never;
@@ -2561,6 +4049,63 @@ export type GetBlockTransactionsExtResponses = {
 
 export type GetBlockTransactionsExtResponse = GetBlockTransactionsExtResponses[keyof GetBlockTransactionsExtResponses];
 
+export type GetBlockTransactionsExtPostData = {
+    body: GetBlockTransactionsExtRequest;
+    path?: never;
+    query?: never;
+    url: '/getBlockTransactionsExt';
+};
+
+export type GetBlockTransactionsExtPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetBlockTransactionsExtPostError = GetBlockTransactionsExtPostErrors[keyof GetBlockTransactionsExtPostErrors];
+
+export type GetBlockTransactionsExtPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: BlockTransactionsExt;
+        '@extra': Extra;
+    };
+};
+
+export type GetBlockTransactionsExtPostResponse = GetBlockTransactionsExtPostResponses[keyof GetBlockTransactionsExtPostResponses];
+
 export type GetTransactionsData = {
     body?: never;
     path?: never;
@@ -2642,6 +4187,63 @@ export type GetTransactionsResponses = {
 };
 
 export type GetTransactionsResponse = GetTransactionsResponses[keyof GetTransactionsResponses];
+
+export type GetTransactionsPostData = {
+    body: GetTransactionsRequest;
+    path?: never;
+    query?: never;
+    url: '/getTransactions';
+};
+
+export type GetTransactionsPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetTransactionsPostError = GetTransactionsPostErrors[keyof GetTransactionsPostErrors];
+
+export type GetTransactionsPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ExtTransactionList;
+        '@extra': Extra;
+    };
+};
+
+export type GetTransactionsPostResponse = GetTransactionsPostResponses[keyof GetTransactionsPostResponses];
 
 export type GetTransactionsStdData = {
     body?: never;
@@ -2725,6 +4327,63 @@ export type GetTransactionsStdResponses = {
 
 export type GetTransactionsStdResponse = GetTransactionsStdResponses[keyof GetTransactionsStdResponses];
 
+export type GetTransactionsStdPostData = {
+    body: GetTransactionsStdRequest;
+    path?: never;
+    query?: never;
+    url: '/getTransactionsStd';
+};
+
+export type GetTransactionsStdPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetTransactionsStdPostError = GetTransactionsStdPostErrors[keyof GetTransactionsStdPostErrors];
+
+export type GetTransactionsStdPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: RawTransactions;
+        '@extra': Extra;
+    };
+};
+
+export type GetTransactionsStdPostResponse = GetTransactionsStdPostResponses[keyof GetTransactionsStdPostResponses];
+
 export type TryLocateTxData = {
     body?: never;
     path?: never;
@@ -2794,6 +4453,63 @@ export type TryLocateTxResponses = {
 };
 
 export type TryLocateTxResponse = TryLocateTxResponses[keyof TryLocateTxResponses];
+
+export type TryLocateTxPostData = {
+    body: TryLocateTxRequest;
+    path?: never;
+    query?: never;
+    url: '/tryLocateTx';
+};
+
+export type TryLocateTxPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * No transaction matches the message.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type TryLocateTxPostError = TryLocateTxPostErrors[keyof TryLocateTxPostErrors];
+
+export type TryLocateTxPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ExtTransaction;
+        '@extra': Extra;
+    };
+};
+
+export type TryLocateTxPostResponse = TryLocateTxPostResponses[keyof TryLocateTxPostResponses];
 
 export type TryLocateResultTxData = {
     body?: never;
@@ -2865,6 +4581,63 @@ export type TryLocateResultTxResponses = {
 
 export type TryLocateResultTxResponse = TryLocateResultTxResponses[keyof TryLocateResultTxResponses];
 
+export type TryLocateResultTxPostData = {
+    body: TryLocateResultTxRequest;
+    path?: never;
+    query?: never;
+    url: '/tryLocateResultTx';
+};
+
+export type TryLocateResultTxPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * No transaction matches the message.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type TryLocateResultTxPostError = TryLocateResultTxPostErrors[keyof TryLocateResultTxPostErrors];
+
+export type TryLocateResultTxPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ExtTransaction;
+        '@extra': Extra;
+    };
+};
+
+export type TryLocateResultTxPostResponse = TryLocateResultTxPostResponses[keyof TryLocateResultTxPostResponses];
+
 export type TryLocateSourceTxData = {
     body?: never;
     path?: never;
@@ -2934,6 +4707,63 @@ export type TryLocateSourceTxResponses = {
 };
 
 export type TryLocateSourceTxResponse = TryLocateSourceTxResponses[keyof TryLocateSourceTxResponses];
+
+export type TryLocateSourceTxPostData = {
+    body: TryLocateSourceTxRequest;
+    path?: never;
+    query?: never;
+    url: '/tryLocateSourceTx';
+};
+
+export type TryLocateSourceTxPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * No transaction matches the message.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type TryLocateSourceTxPostError = TryLocateSourceTxPostErrors[keyof TryLocateSourceTxPostErrors];
+
+export type TryLocateSourceTxPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ExtTransaction;
+        '@extra': Extra;
+    };
+};
+
+export type TryLocateSourceTxPostResponse = TryLocateSourceTxPostResponses[keyof TryLocateSourceTxPostResponses];
 
 export type SendBocData = {
     body: SendBocRequest;
@@ -3254,6 +5084,47 @@ export type DetectAddressResponses = {
 
 export type DetectAddressResponse = DetectAddressResponses[keyof DetectAddressResponses];
 
+export type DetectAddressPostData = {
+    body: DetectAddressRequest;
+    path?: never;
+    query?: never;
+    url: '/detectAddress';
+};
+
+export type DetectAddressPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+};
+
+export type DetectAddressPostError = DetectAddressPostErrors[keyof DetectAddressPostErrors];
+
+export type DetectAddressPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: DetectedAddress;
+        '@extra': Extra;
+    };
+};
+
+export type DetectAddressPostResponse = DetectAddressPostResponses[keyof DetectAddressPostResponses];
+
 export type DetectHashData = {
     body?: never;
     path?: never;
@@ -3299,6 +5170,47 @@ export type DetectHashResponses = {
 };
 
 export type DetectHashResponse = DetectHashResponses[keyof DetectHashResponses];
+
+export type DetectHashPostData = {
+    body: DetectHashRequest;
+    path?: never;
+    query?: never;
+    url: '/detectHash';
+};
+
+export type DetectHashPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+};
+
+export type DetectHashPostError = DetectHashPostErrors[keyof DetectHashPostErrors];
+
+export type DetectHashPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: DetectedHash;
+        '@extra': Extra;
+    };
+};
+
+export type DetectHashPostResponse = DetectHashPostResponses[keyof DetectHashPostResponses];
 
 export type PackAddressData = {
     body?: never;
@@ -3346,6 +5258,47 @@ export type PackAddressResponses = {
 
 export type PackAddressResponse = PackAddressResponses[keyof PackAddressResponses];
 
+export type PackAddressPostData = {
+    body: PackAddressRequest;
+    path?: never;
+    query?: never;
+    url: '/packAddress';
+};
+
+export type PackAddressPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+};
+
+export type PackAddressPostError = PackAddressPostErrors[keyof PackAddressPostErrors];
+
+export type PackAddressPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: PackedAddress;
+        '@extra': Extra;
+    };
+};
+
+export type PackAddressPostResponse = PackAddressPostResponses[keyof PackAddressPostResponses];
+
 export type UnpackAddressData = {
     body?: never;
     path?: never;
@@ -3391,6 +5344,47 @@ export type UnpackAddressResponses = {
 };
 
 export type UnpackAddressResponse = UnpackAddressResponses[keyof UnpackAddressResponses];
+
+export type UnpackAddressPostData = {
+    body: UnpackAddressRequest;
+    path?: never;
+    query?: never;
+    url: '/unpackAddress';
+};
+
+export type UnpackAddressPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+};
+
+export type UnpackAddressPostError = UnpackAddressPostErrors[keyof UnpackAddressPostErrors];
+
+export type UnpackAddressPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: UnpackedAddress;
+        '@extra': Extra;
+    };
+};
+
+export type UnpackAddressPostResponse = UnpackAddressPostResponses[keyof UnpackAddressPostResponses];
 
 export type GetConfigParamData = {
     body?: never;
@@ -3462,6 +5456,63 @@ export type GetConfigParamResponses = {
 
 export type GetConfigParamResponse = GetConfigParamResponses[keyof GetConfigParamResponses];
 
+export type GetConfigParamPostData = {
+    body?: GetConfigParamRequest;
+    path?: never;
+    query?: never;
+    url: '/getConfigParam';
+};
+
+export type GetConfigParamPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetConfigParamPostError = GetConfigParamPostErrors[keyof GetConfigParamPostErrors];
+
+export type GetConfigParamPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ConfigInfo;
+        '@extra': Extra;
+    };
+};
+
+export type GetConfigParamPostResponse = GetConfigParamPostResponses[keyof GetConfigParamPostResponses];
+
 export type GetConfigAllData = {
     body?: never;
     path?: never;
@@ -3524,6 +5575,63 @@ export type GetConfigAllResponses = {
 
 export type GetConfigAllResponse = GetConfigAllResponses[keyof GetConfigAllResponses];
 
+export type GetConfigAllPostData = {
+    body?: GetConfigAllRequest;
+    path?: never;
+    query?: never;
+    url: '/getConfigAll';
+};
+
+export type GetConfigAllPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * The named block, masterchain seqno, transaction or configuration parameter does not exist (or does not exist yet), or the block exists but its `root_hash` / `file_hash` differ from the given ones.
+     */
+    404: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetConfigAllPostError = GetConfigAllPostErrors[keyof GetConfigAllPostErrors];
+
+export type GetConfigAllPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: ConfigInfo;
+        '@extra': Extra;
+    };
+};
+
+export type GetConfigAllPostResponse = GetConfigAllPostResponses[keyof GetConfigAllPostResponses];
+
 export type GetLibrariesData = {
     body?: never;
     path?: never;
@@ -3581,6 +5689,59 @@ export type GetLibrariesResponses = {
 };
 
 export type GetLibrariesResponse = GetLibrariesResponses[keyof GetLibrariesResponses];
+
+export type GetLibrariesPostData = {
+    body: GetLibrariesRequest;
+    path?: never;
+    query?: never;
+    url: '/getLibraries';
+};
+
+export type GetLibrariesPostErrors = {
+    /**
+     * The API key does not exist.
+     */
+    401: V2ErrorBody;
+    /**
+     * The API key was issued for the other network.
+     */
+    403: V2ErrorBody;
+    /**
+     * A parameter or the body is missing, malformed, out of range or not allowed together with another; the text names it.
+     */
+    422: V2ErrorBody;
+    /**
+     * Too many requests for the key (or, without a key, for the client address).
+     */
+    429: V2ErrorBody;
+    /**
+     * The chain backend failed to answer the query; the text is its message.
+     */
+    500: V2ErrorBody;
+    /**
+     * No chain backend is available for the network.
+     */
+    503: V2ErrorBody;
+    /**
+     * The chain backend did not answer in time.
+     */
+    504: V2ErrorBody;
+};
+
+export type GetLibrariesPostError = GetLibrariesPostErrors[keyof GetLibrariesPostErrors];
+
+export type GetLibrariesPostResponses = {
+    /**
+     * Success envelope.
+     */
+    200: {
+        ok: true;
+        result: LibraryResult;
+        '@extra': Extra;
+    };
+};
+
+export type GetLibrariesPostResponse = GetLibrariesPostResponses[keyof GetLibrariesPostResponses];
 
 export type JsonRpcData = {
     body: JsonRpcRequest | Array<JsonRpcRequest>;

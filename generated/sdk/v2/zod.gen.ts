@@ -3,6 +3,58 @@
 import * as z from 'zod';
 
 /**
+ * Parameters of `getMasterchainInfo` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetMasterchainInfoRequest = z.record(z.string(), z.never());
+
+/**
+ * Parameters of `getMasterchainBlockSignatures` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetMasterchainBlockSignaturesRequest = z.object({
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * Parameters of `getConsensusBlock` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetConsensusBlockRequest = z.record(z.string(), z.never());
+
+/**
+ * Parameters of `getShards` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetShardsRequest = z.object({
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * Parameters of `shards` as a JSON object (the query parameters of its GET form).
+ */
+export const zShardsRequest = z.object({
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * Parameters of `getOutMsgQueueSize` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetOutMsgQueueSizeRequest = z.record(z.string(), z.never());
+
+/**
+ * Parameters of `getConfigParam` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetConfigParamRequest = z.object({
+    param: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
+    config_id: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `getConfigAll` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetConfigAllRequest = z.object({
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
  * One JSON-RPC 2.0 call of a v2 operation.
  */
 export const zJsonRpcRequest = z.object({
@@ -19,6 +71,94 @@ export const zJsonRpcRequest = z.object({
  * An account address given as a parameter: raw `wc:hex` (any case) or user-friendly base64/base64url with any flags (the checksum is verified by the server). A space is read as `+` (an unencoded `+` in a query string arrives as a space).
  */
 export const zAddressQueryInput = z.string().regex(/^(-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9+\/_ -]{48})$/);
+
+/**
+ * Parameters of `getAddressInformation` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetAddressInformationRequest = z.object({
+    address: zAddressQueryInput,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `getExtendedAddressInformation` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetExtendedAddressInformationRequest = z.object({
+    address: zAddressQueryInput,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `getWalletInformation` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetWalletInformationRequest = z.object({
+    address: zAddressQueryInput,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `getAddressBalance` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetAddressBalanceRequest = z.object({
+    address: zAddressQueryInput,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `getAddressState` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetAddressStateRequest = z.object({
+    address: zAddressQueryInput,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `getTokenData` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetTokenDataRequest = z.object({
+    address: zAddressQueryInput,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `getShardAccountCell` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetShardAccountCellRequest = z.object({
+    address: zAddressQueryInput,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `dnsResolve` as a JSON object (the query parameters of its GET form).
+ */
+export const zDnsResolveRequest = z.object({
+    address: zAddressQueryInput.nullish(),
+    name: z.string().max(126).nullish().default(''),
+    category: z.string().max(127).nullish(),
+    ttl: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish().default(0),
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `detectAddress` as a JSON object (the query parameters of its GET form).
+ */
+export const zDetectAddressRequest = z.object({
+    address: zAddressQueryInput
+});
+
+/**
+ * Parameters of `packAddress` as a JSON object (the query parameters of its GET form).
+ */
+export const zPackAddressRequest = z.object({
+    address: zAddressQueryInput
+});
+
+/**
+ * Parameters of `unpackAddress` as a JSON object (the query parameters of its GET form).
+ */
+export const zUnpackAddressRequest = z.object({
+    address: zAddressQueryInput
+});
 
 /**
  * A 64-bit signed integer written as decimal digits in a string, so that JavaScript clients lose no precision (logical times, shard ids, balances, fees).
@@ -482,6 +622,65 @@ export const zTokenData = z.union([
 ]);
 
 /**
+ * A cell as a base64 bag of cells (tonlib `tvm.cell`).
+ */
+export const zTvmCell = z.object({
+    '@type': z.literal('tvm.cell'),
+    bytes: zBase64
+});
+
+/**
+ * The value of one TEP-81 record, as tonlib shows it: a next resolver, a contract address, an ADNL address (tonlib's 55-character base32 form), a TON Storage bag, text, or the record cell itself when its kind is not one of these.
+ */
+export const zDnsEntryData = z.union([
+    z.object({
+        '@type': z.literal('dns.entryDataNextResolver'),
+        resolver: zAccountAddress
+    }),
+    z.object({
+        '@type': z.literal('dns.entryDataSmcAddress'),
+        smc_address: zAccountAddress
+    }),
+    z.object({
+        '@type': z.literal('dns.entryDataAdnlAddress'),
+        adnl_address: z.object({
+            '@type': z.literal('adnlAddress'),
+            adnl_address: z.string().regex(/^[a-z2-7]{55}$/)
+        })
+    }),
+    z.object({
+        '@type': z.literal('dns.entryDataStorageAddress'),
+        bag_id: z.string().regex(/^[0-9A-F]{64}$/)
+    }),
+    z.object({
+        '@type': z.literal('dns.entryDataText'),
+        text: z.string()
+    }),
+    z.object({
+        '@type': z.literal('dns.entryDataUnknown'),
+        bytes: zBase64
+    })
+]);
+
+/**
+ * One resolved record. `name` is the part of the name the answering resolver was asked for, as tonlib writes it (the empty string for a resolver's own records); `category` is the record's 256-bit category in base64.
+ */
+export const zDnsEntry = z.object({
+    '@type': z.literal('dns.entry'),
+    name: z.string(),
+    category: zHashBase64,
+    entry: zDnsEntryData
+});
+
+/**
+ * The records a name resolves to. When a resolver passes the rest of the name on and no more resolvers may be followed (`ttl`), the one entry is that `dns_next_resolver` record. Empty when the name resolves to nothing.
+ */
+export const zDnsResolved = z.object({
+    '@type': z.literal('dns.resolved'),
+    entries: z.array(zDnsEntry)
+});
+
+/**
  * Latest known masterchain block, the zero state and the state root hash (tonlib `blocks.masterchainInfo`).
  */
 export const zMasterchainInfo = z.object({
@@ -523,6 +722,54 @@ export const zBlockSignatures = z.union([
  * A 64-bit signed integer as decimal digits.
  */
 export const zInt64Input = z.string().regex(/^-?[0-9]+$/);
+
+/**
+ * Parameters of `getShardBlockProof` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetShardBlockProofRequest = z.object({
+    workchain: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    shard: zInt64Input,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    from_seqno: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `lookupBlock` as a JSON object (the query parameters of its GET form).
+ */
+export const zLookupBlockRequest = z.object({
+    workchain: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    shard: zInt64Input,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
+    lt: zInt64Input.nullish(),
+    unixtime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+/**
+ * Parameters of `tryLocateTx` as a JSON object (the query parameters of its GET form).
+ */
+export const zTryLocateTxRequest = z.object({
+    source: zAddressQueryInput,
+    destination: zAddressQueryInput,
+    created_lt: zInt64Input
+});
+
+/**
+ * Parameters of `tryLocateResultTx` as a JSON object (the query parameters of its GET form).
+ */
+export const zTryLocateResultTxRequest = z.object({
+    source: zAddressQueryInput,
+    destination: zAddressQueryInput,
+    created_lt: zInt64Input
+});
+
+/**
+ * Parameters of `tryLocateSourceTx` as a JSON object (the query parameters of its GET form).
+ */
+export const zTryLocateSourceTxRequest = z.object({
+    source: zAddressQueryInput,
+    destination: zAddressQueryInput,
+    created_lt: zInt64Input
+});
 
 /**
  * Proof that a shard block is referenced by the next block of the chain.
@@ -578,6 +825,89 @@ export const zShards = z.object({
  * A 256-bit hash given as a parameter: 64 hex digits (any case, optional `0x`) or base64/base64url, padded or not. A space is read as `+` (an unencoded `+` in a query string arrives as a space).
  */
 export const zHashInput = z.string().regex(/^((0[xX])?[0-9a-fA-F]{64}|[A-Za-z0-9+\/_ -]{43}=?)$/);
+
+/**
+ * Parameters of `getBlockHeader` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetBlockHeaderRequest = z.object({
+    workchain: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    shard: zInt64Input,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    root_hash: zHashInput.nullish(),
+    file_hash: zHashInput.nullish()
+});
+
+/**
+ * Parameters of `getBlockTransactions` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetBlockTransactionsRequest = z.object({
+    workchain: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    shard: zInt64Input,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    root_hash: zHashInput.nullish(),
+    file_hash: zHashInput.nullish(),
+    after_lt: zInt64Input.nullish(),
+    after_hash: z.union([
+        zHashInput,
+        zAddressQueryInput
+    ]).nullish(),
+    count: z.int().gte(1).lte(10000).nullish().default(40)
+});
+
+/**
+ * Parameters of `getBlockTransactionsExt` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetBlockTransactionsExtRequest = z.object({
+    workchain: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    shard: zInt64Input,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    root_hash: zHashInput.nullish(),
+    file_hash: zHashInput.nullish(),
+    after_lt: zInt64Input.nullish(),
+    after_hash: z.union([
+        zHashInput,
+        zAddressQueryInput
+    ]).nullish(),
+    count: z.int().gte(1).lte(10000).nullish().default(40)
+});
+
+/**
+ * Parameters of `getTransactions` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetTransactionsRequest = z.object({
+    address: zAddressQueryInput,
+    limit: z.int().gte(1).lte(1000).nullish().default(10),
+    lt: zInt64Input.nullish(),
+    hash: zHashInput.nullish(),
+    to_lt: zInt64Input.nullish().default('0'),
+    archival: z.boolean().nullish().default(false)
+});
+
+/**
+ * Parameters of `getTransactionsStd` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetTransactionsStdRequest = z.object({
+    address: zAddressQueryInput,
+    limit: z.int().gte(1).lte(1000).nullish().default(10),
+    lt: zInt64Input.nullish(),
+    hash: zHashInput.nullish(),
+    to_lt: zInt64Input.nullish().default('0'),
+    archival: z.boolean().nullish().default(false)
+});
+
+/**
+ * Parameters of `detectHash` as a JSON object (the query parameters of its GET form).
+ */
+export const zDetectHashRequest = z.object({
+    hash: zHashInput
+});
+
+/**
+ * Parameters of `getLibraries` as a JSON object (the query parameters of its GET form).
+ */
+export const zGetLibrariesRequest = z.object({
+    libraries: z.array(zHashInput).min(1)
+});
 
 /**
  * Header of a block (tonlib `blocks.header`).
@@ -877,14 +1207,6 @@ export const zNumberLiteral = z.string().regex(/^-?(0[xX][0-9a-fA-F]+|[0-9]+)$/)
 export const zTvmNumberDecimal = z.object({
     '@type': z.literal('tvm.numberDecimal'),
     number: zNumberLiteral
-});
-
-/**
- * A cell as a base64 bag of cells (tonlib `tvm.cell`).
- */
-export const zTvmCell = z.object({
-    '@type': z.literal('tvm.cell'),
-    bytes: zBase64
 });
 
 /**
@@ -1295,6 +1617,17 @@ export const zGetAddressInformationResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetAddressInformationPostBody = zGetAddressInformationRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetAddressInformationPostResponse = z.object({
+    ok: z.literal(true),
+    result: zAddressInformation,
+    '@extra': zExtra
+});
+
 export const zGetExtendedAddressInformationQuery = z.object({
     address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
@@ -1304,6 +1637,17 @@ export const zGetExtendedAddressInformationQuery = z.object({
  * Success envelope.
  */
 export const zGetExtendedAddressInformationResponse = z.object({
+    ok: z.literal(true),
+    result: zExtendedAddressInformation,
+    '@extra': zExtra
+});
+
+export const zGetExtendedAddressInformationPostBody = zGetExtendedAddressInformationRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetExtendedAddressInformationPostResponse = z.object({
     ok: z.literal(true),
     result: zExtendedAddressInformation,
     '@extra': zExtra
@@ -1323,6 +1667,17 @@ export const zGetWalletInformationResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetWalletInformationPostBody = zGetWalletInformationRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetWalletInformationPostResponse = z.object({
+    ok: z.literal(true),
+    result: zWalletInformation,
+    '@extra': zExtra
+});
+
 export const zGetAddressBalanceQuery = z.object({
     address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
@@ -1332,6 +1687,17 @@ export const zGetAddressBalanceQuery = z.object({
  * Success envelope.
  */
 export const zGetAddressBalanceResponse = z.object({
+    ok: z.literal(true),
+    result: zAddressBalance,
+    '@extra': zExtra
+});
+
+export const zGetAddressBalancePostBody = zGetAddressBalanceRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetAddressBalancePostResponse = z.object({
     ok: z.literal(true),
     result: zAddressBalance,
     '@extra': zExtra
@@ -1351,6 +1717,17 @@ export const zGetAddressStateResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetAddressStatePostBody = zGetAddressStateRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetAddressStatePostResponse = z.object({
+    ok: z.literal(true),
+    result: zAccountStatus,
+    '@extra': zExtra
+});
+
 export const zGetTokenDataQuery = z.object({
     address: zAddressQueryInput,
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
@@ -1365,10 +1742,85 @@ export const zGetTokenDataResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetTokenDataPostBody = zGetTokenDataRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetTokenDataPostResponse = z.object({
+    ok: z.literal(true),
+    result: zTokenData,
+    '@extra': zExtra
+});
+
+export const zGetShardAccountCellQuery = z.object({
+    address: zAddressQueryInput,
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+});
+
+/**
+ * Success envelope.
+ */
+export const zGetShardAccountCellResponse = z.object({
+    ok: z.literal(true),
+    result: zTvmCell,
+    '@extra': zExtra
+});
+
+export const zGetShardAccountCellPostBody = zGetShardAccountCellRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetShardAccountCellPostResponse = z.object({
+    ok: z.literal(true),
+    result: zTvmCell,
+    '@extra': zExtra
+});
+
+export const zDnsResolveQuery = z.object({
+    address: zAddressQueryInput.optional(),
+    name: z.string().max(126).optional().default(''),
+    category: z.string().max(127).optional(),
+    ttl: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional().default(0),
+    seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+});
+
+/**
+ * Success envelope.
+ */
+export const zDnsResolveResponse = z.object({
+    ok: z.literal(true),
+    result: zDnsResolved,
+    '@extra': zExtra
+});
+
+export const zDnsResolvePostBody = zDnsResolveRequest;
+
+/**
+ * Success envelope.
+ */
+export const zDnsResolvePostResponse = z.object({
+    ok: z.literal(true),
+    result: zDnsResolved,
+    '@extra': zExtra
+});
+
 /**
  * Success envelope.
  */
 export const zGetMasterchainInfoResponse = z.object({
+    ok: z.literal(true),
+    result: zMasterchainInfo,
+    '@extra': zExtra
+});
+
+export const zGetMasterchainInfoPostBody = zGetMasterchainInfoRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetMasterchainInfoPostResponse = z.object({
     ok: z.literal(true),
     result: zMasterchainInfo,
     '@extra': zExtra
@@ -1382,6 +1834,17 @@ export const zGetMasterchainBlockSignaturesQuery = z.object({
  * Success envelope.
  */
 export const zGetMasterchainBlockSignaturesResponse = z.object({
+    ok: z.literal(true),
+    result: zBlockSignatures,
+    '@extra': zExtra
+});
+
+export const zGetMasterchainBlockSignaturesPostBody = zGetMasterchainBlockSignaturesRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetMasterchainBlockSignaturesPostResponse = z.object({
     ok: z.literal(true),
     result: zBlockSignatures,
     '@extra': zExtra
@@ -1403,10 +1866,32 @@ export const zGetShardBlockProofResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetShardBlockProofPostBody = zGetShardBlockProofRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetShardBlockProofPostResponse = z.object({
+    ok: z.literal(true),
+    result: zShardBlockProof,
+    '@extra': zExtra
+});
+
 /**
  * Success envelope.
  */
 export const zGetConsensusBlockResponse = z.object({
+    ok: z.literal(true),
+    result: zConsensusBlock,
+    '@extra': zExtra
+});
+
+export const zGetConsensusBlockPostBody = zGetConsensusBlockRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetConsensusBlockPostResponse = z.object({
     ok: z.literal(true),
     result: zConsensusBlock,
     '@extra': zExtra
@@ -1429,6 +1914,17 @@ export const zLookupBlockResponse = z.object({
     '@extra': zExtra
 });
 
+export const zLookupBlockPostBody = zLookupBlockRequest;
+
+/**
+ * Success envelope.
+ */
+export const zLookupBlockPostResponse = z.object({
+    ok: z.literal(true),
+    result: zBlockIdExt,
+    '@extra': zExtra
+});
+
 export const zGetShardsQuery = z.object({
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
@@ -1442,6 +1938,17 @@ export const zGetShardsResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetShardsPostBody = zGetShardsRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetShardsPostResponse = z.object({
+    ok: z.literal(true),
+    result: zShards,
+    '@extra': zExtra
+});
+
 export const zShardsQuery = z.object({
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
@@ -1450,6 +1957,17 @@ export const zShardsQuery = z.object({
  * Success envelope.
  */
 export const zShardsResponse = z.object({
+    ok: z.literal(true),
+    result: zShards,
+    '@extra': zExtra
+});
+
+export const zShardsPostBody = zShardsRequest;
+
+/**
+ * Success envelope.
+ */
+export const zShardsPostResponse = z.object({
     ok: z.literal(true),
     result: zShards,
     '@extra': zExtra
@@ -1472,10 +1990,32 @@ export const zGetBlockHeaderResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetBlockHeaderPostBody = zGetBlockHeaderRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetBlockHeaderPostResponse = z.object({
+    ok: z.literal(true),
+    result: zBlockHeader,
+    '@extra': zExtra
+});
+
 /**
  * Success envelope.
  */
 export const zGetOutMsgQueueSizeResponse = z.object({
+    ok: z.literal(true),
+    result: zOutMsgQueueSizes,
+    '@extra': zExtra
+});
+
+export const zGetOutMsgQueueSizePostBody = zGetOutMsgQueueSizeRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetOutMsgQueueSizePostResponse = z.object({
     ok: z.literal(true),
     result: zOutMsgQueueSizes,
     '@extra': zExtra
@@ -1504,6 +2044,17 @@ export const zGetBlockTransactionsResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetBlockTransactionsPostBody = zGetBlockTransactionsRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetBlockTransactionsPostResponse = z.object({
+    ok: z.literal(true),
+    result: zBlockTransactions,
+    '@extra': zExtra
+});
+
 export const zGetBlockTransactionsExtQuery = z.object({
     workchain: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
     shard: zInt64Input,
@@ -1527,6 +2078,17 @@ export const zGetBlockTransactionsExtResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetBlockTransactionsExtPostBody = zGetBlockTransactionsExtRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetBlockTransactionsExtPostResponse = z.object({
+    ok: z.literal(true),
+    result: zBlockTransactionsExt,
+    '@extra': zExtra
+});
+
 export const zGetTransactionsQuery = z.object({
     address: zAddressQueryInput,
     limit: z.int().gte(1).lte(1000).optional().default(10),
@@ -1540,6 +2102,17 @@ export const zGetTransactionsQuery = z.object({
  * Success envelope.
  */
 export const zGetTransactionsResponse = z.object({
+    ok: z.literal(true),
+    result: zExtTransactionList,
+    '@extra': zExtra
+});
+
+export const zGetTransactionsPostBody = zGetTransactionsRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetTransactionsPostResponse = z.object({
     ok: z.literal(true),
     result: zExtTransactionList,
     '@extra': zExtra
@@ -1563,6 +2136,17 @@ export const zGetTransactionsStdResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetTransactionsStdPostBody = zGetTransactionsStdRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetTransactionsStdPostResponse = z.object({
+    ok: z.literal(true),
+    result: zRawTransactions,
+    '@extra': zExtra
+});
+
 export const zTryLocateTxQuery = z.object({
     source: zAddressQueryInput,
     destination: zAddressQueryInput,
@@ -1573,6 +2157,17 @@ export const zTryLocateTxQuery = z.object({
  * Success envelope.
  */
 export const zTryLocateTxResponse = z.object({
+    ok: z.literal(true),
+    result: zExtTransaction,
+    '@extra': zExtra
+});
+
+export const zTryLocateTxPostBody = zTryLocateTxRequest;
+
+/**
+ * Success envelope.
+ */
+export const zTryLocateTxPostResponse = z.object({
     ok: z.literal(true),
     result: zExtTransaction,
     '@extra': zExtra
@@ -1593,6 +2188,17 @@ export const zTryLocateResultTxResponse = z.object({
     '@extra': zExtra
 });
 
+export const zTryLocateResultTxPostBody = zTryLocateResultTxRequest;
+
+/**
+ * Success envelope.
+ */
+export const zTryLocateResultTxPostResponse = z.object({
+    ok: z.literal(true),
+    result: zExtTransaction,
+    '@extra': zExtra
+});
+
 export const zTryLocateSourceTxQuery = z.object({
     source: zAddressQueryInput,
     destination: zAddressQueryInput,
@@ -1603,6 +2209,17 @@ export const zTryLocateSourceTxQuery = z.object({
  * Success envelope.
  */
 export const zTryLocateSourceTxResponse = z.object({
+    ok: z.literal(true),
+    result: zExtTransaction,
+    '@extra': zExtra
+});
+
+export const zTryLocateSourceTxPostBody = zTryLocateSourceTxRequest;
+
+/**
+ * Success envelope.
+ */
+export const zTryLocateSourceTxPostResponse = z.object({
     ok: z.literal(true),
     result: zExtTransaction,
     '@extra': zExtra
@@ -1654,6 +2271,17 @@ export const zDetectAddressResponse = z.object({
     '@extra': zExtra
 });
 
+export const zDetectAddressPostBody = zDetectAddressRequest;
+
+/**
+ * Success envelope.
+ */
+export const zDetectAddressPostResponse = z.object({
+    ok: z.literal(true),
+    result: zDetectedAddress,
+    '@extra': zExtra
+});
+
 export const zDetectHashQuery = z.object({
     hash: zHashInput
 });
@@ -1662,6 +2290,17 @@ export const zDetectHashQuery = z.object({
  * Success envelope.
  */
 export const zDetectHashResponse = z.object({
+    ok: z.literal(true),
+    result: zDetectedHash,
+    '@extra': zExtra
+});
+
+export const zDetectHashPostBody = zDetectHashRequest;
+
+/**
+ * Success envelope.
+ */
+export const zDetectHashPostResponse = z.object({
     ok: z.literal(true),
     result: zDetectedHash,
     '@extra': zExtra
@@ -1680,6 +2319,17 @@ export const zPackAddressResponse = z.object({
     '@extra': zExtra
 });
 
+export const zPackAddressPostBody = zPackAddressRequest;
+
+/**
+ * Success envelope.
+ */
+export const zPackAddressPostResponse = z.object({
+    ok: z.literal(true),
+    result: zPackedAddress,
+    '@extra': zExtra
+});
+
 export const zUnpackAddressQuery = z.object({
     address: zAddressQueryInput
 });
@@ -1688,6 +2338,17 @@ export const zUnpackAddressQuery = z.object({
  * Success envelope.
  */
 export const zUnpackAddressResponse = z.object({
+    ok: z.literal(true),
+    result: zUnpackedAddress,
+    '@extra': zExtra
+});
+
+export const zUnpackAddressPostBody = zUnpackAddressRequest;
+
+/**
+ * Success envelope.
+ */
+export const zUnpackAddressPostResponse = z.object({
     ok: z.literal(true),
     result: zUnpackedAddress,
     '@extra': zExtra
@@ -1708,6 +2369,17 @@ export const zGetConfigParamResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetConfigParamPostBody = zGetConfigParamRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetConfigParamPostResponse = z.object({
+    ok: z.literal(true),
+    result: zConfigInfo,
+    '@extra': zExtra
+});
+
 export const zGetConfigAllQuery = z.object({
     seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
 });
@@ -1721,6 +2393,17 @@ export const zGetConfigAllResponse = z.object({
     '@extra': zExtra
 });
 
+export const zGetConfigAllPostBody = zGetConfigAllRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetConfigAllPostResponse = z.object({
+    ok: z.literal(true),
+    result: zConfigInfo,
+    '@extra': zExtra
+});
+
 export const zGetLibrariesQuery = z.object({
     libraries: z.array(zHashInput).min(1)
 });
@@ -1729,6 +2412,17 @@ export const zGetLibrariesQuery = z.object({
  * Success envelope.
  */
 export const zGetLibrariesResponse = z.object({
+    ok: z.literal(true),
+    result: zLibraryResult,
+    '@extra': zExtra
+});
+
+export const zGetLibrariesPostBody = zGetLibrariesRequest;
+
+/**
+ * Success envelope.
+ */
+export const zGetLibrariesPostResponse = z.object({
     ok: z.literal(true),
     result: zLibraryResult,
     '@extra': zExtra

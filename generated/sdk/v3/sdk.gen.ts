@@ -4,8 +4,8 @@ import * as z from 'zod';
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from '../runtime/client/index.js';
-import type { DecodeGetData, DecodeGetErrors, DecodeGetResponses, DecodePostData, DecodePostErrors, DecodePostResponses, EstimateFeeData, EstimateFeeErrors, EstimateFeeResponses, GetAccountStatesData, GetAccountStatesErrors, GetAccountStatesResponses, GetActionsData, GetActionsErrors, GetActionsResponses, GetAddressBookData, GetAddressBookErrors, GetAddressBookResponses, GetAddressInformationData, GetAddressInformationErrors, GetAddressInformationResponses, GetAdjacentTransactionsData, GetAdjacentTransactionsErrors, GetAdjacentTransactionsResponses, GetBlocksData, GetBlocksErrors, GetBlocksResponses, GetDnsActiveAuctionsData, GetDnsActiveAuctionsErrors, GetDnsActiveAuctionsResponses, GetDnsRecordsData, GetDnsRecordsErrors, GetDnsRecordsResponses, GetJettonBurnsData, GetJettonBurnsErrors, GetJettonBurnsResponses, GetJettonMastersData, GetJettonMastersErrors, GetJettonMastersResponses, GetJettonTransfersData, GetJettonTransfersErrors, GetJettonTransfersResponses, GetJettonWalletsData, GetJettonWalletsErrors, GetJettonWalletsResponses, GetMasterchainBlockShardsData, GetMasterchainBlockShardsErrors, GetMasterchainBlockShardsResponses, GetMasterchainBlockShardStateData, GetMasterchainBlockShardStateErrors, GetMasterchainBlockShardStateResponses, GetMasterchainInfoData, GetMasterchainInfoErrors, GetMasterchainInfoResponses, GetMessagesData, GetMessagesErrors, GetMessagesResponses, GetMetadataData, GetMetadataErrors, GetMetadataResponses, GetMultisigOrdersData, GetMultisigOrdersErrors, GetMultisigOrdersResponses, GetMultisigWalletsData, GetMultisigWalletsErrors, GetMultisigWalletsResponses, GetNftCollectionsData, GetNftCollectionsErrors, GetNftCollectionsResponses, GetNftItemsData, GetNftItemsErrors, GetNftItemsResponses, GetNftSalesData, GetNftSalesErrors, GetNftSalesResponses, GetNftTransfersData, GetNftTransfersErrors, GetNftTransfersResponses, GetNominatorPoolData, GetNominatorPoolErrors, GetNominatorPoolNominatorData, GetNominatorPoolNominatorErrors, GetNominatorPoolNominatorEventsData, GetNominatorPoolNominatorEventsErrors, GetNominatorPoolNominatorEventsResponses, GetNominatorPoolNominatorResponses, GetNominatorPoolNominatorRewardsData, GetNominatorPoolNominatorRewardsErrors, GetNominatorPoolNominatorRewardsResponses, GetNominatorPoolResponses, GetNominatorPoolValidatorEventsData, GetNominatorPoolValidatorEventsErrors, GetNominatorPoolValidatorEventsResponses, GetNominatorPoolValidatorRewardsData, GetNominatorPoolValidatorRewardsErrors, GetNominatorPoolValidatorRewardsResponses, GetPendingActionsData, GetPendingActionsErrors, GetPendingActionsResponses, GetPendingTracesData, GetPendingTracesErrors, GetPendingTracesResponses, GetPendingTransactionsData, GetPendingTransactionsErrors, GetPendingTransactionsResponses, GetTopAccountsByBalanceData, GetTopAccountsByBalanceErrors, GetTopAccountsByBalanceResponses, GetTracesData, GetTracesErrors, GetTracesResponses, GetTransactionsByMasterchainBlockData, GetTransactionsByMasterchainBlockErrors, GetTransactionsByMasterchainBlockResponses, GetTransactionsByMessageData, GetTransactionsByMessageErrors, GetTransactionsByMessageResponses, GetTransactionsData, GetTransactionsErrors, GetTransactionsResponses, GetValidatorComplaintsData, GetValidatorComplaintsErrors, GetValidatorComplaintsResponses, GetValidatorCyclesData, GetValidatorCyclesErrors, GetValidatorCyclesResponses, GetValidatorElectionsData, GetValidatorElectionsErrors, GetValidatorElectionsResponses, GetValidatorEventsData, GetValidatorEventsErrors, GetValidatorEventsResponses, GetVestingContractsData, GetVestingContractsErrors, GetVestingContractsResponses, GetWalletInformationData, GetWalletInformationErrors, GetWalletInformationResponses, GetWalletStatesData, GetWalletStatesErrors, GetWalletStatesResponses, RunGetMethodData, RunGetMethodErrors, RunGetMethodResponses, SendMessageData, SendMessageErrors, SendMessageResponses } from './types.gen.js';
-import { zDecodeGetQuery, zDecodeGetResponse, zDecodePostBody, zDecodePostResponse, zEstimateFeeBody, zEstimateFeeResponse, zGetAccountStatesQuery, zGetAccountStatesResponse, zGetActionsQuery, zGetActionsResponse, zGetAddressBookQuery, zGetAddressBookResponse, zGetAddressInformationQuery, zGetAddressInformationResponse, zGetAdjacentTransactionsQuery, zGetAdjacentTransactionsResponse, zGetBlocksQuery, zGetBlocksResponse, zGetDnsActiveAuctionsQuery, zGetDnsActiveAuctionsResponse, zGetDnsRecordsQuery, zGetDnsRecordsResponse, zGetJettonBurnsQuery, zGetJettonBurnsResponse, zGetJettonMastersQuery, zGetJettonMastersResponse, zGetJettonTransfersQuery, zGetJettonTransfersResponse, zGetJettonWalletsQuery, zGetJettonWalletsResponse, zGetMasterchainBlockShardsQuery, zGetMasterchainBlockShardsResponse, zGetMasterchainBlockShardStateQuery, zGetMasterchainBlockShardStateResponse, zGetMasterchainInfoResponse, zGetMessagesQuery, zGetMessagesResponse, zGetMetadataQuery, zGetMetadataResponse, zGetMultisigOrdersQuery, zGetMultisigOrdersResponse, zGetMultisigWalletsQuery, zGetMultisigWalletsResponse, zGetNftCollectionsQuery, zGetNftCollectionsResponse, zGetNftItemsQuery, zGetNftItemsResponse, zGetNftSalesQuery, zGetNftSalesResponse, zGetNftTransfersQuery, zGetNftTransfersResponse, zGetNominatorPoolNominatorEventsQuery, zGetNominatorPoolNominatorEventsResponse, zGetNominatorPoolNominatorQuery, zGetNominatorPoolNominatorResponse, zGetNominatorPoolNominatorRewardsQuery, zGetNominatorPoolNominatorRewardsResponse, zGetNominatorPoolQuery, zGetNominatorPoolResponse, zGetNominatorPoolValidatorEventsQuery, zGetNominatorPoolValidatorEventsResponse, zGetNominatorPoolValidatorRewardsQuery, zGetNominatorPoolValidatorRewardsResponse, zGetPendingActionsQuery, zGetPendingActionsResponse, zGetPendingTracesQuery, zGetPendingTracesResponse, zGetPendingTransactionsQuery, zGetPendingTransactionsResponse, zGetTopAccountsByBalanceQuery, zGetTopAccountsByBalanceResponse, zGetTracesQuery, zGetTracesResponse, zGetTransactionsByMasterchainBlockQuery, zGetTransactionsByMasterchainBlockResponse, zGetTransactionsByMessageQuery, zGetTransactionsByMessageResponse, zGetTransactionsQuery, zGetTransactionsResponse, zGetValidatorComplaintsQuery, zGetValidatorComplaintsResponse, zGetValidatorCyclesQuery, zGetValidatorCyclesResponse, zGetValidatorElectionsQuery, zGetValidatorElectionsResponse, zGetValidatorEventsQuery, zGetValidatorEventsResponse, zGetVestingContractsQuery, zGetVestingContractsResponse, zGetWalletInformationQuery, zGetWalletInformationResponse, zGetWalletStatesQuery, zGetWalletStatesResponse, zRunGetMethodBody, zRunGetMethodResponse, zSendMessageBody, zSendMessageResponse } from './zod.gen.js';
+import type { DecodeGetData, DecodeGetErrors, DecodeGetResponses, DecodePostData, DecodePostErrors, DecodePostResponses, EmulateTonConnectData, EmulateTonConnectErrors, EmulateTonConnectResponses, EmulateTraceData, EmulateTraceErrors, EmulateTraceResponses, EstimateFeeData, EstimateFeeErrors, EstimateFeeResponses, GetAccountStatesData, GetAccountStatesErrors, GetAccountStatesResponses, GetActionsData, GetActionsErrors, GetActionsResponses, GetAddressBookData, GetAddressBookErrors, GetAddressBookResponses, GetAddressInformationData, GetAddressInformationErrors, GetAddressInformationResponses, GetAdjacentTransactionsData, GetAdjacentTransactionsErrors, GetAdjacentTransactionsResponses, GetBlocksData, GetBlocksErrors, GetBlocksResponses, GetDnsActiveAuctionsData, GetDnsActiveAuctionsErrors, GetDnsActiveAuctionsResponses, GetDnsRecordsData, GetDnsRecordsErrors, GetDnsRecordsResponses, GetEventsData, GetEventsErrors, GetEventsResponses, GetJettonBurnsData, GetJettonBurnsErrors, GetJettonBurnsResponses, GetJettonMastersData, GetJettonMastersErrors, GetJettonMastersResponses, GetJettonTransfersData, GetJettonTransfersErrors, GetJettonTransfersResponses, GetJettonWalletsData, GetJettonWalletsErrors, GetJettonWalletsResponses, GetMasterchainBlockShardsData, GetMasterchainBlockShardsErrors, GetMasterchainBlockShardsResponses, GetMasterchainBlockShardStateData, GetMasterchainBlockShardStateErrors, GetMasterchainBlockShardStateResponses, GetMasterchainInfoData, GetMasterchainInfoErrors, GetMasterchainInfoResponses, GetMessagesData, GetMessagesErrors, GetMessagesResponses, GetMetadataData, GetMetadataErrors, GetMetadataResponses, GetMultisigOrdersData, GetMultisigOrdersErrors, GetMultisigOrdersResponses, GetMultisigWalletsData, GetMultisigWalletsErrors, GetMultisigWalletsResponses, GetNftCollectionsData, GetNftCollectionsErrors, GetNftCollectionsResponses, GetNftItemsData, GetNftItemsErrors, GetNftItemsResponses, GetNftSalesData, GetNftSalesErrors, GetNftSalesResponses, GetNftTransfersData, GetNftTransfersErrors, GetNftTransfersResponses, GetNominatorPoolData, GetNominatorPoolErrors, GetNominatorPoolNominatorData, GetNominatorPoolNominatorErrors, GetNominatorPoolNominatorEventsData, GetNominatorPoolNominatorEventsErrors, GetNominatorPoolNominatorEventsResponses, GetNominatorPoolNominatorResponses, GetNominatorPoolNominatorRewardsData, GetNominatorPoolNominatorRewardsErrors, GetNominatorPoolNominatorRewardsResponses, GetNominatorPoolResponses, GetNominatorPoolValidatorEventsData, GetNominatorPoolValidatorEventsErrors, GetNominatorPoolValidatorEventsResponses, GetNominatorPoolValidatorRewardsData, GetNominatorPoolValidatorRewardsErrors, GetNominatorPoolValidatorRewardsResponses, GetPendingActionsData, GetPendingActionsErrors, GetPendingActionsResponses, GetPendingTracesData, GetPendingTracesErrors, GetPendingTracesResponses, GetPendingTransactionsData, GetPendingTransactionsErrors, GetPendingTransactionsResponses, GetTopAccountsByBalanceData, GetTopAccountsByBalanceErrors, GetTopAccountsByBalanceResponses, GetTracesData, GetTracesErrors, GetTracesResponses, GetTransactionsByMasterchainBlockData, GetTransactionsByMasterchainBlockErrors, GetTransactionsByMasterchainBlockResponses, GetTransactionsByMessageData, GetTransactionsByMessageErrors, GetTransactionsByMessageResponses, GetTransactionsData, GetTransactionsErrors, GetTransactionsResponses, GetValidatorComplaintsData, GetValidatorComplaintsErrors, GetValidatorComplaintsResponses, GetValidatorCyclesData, GetValidatorCyclesErrors, GetValidatorCyclesResponses, GetValidatorElectionsData, GetValidatorElectionsErrors, GetValidatorElectionsResponses, GetValidatorEventsData, GetValidatorEventsErrors, GetValidatorEventsResponses, GetVestingContractsData, GetVestingContractsErrors, GetVestingContractsResponses, GetWalletInformationData, GetWalletInformationErrors, GetWalletInformationResponses, GetWalletStatesData, GetWalletStatesErrors, GetWalletStatesResponses, RunGetMethodData, RunGetMethodErrors, RunGetMethodResponses, SendMessageData, SendMessageErrors, SendMessageResponses } from './types.gen.js';
+import { zDecodeGetQuery, zDecodeGetResponse, zDecodePostBody, zDecodePostResponse, zEmulateTonConnectBody, zEmulateTonConnectResponse, zEmulateTraceBody, zEmulateTraceResponse2, zEstimateFeeBody, zEstimateFeeResponse, zGetAccountStatesHeaders, zGetAccountStatesQuery, zGetAccountStatesResponse, zGetActionsHeaders, zGetActionsQuery, zGetActionsResponse, zGetAddressBookHeaders, zGetAddressBookQuery, zGetAddressBookResponse, zGetAddressInformationQuery, zGetAddressInformationResponse, zGetAdjacentTransactionsHeaders, zGetAdjacentTransactionsQuery, zGetAdjacentTransactionsResponse, zGetBlocksHeaders, zGetBlocksQuery, zGetBlocksResponse, zGetDnsActiveAuctionsHeaders, zGetDnsActiveAuctionsQuery, zGetDnsActiveAuctionsResponse, zGetDnsRecordsHeaders, zGetDnsRecordsQuery, zGetDnsRecordsResponse, zGetEventsHeaders, zGetEventsQuery, zGetEventsResponse, zGetJettonBurnsHeaders, zGetJettonBurnsQuery, zGetJettonBurnsResponse, zGetJettonMastersHeaders, zGetJettonMastersQuery, zGetJettonMastersResponse, zGetJettonTransfersHeaders, zGetJettonTransfersQuery, zGetJettonTransfersResponse, zGetJettonWalletsHeaders, zGetJettonWalletsQuery, zGetJettonWalletsResponse, zGetMasterchainBlockShardsHeaders, zGetMasterchainBlockShardsQuery, zGetMasterchainBlockShardsResponse, zGetMasterchainBlockShardStateHeaders, zGetMasterchainBlockShardStateQuery, zGetMasterchainBlockShardStateResponse, zGetMasterchainInfoHeaders, zGetMasterchainInfoResponse, zGetMessagesHeaders, zGetMessagesQuery, zGetMessagesResponse, zGetMetadataHeaders, zGetMetadataQuery, zGetMetadataResponse, zGetMultisigOrdersHeaders, zGetMultisigOrdersQuery, zGetMultisigOrdersResponse, zGetMultisigWalletsHeaders, zGetMultisigWalletsQuery, zGetMultisigWalletsResponse, zGetNftCollectionsHeaders, zGetNftCollectionsQuery, zGetNftCollectionsResponse, zGetNftItemsHeaders, zGetNftItemsQuery, zGetNftItemsResponse, zGetNftSalesHeaders, zGetNftSalesQuery, zGetNftSalesResponse, zGetNftTransfersHeaders, zGetNftTransfersQuery, zGetNftTransfersResponse, zGetNominatorPoolHeaders, zGetNominatorPoolNominatorEventsHeaders, zGetNominatorPoolNominatorEventsQuery, zGetNominatorPoolNominatorEventsResponse, zGetNominatorPoolNominatorHeaders, zGetNominatorPoolNominatorQuery, zGetNominatorPoolNominatorResponse, zGetNominatorPoolNominatorRewardsHeaders, zGetNominatorPoolNominatorRewardsQuery, zGetNominatorPoolNominatorRewardsResponse, zGetNominatorPoolQuery, zGetNominatorPoolResponse, zGetNominatorPoolValidatorEventsHeaders, zGetNominatorPoolValidatorEventsQuery, zGetNominatorPoolValidatorEventsResponse, zGetNominatorPoolValidatorRewardsHeaders, zGetNominatorPoolValidatorRewardsQuery, zGetNominatorPoolValidatorRewardsResponse, zGetPendingActionsHeaders, zGetPendingActionsQuery, zGetPendingActionsResponse, zGetPendingTracesHeaders, zGetPendingTracesQuery, zGetPendingTracesResponse, zGetPendingTransactionsHeaders, zGetPendingTransactionsQuery, zGetPendingTransactionsResponse, zGetTopAccountsByBalanceHeaders, zGetTopAccountsByBalanceQuery, zGetTopAccountsByBalanceResponse, zGetTracesHeaders, zGetTracesQuery, zGetTracesResponse, zGetTransactionsByMasterchainBlockHeaders, zGetTransactionsByMasterchainBlockQuery, zGetTransactionsByMasterchainBlockResponse, zGetTransactionsByMessageHeaders, zGetTransactionsByMessageQuery, zGetTransactionsByMessageResponse, zGetTransactionsHeaders, zGetTransactionsQuery, zGetTransactionsResponse, zGetValidatorComplaintsHeaders, zGetValidatorComplaintsQuery, zGetValidatorComplaintsResponse, zGetValidatorCyclesHeaders, zGetValidatorCyclesQuery, zGetValidatorCyclesResponse, zGetValidatorElectionsHeaders, zGetValidatorElectionsQuery, zGetValidatorElectionsResponse, zGetValidatorEventsHeaders, zGetValidatorEventsQuery, zGetValidatorEventsResponse, zGetVestingContractsHeaders, zGetVestingContractsQuery, zGetVestingContractsResponse, zGetWalletInformationQuery, zGetWalletInformationResponse, zGetWalletStatesHeaders, zGetWalletStatesQuery, zGetWalletStatesResponse, zRunGetMethodBody, zRunGetMethodResponse, zSendMessageBody, zSendMessageResponse } from './zod.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -27,6 +27,7 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 export const getAccountStates = <ThrowOnError extends boolean = false>(options: Options<GetAccountStatesData, ThrowOnError>) => (options.client ?? client).get<GetAccountStatesResponses, GetAccountStatesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetAccountStatesHeaders.optional(),
         path: z.never().optional(),
         query: zGetAccountStatesQuery
     }).parseAsync(data),
@@ -46,6 +47,7 @@ export const getAccountStates = <ThrowOnError extends boolean = false>(options: 
 export const getAddressBook = <ThrowOnError extends boolean = false>(options: Options<GetAddressBookData, ThrowOnError>) => (options.client ?? client).get<GetAddressBookResponses, GetAddressBookErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetAddressBookHeaders.optional(),
         path: z.never().optional(),
         query: zGetAddressBookQuery
     }).parseAsync(data),
@@ -65,6 +67,7 @@ export const getAddressBook = <ThrowOnError extends boolean = false>(options: Op
 export const getMetadata = <ThrowOnError extends boolean = false>(options: Options<GetMetadataData, ThrowOnError>) => (options.client ?? client).get<GetMetadataResponses, GetMetadataErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetMetadataHeaders.optional(),
         path: z.never().optional(),
         query: zGetMetadataQuery
     }).parseAsync(data),
@@ -84,6 +87,7 @@ export const getMetadata = <ThrowOnError extends boolean = false>(options: Optio
 export const getWalletStates = <ThrowOnError extends boolean = false>(options: Options<GetWalletStatesData, ThrowOnError>) => (options.client ?? client).get<GetWalletStatesResponses, GetWalletStatesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetWalletStatesHeaders.optional(),
         path: z.never().optional(),
         query: zGetWalletStatesQuery
     }).parseAsync(data),
@@ -105,6 +109,7 @@ export const getWalletStates = <ThrowOnError extends boolean = false>(options: O
 export const getActions = <ThrowOnError extends boolean = false>(options?: Options<GetActionsData, ThrowOnError>) => (options?.client ?? client).get<GetActionsResponses, GetActionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetActionsHeaders.optional(),
         path: z.never().optional(),
         query: zGetActionsQuery.optional()
     }).parseAsync(data),
@@ -126,6 +131,7 @@ export const getActions = <ThrowOnError extends boolean = false>(options?: Optio
 export const getPendingActions = <ThrowOnError extends boolean = false>(options?: Options<GetPendingActionsData, ThrowOnError>) => (options?.client ?? client).get<GetPendingActionsResponses, GetPendingActionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetPendingActionsHeaders.optional(),
         path: z.never().optional(),
         query: zGetPendingActionsQuery.optional()
     }).parseAsync(data),
@@ -147,6 +153,7 @@ export const getPendingActions = <ThrowOnError extends boolean = false>(options?
 export const getPendingTraces = <ThrowOnError extends boolean = false>(options?: Options<GetPendingTracesData, ThrowOnError>) => (options?.client ?? client).get<GetPendingTracesResponses, GetPendingTracesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetPendingTracesHeaders.optional(),
         path: z.never().optional(),
         query: zGetPendingTracesQuery.optional()
     }).parseAsync(data),
@@ -168,6 +175,7 @@ export const getPendingTraces = <ThrowOnError extends boolean = false>(options?:
 export const getTraces = <ThrowOnError extends boolean = false>(options?: Options<GetTracesData, ThrowOnError>) => (options?.client ?? client).get<GetTracesResponses, GetTracesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetTracesHeaders.optional(),
         path: z.never().optional(),
         query: zGetTracesQuery.optional()
     }).parseAsync(data),
@@ -182,11 +190,34 @@ export const getTraces = <ThrowOnError extends boolean = false>(options?: Option
 });
 
 /**
+ * Traces as events
+ *
+ * The hosted API's other name for `/traces`: the same filters, order and pages, with the list under `events`. Every trace carries its actions, as if `include_actions` were true.
+ */
+export const getEvents = <ThrowOnError extends boolean = false>(options?: Options<GetEventsData, ThrowOnError>) => (options?.client ?? client).get<GetEventsResponses, GetEventsErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: z.never().optional(),
+        headers: zGetEventsHeaders.optional(),
+        path: z.never().optional(),
+        query: zGetEventsQuery.optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zGetEventsResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/events',
+    ...options
+});
+
+/**
  * Parent or child transactions of a transaction
  */
 export const getAdjacentTransactions = <ThrowOnError extends boolean = false>(options: Options<GetAdjacentTransactionsData, ThrowOnError>) => (options.client ?? client).get<GetAdjacentTransactionsResponses, GetAdjacentTransactionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetAdjacentTransactionsHeaders.optional(),
         path: z.never().optional(),
         query: zGetAdjacentTransactionsQuery
     }).parseAsync(data),
@@ -208,6 +239,7 @@ export const getAdjacentTransactions = <ThrowOnError extends boolean = false>(op
 export const getBlocks = <ThrowOnError extends boolean = false>(options?: Options<GetBlocksData, ThrowOnError>) => (options?.client ?? client).get<GetBlocksResponses, GetBlocksErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetBlocksHeaders.optional(),
         path: z.never().optional(),
         query: zGetBlocksQuery.optional()
     }).parseAsync(data),
@@ -227,6 +259,7 @@ export const getBlocks = <ThrowOnError extends boolean = false>(options?: Option
 export const getMasterchainBlockShardState = <ThrowOnError extends boolean = false>(options: Options<GetMasterchainBlockShardStateData, ThrowOnError>) => (options.client ?? client).get<GetMasterchainBlockShardStateResponses, GetMasterchainBlockShardStateErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetMasterchainBlockShardStateHeaders.optional(),
         path: z.never().optional(),
         query: zGetMasterchainBlockShardStateQuery
     }).parseAsync(data),
@@ -246,6 +279,7 @@ export const getMasterchainBlockShardState = <ThrowOnError extends boolean = fal
 export const getMasterchainBlockShards = <ThrowOnError extends boolean = false>(options: Options<GetMasterchainBlockShardsData, ThrowOnError>) => (options.client ?? client).get<GetMasterchainBlockShardsResponses, GetMasterchainBlockShardsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetMasterchainBlockShardsHeaders.optional(),
         path: z.never().optional(),
         query: zGetMasterchainBlockShardsQuery
     }).parseAsync(data),
@@ -265,6 +299,7 @@ export const getMasterchainBlockShards = <ThrowOnError extends boolean = false>(
 export const getMasterchainInfo = <ThrowOnError extends boolean = false>(options?: Options<GetMasterchainInfoData, ThrowOnError>) => (options?.client ?? client).get<GetMasterchainInfoResponses, GetMasterchainInfoErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetMasterchainInfoHeaders.optional(),
         path: z.never().optional(),
         query: z.never().optional()
     }).parseAsync(data),
@@ -286,6 +321,7 @@ export const getMasterchainInfo = <ThrowOnError extends boolean = false>(options
 export const getMessages = <ThrowOnError extends boolean = false>(options?: Options<GetMessagesData, ThrowOnError>) => (options?.client ?? client).get<GetMessagesResponses, GetMessagesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetMessagesHeaders.optional(),
         path: z.never().optional(),
         query: zGetMessagesQuery.optional()
     }).parseAsync(data),
@@ -307,6 +343,7 @@ export const getMessages = <ThrowOnError extends boolean = false>(options?: Opti
 export const getPendingTransactions = <ThrowOnError extends boolean = false>(options?: Options<GetPendingTransactionsData, ThrowOnError>) => (options?.client ?? client).get<GetPendingTransactionsResponses, GetPendingTransactionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetPendingTransactionsHeaders.optional(),
         path: z.never().optional(),
         query: zGetPendingTransactionsQuery.optional()
     }).parseAsync(data),
@@ -328,6 +365,7 @@ export const getPendingTransactions = <ThrowOnError extends boolean = false>(opt
 export const getTransactions = <ThrowOnError extends boolean = false>(options?: Options<GetTransactionsData, ThrowOnError>) => (options?.client ?? client).get<GetTransactionsResponses, GetTransactionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetTransactionsHeaders.optional(),
         path: z.never().optional(),
         query: zGetTransactionsQuery.optional()
     }).parseAsync(data),
@@ -347,6 +385,7 @@ export const getTransactions = <ThrowOnError extends boolean = false>(options?: 
 export const getTransactionsByMasterchainBlock = <ThrowOnError extends boolean = false>(options: Options<GetTransactionsByMasterchainBlockData, ThrowOnError>) => (options.client ?? client).get<GetTransactionsByMasterchainBlockResponses, GetTransactionsByMasterchainBlockErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetTransactionsByMasterchainBlockHeaders.optional(),
         path: z.never().optional(),
         query: zGetTransactionsByMasterchainBlockQuery
     }).parseAsync(data),
@@ -368,6 +407,7 @@ export const getTransactionsByMasterchainBlock = <ThrowOnError extends boolean =
 export const getTransactionsByMessage = <ThrowOnError extends boolean = false>(options?: Options<GetTransactionsByMessageData, ThrowOnError>) => (options?.client ?? client).get<GetTransactionsByMessageResponses, GetTransactionsByMessageErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetTransactionsByMessageHeaders.optional(),
         path: z.never().optional(),
         query: zGetTransactionsByMessageQuery.optional()
     }).parseAsync(data),
@@ -387,6 +427,7 @@ export const getTransactionsByMessage = <ThrowOnError extends boolean = false>(o
 export const getJettonBurns = <ThrowOnError extends boolean = false>(options?: Options<GetJettonBurnsData, ThrowOnError>) => (options?.client ?? client).get<GetJettonBurnsResponses, GetJettonBurnsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetJettonBurnsHeaders.optional(),
         path: z.never().optional(),
         query: zGetJettonBurnsQuery.optional()
     }).parseAsync(data),
@@ -406,6 +447,7 @@ export const getJettonBurns = <ThrowOnError extends boolean = false>(options?: O
 export const getJettonMasters = <ThrowOnError extends boolean = false>(options?: Options<GetJettonMastersData, ThrowOnError>) => (options?.client ?? client).get<GetJettonMastersResponses, GetJettonMastersErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetJettonMastersHeaders.optional(),
         path: z.never().optional(),
         query: zGetJettonMastersQuery.optional()
     }).parseAsync(data),
@@ -427,6 +469,7 @@ export const getJettonMasters = <ThrowOnError extends boolean = false>(options?:
 export const getJettonTransfers = <ThrowOnError extends boolean = false>(options?: Options<GetJettonTransfersData, ThrowOnError>) => (options?.client ?? client).get<GetJettonTransfersResponses, GetJettonTransfersErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetJettonTransfersHeaders.optional(),
         path: z.never().optional(),
         query: zGetJettonTransfersQuery.optional()
     }).parseAsync(data),
@@ -448,6 +491,7 @@ export const getJettonTransfers = <ThrowOnError extends boolean = false>(options
 export const getJettonWallets = <ThrowOnError extends boolean = false>(options?: Options<GetJettonWalletsData, ThrowOnError>) => (options?.client ?? client).get<GetJettonWalletsResponses, GetJettonWalletsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetJettonWalletsHeaders.optional(),
         path: z.never().optional(),
         query: zGetJettonWalletsQuery.optional()
     }).parseAsync(data),
@@ -467,6 +511,7 @@ export const getJettonWallets = <ThrowOnError extends boolean = false>(options?:
 export const getNftCollections = <ThrowOnError extends boolean = false>(options?: Options<GetNftCollectionsData, ThrowOnError>) => (options?.client ?? client).get<GetNftCollectionsResponses, GetNftCollectionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNftCollectionsHeaders.optional(),
         path: z.never().optional(),
         query: zGetNftCollectionsQuery.optional()
     }).parseAsync(data),
@@ -486,6 +531,7 @@ export const getNftCollections = <ThrowOnError extends boolean = false>(options?
 export const getNftItems = <ThrowOnError extends boolean = false>(options?: Options<GetNftItemsData, ThrowOnError>) => (options?.client ?? client).get<GetNftItemsResponses, GetNftItemsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNftItemsHeaders.optional(),
         path: z.never().optional(),
         query: zGetNftItemsQuery.optional()
     }).parseAsync(data),
@@ -505,6 +551,7 @@ export const getNftItems = <ThrowOnError extends boolean = false>(options?: Opti
 export const getNftSales = <ThrowOnError extends boolean = false>(options: Options<GetNftSalesData, ThrowOnError>) => (options.client ?? client).get<GetNftSalesResponses, GetNftSalesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNftSalesHeaders.optional(),
         path: z.never().optional(),
         query: zGetNftSalesQuery
     }).parseAsync(data),
@@ -524,6 +571,7 @@ export const getNftSales = <ThrowOnError extends boolean = false>(options: Optio
 export const getNftTransfers = <ThrowOnError extends boolean = false>(options?: Options<GetNftTransfersData, ThrowOnError>) => (options?.client ?? client).get<GetNftTransfersResponses, GetNftTransfersErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNftTransfersHeaders.optional(),
         path: z.never().optional(),
         query: zGetNftTransfersQuery.optional()
     }).parseAsync(data),
@@ -545,6 +593,7 @@ export const getNftTransfers = <ThrowOnError extends boolean = false>(options?: 
 export const getDnsRecords = <ThrowOnError extends boolean = false>(options?: Options<GetDnsRecordsData, ThrowOnError>) => (options?.client ?? client).get<GetDnsRecordsResponses, GetDnsRecordsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetDnsRecordsHeaders.optional(),
         path: z.never().optional(),
         query: zGetDnsRecordsQuery.optional()
     }).parseAsync(data),
@@ -566,6 +615,7 @@ export const getDnsRecords = <ThrowOnError extends boolean = false>(options?: Op
 export const getDnsActiveAuctions = <ThrowOnError extends boolean = false>(options: Options<GetDnsActiveAuctionsData, ThrowOnError>) => (options.client ?? client).get<GetDnsActiveAuctionsResponses, GetDnsActiveAuctionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetDnsActiveAuctionsHeaders.optional(),
         path: z.never().optional(),
         query: zGetDnsActiveAuctionsQuery
     }).parseAsync(data),
@@ -585,6 +635,7 @@ export const getDnsActiveAuctions = <ThrowOnError extends boolean = false>(optio
 export const getNominatorPool = <ThrowOnError extends boolean = false>(options: Options<GetNominatorPoolData, ThrowOnError>) => (options.client ?? client).get<GetNominatorPoolResponses, GetNominatorPoolErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNominatorPoolHeaders.optional(),
         path: z.never().optional(),
         query: zGetNominatorPoolQuery
     }).parseAsync(data),
@@ -604,6 +655,7 @@ export const getNominatorPool = <ThrowOnError extends boolean = false>(options: 
 export const getNominatorPoolNominator = <ThrowOnError extends boolean = false>(options: Options<GetNominatorPoolNominatorData, ThrowOnError>) => (options.client ?? client).get<GetNominatorPoolNominatorResponses, GetNominatorPoolNominatorErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNominatorPoolNominatorHeaders.optional(),
         path: z.never().optional(),
         query: zGetNominatorPoolNominatorQuery
     }).parseAsync(data),
@@ -620,11 +672,12 @@ export const getNominatorPoolNominator = <ThrowOnError extends boolean = false>(
 /**
  * Nominator events of a pool
  *
- * Newest first, at most 1000 rows; for older rows, narrow the window with end_utime.
+ * Newest first (utime, then tx_lt and tx_hash), at most `limit` rows; for older rows, move end_utime back.
  */
 export const getNominatorPoolNominatorEvents = <ThrowOnError extends boolean = false>(options: Options<GetNominatorPoolNominatorEventsData, ThrowOnError>) => (options.client ?? client).get<GetNominatorPoolNominatorEventsResponses, GetNominatorPoolNominatorEventsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNominatorPoolNominatorEventsHeaders.optional(),
         path: z.never().optional(),
         query: zGetNominatorPoolNominatorEventsQuery
     }).parseAsync(data),
@@ -641,11 +694,12 @@ export const getNominatorPoolNominatorEvents = <ThrowOnError extends boolean = f
 /**
  * Rewards of a nominator in a pool
  *
- * Newest first, at most 1000 rows; for older rows, narrow the window with end_utime.
+ * Newest first (utime, then tx_lt and tx_hash), at most `limit` rows; for older rows, move end_utime back.
  */
 export const getNominatorPoolNominatorRewards = <ThrowOnError extends boolean = false>(options: Options<GetNominatorPoolNominatorRewardsData, ThrowOnError>) => (options.client ?? client).get<GetNominatorPoolNominatorRewardsResponses, GetNominatorPoolNominatorRewardsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNominatorPoolNominatorRewardsHeaders.optional(),
         path: z.never().optional(),
         query: zGetNominatorPoolNominatorRewardsQuery
     }).parseAsync(data),
@@ -662,11 +716,12 @@ export const getNominatorPoolNominatorRewards = <ThrowOnError extends boolean = 
 /**
  * Validator events of nominator pools
  *
- * At least one of validator and pool is required. Newest first, at most 1000 rows; for older rows, narrow the window with end_utime.
+ * At least one of validator and pool is required. Newest first (utime, then tx_lt and tx_hash), at most `limit` rows; for older rows, move end_utime back.
  */
 export const getNominatorPoolValidatorEvents = <ThrowOnError extends boolean = false>(options?: Options<GetNominatorPoolValidatorEventsData, ThrowOnError>) => (options?.client ?? client).get<GetNominatorPoolValidatorEventsResponses, GetNominatorPoolValidatorEventsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNominatorPoolValidatorEventsHeaders.optional(),
         path: z.never().optional(),
         query: zGetNominatorPoolValidatorEventsQuery.optional()
     }).parseAsync(data),
@@ -683,11 +738,12 @@ export const getNominatorPoolValidatorEvents = <ThrowOnError extends boolean = f
 /**
  * Rewards of a pool validator
  *
- * Newest first, at most 1000 rows; for older rows, narrow the window with end_utime.
+ * Newest first (utime, then tx_lt and tx_hash), at most `limit` rows; for older rows, move end_utime back.
  */
 export const getNominatorPoolValidatorRewards = <ThrowOnError extends boolean = false>(options: Options<GetNominatorPoolValidatorRewardsData, ThrowOnError>) => (options.client ?? client).get<GetNominatorPoolValidatorRewardsResponses, GetNominatorPoolValidatorRewardsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetNominatorPoolValidatorRewardsHeaders.optional(),
         path: z.never().optional(),
         query: zGetNominatorPoolValidatorRewardsQuery
     }).parseAsync(data),
@@ -704,11 +760,12 @@ export const getNominatorPoolValidatorRewards = <ThrowOnError extends boolean = 
 /**
  * Elector stake events
  *
- * Newest event first: the 1000 newest that match; narrow with `start_utime`/`end_utime` for older ones. Not paginated (WIRE.md).
+ * Newest event first, ordered by (utime, tx_lt, tx_hash): the `limit` newest that match; older ones are reached by moving `end_utime` back.
  */
 export const getValidatorEvents = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorEventsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorEventsResponses, GetValidatorEventsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetValidatorEventsHeaders.optional(),
         path: z.never().optional(),
         query: zGetValidatorEventsQuery.optional()
     }).parseAsync(data),
@@ -725,11 +782,12 @@ export const getValidatorEvents = <ThrowOnError extends boolean = false>(options
 /**
  * Validator elections
  *
- * Newest election first: the 100 newest that match (10 with `return_participants`); narrow with `start_utime`/`end_utime` (on `election_id`) for older ones. Not paginated (WIRE.md).
+ * Newest election first: the `limit` newest that match (at most 100 with `return_participants`); the next page sets `end_utime` (on `election_id`) below the last election_id.
  */
 export const getValidatorElections = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorElectionsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorElectionsResponses, GetValidatorElectionsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetValidatorElectionsHeaders.optional(),
         path: z.never().optional(),
         query: zGetValidatorElectionsQuery.optional()
     }).parseAsync(data),
@@ -746,11 +804,12 @@ export const getValidatorElections = <ThrowOnError extends boolean = false>(opti
 /**
  * Validation cycles
  *
- * Newest cycle first. `min_stake` and `max_stake` are the true stake bounds of the elected validators; `min_stake_limit` and `max_stake_limit` are the config 17 limits. A validator's `max_factor` is its declared factor (65536 = 1.0); the elector used the smaller of it and `max_stake_factor`. The 100 newest cycles that match (10 with `return_validators`); narrow with `start_utime`/`end_utime` (on `cycle_start`) for older ones. Not paginated (WIRE.md).
+ * Newest cycle first. `min_stake` and `max_stake` are the true stake bounds of the elected validators; `min_stake_limit` and `max_stake_limit` are the config 17 limits. A validator's `max_factor` is its declared factor (65536 = 1.0); the elector used the smaller of it and `max_stake_factor`. The `limit` newest cycles that match (at most 100 with `return_validators`); the next page sets `end_utime` (on `cycle_start`) below the last cycle_start.
  */
 export const getValidatorCycles = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorCyclesData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorCyclesResponses, GetValidatorCyclesErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetValidatorCyclesHeaders.optional(),
         path: z.never().optional(),
         query: zGetValidatorCyclesQuery.optional()
     }).parseAsync(data),
@@ -767,11 +826,12 @@ export const getValidatorCycles = <ThrowOnError extends boolean = false>(options
 /**
  * Complaints against validators
  *
- * Newest complaint first: the 1000 newest that match; narrow with `start_utime`/`end_utime` (on `created_at`) for older ones. Not paginated (WIRE.md).
+ * Newest complaint first, ordered by (created_at, election_id, complaint_hash): the `limit` newest that match; older ones are reached by moving `end_utime` (on `created_at`) back.
  */
 export const getValidatorComplaints = <ThrowOnError extends boolean = false>(options?: Options<GetValidatorComplaintsData, ThrowOnError>) => (options?.client ?? client).get<GetValidatorComplaintsResponses, GetValidatorComplaintsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetValidatorComplaintsHeaders.optional(),
         path: z.never().optional(),
         query: zGetValidatorComplaintsQuery.optional()
     }).parseAsync(data),
@@ -791,6 +851,7 @@ export const getValidatorComplaints = <ThrowOnError extends boolean = false>(opt
 export const getMultisigOrders = <ThrowOnError extends boolean = false>(options?: Options<GetMultisigOrdersData, ThrowOnError>) => (options?.client ?? client).get<GetMultisigOrdersResponses, GetMultisigOrdersErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetMultisigOrdersHeaders.optional(),
         path: z.never().optional(),
         query: zGetMultisigOrdersQuery.optional()
     }).parseAsync(data),
@@ -812,6 +873,7 @@ export const getMultisigOrders = <ThrowOnError extends boolean = false>(options?
 export const getMultisigWallets = <ThrowOnError extends boolean = false>(options?: Options<GetMultisigWalletsData, ThrowOnError>) => (options?.client ?? client).get<GetMultisigWalletsResponses, GetMultisigWalletsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetMultisigWalletsHeaders.optional(),
         path: z.never().optional(),
         query: zGetMultisigWalletsQuery.optional()
     }).parseAsync(data),
@@ -833,6 +895,7 @@ export const getMultisigWallets = <ThrowOnError extends boolean = false>(options
 export const getVestingContracts = <ThrowOnError extends boolean = false>(options?: Options<GetVestingContractsData, ThrowOnError>) => (options?.client ?? client).get<GetVestingContractsResponses, GetVestingContractsErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetVestingContractsHeaders.optional(),
         path: z.never().optional(),
         query: zGetVestingContractsQuery.optional()
     }).parseAsync(data),
@@ -852,6 +915,7 @@ export const getVestingContracts = <ThrowOnError extends boolean = false>(option
 export const getTopAccountsByBalance = <ThrowOnError extends boolean = false>(options?: Options<GetTopAccountsByBalanceData, ThrowOnError>) => (options?.client ?? client).get<GetTopAccountsByBalanceResponses, GetTopAccountsByBalanceErrors, ThrowOnError>({
     requestValidator: async (data) => await z.object({
         body: z.never().optional(),
+        headers: zGetTopAccountsByBalanceHeaders.optional(),
         path: z.never().optional(),
         query: zGetTopAccountsByBalanceQuery.optional()
     }).parseAsync(data),
@@ -1022,4 +1086,54 @@ export const getWalletInformation = <ThrowOnError extends boolean = false>(optio
         }],
     url: '/walletInformation',
     ...options
+});
+
+/**
+ * Emulate the trace of an external message
+ *
+ * Runs the external message and every transaction its messages cause on top of the latest masterchain block (or `mc_block_seqno`), without sending anything, and answers with the trace tree, its transactions and, with `with_actions`, the actions classified from them, in the shapes of /traces and /actions. Served under `/api/emulate/v1` (see `servers`). Each request is bounded: at most 256 transactions and 3 seconds of emulation (past either, `is_incomplete` is true and the rest is left out), and a few emulations per network at a time (429 past them). `X-Actions-Version` selects the action types as in /actions (default: latest).
+ */
+export const emulateTrace = <ThrowOnError extends boolean = false>(options: Options<EmulateTraceData, ThrowOnError>) => (options.client ?? client).post<EmulateTraceResponses, EmulateTraceErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zEmulateTraceBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zEmulateTraceResponse2.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/emulateTrace',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Emulate a TON Connect transfer from a wallet
+ *
+ * Builds the external message a deployed wallet (v3r1, v3r2, v4r1, v4r2 or v5r1) would receive for a TON Connect `sendTransaction` request (send mode 3, the wallet's current seqno, an empty signature that the emulation does not check) and emulates its trace as /emulateTrace does. Each message bounces as its address's user-friendly form says (a raw address: bounceable). `X-Actions-Version` selects the action types (default: v1, as the hosted service does).
+ */
+export const emulateTonConnect = <ThrowOnError extends boolean = false>(options: Options<EmulateTonConnectData, ThrowOnError>) => (options.client ?? client).post<EmulateTonConnectResponses, EmulateTonConnectErrors, ThrowOnError>({
+    requestValidator: async (data) => await z.object({
+        body: zEmulateTonConnectBody,
+        path: z.never().optional(),
+        query: z.never().optional()
+    }).parseAsync(data),
+    responseValidator: async (data) => await zEmulateTonConnectResponse.parseAsync(data),
+    security: [{ name: 'X-API-Key', type: 'apiKey' }, {
+            in: 'query',
+            name: 'api_key',
+            type: 'apiKey'
+        }],
+    url: '/emulateTonConnect',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
 });

@@ -1258,13 +1258,13 @@ export const zNftSale = z.object({
 
 export const zTransactionsResponse = z.object({
     transactions: z.array(zTransaction),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 export const zMessagesResponse = z.object({
     messages: z.array(zMessage),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zBlocksResponse = z.object({
@@ -1276,103 +1276,109 @@ export const zMasterchainInfo = z.object({
     last: zBlock
 });
 
+export const zEventsResponse = z.object({
+    events: z.array(zTrace),
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
+});
+
 export const zTracesResponse = z.object({
     traces: z.array(zTrace),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zActionsResponse = z.object({
     actions: z.array(zAction),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zAccountStatesResponse = z.object({
     accounts: z.array(zAccountStateFull),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zWalletStatesResponse = z.object({
     wallets: z.array(zWalletState),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zJettonMastersResponse = z.object({
     jetton_masters: z.array(zJettonMaster),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zJettonWalletsResponse = z.object({
     jetton_wallets: z.array(zJettonWallet),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zJettonTransfersResponse = z.object({
     jetton_transfers: z.array(zJettonTransfer),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zJettonBurnsResponse = z.object({
     jetton_burns: z.array(zJettonBurn),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zNftCollectionsResponse = z.object({
     nft_collections: z.array(zNftCollection),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zNftItemsResponse = z.object({
     nft_items: z.array(zNftItem),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zNftTransfersResponse = z.object({
     nft_transfers: z.array(zNftTransfer),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zNftSalesResponse = z.object({
     nft_sales: z.array(zNftSale),
-    address_book: zAddressBook,
-    metadata: zMetadata
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional()
 });
 
 export const zDnsRecordsResponse = z.object({
     records: z.array(zDnsRecord),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 export const zDnsAuctionsResponse = z.object({
     auctions: z.array(zDnsAuction),
-    address_book: zAddressBook,
-    metadata: zMetadata,
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional(),
     next_cursor: z.string().nullable()
 });
 
 export const zMultisigWalletsResponse = z.object({
     multisigs: z.array(zMultisig),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 export const zMultisigOrdersResponse = z.object({
     orders: z.array(zMultisigOrder),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 export const zVestingContractsResponse = z.object({
     vesting_contracts: z.array(zVestingContract),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 /**
@@ -1391,24 +1397,24 @@ export const zNominatorPool = z.object({
     stake_amount_sent: z.string().regex(/^-?[0-9]+$/),
     state: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
     active_nominators: z.array(zActiveNominator),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 export const zNominatorPositionsResponse = z.object({
     nominator_pools: z.array(zNominatorPoolPosition),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 export const zNominatorEventsResponse = z.object({
     events: z.array(zNominatorPoolEvent),
-    address_book: zAddressBook,
+    address_book: zAddressBook.optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
 });
 
 export const zNominatorRewardsResponse = z.object({
     rewards: z.array(zNominatorReward),
-    address_book: zAddressBook,
+    address_book: zAddressBook.optional(),
     total_on_page: z.string().regex(/^-?[0-9]+$/),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
@@ -1416,14 +1422,14 @@ export const zNominatorRewardsResponse = z.object({
 
 export const zPoolValidatorEventsResponse = z.object({
     events: z.array(zNominatorPoolValidatorEvent),
-    address_book: zAddressBook,
+    address_book: zAddressBook.optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
 });
 
 export const zPoolValidatorRewardsResponse = z.object({
     rewards: z.array(zNominatorPoolValidatorReward),
-    address_book: zAddressBook,
+    address_book: zAddressBook.optional(),
     total_on_page: z.string().regex(/^-?[0-9]+$/),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
@@ -1431,24 +1437,65 @@ export const zPoolValidatorRewardsResponse = z.object({
 
 export const zValidatorEventsResponse = z.object({
     events: z.array(zValidatorEvent),
-    address_book: zAddressBook,
+    address_book: zAddressBook.optional(),
     start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
     end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
 });
 
 export const zValidatorElectionsResponse = z.object({
     elections: z.array(zValidatorElection),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 export const zValidatorCyclesResponse = z.object({
     cycles: z.array(zValidatorCycle),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
 });
 
 export const zValidatorComplaintsResponse = z.object({
     complaints: z.array(zValidatorComplaint),
-    address_book: zAddressBook
+    address_book: zAddressBook.optional()
+});
+
+export const zEmulateTraceRequest = z.object({
+    boc: z.string().min(4).max(349528).regex(/^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=)?$/),
+    ignore_chksig: z.boolean().nullish().default(false),
+    with_actions: z.boolean().nullish().default(false),
+    include_code_data: z.boolean().nullish().default(false),
+    include_address_book: z.boolean().nullish().default(false),
+    include_metadata: z.boolean().nullish().default(false),
+    mc_block_seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+export const zEmulateTonConnectMessage = z.object({
+    address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/-]{48})$/),
+    amount: z.string().regex(/^[0-9]{1,20}$/),
+    payload: z.string().max(349528).regex(/^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=)?$/).optional(),
+    stateInit: z.string().max(349528).regex(/^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=)?$/).optional()
+});
+
+export const zEmulateTonConnectRequest = z.object({
+    from: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/-]{48})$/),
+    messages: z.array(zEmulateTonConnectMessage).min(1).max(4),
+    valid_until: z.coerce.bigint().gte(BigInt(0)).max(BigInt('9223372036854775807'), { error: 'Invalid value: Expected int64 to be <= 9223372036854775807' }).nullish(),
+    with_actions: z.boolean().nullish().default(false),
+    include_code_data: z.boolean().nullish().default(false),
+    include_address_book: z.boolean().nullish().default(false),
+    include_metadata: z.boolean().nullish().default(false),
+    mc_block_seqno: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish()
+});
+
+export const zEmulateTraceResponse = z.object({
+    mc_block_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    trace: zTraceNode,
+    transactions: z.record(z.string(), zTransaction),
+    actions: z.array(zAction),
+    code_cells: z.record(z.string(), z.string()).optional(),
+    data_cells: z.record(z.string(), z.string()).optional(),
+    address_book: zAddressBook.optional(),
+    metadata: zMetadata.optional(),
+    rand_seed: zHash,
+    is_incomplete: z.boolean()
 });
 
 /**
@@ -1467,6 +1514,57 @@ export const zLimitDnsRecords = z.int().gte(1).lte(1000).default(100);
 export const zLimitTopAccounts = z.int().gte(1).lte(1024).default(10);
 
 /**
+ * Maximum number of rows to return (1–1000); the newest rows that match come first.
+ */
+export const zLimitValidators = z.int().gte(1).lte(1000).default(10);
+
+/**
+ * Maximum number of rows to return (1–1000); the newest rows that match come first.
+ */
+export const zLimitStakingEvents = z.int().gte(1).lte(1000).default(100);
+
+/**
+ * A true value (`true`, `1`, `t`, any case) leaves `address_book` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+ */
+export const zXNoAddressBook = z.enum([
+    '1',
+    't',
+    'T',
+    'TRUE',
+    'true',
+    'True',
+    '0',
+    'f',
+    'F',
+    'FALSE',
+    'false',
+    'False'
+]);
+
+/**
+ * A true value (`true`, `1`, `t`, any case) leaves `metadata` out of the reply; a false one (`false`, `0`, `f`) keeps it.
+ */
+export const zXNoMetadata = z.enum([
+    '1',
+    't',
+    'T',
+    'TRUE',
+    'true',
+    'True',
+    '0',
+    'f',
+    'F',
+    'FALSE',
+    'false',
+    'False'
+]);
+
+/**
+ * Time limit of the reads of this request in milliseconds; past it the reply is 504. Values above 3000 are read as 3000, and the server's own read timeout (TONGATE_DB_READ_TIMEOUT_MS) is never exceeded.
+ */
+export const zXTimeout = z.int().gte(1).lte(2147483647);
+
+/**
  * Number of rows to skip; the next page uses offset + limit.
  */
 export const zOffset = z.int().gte(0).default(0);
@@ -1479,12 +1577,12 @@ export const zSort = z.enum(['asc', 'desc']);
 /**
  * Only rows at or after this unix time.
  */
-export const zStartUtime = z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' });
+export const zStartUtime = z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' });
 
 /**
  * Only rows at or before this unix time.
  */
-export const zEndUtime = z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' });
+export const zEndUtime = z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' });
 
 /**
  * Only rows at or after this logical time. Decimal string.
@@ -1496,6 +1594,38 @@ export const zStartLt = z.string().regex(/^-?[0-9]+$/);
  */
 export const zEndLt = z.string().regex(/^-?[0-9]+$/);
 
+export const zGetAccountStatesHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetAccountStatesQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1000),
     include_boc: z.boolean().optional().default(true)
@@ -1506,6 +1636,10 @@ export const zGetAccountStatesQuery = z.object({
  */
 export const zGetAccountStatesResponse = zAccountStatesResponse;
 
+export const zGetAddressBookHeaders = z.object({
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetAddressBookQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1024)
 });
@@ -1514,6 +1648,10 @@ export const zGetAddressBookQuery = z.object({
  * Success.
  */
 export const zGetAddressBookResponse = zAddressBook;
+
+export const zGetMetadataHeaders = z.object({
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetMetadataQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1024)
@@ -1524,6 +1662,38 @@ export const zGetMetadataQuery = z.object({
  */
 export const zGetMetadataResponse = zMetadata;
 
+export const zGetWalletStatesHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetWalletStatesQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1000)
 });
@@ -1533,6 +1703,38 @@ export const zGetWalletStatesQuery = z.object({
  */
 export const zGetWalletStatesResponse = zWalletStatesResponse;
 
+export const zGetActionsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetActionsQuery = z.object({
     account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     tx_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
@@ -1540,8 +1742,8 @@ export const zGetActionsQuery = z.object({
     action_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     trace_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     mc_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     action_type: z.array(z.string()).optional(),
@@ -1559,6 +1761,37 @@ export const zGetActionsQuery = z.object({
  */
 export const zGetActionsResponse = zActionsResponse;
 
+export const zGetPendingActionsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional()
+});
+
 export const zGetPendingActionsQuery = z.object({
     account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     ext_msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
@@ -1571,6 +1804,37 @@ export const zGetPendingActionsQuery = z.object({
  */
 export const zGetPendingActionsResponse = zActionsResponse;
 
+export const zGetPendingTracesHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional()
+});
+
 export const zGetPendingTracesQuery = z.object({
     account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     ext_msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional()
@@ -1581,14 +1845,46 @@ export const zGetPendingTracesQuery = z.object({
  */
 export const zGetPendingTracesResponse = zTracesResponse;
 
+export const zGetTracesHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetTracesQuery = z.object({
     account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     trace_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     tx_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
     mc_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     include_actions: z.boolean().optional().default(false),
@@ -1603,6 +1899,78 @@ export const zGetTracesQuery = z.object({
  */
 export const zGetTracesResponse = zTracesResponse;
 
+export const zGetEventsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
+export const zGetEventsQuery = z.object({
+    account: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
+    trace_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
+    tx_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
+    msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
+    mc_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
+    end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
+    include_actions: z.boolean().optional().default(false),
+    supported_action_types: z.array(z.string()).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(10),
+    offset: z.int().gte(0).optional().default(0),
+    sort: z.enum(['asc', 'desc']).optional()
+});
+
+/**
+ * Success.
+ */
+export const zGetEventsResponse = zEventsResponse;
+
+export const zGetAdjacentTransactionsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetAdjacentTransactionsQuery = z.object({
     hash: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/),
     direction: z.enum(['in', 'out']).optional()
@@ -1613,6 +1981,10 @@ export const zGetAdjacentTransactionsQuery = z.object({
  */
 export const zGetAdjacentTransactionsResponse = zTransactionsResponse;
 
+export const zGetBlocksHeaders = z.object({
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetBlocksQuery = z.object({
     workchain: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     shard: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{1,16}|-?[0-9]+)$/).optional(),
@@ -1620,8 +1992,8 @@ export const zGetBlocksQuery = z.object({
     root_hash: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     file_hash: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     mc_seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10),
@@ -1634,6 +2006,10 @@ export const zGetBlocksQuery = z.object({
  */
 export const zGetBlocksResponse = zBlocksResponse;
 
+export const zGetMasterchainBlockShardStateHeaders = z.object({
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetMasterchainBlockShardStateQuery = z.object({
     seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
@@ -1642,6 +2018,10 @@ export const zGetMasterchainBlockShardStateQuery = z.object({
  * Success.
  */
 export const zGetMasterchainBlockShardStateResponse = zBlocksResponse;
+
+export const zGetMasterchainBlockShardsHeaders = z.object({
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetMasterchainBlockShardsQuery = z.object({
     seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
@@ -1654,10 +2034,46 @@ export const zGetMasterchainBlockShardsQuery = z.object({
  */
 export const zGetMasterchainBlockShardsResponse = zBlocksResponse;
 
+export const zGetMasterchainInfoHeaders = z.object({
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 /**
  * Success.
  */
 export const zGetMasterchainInfoResponse = zMasterchainInfo;
+
+export const zGetMessagesHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetMessagesQuery = z.object({
     msg_hash: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional(),
@@ -1665,8 +2081,8 @@ export const zGetMessagesQuery = z.object({
     source: z.string().regex(/^(?:null|-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     destination: z.string().regex(/^(?:null|-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     opcode: z.string().regex(/^(?:0x[0-9a-fA-F]{1,8}|[0-9a-fA-F]{1,8}|-?[0-9]{1,10})$/).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     direction: z.enum(['in', 'out']).optional(),
@@ -1682,6 +2098,23 @@ export const zGetMessagesQuery = z.object({
  */
 export const zGetMessagesResponse = zMessagesResponse;
 
+export const zGetPendingTransactionsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional()
+});
+
 export const zGetPendingTransactionsQuery = z.object({
     account: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     trace_id: z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)(?:,(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?))*$/)).optional()
@@ -1692,6 +2125,24 @@ export const zGetPendingTransactionsQuery = z.object({
  */
 export const zGetPendingTransactionsResponse = zTransactionsResponse;
 
+export const zGetTransactionsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetTransactionsQuery = z.object({
     workchain: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     shard: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{1,16}|-?[0-9]+)$/).optional(),
@@ -1701,8 +2152,8 @@ export const zGetTransactionsQuery = z.object({
     exclude_account: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     hash: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     lt: z.string().regex(/^-?[0-9]+$/).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10),
@@ -1715,6 +2166,24 @@ export const zGetTransactionsQuery = z.object({
  */
 export const zGetTransactionsResponse = zTransactionsResponse;
 
+export const zGetTransactionsByMasterchainBlockHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetTransactionsByMasterchainBlockQuery = z.object({
     seqno: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
     limit: z.int().gte(1).lte(1000).optional().default(10),
@@ -1726,6 +2195,24 @@ export const zGetTransactionsByMasterchainBlockQuery = z.object({
  * Success.
  */
 export const zGetTransactionsByMasterchainBlockResponse = zTransactionsResponse;
+
+export const zGetTransactionsByMessageHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetTransactionsByMessageQuery = z.object({
     msg_hash: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
@@ -1741,12 +2228,44 @@ export const zGetTransactionsByMessageQuery = z.object({
  */
 export const zGetTransactionsByMessageResponse = zTransactionsResponse;
 
+export const zGetJettonBurnsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetJettonBurnsQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     jetton_wallet: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     jetton_master: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10),
@@ -1758,6 +2277,38 @@ export const zGetJettonBurnsQuery = z.object({
  * Success.
  */
 export const zGetJettonBurnsResponse = zJettonBurnsResponse;
+
+export const zGetJettonMastersHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetJettonMastersQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
@@ -1771,13 +2322,45 @@ export const zGetJettonMastersQuery = z.object({
  */
 export const zGetJettonMastersResponse = zJettonMastersResponse;
 
+export const zGetJettonTransfersHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetJettonTransfersQuery = z.object({
     owner_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     jetton_wallet: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     jetton_master: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     direction: z.enum(['in', 'out']).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10),
@@ -1789,6 +2372,38 @@ export const zGetJettonTransfersQuery = z.object({
  * Success.
  */
 export const zGetJettonTransfersResponse = zJettonTransfersResponse;
+
+export const zGetJettonWalletsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetJettonWalletsQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
@@ -1805,6 +2420,38 @@ export const zGetJettonWalletsQuery = z.object({
  */
 export const zGetJettonWalletsResponse = zJettonWalletsResponse;
 
+export const zGetNftCollectionsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetNftCollectionsQuery = z.object({
     collection_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     owner_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
@@ -1816,6 +2463,38 @@ export const zGetNftCollectionsQuery = z.object({
  * Success.
  */
 export const zGetNftCollectionsResponse = zNftCollectionsResponse;
+
+export const zGetNftItemsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetNftItemsQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
@@ -1834,6 +2513,38 @@ export const zGetNftItemsQuery = z.object({
  */
 export const zGetNftItemsResponse = zNftItemsResponse;
 
+export const zGetNftSalesHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetNftSalesQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).max(1000)
 });
@@ -1843,13 +2554,45 @@ export const zGetNftSalesQuery = z.object({
  */
 export const zGetNftSalesResponse = zNftSalesResponse;
 
+export const zGetNftTransfersHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetNftTransfersQuery = z.object({
     owner_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     item_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     collection_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
     direction: z.enum(['in', 'out']).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     start_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     end_lt: z.string().regex(/^-?[0-9]+$/).optional(),
     limit: z.int().gte(1).lte(1000).optional().default(10),
@@ -1861,6 +2604,24 @@ export const zGetNftTransfersQuery = z.object({
  * Success.
  */
 export const zGetNftTransfersResponse = zNftTransfersResponse;
+
+export const zGetDnsRecordsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetDnsRecordsQuery = z.object({
     wallet: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
@@ -1874,6 +2635,38 @@ export const zGetDnsRecordsQuery = z.object({
  */
 export const zGetDnsRecordsResponse = zDnsRecordsResponse;
 
+export const zGetDnsActiveAuctionsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-No-Metadata': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetDnsActiveAuctionsQuery = z.object({
     bidder: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     state: z.enum([
@@ -1882,13 +2675,33 @@ export const zGetDnsActiveAuctionsQuery = z.object({
         'bidding'
     ]).optional(),
     include_nft_items: z.boolean().optional().default(false),
-    after: z.string().optional()
+    after: z.string().optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(100),
+    offset: z.int().gte(0).optional().default(0)
 });
 
 /**
  * Success.
  */
 export const zGetDnsActiveAuctionsResponse = zDnsAuctionsResponse;
+
+export const zGetNominatorPoolHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetNominatorPoolQuery = z.object({
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/)
@@ -1899,6 +2712,24 @@ export const zGetNominatorPoolQuery = z.object({
  */
 export const zGetNominatorPoolResponse = zNominatorPool;
 
+export const zGetNominatorPoolNominatorHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetNominatorPoolNominatorQuery = z.object({
     nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/)
 });
@@ -1908,11 +2739,30 @@ export const zGetNominatorPoolNominatorQuery = z.object({
  */
 export const zGetNominatorPoolNominatorResponse = zNominatorPositionsResponse;
 
+export const zGetNominatorPoolNominatorEventsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetNominatorPoolNominatorEventsQuery = z.object({
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(100)
 });
 
 /**
@@ -1920,17 +2770,54 @@ export const zGetNominatorPoolNominatorEventsQuery = z.object({
  */
 export const zGetNominatorPoolNominatorEventsResponse = zNominatorEventsResponse;
 
+export const zGetNominatorPoolNominatorRewardsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetNominatorPoolNominatorRewardsQuery = z.object({
     nominator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(100)
 });
 
 /**
  * Success.
  */
 export const zGetNominatorPoolNominatorRewardsResponse = zNominatorRewardsResponse;
+
+export const zGetNominatorPoolValidatorEventsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetNominatorPoolValidatorEventsQuery = z.object({
     validator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
@@ -1941,8 +2828,9 @@ export const zGetNominatorPoolValidatorEventsQuery = z.object({
         'deposit',
         'withdrawal'
     ]).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(100)
 });
 
 /**
@@ -1950,11 +2838,30 @@ export const zGetNominatorPoolValidatorEventsQuery = z.object({
  */
 export const zGetNominatorPoolValidatorEventsResponse = zPoolValidatorEventsResponse;
 
+export const zGetNominatorPoolValidatorRewardsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetNominatorPoolValidatorRewardsQuery = z.object({
     validator: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
     pool: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(100)
 });
 
 /**
@@ -1962,17 +2869,36 @@ export const zGetNominatorPoolValidatorRewardsQuery = z.object({
  */
 export const zGetNominatorPoolValidatorRewardsResponse = zPoolValidatorRewardsResponse;
 
+export const zGetValidatorEventsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetValidatorEventsQuery = z.object({
     stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
+    adnl_address: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    validator_pubkey: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     type: z.enum([
         'stake_accepted',
         'stake_rejected',
         'stake_recovered'
     ]).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(10)
 });
 
 /**
@@ -1980,15 +2906,34 @@ export const zGetValidatorEventsQuery = z.object({
  */
 export const zGetValidatorEventsResponse = zValidatorEventsResponse;
 
+export const zGetValidatorElectionsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetValidatorElectionsQuery = z.object({
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
+    adnl_address: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    validator_pubkey: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     return_participants: z.boolean().optional().default(false),
     finished: z.boolean().optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(10)
 });
 
 /**
@@ -1996,15 +2941,34 @@ export const zGetValidatorElectionsQuery = z.object({
  */
 export const zGetValidatorElectionsResponse = zValidatorElectionsResponse;
 
+export const zGetValidatorCyclesHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetValidatorCyclesQuery = z.object({
     cycle_start: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
+    adnl_address: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    validator_pubkey: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
     return_validators: z.boolean().optional().default(false),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(10)
 });
 
 /**
@@ -2012,20 +2976,57 @@ export const zGetValidatorCyclesQuery = z.object({
  */
 export const zGetValidatorCyclesResponse = zValidatorCyclesResponse;
 
+export const zGetValidatorComplaintsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetValidatorComplaintsQuery = z.object({
     cycle_start: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     election_id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
     stake_holder_address: z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})$/).optional(),
-    adnl_address: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    validator_pubkey: z.string().regex(/^[0-9a-fA-F]{64}$/).optional(),
-    start_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
-    end_utime: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+    adnl_address: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    validator_pubkey: z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{43}=?)$/).optional(),
+    start_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    end_utime: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional(),
+    limit: z.int().gte(1).lte(1000).optional().default(10)
 });
 
 /**
  * Success.
  */
 export const zGetValidatorComplaintsResponse = zValidatorComplaintsResponse;
+
+export const zGetMultisigOrdersHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetMultisigOrdersQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
@@ -2041,6 +3042,24 @@ export const zGetMultisigOrdersQuery = z.object({
  */
 export const zGetMultisigOrdersResponse = zMultisigOrdersResponse;
 
+export const zGetMultisigWalletsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetMultisigWalletsQuery = z.object({
     address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     wallet_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
@@ -2055,6 +3074,24 @@ export const zGetMultisigWalletsQuery = z.object({
  */
 export const zGetMultisigWalletsResponse = zMultisigWalletsResponse;
 
+export const zGetVestingContractsHeaders = z.object({
+    'X-No-Address-Book': z.enum([
+        '1',
+        't',
+        'T',
+        'TRUE',
+        'true',
+        'True',
+        '0',
+        'f',
+        'F',
+        'FALSE',
+        'false',
+        'False'
+    ]).optional(),
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
+
 export const zGetVestingContractsQuery = z.object({
     contract_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
     wallet_address: z.array(z.string().regex(/^(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48})(?:,(?:-?[0-9]{1,10}:[0-9a-fA-F]{64}|[A-Za-z0-9_+\/ -]{48}))*$/)).optional(),
@@ -2067,6 +3104,10 @@ export const zGetVestingContractsQuery = z.object({
  * Success.
  */
 export const zGetVestingContractsResponse = zVestingContractsResponse;
+
+export const zGetTopAccountsByBalanceHeaders = z.object({
+    'X-Timeout': z.int().gte(1).lte(2147483647).optional()
+});
 
 export const zGetTopAccountsByBalanceQuery = z.object({
     limit: z.int().gte(1).lte(1024).optional().default(10),
@@ -2135,3 +3176,17 @@ export const zGetWalletInformationQuery = z.object({
  * Success.
  */
 export const zGetWalletInformationResponse = zWalletInformation;
+
+export const zEmulateTraceBody = zEmulateTraceRequest;
+
+/**
+ * The emulated trace.
+ */
+export const zEmulateTraceResponse2 = zEmulateTraceResponse;
+
+export const zEmulateTonConnectBody = zEmulateTonConnectRequest;
+
+/**
+ * The emulated trace.
+ */
+export const zEmulateTonConnectResponse = zEmulateTraceResponse;

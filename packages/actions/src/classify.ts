@@ -11,9 +11,10 @@ import { jvaultMatcher } from './matchers/jvault.js';
 import { multisigMatcher } from './matchers/multisig.js';
 import { layerzeroMatcher } from './matchers/layerzero.js';
 import { nftMatcher, nftMintAndBidMatcher } from './matchers/nft.js';
+import { marketplaceMatcher } from './matchers/marketplace.js';
 import { dnsMatcher } from './matchers/dns.js';
 import { electionsMatcher } from './matchers/elections.js';
-import { stakingMatcher } from './matchers/staking.js';
+import { singleNominatorMatcher, stakingMatcher } from './matchers/staking.js';
 import { subscriptionsMatcher } from './matchers/subscriptions.js';
 import { swapMatcher } from './matchers/swaps.js';
 import { vestingMatcher } from './matchers/vesting.js';
@@ -25,7 +26,7 @@ import type { ClassifiedAction, TraceInput } from './types.js';
  * Bumped whenever a change to the matchers can change the output for a trace already classified: the indexer
  * stores the version beside each trace's actions and re-classifies traces of older versions.
  */
-export const CLASSIFIER_VERSION = 2;
+export const CLASSIFIER_VERSION = 3;
 
 /**
  * Protocol matchers, most specific first: a flow claimed by a protocol matcher is not claimed again by the generic
@@ -40,6 +41,8 @@ export const MATCHERS: readonly Matcher[] = [
   vestingMatcher,
   multisigMatcher,
   stakingMatcher,
+  singleNominatorMatcher,
+  marketplaceMatcher,
   nftMatcher,
   swapMatcher,
   dedustLiquidityMatcher,

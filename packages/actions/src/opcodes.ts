@@ -46,9 +46,12 @@ export const TGBTC = {
 export const EVAA = {
   SUPPLY_MASTER: 0x1,
   WITHDRAW_MASTER: 0x2,
+  SUPPLY_USER: 0x11,
+  WITHDRAW_USER: 0x21,
   SUPPLY_SUCCESS: 0x11a,
   SUPPLY_FAIL: 0x11f,
   WITHDRAW_COLLATERALIZED: 0x211,
+  WITHDRAW_FAIL: 0x211f,
   /** sha256("TON"): the asset id EVAA gives Toncoin */
   TON_ASSET_ID: '1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8a',
   /** excesses a user contract returns when a withdrawal is refused, by reason */

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixturePath } from '@tongate/testdata';
 import { checkFixture, classifyTrace, listGoldenFixtures, readGoldenFixture } from '../src/index.js';
 import { KNOWN_GAPS } from './known-gaps.js';
-import { fixturePath } from '@tongate/testdata';
 
 const files = listGoldenFixtures(fixturePath('actions'));
 

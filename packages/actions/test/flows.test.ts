@@ -130,9 +130,9 @@ describe('elections and DNS', () => {
     const collection = `0:${'B774D95EB20543F186C06B371AB88AD704F7E256130CAF96189368A7D0CB6CCF'}`;
     const key = BigInt(`0x${'ab'.repeat(32)}`);
     const record = beginCell().storeUint(0x9fd3, 16).storeAddress(Address.parseRaw(OTHER)).storeUint(0, 8).endCell();
-    const change = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(key, 256).storeMaybeRef(record).endCell();
-    const remove = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(key, 256).storeMaybeRef(null).endCell();
-    const renew = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(0, 256).storeMaybeRef(null).endCell();
+    const change = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(key, 256).storeRef(record).endCell();
+    const remove = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(key, 256).endCell();
+    const renew = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(0, 64).storeUint(0, 256).endCell();
     const actions = classify(
       syntheticTrace(
         [ext, { account: item, from: 0, body: change }, { account: item, from: 0, body: remove }, { account: item, from: 0, body: renew }],

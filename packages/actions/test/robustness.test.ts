@@ -1,8 +1,8 @@
 import { beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, listGoldenFixtures, readGoldenFixture, toV3Action, type TraceInput } from '../src/index.js';
-import { actionValidator } from './spec.js';
 import { fixturePath } from '@tongate/testdata';
+import { actionValidator } from './spec.js';
 
 // The indexer classifies whatever the chain holds: malformed or truncated bodies must never make it throw, and
 // what it returns must still be valid v3.

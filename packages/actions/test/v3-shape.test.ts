@@ -8,8 +8,8 @@ import {
   visibleActions,
   type ClassifiedAction,
 } from '../src/index.js';
-import { actionValidator } from './spec.js';
 import { fixturePath } from '@tongate/testdata';
+import { actionValidator } from './spec.js';
 
 
 describe('v3 action objects', () => {

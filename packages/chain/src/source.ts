@@ -1,5 +1,5 @@
 import type { Address, Cell, Transaction, TupleItem } from '@ton/core';
-import type { EmulatedTrace } from './trace-emulation.js';
+import type { EmulatedTrace, TraceEmulationOptions } from './trace-emulation.js';
 
 /**
  * The read/write surface of a TON chain, shaped after the liteserver API (liteServer.* TL functions).
@@ -201,9 +201,10 @@ export interface ChainSource {
   emulateExternalMessage(message: Cell, opts: { ignoreChksig: boolean }): Promise<EmulationResult>;
 
   /** Emulates the whole trace of an external message (its transaction and every one its messages cause) against
-   * the latest state, committing nothing (pending traces). Throws ChainError 'refused' when the message is not
-   * accepted. See trace-emulation.ts. */
-  emulateTrace(message: Cell): Promise<EmulatedTrace>;
+   * the latest state (or `opts.atMcSeqno`'s), committing nothing (pending traces, the emulation API). Throws
+   * ChainError 'refused' when the message is not accepted, 'not_found' for a masterchain block that does not exist.
+   * See trace-emulation.ts for the bounds. */
+  emulateTrace(message: Cell, opts?: TraceEmulationOptions): Promise<EmulatedTrace>;
 
   /** Throws ChainError 'not_found' when no such block exists (yet). */
   lookupBlock(query: BlockLookup): Promise<BlockIdExt>;

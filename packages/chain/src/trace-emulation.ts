@@ -36,6 +36,21 @@ export interface EmulatedTransaction {
   tx: Transaction;
   stateBefore: EmulatedAccountState;
   stateAfter: EmulatedAccountState;
+  /** Code and data of the account after the transaction (null when it has none). */
+  codeAfter: Cell | null;
+  dataAfter: Cell | null;
+}
+
+/** How one trace emulation is bounded and where it starts. */
+export interface TraceEmulationOptions {
+  /** Let signature checks pass in the first (external-in) transaction only. */
+  ignoreChksig?: boolean;
+  /** Most transactions to run (default MAX_EMULATED_TRACE_TRANSACTIONS); past it the rest count as unprocessed. */
+  maxTransactions?: number;
+  /** Time (Date.now() ms) after which no further transaction starts; the rest count as unprocessed. */
+  deadline?: number;
+  /** Masterchain block whose state the emulation starts from (default: the latest). */
+  atMcSeqno?: number;
 }
 
 export interface EmulatedTrace {
@@ -101,7 +116,7 @@ const rawKey = (a: Address) => `${a.workChain}:${a.hash.toString('hex')}`;
 export async function emulateTraceWith(
   runner: TransactionRunner,
   message: Cell,
-  opts: { ignoreChksig?: boolean; maxTransactions?: number; now?: number } = {},
+  opts: TraceEmulationOptions & { now?: number } = {},
 ): Promise<EmulatedTrace> {
   const ext = externalMessageOf(message);
   const max = opts.maxTransactions ?? MAX_EMULATED_TRACE_TRANSACTIONS;
@@ -122,7 +137,8 @@ export async function emulateTraceWith(
   const now = opts.now ?? Math.floor(Date.now() / 1000);
   while (queue.length > 0) {
     const { dest, cell, createdLt } = queue.shift()!;
-    if (transactions.length >= max) {
+    // The root always runs (it decides whether there is a trace at all); a bound stops only what follows it.
+    if (transactions.length >= max || (transactions.length > 0 && opts.deadline !== undefined && Date.now() > opts.deadline)) {
       unprocessed++;
       continue;
     }
@@ -130,7 +146,8 @@ export async function emulateTraceWith(
     // Logical time only grows along the trace and stays past the account's own last transaction.
     const lt = [nextLt, before.lastTransactionLt + 1n, createdLt + 1n].reduce((a, b) => (a > b ? a : b));
     const lastPaid = before.account?.storageStats.lastPaid ?? 0;
-    const result = await runner.runTransaction(before, cell, { now: Math.max(now, lastPaid), lt, ignoreChksig: opts.ignoreChksig ?? false });
+    const root = transactions.length === 0;
+    const result = await runner.runTransaction(before, cell, { now: Math.max(now, lastPaid), lt, ignoreChksig: root && (opts.ignoreChksig ?? false) });
     if ('error' in result) {
       if (transactions.length === 0) throw new ChainError('refused', `external message not accepted: ${result.error}`);
       unprocessed++;
@@ -138,7 +155,17 @@ export async function emulateTraceWith(
     }
     const tx = loadTransaction(result.transaction.beginParse());
     states.set(rawKey(dest), result.shardAccount);
-    transactions.push({ address: dest, cell: result.transaction, tx, stateBefore: emulatedAccountState(before), stateAfter: emulatedAccountState(result.shardAccount) });
+    const after = result.shardAccount.account?.storage.state;
+    const active = after?.type === 'active' ? after.state : null;
+    transactions.push({
+      address: dest,
+      cell: result.transaction,
+      tx,
+      stateBefore: emulatedAccountState(before),
+      stateAfter: emulatedAccountState(result.shardAccount),
+      codeAfter: active?.code ?? null,
+      dataAfter: active?.data ?? null,
+    });
     nextLt = tx.lt + BigInt(tx.outMessagesCount) + 1n;
     const outCells = transactionMessageCells(result.transaction).outMsgs;
     const keys = [...tx.outMessages.keys()].sort((a, b) => a - b);

@@ -5,16 +5,27 @@ import type { Network } from '@tongate/server';
 
 export interface DevnetLiteserver {
   devnet: Devnet;
+  /** The first of `servers`. */
   server: ChainLiteServer;
-  /** The global config naming this liteserver (with `tongate.proofs: unsafe`, see below). */
+  /** One liteserver per listening port, each with its own key, all answering from the same devnet. */
+  servers: ChainLiteServer[];
+  /** The global config naming every liteserver (with `tongate.proofs: unsafe`, see below). */
   config: object;
+  /**
+   * Drops liteserver `index` as a crash would: its connections and listening socket close with no answer to the
+   * queries in flight. The devnet and the other liteservers go on.
+   */
+  stop(index: number): Promise<void>;
+  /** Starts liteserver `index` again on its port with its key, so clients holding the config find it back. */
+  restart(index: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * A devnet served over ADNL as a liteserver (what `tongate devnet liteserver` runs, and the e2e tests' liteserver
- * backend). Its global config carries `"tongate": { "proofs": "unsafe" }`: devnet block ids are not cell hashes, so
- * proofs from it cannot chain; tongate's liteserver backend reads that field, other clients ignore it.
+ * A devnet served over ADNL as one or more liteservers (what `tongate devnet liteserver` runs, and the e2e tests'
+ * liteserver backend). Several ports give several liteservers of one chain, as a real network has, so clients can
+ * fail over between them. Its global config carries `"tongate": { "proofs": "unsafe" }`: devnet block ids are not
+ * cell hashes, so proofs from it cannot chain; tongate's liteserver backend reads that field, other clients ignore it.
  */
 export async function startDevnetLiteserver(opts: {
   network: Network;
@@ -22,27 +33,54 @@ export async function startDevnetLiteserver(opts: {
   blockIntervalMs?: number;
   electionTiming?: ElectionTiming;
   port?: number;
+  /** Ports of the liteservers (overrides `port`); 0 picks a free one. */
+  ports?: number[];
   host?: string;
   configFile?: string;
   logger?: { info(obj: object, msg?: string): void };
 }): Promise<DevnetLiteserver> {
+  const host = opts.host ?? '127.0.0.1';
+  const ports = opts.ports?.length ? opts.ports : [opts.port ?? 0];
   const devnet = await createDevnet({ network: opts.network, dataDir: opts.dataDir, blockIntervalMs: opts.blockIntervalMs, electionTiming: opts.electionTiming, logger: opts.logger });
-  const server = new ChainLiteServer({ chain: devnet });
+  const servers: ChainLiteServer[] = [];
   try {
-    await server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1');
+    for (const port of ports) {
+      const server = new ChainLiteServer({ chain: devnet });
+      servers.push(server);
+      await server.listen(port, host);
+    }
   } catch (err) {
+    for (const s of servers) await s.close().catch(() => undefined);
     await devnet.close();
     throw err;
   }
-  const config = { ...(await server.globalConfig(opts.host ?? '127.0.0.1')), tongate: { proofs: 'unsafe', note: 'devnet liteserver: block ids are not cell hashes' } };
+  const named = await Promise.all(servers.map((s) => s.globalConfig(host) as Promise<{ liteservers: object[] }>));
+  const config = { ...named[0]!, liteservers: named.flatMap((c) => c.liteservers), tongate: { proofs: 'unsafe', note: 'devnet liteserver: block ids are not cell hashes' } };
   if (opts.configFile) writeFileSync(opts.configFile, `${JSON.stringify(config, null, 2)}\n`);
-  return {
+  const stopped = new Set<number>();
+  const running: DevnetLiteserver = {
     devnet,
-    server,
+    server: servers[0]!,
+    servers,
     config,
+    async stop(index) {
+      if (stopped.has(index)) return;
+      stopped.add(index);
+      await servers[index]!.close();
+    },
+    async restart(index) {
+      const old = servers[index]!;
+      if (!stopped.has(index)) await old.close();
+      const back = new ChainLiteServer({ chain: devnet, key: old.key });
+      await back.listen(old.port, host);
+      servers[index] = back;
+      if (index === 0) running.server = back;
+      stopped.delete(index);
+    },
     async close() {
-      await server.close();
+      for (const [i, s] of servers.entries()) if (!stopped.has(i)) await s.close();
       await devnet.close();
     },
   };
+  return running;
 }

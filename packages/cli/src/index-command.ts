@@ -2,9 +2,12 @@ import { Address } from '@ton/core';
 import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
 import { createDevnet, devnetElectionTiming } from '@tongate/devnet';
+import { blockPublisher } from '@tongate/handlers-v3';
 import { Indexer } from '@tongate/indexer';
+import { RedisBus } from '@tongate/streaming';
 import { startMetadataFetcher } from './metadata-fetcher.js';
-import { ConfigError, createLogger, type Config, type Network } from '@tongate/server';
+import { ConfigError, type Config, type Network } from '@tongate/server';
+import { processLogger } from './log-output.js';
 import { openStore } from '@tongate/store';
 import { openLiteserverBackend } from './start.js';
 
@@ -19,14 +22,14 @@ export interface RunningIndexer {
  * (with the devnet backend it owns that devnet) and is the only writer of the network's chain tables (advisory lock).
  */
 export async function startIndexProcess(config: Config, network: Network): Promise<RunningIndexer> {
-  const logger = createLogger(config.logLevel);
+  const logger = processLogger(config);
   const settings = config[network];
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
   };
   try {
-    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir });
+    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: (config.databaseUrl && config.databaseSchema) || undefined });
     cleanups.push(() => store.close());
     await store.migrate();
     const lock = await store.tryLockChainWriter(network);
@@ -43,7 +46,21 @@ export async function startIndexProcess(config: Config, network: Network): Promi
             logger: { info: (obj, msg) => logger.info(obj, msg) },
           });
     cleanups.push(() => chain.close());
-    const indexer = new Indexer({ chain, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined, logger });
+    // The Streaming API's finalized events: each committed block, published to the API processes through Redis.
+    let onCommitted: ((seqno: number) => void) | undefined;
+    if (config.redisUrl) {
+      const bus = new RedisBus(config.redisUrl, config.streamChannel, logger);
+      cleanups.push(() => bus.close());
+      onCommitted = blockPublisher(store.chain(network), network, (batch) => bus.publish(batch), logger);
+    } else logger.warn({ network }, 'no REDIS_URL: the Streaming API of the API processes gets no finalized events from this indexer');
+    const indexer = new Indexer({
+      chain,
+      db: store.chain(network),
+      startSeqno: settings.indexFrom ?? undefined,
+      tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined,
+      logger,
+      onCommitted,
+    });
     await indexer.start();
     cleanups.push(() => indexer.stop());
     const fetcher = startMetadataFetcher(config, network, store.chain(network), logger);

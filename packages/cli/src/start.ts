@@ -4,14 +4,16 @@ import path from 'node:path';
 import type { ChainSource } from '@tongate/chain';
 import { createDevnet, devnetElectionTiming, installFastSha256, type Devnet } from '@tongate/devnet';
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
-import { createV2Handlers, type MessageSubmitter } from '@tongate/handlers-v2';
-import { createV3Handlers, MemoryPendingStore, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
+import type { MessageSubmitter } from '@tongate/domain';
+import { createV2Handlers } from '@tongate/handlers-v2';
+import { blockPublisher, createV3Handlers, MemoryPendingStore, pendingStreamItem, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
+import { MemoryBus, RedisBus, RedisConnectionRegistry, StreamHub, StreamingEndpoints, type StreamBus } from '@tongate/streaming';
 import { Indexer, type MetadataFetcher } from '@tongate/indexer';
+import { processLogger } from './log-output.js';
 import { startMetadataFetcher } from './metadata-fetcher.js';
 import {
   createAdminApp,
   createApp,
-  createLogger,
   createMemoryLimiter,
   createMetrics,
   createRedisLimiter,
@@ -35,6 +37,8 @@ export interface Gateway {
   devnets: Partial<Record<Network, Devnet>>;
   /** The embedded indexers (config.indexer = embedded). */
   indexers: Partial<Record<Network, Indexer>>;
+  /** The Streaming API's hub and endpoints (subscriber counts, dropped subscribers). */
+  streaming: { hub: StreamHub; endpoints: StreamingEndpoints };
   adminUrl: string;
   close(): Promise<void>;
 }
@@ -64,7 +68,7 @@ function redactPassword(url: string): string {
 
 /** The composition root: config → store → chain backends → handlers → app → listeners. */
 export async function startGateway(config: Config, options: { seed?: boolean; logger?: Logger; /** PostgreSQL schema (tests: one per run). */ schema?: string } = {}): Promise<Gateway> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? processLogger(config);
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
@@ -74,7 +78,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
   if (!installFastSha256()) logger.warn('fast sha256 not installed: @ton/crypto is not the version the devnet fast path was written for');
   try {
     const store = await databaseStep(config, () =>
-      openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema : undefined, readTimeoutMs: config.dbReadTimeoutMs }),
+      openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema ?? (config.databaseSchema || undefined) : undefined, readTimeoutMs: config.dbReadTimeoutMs }),
     );
     cleanups.push(() => store.close());
     await databaseStep(config, () => store.migrate());
@@ -94,6 +98,30 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     // Pending traces: in Redis when there is one, so every API process serves what any of them accepted.
     const pendingStore = config.redisUrl ? new RedisPendingStore(config.redisUrl, config.pendingMaxEntries) : new MemoryPendingStore(config.pendingMaxEntries);
     cleanups.push(() => pendingStore.close());
+
+    // Streaming API: sources publish on the bus, every process's hub listens (Redis pub/sub with REDIS_URL).
+    const bus: StreamBus = config.redisUrl ? new RedisBus(config.redisUrl, config.streamChannel, logger) : new MemoryBus();
+    cleanups.push(() => bus.close());
+    const hub = new StreamHub({ retainBlocks: config.streamRetainBlocks });
+    bus.listen((batch) => hub.publish(batch));
+    if (bus instanceof RedisBus && !(await bus.ready())) logger.warn('Redis not reachable at start: streams get no events until it is');
+    const streamEndpoints = new StreamingEndpoints({
+      hub,
+      limits: {
+        keyConnections: config.streamKeyConnections,
+        keyAddresses: config.streamKeyAddresses,
+        keylessConnections: config.streamKeylessConnections,
+        keylessAddresses: config.streamKeylessAddresses,
+        connectsPerMinute: config.streamConnectsPerMinute,
+      },
+      keepAliveMs: config.streamKeepAliveMs,
+      maxBufferedBytes: config.streamMaxBufferBytes,
+      logger,
+      // With Redis, a key's streams are counted across every API process.
+      registry: config.redisUrl ? new RedisConnectionRegistry(config.redisUrl, `${config.streamChannel}:limits`) : undefined,
+    });
+    const publish = (network: Network) => (batch: Parameters<StreamBus['publish']>[0]) =>
+      bus.publish(batch).catch((err) => logger.warn({ err, network }, 'stream event not published'));
 
     const devnets: Partial<Record<Network, Devnet>> = {};
     const indexers: Partial<Record<Network, Indexer>> = {};
@@ -127,7 +155,16 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         }
       }
       const index = store.chainReader(network);
-      const pending = new PendingTraces({ chain, store: pendingStore, index, ttlMs: config.pendingTtlSeconds * 1000, logger });
+      const pending = new PendingTraces({
+        chain,
+        store: pendingStore,
+        index,
+        ttlMs: config.pendingTtlSeconds * 1000,
+        logger,
+        // Finalized events come from the indexer's blocks; the tracker's own step to finalized is not streamed.
+        onChange: (entry) => void (entry.finality !== 'finalized' && publish(network)({ network, items: [pendingStreamItem(entry)] })),
+        onInvalidated: (key) => void publish(network)({ network, items: [{ kind: 'invalidated', hashNorm: key }] }),
+      });
       pending.start();
       cleanups.push(() => pending.stop());
       const submitMessage: MessageSubmitter = (message) => pending.submit(message);
@@ -137,7 +174,14 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         const lock = await store.tryLockChainWriter(network);
         if (!lock) throw new Error(`${network}: another process indexes this database; set TONGATE_INDEXER=external to only serve it`);
         cleanups.push(() => lock.release());
-        const indexer = new Indexer({ chain, db: store.chain(network), startSeqno: settings.indexFrom ?? undefined, tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined, logger });
+        const indexer = new Indexer({
+          chain,
+          db: store.chain(network),
+          startSeqno: settings.indexFrom ?? undefined,
+          tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined,
+          logger,
+          onCommitted: blockPublisher(index, network, publish(network), logger),
+        });
         await indexer.start();
         cleanups.push(() => indexer.stop());
         indexers[network] = indexer;
@@ -192,7 +236,11 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         return lastError === null || lastErrorIsBackend ? { degraded: false } : { degraded: true, detail: lastError };
       },
     }));
-    const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger, metrics, health, healthSources, backendHealth });
+    metrics.addGauge('tongate_stream_subscribers', 'Streaming API subscribers per network', () =>
+      NETWORKS.map((network) => ({ labels: { network }, value: hub.subscriberCount(network) })),
+    );
+    metrics.addGauge('tongate_stream_dropped_total', 'Streaming API subscribers dropped for not reading since start', () => [{ labels: {}, value: streamEndpoints.dropped }]);
+    const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger, metrics, health, healthSources, backendHealth, streaming: streamEndpoints });
     const ports = [...new Set(NETWORKS.map((n) => config[n].port).filter((p) => p > 0))];
     const servers: Gateway['servers'] = [];
     const running: RunningServer[] = [];
@@ -201,8 +249,11 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
       running.push(server);
       servers.push({ network: NETWORKS.find((n) => config[n].port === port) ?? 'all', port: server.port });
     }
-    // Drain API listeners first (in-flight requests finish), then the rest shuts down.
-    cleanups.push(async () => void (await Promise.all(running.map((s) => s.close()))));
+    // Drain API listeners first (in-flight requests finish; streams end at once), then the rest shuts down.
+    cleanups.push(async () => {
+      streamEndpoints.close();
+      await Promise.all(running.map((s) => s.close()));
+    });
 
     const token = newAdminToken();
     const admin = await listen(createAdminApp({ token, keys: store.keys, devnets }), 0, '127.0.0.1');
@@ -212,7 +263,7 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
       removeAdminFile(config.dataDir, adminFile.token);
       await admin.close(1000);
     });
-    return { servers, devnets, indexers, adminUrl, close };
+    return { servers, devnets, indexers, streaming: { hub, endpoints: streamEndpoints }, adminUrl, close };
   } catch (err) {
     await close();
     throw err;

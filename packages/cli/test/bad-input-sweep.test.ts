@@ -53,6 +53,8 @@ interface Param {
 }
 interface Operation {
   version: 'v2' | 'v3';
+  /** Where the operation is served: `/api/<version>`, or the prefix of the path's own servers (the emulation API). */
+  base: string;
   method: 'get' | 'post';
   path: string;
   operationId: string;
@@ -86,7 +88,9 @@ function operations(version: 'v2' | 'v3', doc: OpenApiDocument): Operation[] {
         return { ...param, schema: resolve(param.schema) };
       });
       const body = op.requestBody ? resolve(resolve(op.requestBody).content?.['application/json']?.schema) : undefined;
-      list.push({ version, method, path, operationId: op.operationId, params, body });
+      const servers = (item as { servers?: { url: string }[] }).servers;
+      const base = servers?.length ? new URL(servers[0]!.url.replace(/\{\w+\}/, 'host')).pathname : `/api/${version}`;
+      list.push({ version, base, method, path, operationId: op.operationId, params, body });
     }
   }
   return list;
@@ -147,11 +151,12 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 describe('bad-input sweep over every operation of the bundled specs', () => {
-  const send = (op: Operation, query: Record<string, string>, body?: unknown) =>
+  const send = (op: Operation, query: Record<string, string>, body?: unknown, headers?: Record<string, string>) =>
     request({
       method: op.method.toUpperCase(),
-      path: `/api/${op.version}${op.path.replace(/\{(\w+)\}/g, 'x')}${queryString(query)}`,
+      path: `${op.base}${op.path.replace(/\{(\w+)\}/g, 'x')}${queryString(query)}`,
       ...(op.method === 'post' ? { body: body ?? {} } : {}),
+      ...(headers ? { headers } : {}),
     });
 
   const baseline = (op: Operation) => Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
@@ -164,7 +169,7 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
     return b;
   };
 
-  it.each(allOperations.map((op) => [`${op.version} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_label, op) => {
+  it.each(allOperations.map((op) => [`${op.base} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_label, op) => {
     let checks = 0;
     // Missing required parameter (query).
     for (const p of op.params.filter((x) => x.in === 'query' && x.required)) {
@@ -194,6 +199,16 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
     // Unknown parameter.
     expectClientError(await send(op, { ...baseline(op), zz_unknown_param: '1' }, bodyBaseline(op)), op.version, 'unknown query parameter');
     checks++;
+    // Request headers the operation documents (X-Timeout, X-No-Address-Book, X-No-Metadata), with values they refuse:
+    // a 4xx that names the header.
+    for (const p of op.params.filter((x) => x.in === 'header')) {
+      for (const value of ['not-a-value', '-1', 'A'.repeat(4_000)]) {
+        const reply = await send(op, baseline(op), bodyBaseline(op), { [p.name]: value });
+        expectClientError(reply, op.version, `header ${p.name}: ${value.slice(0, 20)}`);
+        expect(String(reply.body.error).toLowerCase(), `header ${p.name}`).toContain(p.name.toLowerCase());
+        checks++;
+      }
+    }
     if (op.body && op.body.additionalProperties === false) {
       expectClientError(await send(op, baseline(op), { ...bodyBaseline(op), zz_unknown_field: 1 }), op.version, 'unknown body field');
       checks++;
@@ -236,6 +251,91 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
   });
 });
 
+describe('the 2.1 operations and the POST forms name the parameter they refuse', () => {
+  const FAUCET_ADDRESS = 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE';
+  const cases: [string, { method?: string; path: string; body?: unknown }, number, RegExp][] = [
+    ['dnsResolve: a name too long to encode', { path: `/api/v2/dnsResolve?name=${'a'.repeat(126)}.b` }, 422, /name/],
+    ['dnsResolve: a name over the length bound', { path: `/api/v2/dnsResolve?name=${'a'.repeat(500)}` }, 422, /name/],
+    ['dnsResolve: a negative ttl', { path: '/api/v2/dnsResolve?name=x.ton&ttl=-1' }, 422, /ttl/],
+    ['dnsResolve: a ttl that is not a number', { path: '/api/v2/dnsResolve?name=x.ton&ttl=many' }, 422, /ttl/],
+    ['dnsResolve: an oversized category', { path: `/api/v2/dnsResolve?name=x.ton&category=${'c'.repeat(300)}` }, 422, /category/],
+    ['dnsResolve: a resolver address that is not one', { path: '/api/v2/dnsResolve?name=x.ton&address=not-an-address' }, 422, /address/],
+    ['dnsResolve: an account that is no resolver', { path: `/api/v2/dnsResolve?name=x.ton&address=${FAUCET_ADDRESS}` }, 409, /dnsresolve/],
+    ['dnsResolve: seqno 0', { path: '/api/v2/dnsResolve?name=x.ton&seqno=0' }, 422, /seqno/],
+    ['dnsResolve POST: a NUL inside the name', { path: '/api/v2/dnsResolve', body: { name: 'a\u0000b.ton', ttl: 3 } }, 422, /name/],
+    ['dnsResolve POST: a name of the wrong type', { path: '/api/v2/dnsResolve', body: { name: { label: 'x' } } }, 422, /name/],
+    ['dnsResolve POST: a huge ttl is followed only so far', { path: '/api/v2/dnsResolve', body: { name: 'a.b.c.d.nothing', ttl: 2147483647 } }, 200, /dns.resolved/],
+    ['dnsResolve: an item that does not exist cannot answer', { path: '/api/v2/dnsResolve?name=nobody-here.ton&ttl=9' }, 409, /dnsresolve/],
+    ['getShardAccountCell: no address', { path: '/api/v2/getShardAccountCell' }, 422, /address/],
+    ['getShardAccountCell: seqno 0', { path: `/api/v2/getShardAccountCell?address=${FAUCET_ADDRESS}&seqno=0` }, 422, /seqno/],
+    ['getShardAccountCell: a future seqno', { path: `/api/v2/getShardAccountCell?address=${FAUCET_ADDRESS}&seqno=2000000000` }, 404, /./],
+    ['getShardAccountCell POST: a bad address', { path: '/api/v2/getShardAccountCell', body: { address: 'EQ' } }, 422, /address/],
+    ['POST form: a JSON array for a body', { path: '/api/v2/getAddressBalance', body: [FAUCET_ADDRESS] }, 422, /./],
+    ['POST form: a JSON string for a body', { path: '/api/v2/getMasterchainInfo', body: 'x' }, 422, /./],
+    ['POST form: a parameter of another operation', { path: '/api/v2/getMasterchainInfo', body: { address: FAUCET_ADDRESS } }, 422, /address/],
+    ['POST form: limit out of range', { path: '/api/v2/getTransactions', body: { address: FAUCET_ADDRESS, limit: 100000 } }, 422, /limit/],
+  ];
+  it.each(cases)('%s', async (_label, req, status, text) => {
+    const r = await request(req);
+    expect(r.status, r.text).toBe(status);
+    expect(r.text).toMatch(text);
+    if (status >= 400) expect(r.body).toEqual({ ok: false, error: expect.any(String), code: status });
+  });
+});
+
+describe('the emulation API names the field it refuses, and bounds its work', () => {
+  const FAUCET_RAW = '0:6cc9f039a3e58facea446cbaa92c267ef451086b36780413f1fd191cff244287';
+  const CELL = 'te6cckEBAQEAAgAAAEysuc0=';
+  const to = (extra: Record<string, unknown> = {}) => ({ address: FAUCET_RAW, amount: '1000', ...extra });
+  const trace = (body: unknown) => ({ path: '/api/emulate/v1/emulateTrace', body });
+  const tonConnect = (body: unknown) => ({ path: '/api/emulate/v1/emulateTonConnect', body });
+  const cases: [string, { path: string; body?: unknown }, number, RegExp][] = [
+    ['emulateTrace: no boc', trace({}), 422, /boc/],
+    ['emulateTrace: boc not base64', trace({ boc: '%%%%' }), 422, /boc/],
+    ['emulateTrace: boc not a bag of cells', trace({ boc: 'AAAAAAAA' }), 422, /boc/],
+    ['emulateTrace: boc not a message', trace({ boc: CELL }), 422, /boc/],
+    ['emulateTrace: boc over the size bound', trace({ boc: 'A'.repeat(400_000) }), 422, /boc/],
+    ['emulateTrace: a 5000-deep cell', trace({ boc: deepChainBoc(5000) }), 422, /boc/],
+    ['emulateTrace: ignore_chksig not a boolean', trace({ boc: CELL, ignore_chksig: { yes: 1 } }), 422, /ignore_chksig/],
+    ['emulateTrace: mc_block_seqno 0', trace({ boc: CELL, mc_block_seqno: 0 }), 422, /mc_block_seqno/],
+    ['emulateTrace: mc_block_seqno in the future', trace({ boc: CELL, mc_block_seqno: 2_000_000_000 }), 422, /mc_block_seqno/],
+    ['emulateTrace: an unknown field', trace({ boc: CELL, with_actionz: true }), 422, /with_actionz/],
+    ['emulateTonConnect: no from', tonConnect({ messages: [to()] }), 422, /from/],
+    ['emulateTonConnect: from not an address', tonConnect({ from: 'nobody', messages: [to()] }), 422, /from/],
+    ['emulateTonConnect: no messages', tonConnect({ from: FAUCET_RAW, messages: [] }), 422, /messages/],
+    ['emulateTonConnect: five messages', tonConnect({ from: FAUCET_RAW, messages: [to(), to(), to(), to(), to()] }), 422, /messages/],
+    ['emulateTonConnect: a negative amount', tonConnect({ from: FAUCET_RAW, messages: [to({ amount: '-1' })] }), 422, /amount/],
+    ['emulateTonConnect: an amount past the balance is emulated (the wallet skips it)', tonConnect({ from: FAUCET_RAW, messages: [to({ amount: '99999999999999999999' })] }), 200, /"is_incomplete":false/],
+    ['emulateTonConnect: a bad destination', tonConnect({ from: FAUCET_RAW, messages: [to({ address: 'EQ' })] }), 422, /address/],
+    ['emulateTonConnect: a payload that is no bag of cells', tonConnect({ from: FAUCET_RAW, messages: [to({ payload: 'AAAAAAAA' })] }), 422, /payload/],
+    ['emulateTonConnect: a stateInit that is no StateInit', tonConnect({ from: FAUCET_RAW, messages: [to({ stateInit: CELL })] }), 422, /stateInit/],
+    ['emulateTonConnect: valid_until past 32 bits', tonConnect({ from: FAUCET_RAW, messages: [to()], valid_until: 99_999_999_999 }), 422, /valid_until/],
+    ['emulateTonConnect: from an account that is no wallet', tonConnect({ from: `0:${'12'.repeat(32)}`, messages: [to()] }), 409, /from/],
+    ['emulateTonConnect: a stray field in a message', tonConnect({ from: FAUCET_RAW, messages: [to({ state_init: CELL })] }), 422, /state_init/],
+  ];
+  it.each(cases)('%s', async (_label, req, status, text) => {
+    const r = await request(req);
+    expect(r.status, r.text.slice(0, 300)).toBe(status);
+    expect(r.text).toMatch(text);
+    if (status >= 400) expect(r.body).toEqual({ error: expect.any(String) });
+  });
+
+  it('many emulations at once: each answers 200 or 429 (past the bound), none a 5xx, and blocks keep coming', async () => {
+    const head = async () => (await request({ path: '/api/v2/getMasterchainInfo' })).body.result.last.seqno as number;
+    const before = await head();
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, () => request(tonConnect({ from: FAUCET_RAW, messages: [to(), to(), to(), to()], with_actions: true, include_address_book: true }))),
+    );
+    for (const r of replies) expect([200, 429], r.text.slice(0, 300)).toContain(r.status);
+    expect(replies.some((r) => r.status === 200)).toBe(true);
+    const deadline = Date.now() + 10_000;
+    while ((await head()) <= before) {
+      if (Date.now() > deadline) throw new Error('no block after the emulations');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+});
+
 // ---- Hostile values: the service must answer them with a 4xx (or a 200 where they are valid), never break ----
 
 const FAUCET = 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE';
@@ -259,15 +359,16 @@ const numbers = (n: number) => Array.from({ length: n }, (_, i) => i);
 const stdNumber = (i: number) => ({ '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: String(i) } });
 
 describe('hostile values over every operation', () => {
-  const send = (op: Operation, query: Record<string, string>, body?: unknown) =>
+  const send = (op: Operation, query: Record<string, string>, body?: unknown, headers?: Record<string, string>) =>
     request({
       method: op.method.toUpperCase(),
-      path: `/api/${op.version}${op.path}${queryString(query)}`,
+      path: `${op.base}${op.path}${queryString(query)}`,
       ...(op.method === 'post' ? { body: body ?? {} } : {}),
+      ...(headers ? { headers } : {}),
     });
   const baseline = (op: Operation) => Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
 
-  it.each(allOperations.map((op) => [`${op.version} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (label, op) => {
+  it.each(allOperations.map((op) => [`${op.base} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (label, op) => {
     for (const p of op.params.filter((x) => x.in === 'query')) {
       const type = typeOf(p.schema);
       if (type === 'integer' || type === 'number') {
@@ -282,6 +383,9 @@ describe('hostile values over every operation', () => {
         expectNoServerError(await send(op, { ...baseline(op), [p.name]: 'a\u0000b' }), `${label} ${p.name}: NUL`);
       }
     }
+    for (const p of op.params.filter((x) => x.in === 'header')) {
+      for (const v of [...EXTREME_NUMBERS, 'A'.repeat(8_000), 'true, false']) expectNoServerError(await send(op, baseline(op), undefined, { [p.name]: v }), `${label} ${p.name}: ${v.slice(0, 20)}`);
+    }
     if (op.method === 'post') {
       for (const [name, schema] of Object.entries(op.body?.properties ?? {})) {
         const type = typeOf(schema as Schema);
@@ -295,10 +399,10 @@ describe('hostile values over every operation', () => {
         }
       }
       // Broken encodings: a body that is not what its Content-Encoding says, not JSON, not UTF-8.
-      expectNoServerError(await request({ path: `/api/${op.version}${op.path}`, rawBody: 'not gzip', headers: { 'content-encoding': 'gzip' } }), `${label}: bad gzip`);
-      expectNoServerError(await request({ path: `/api/${op.version}${op.path}`, rawBody: '{"a":' }), `${label}: truncated JSON`);
-      expectNoServerError(await request({ path: `/api/${op.version}${op.path}`, rawBody: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) }), `${label}: invalid UTF-8`);
-      expectNoServerError(await request({ path: `/api/${op.version}${op.path}`, rawBody: gzipSync('{"boc": 5'), headers: { 'content-encoding': 'gzip' } }), `${label}: gzip of broken JSON`);
+      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: 'not gzip', headers: { 'content-encoding': 'gzip' } }), `${label}: bad gzip`);
+      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: '{"a":' }), `${label}: truncated JSON`);
+      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) }), `${label}: invalid UTF-8`);
+      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: gzipSync('{"boc": 5'), headers: { 'content-encoding': 'gzip' } }), `${label}: gzip of broken JSON`);
     }
   });
 
@@ -351,5 +455,95 @@ describe('hostile values over every operation', () => {
     const next = faucet.createTransfer({ seqno: seqno + 1, secretKey: keys.secretKey, messages: [internal({ to, value: toNano('0.1') })] });
     const fee = await request({ path: '/api/v2/estimateFee', body: { address: FAUCET, body: next.toBoc().toString('base64') } });
     expect(fee.status, fee.text).toBe(200);
+  });
+});
+
+describe('Streaming API bad input: both endpoints and every WebSocket message', () => {
+  const WS_FRAME_LIMIT = 1024 * 1024;
+  let key: string;
+  beforeAll(async () => {
+    key = await service.createKey('mainnet');
+  });
+  const validAddress = FAUCET;
+  const many = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+
+  it('SSE: malformed JSON, wrong types, unknown event types and huge filters get a 4xx naming the problem', async () => {
+    const bodies: [string, string | Buffer, Record<string, string>?][] = [
+      ['truncated JSON', '{"types": ['],
+      ['an array', '[]'],
+      ['null', 'null'],
+      ['a number', '5'],
+      ['invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])],
+      ['gzip that is not', 'not gzip', { 'content-encoding': 'gzip' }],
+      ['text/plain', JSON.stringify({ types: ['transactions'], addresses: [validAddress] }), { 'content-type': 'text/plain' }],
+      ['types as a string', JSON.stringify({ types: 'transactions', addresses: [validAddress] })],
+      ['types of numbers', JSON.stringify({ types: [5], addresses: [validAddress] })],
+      ['unknown event type', JSON.stringify({ types: ['blocks'], addresses: [validAddress] })],
+      ['trace_invalidated', JSON.stringify({ types: ['trace_invalidated'], addresses: [validAddress] })],
+      ['100 000 addresses', JSON.stringify({ types: ['transactions'], addresses: many(100_000, () => validAddress) })],
+      ['5000 distinct addresses', JSON.stringify({ types: ['transactions'], addresses: many(5000, (i) => `0:${i.toString(16).padStart(64, '0')}`) })],
+      ['a 10 000-character address', JSON.stringify({ types: ['transactions'], addresses: ['E'.repeat(10_000)] })],
+      ['100 000 trace hashes', JSON.stringify({ types: ['trace'], trace_external_hash_norms: many(100_000, (i) => String(i)) })],
+      ['min_finality object', JSON.stringify({ types: ['transactions'], addresses: [validAddress], min_finality: {} })],
+      ['action_types of objects', JSON.stringify({ types: ['actions'], addresses: [validAddress], action_types: [{}] })],
+      ['include_address_book string', JSON.stringify({ types: ['transactions'], addresses: [validAddress], include_address_book: 'yes' })],
+      ['id object', JSON.stringify({ id: {}, types: ['transactions'], addresses: [validAddress] })],
+      ['after_mc_seqno negative', JSON.stringify({ types: ['transactions'], addresses: [validAddress], after_mc_seqno: -1 })],
+      ['10 000-deep nesting', '['.repeat(10_000) + ']'.repeat(10_000)],
+      ['a 2 MiB body', JSON.stringify({ types: ['transactions'], addresses: [validAddress], pad: 'x'.repeat(2 * 1024 * 1024) })],
+    ];
+    for (const [label, rawBody, headers] of bodies) {
+      const r = await request({ path: '/api/streaming/v2/sse', rawBody, headers: { 'content-type': 'application/json', 'X-API-Key': key, ...headers } });
+      expect(r.status, `${label}: ${r.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(r.status, `${label}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
+      expect(typeof r.body?.error, label).toBe('string');
+    }
+  });
+
+  it('WebSocket: every bad frame gets an error reply on the open connection; an oversized one closes it with 1009', async () => {
+    const { openWs } = await import('./stream-clients.js');
+    const c = openWs(service.ports.mainnet, { 'X-API-Key': key });
+    await c.opened;
+    const frames: [string, string | Buffer, RegExp][] = [
+      ['truncated JSON', '{"operation":', /^invalid request envelope: /],
+      ['an array', '[]', /^invalid request envelope: /],
+      ['null', 'null', /^invalid request envelope: /],
+      ['a string', '"ping"', /^invalid request envelope: /],
+      ['binary garbage', Buffer.from([0xff, 0x00, 0xfe, 0x01]), /^invalid request envelope: /],
+      ['operation number', JSON.stringify({ operation: 5 }), /^unknown operation: 5$/],
+      ['unknown operation', JSON.stringify({ operation: 'x'.repeat(10_000) }), /^unknown operation: x+$/],
+      ['types string', JSON.stringify({ operation: 'subscribe', types: 'transactions', addresses: [validAddress] }), /^invalid subscribe request: types/],
+      ['unknown event type', JSON.stringify({ operation: 'subscribe', types: ['blocks'], addresses: [validAddress] }), /^invalid event type: blocks$/],
+      ['20 000 addresses', JSON.stringify({ operation: 'subscribe', types: ['transactions'], addresses: many(20_000, () => validAddress) }), /^invalid subscribe request: addresses: more than/],
+      ['5000 distinct addresses', JSON.stringify({ operation: 'subscribe', types: ['transactions'], addresses: many(5000, (i) => `0:${i.toString(16).padStart(64, '0')}`) }), /^address limit exceeded: current 0 \+ new 5000 > max 1000$/],
+      ['unsubscribe numbers', JSON.stringify({ operation: 'unsubscribe', addresses: [5] }), /^invalid unsubscribe request: addresses/],
+      ['unsubscribe bad address', JSON.stringify({ operation: 'unsubscribe', addresses: ['nope'] }), /^invalid address: nope$/],
+    ];
+    for (const [label, frame, expected] of frames) {
+      const before = c.messages.length;
+      c.ws.send(frame);
+      const reply = await c.next(label, (m) => c.messages.indexOf(m) >= before);
+      expect(reply.error, label).toMatch(expected);
+    }
+    // A binary frame holding JSON is read as JSON.
+    c.ws.send(Buffer.from(JSON.stringify({ id: 'b', operation: 'ping' })));
+    expect(await c.next('binary ping', (m) => m.id === 'b')).toEqual({ id: 'b', status: 'pong' });
+    c.ws.send('x'.repeat(WS_FRAME_LIMIT + 1));
+    expect((await c.closed).code).toBe(1009);
+  });
+
+  it('an upgrade elsewhere is refused, and streams still open afterwards', async () => {
+    const { default: WebSocket } = await import('ws');
+    const elsewhere = new WebSocket(`ws://127.0.0.1:${service.ports.mainnet}/api/v2/getMasterchainInfo`);
+    const status = await new Promise<number>((resolve) => {
+      elsewhere.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      elsewhere.once('error', () => resolve(-1));
+    });
+    expect(status).toBe(404);
+    const { openSse } = await import('./stream-clients.js');
+    const s = openSse(service.ports.mainnet, { types: ['transactions'], addresses: [validAddress] }, { 'X-API-Key': key });
+    expect(await s.opened).toHaveProperty('connected');
+    s.close();
+    expect((await request({ path: '/healthcheck' })).status).toBe(200);
   });
 });

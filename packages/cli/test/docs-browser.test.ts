@@ -95,7 +95,7 @@ describe.skipIf(!haveChromium)('interactive docs in headless Chromium', () => {
     const paths = await page.locator('.opblock-summary-path').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
     expect(paths).toContain('/getMasterchainInfo');
     expect(paths).toContain('/jsonRPC');
-    expect(new Set(paths).size).toBe(35);
+    expect(new Set(paths).size).toBe(37);
     await authorize(page);
     const result = await tryIt(page, '/getAddressBalance', { address: service.gateway.devnets.mainnet!.faucet.address.toString() });
     expect(result.status).toBe('200');

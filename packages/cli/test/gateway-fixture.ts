@@ -57,10 +57,15 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
+let gatewaysStarted = 0;
+
 /** Starts the composed service with response validation on, silent logs, and env-provided DATABASE_URL / REDIS_URL. */
 export async function startTestGateway(overrides: Partial<Config> = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-e2e-'));
-  const config = loadConfig(process.env, { dataDir, logLevel: 'silent', validateResponses: true, ...overrides });
+  // Streams on a Redis channel (and stream limits under a prefix) of this gateway's own: other gateways of the run, and
+  // other runs on the same Redis, publish and count on theirs. A test of several processes passes one channel to all.
+  const streamChannel = `tongate:stream-test:${process.pid}:${Date.now().toString(36)}:${gatewaysStarted++}`;
+  const config = loadConfig(process.env, { dataDir, logLevel: 'silent', validateResponses: true, streamChannel, ...overrides });
   const ports = { mainnet: await freePort(), testnet: await freePort() };
   config.mainnet.port = ports.mainnet;
   config.testnet.port = ports.testnet;
@@ -137,7 +142,8 @@ export function v3Requests(gateway: KeyedGateway, network: Network) {
   const headers = () => ({ 'X-API-Key': gateway.keys[network] });
   const reply = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
   return {
-    get: async (path: string, query: string | Record<string, string>) => reply(await fetch(`${base()}${path}?${new URLSearchParams(query)}`, { headers: headers() })),
+    get: async (path: string, query: string | Record<string, string>, extraHeaders: Record<string, string> = {}) =>
+      reply(await fetch(`${base()}${path}?${new URLSearchParams(query)}`, { headers: { ...headers(), ...extraHeaders } })),
     post: async (path: string, body: unknown) =>
       reply(await fetch(`${base()}${path}`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) })),
   };

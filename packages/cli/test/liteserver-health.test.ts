@@ -3,7 +3,6 @@
  * for every degraded part) and chain requests 503 while a network's only liteserver is down, and recovery when it comes back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainLiteServer } from '@tongate/liteserver/server';
 import { startTestGateway, TEST_BACKEND, type TestGateway } from './gateway-fixture.js';
 
 let service: TestGateway;
@@ -42,8 +41,7 @@ describe('liteserver backend health', () => {
 
   it('the only mainnet liteserver down: degraded, 503 for chain requests; back: recovered', async () => {
     const running = service.liteservers.mainnet!;
-    const { port } = running.server;
-    await running.server.close();
+    await running.stop(0);
     const healthOf = async () => (await (await fetch(`${base}/healthcheck`)).json()) as { ok: boolean; status: string; degraded?: Record<string, string> };
     await until(async () => (await healthOf()).ok === false, 5000);
     const health = await healthOf();
@@ -56,9 +54,7 @@ describe('liteserver backend health', () => {
     // Testnet has its own liteserver and is unaffected.
     expect((await fetch(`http://127.0.0.1:${service.ports.testnet}/api/v2/getMasterchainInfo`)).status).toBe(200);
 
-    const back = new ChainLiteServer({ chain: running.devnet, key: running.server.key });
-    await back.listen(port);
-    running.server = back;
+    await running.restart(0);
     await until(async () => (await healthOf()).ok, 10_000);
     const info = (await (await fetch(`${base}/api/v2/getMasterchainInfo`)).json()) as { ok: boolean; result: { last: { seqno: number } } };
     expect(info.ok).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * Every v2 REST operation over real HTTP against the composed service (devnet → handlers → front door), with
  * response validation on: an off-spec body turns into a 500, so each 200 below is also a contract check.
- * Errors are checked in the v2 body with the status WIRE.md gives.
+ * Errors are checked in the v2 body with the status docs/wire.md gives.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, beginCell, Cell, internal, loadTransaction, toNano, WalletContractV4 } from '@ton/ton';

@@ -25,13 +25,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
   /** A transfer of this test's own: external message hash, receiver, and the block that holds it. */
   let own: { extHash: Buffer; receiver: Address; mcSeqno: number; comment: string };
 
-  const get = async (path: string, params: Record<string, string | string[]> = {}) => {
+  const get = async (path: string, params: Record<string, string | string[]> = {}, headers: Record<string, string> = {}) => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) for (const item of Array.isArray(v) ? v : [v]) qs.append(k, item);
-    const res = await fetch(`${base}/api/${path}?${qs}`, { headers: { 'X-API-Key': suite.keys[network] } });
+    const res = await fetch(`${base}/api/${path}?${qs}`, { headers: { 'X-API-Key': suite.keys[network], ...headers } });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const v3 = (path: string, params?: Record<string, string | string[]>) => get(`v3/${path}`, params);
+  const v3 = (path: string, params?: Record<string, string | string[]>, headers?: Record<string, string>) => get(`v3/${path}`, params, headers);
   const v2 = async (path: string, params: Record<string, string>) => {
     const r = await get(`v2/${path}`, params);
     expect(r.status).toBe(200);
@@ -300,6 +300,43 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     expect(balances).toEqual([...balances].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
     const next = await v3('topAccountsByBalance', { limit: '5', offset: '1' });
     expect(next.body[0]).toEqual(top.body[1]);
+  });
+
+  it('the hosted request headers: X-No-Address-Book and X-No-Metadata drop those objects, X-Timeout bounds the reads', async () => {
+    const query = { account: raw(devnet.faucet.address), limit: '5' };
+    const plain = await v3('transactions', query);
+    expect(Object.keys(plain.body.address_book).length).toBeGreaterThan(0);
+    const noBook = await v3('transactions', query, { 'X-No-Address-Book': 'true' });
+    expect(noBook.status).toBe(200);
+    expect(noBook.body).toEqual({ transactions: plain.body.transactions });
+    const msgQuery = { msg_hash: own.extHash.toString('hex') };
+    const msgs = await v3('messages', msgQuery);
+    expect(msgs.body).toHaveProperty('metadata');
+    const noMeta = await v3('messages', msgQuery, { 'X-No-Metadata': '1' });
+    expect(noMeta.body).not.toHaveProperty('metadata');
+    expect(noMeta.body.address_book).toEqual(msgs.body.address_book);
+    expect(await v3('messages', msgQuery, { 'X-No-Metadata': 'false', 'X-No-Address-Book': 'FALSE' })).toEqual(msgs);
+    // A time limit the reads meet changes nothing; values past the hosted cap are read as the cap.
+    expect((await v3('transactions', query, { 'X-Timeout': '3000' })).body).toEqual(plain.body);
+    expect((await v3('transactions', query, { 'X-Timeout': '600000' })).body).toEqual(plain.body);
+    for (const [header, value] of [['X-Timeout', '-5'], ['X-Timeout', 'soon'], ['X-Timeout', '0'], ['X-No-Address-Book', 'yes'], ['X-No-Metadata', 'maybe']]) {
+      const r = await v3('transactions', query, { [header]: value });
+      expect(r.status, `${header}: ${value}`).toBe(422);
+      expect(r.body.error.toLowerCase()).toContain(header.toLowerCase());
+    }
+  });
+
+  it('/events is /traces under another key, with every trace\'s actions', async () => {
+    const query = { account: raw(devnet.faucet.address), limit: '3' };
+    const traces = await v3('traces', { ...query, include_actions: 'true' });
+    const events = await v3('events', query);
+    expect(events.status).toBe(200);
+    expect(events.body.events.length).toBeGreaterThan(0);
+    expect(events.body).toEqual({ events: traces.body.traces, address_book: traces.body.address_book, metadata: traces.body.metadata });
+    expect(events.body.events.every((e: { actions?: unknown[] }) => Array.isArray(e.actions))).toBe(true);
+    const second = await v3('events', { ...query, limit: '1', offset: '1' });
+    expect(second.body.events.map((e: { trace_id: string }) => e.trace_id)).toEqual([events.body.events[1]?.trace_id].filter(Boolean));
+    expect((await v3('events', { ...query, limitt: '1' })).body.error).toContain('limitt');
   });
 
   it('documented errors: 422 naming the parameter', async () => {

@@ -1,7 +1,7 @@
 /**
  * The v2-style operations of API v3 over real HTTP against the composed service (devnet → handlers → front door), on
  * both networks, with response validation on: an off-spec body turns into a 500, so each 200 is also a contract
- * check. Errors come in the v3 body `{error}` with the status WIRE.md gives.
+ * check. Errors come in the v3 body `{error}` with the status docs/wire.md gives.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, Cell, internal, loadMessage, toNano, WalletContractV4 } from '@ton/ton';

@@ -176,7 +176,12 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     expect(windowed.events.every((e: any) => e.utime === last.utime)).toBe(true);
     expect([windowed.start_utime, windowed.end_utime]).toEqual([last.utime, last.utime]);
     expect((await v3('nominatorEvents', { pool: raw(pools.nominatorPool), start_utime: '20', end_utime: '10' })).status).toBe(422);
-    expect(await v3('nominatorEvents', { pool: raw(pools.nominatorPool), limit: '10' })).toMatchObject({ status: 422, body: { error: expect.stringMatching(/limit/) } });
+    // limit (default 100, at most 1000) cuts the newest rows off the same order.
+    for (const n of [1, 2, 3]) expect((await ok('nominatorEvents', { pool: raw(pools.nominatorPool), limit: String(n) })).events).toEqual(all.slice(0, n));
+    for (const limit of ['0', '1001', 'ten']) {
+      expect(await v3('nominatorEvents', { pool: raw(pools.nominatorPool), limit })).toMatchObject({ status: 422, body: { error: expect.stringMatching(/limit/) } });
+    }
+    expect(await v3('nominatorEvents', { pool: raw(pools.nominatorPool), offset: '1' })).toMatchObject({ status: 422, body: { error: expect.stringMatching(/offset/) } });
     expect((await v3('nominatorEvents', {})).status).toBe(422);
     expect((await ok('nominatorEvents', { pool: raw(pools.validator) })).events).toEqual([]);
   });

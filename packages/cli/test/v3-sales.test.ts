@@ -165,7 +165,20 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     const info = (await devnet.runGetMethod(forged, 'get_auction_info', [])).stack;
     expect(addr(info[0])!.equals(devnet.faucet.address)).toBe(true);
     expect(all.body.auctions.map((a: { nft_item_address: string }) => a.nft_item_address)).not.toContain(raw(forged));
-    // Paging itself (pages of 100) is covered in handlers-v3/test/sales.test.ts with a smaller page.
+    // limit cuts the page and offset moves it, in the same order; a cut page names its cursor.
+    const ids = (r: { body: { auctions: { nft_item_address: string }[] } }) => r.body.auctions.map((a) => a.nft_item_address);
+    const first = await api.get('dns/activeAuctions', { bidder, limit: '1' });
+    expect(ids(first)).toEqual(faucetAuctions.slice(0, 1));
+    expect(first.body.next_cursor === null).toBe(faucetAuctions.length <= 1);
+    expect(ids(await api.get('dns/activeAuctions', { bidder, limit: '1', offset: '1' }))).toEqual(faucetAuctions.slice(1, 2));
+    expect(ids(await api.get('dns/activeAuctions', { bidder, offset: String(faucetAuctions.length) }))).toEqual([]);
+    // X-No-Metadata and X-No-Address-Book leave those objects out and nothing else.
+    const bare = await api.get('dns/activeAuctions', { bidder }, { 'X-No-Metadata': 'true', 'X-No-Address-Book': 'T' });
+    expect(bare.status).toBe(200);
+    expect(bare.body).not.toHaveProperty('metadata');
+    expect(bare.body).not.toHaveProperty('address_book');
+    expect(bare.body.auctions).toEqual(all.body.auctions);
+    expect(all.body).toHaveProperty('metadata');
   });
 
   it('/dns/activeAuctions: bad input is a 422 naming the parameter', async () => {
@@ -174,8 +187,9 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
       [{ bidder: raw(devnet.faucet.address), after: Buffer.from('dns1:0:12').toString('base64url') }, 'after'],
       [{ bidder: 'EQ' + 'A'.repeat(46) }, 'bidder'],
       [{ bidder: raw(devnet.faucet.address), state: 'lost' }, 'state'],
-      // Not a paginated operation (WIRE.md): limit is an unknown parameter here.
-      [{ bidder: raw(devnet.faucet.address), limit: '2' }, 'limit'],
+      [{ bidder: raw(devnet.faucet.address), limit: '1001' }, 'limit'],
+      [{ bidder: raw(devnet.faucet.address), offset: '-1' }, 'offset'],
+      [{ bidder: raw(devnet.faucet.address), offset: '1', after: Buffer.from('dns1:0:' + 'A'.repeat(64)).toString('base64url') }, 'offset'],
       [{}, 'bidder'],
     ];
     for (const [query, parameter] of cases) {

@@ -55,7 +55,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
   let indexer: Indexer;
   let seed: SeedSummary;
   const api = v3Requests(suite, network);
-  const get = (path: string, query: Record<string, string> = {}) => api.get(`validators/${path}`, query);
+  const get = (path: string, query: Record<string, string> = {}, headers: Record<string, string> = {}) => api.get(`validators/${path}`, query, headers);
   /** The last participant_list_extended the elector answered for the first election (its final form). */
   let listing: ParticipantListing;
   /** The elector's past_elections entry of that election while its stakes were frozen. */
@@ -110,7 +110,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
         const r = await devnet.runGetMethod(ELECTOR_ADDRESS, 'compute_returned_stake', [{ type: 'int', value: BigInt('0x' + v.stakeHolder.hash.toString('hex')) }]);
         return (r.stack[0] as { value: bigint }).value;
       }));
-      const r = await get('events', { type: 'stake_recovered' });
+      const r = await get('events', { type: 'stake_recovered', limit: '1000' });
       return !past && credits.every((c) => c === 0n) && r.status === 200 && holders.every((h) => r.body.events.some((e: { stake_holder_address: string }) => e.stake_holder_address === h));
     });
     await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno);
@@ -216,7 +216,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
   });
 
   it('events: every validator’s stake accepted and recovered, with the amounts the elector moved', async () => {
-    const r = await get('events');
+    const r = await get('events', { limit: '1000' });
     expect(r.status).toBe(200);
     for (const v of seed.validators!.validators) {
       const h = raw(v.stakeHolder);
@@ -234,11 +234,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
       const share = (round.bonuses * frozen.stake) / round.totalStake;
       expect(recovered.some((e: any) => BigInt(e.amount) >= frozen.stake + share)).toBe(true);
     }
-    // Newest first; not paginated (WIRE.md): a time window reaches any part of the list.
+    // Newest first; a time window reaches any part of the list.
     const times = r.body.events.map((e: { utime: number; tx_lt: string }) => [e.utime, BigInt(e.tx_lt)] as const);
     for (let i = 1; i < times.length; i++) expect(times[i][0] < times[i - 1][0] || (times[i][0] === times[i - 1][0] && times[i][1] < times[i - 1][1])).toBe(true);
     const middle = r.body.events[Math.floor(r.body.events.length / 2)].utime;
-    const older = await get('events', { end_utime: String(middle) });
+    const older = await get('events', { end_utime: String(middle), limit: '1000' });
     expect(older.body.events.map((e: { tx_hash: string }) => e.tx_hash)).toEqual(r.body.events.filter((e: { utime: number }) => e.utime <= middle).map((e: { tx_hash: string }) => e.tx_hash));
     // Filters.
     const one = await get('events', { stake_holder_address: holders[0], type: 'stake_accepted' });
@@ -302,8 +302,55 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     }
     const adnl = installedSet.validators.find((v) => v.pubkey === one.complaint.validatorPubkey)!.adnlAddr!;
     expect((await get('complaints', { adnl_address: adnl, election_id: String(round.electionId) })).body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash)).toContain(hash);
+    // The hosted API takes keys and ADNL addresses in base64 and base64url too.
+    for (const form of ['base64', 'base64url'] as const) {
+      const byAdnl = await get('complaints', { adnl_address: Buffer.from(adnl, 'hex').toString(form), election_id: String(round.electionId) });
+      expect(byAdnl.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash), form).toContain(hash);
+      const byKey = await get('complaints', { validator_pubkey: Buffer.from(one.complaint.validatorPubkey, 'hex').toString(form), election_id: String(round.electionId) });
+      expect(byKey.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash), form).toContain(hash);
+    }
     expect((await get('complaints', { election_id: String(round.electionId), validator_pubkey: 'ab'.repeat(32) })).body).toEqual({ complaints: [], address_book: {} });
     expect((await get('complaints', { end_utime: String(one.complaint.createdAt - 3600) })).body.complaints).toEqual([]);
+  });
+
+  it('limit cuts every list to its newest rows (default 10), the same rows in the same order as a longer page', async () => {
+    // The devnet keeps electing while this runs: each list is read under a bound that no later row can fall within
+    // (utime a few seconds back; for elections and cycles, the newest id: a later one is always larger).
+    const settled = String(Math.floor(Date.now() / 1000) - 5);
+    const newest = async (path: string, key: string, id: string) => String((await get(path, { limit: '1' })).body[key][0][id]);
+    const lists = [
+      ['events', 'events', 'tx_hash', settled],
+      ['complaints', 'complaints', 'complaint_hash', settled],
+      ['elections', 'elections', 'election_id', await newest('elections', 'elections', 'election_id')],
+      ['cycles', 'cycles', 'cycle_start', await newest('cycles', 'cycles', 'cycle_start')],
+    ] as const;
+    for (const [path, key, id, endUtime] of lists) {
+      const ids = async (query: Record<string, string>) => {
+        const r = await get(path, { end_utime: endUtime, ...query });
+        expect(r.status, `${path} ${JSON.stringify(query)}`).toBe(200);
+        return r.body[key].map((row: Record<string, unknown>) => row[id]);
+      };
+      const all = await ids({ limit: '1000' });
+      expect(all.length, path).toBeGreaterThan(0);
+      expect(await ids({ limit: '1' }), path).toEqual(all.slice(0, 1));
+      expect(await ids({ limit: '2' }), path).toEqual(all.slice(0, 2));
+      expect(await ids({}), path).toEqual(all.slice(0, 10));
+      if (path !== 'complaints') expect(all.length, path).toBeGreaterThan(1);
+    }
+    // With embedded members the hosted cap of 100 applies, and limit still cuts.
+    const withMembers = await get('elections', { return_participants: 'true', limit: '1' });
+    expect(withMembers.body.elections).toHaveLength(1);
+  });
+
+  it('X-No-Address-Book leaves the address book out; a false value keeps it', async () => {
+    const plain = await get('events', {});
+    expect(Object.keys(plain.body.address_book).length).toBeGreaterThan(0);
+    const without = await get('events', {}, { 'X-No-Address-Book': 'true' });
+    expect(without.status).toBe(200);
+    expect(without.body).not.toHaveProperty('address_book');
+    expect(without.body.events).toEqual(plain.body.events);
+    expect((await get('cycles', { return_validators: 'true', limit: '1' }, { 'X-No-Address-Book': '1' })).body).not.toHaveProperty('address_book');
+    expect((await get('events', {}, { 'X-No-Address-Book': 'false' })).body.address_book).toEqual(plain.body.address_book);
   });
 
   it('errors: bad parameters answer 422 naming the parameter', async () => {
@@ -311,8 +358,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
       ['events', { stake_holder_address: 'not-an-address' }, 'stake_holder_address'],
       ['events', { type: 'stake_lost' }, 'type'],
       ['elections', { validator_pubkey: 'xyz' }, 'validator_pubkey'],
-      // Not paginated (WIRE.md): limit and offset are unknown parameters here.
-      ['elections', { return_participants: 'true', limit: '10' }, 'limit'],
+      // The hosted API pages these by limit only (1..1000, at most 100 with embedded members); offset is unknown.
+      ['elections', { return_participants: 'true', limit: '101' }, 'limit'],
+      ['cycles', { return_validators: 'true', limit: '101' }, 'limit'],
+      ['events', { limit: '1001' }, 'limit'],
+      ['complaints', { limit: '0' }, 'limit'],
       ['cycles', { offset: '10' }, 'offset'],
       ['complaints', { election_id: '99999999999' }, 'election_id'],
       ['complaints', { adnl_address: '12' }, 'adnl_address'],

@@ -95,15 +95,18 @@ function unwrapEnvelope(status: number, body: unknown): unknown {
 
 function bindOperations(
   sdk: Record<string, unknown>,
-  table: Record<string, { in: ParamsLocation }>,
+  table: Record<string, { in: ParamsLocation; base?: string }>,
   settings: CallSettings,
   map: (body: unknown) => unknown,
+  /** The client of an operation served under a prefix of its own (the emulation API). */
+  clientAt?: (base: string) => FetchClient,
 ): Record<string, (params?: unknown) => Promise<unknown>> {
   const api: Record<string, (params?: unknown) => Promise<unknown>> = {};
-  for (const [name, { in: location }] of Object.entries(table)) {
+  for (const [name, { in: location, base }] of Object.entries(table)) {
     const fn = sdk[name];
     if (typeof fn !== 'function') throw new Error(`@tongate/sdk has no function ${name}: regenerate generated/`);
-    api[name] = async (params) => map(await invoke(fn as SdkFunction, settings, location, params));
+    const own = base && clientAt ? { ...settings, client: clientAt(base) } : settings;
+    api[name] = async (params) => map(await invoke(fn as SdkFunction, own, location, params));
   }
   return api;
 }
@@ -125,7 +128,13 @@ export function createTonGateClient(options: TonGateClientOptions = {}): TonGate
     const body = { jsonrpc: '2.0', id: nextId++, method, params: params ?? {} };
     return unwrapEnvelope(200, await invoke(sdkV2.jsonRpc as unknown as SdkFunction, v2Settings, 'body', body));
   };
-  const v3 = bindOperations(sdkV3, v3Operations, { client: v3Client, validateResponses }, (body) => body);
+  const prefixed = new Map<string, FetchClient>();
+  const clientAt = (base: string) => {
+    let client = prefixed.get(base);
+    if (!client) prefixed.set(base, (client = createFetchClient({ ...common, baseUrl: `${root}${base}` })));
+    return client;
+  };
+  const v3 = bindOperations(sdkV3, v3Operations, { client: v3Client, validateResponses }, (body) => body, clientAt);
 
   return { v2: { ...v2Rest, jsonRpc } as unknown as V2Api, v3: v3 as unknown as V3Api };
 }

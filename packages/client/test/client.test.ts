@@ -78,6 +78,15 @@ describe('createTonGateClient', () => {
     expect(calls[0].url).toBe('http://h/api/v3/masterchainInfo');
   });
 
+  it('sends the emulation operations under /api/emulate/v1, as their servers say, with the key', async () => {
+    const { calls, fetchImpl } = fakeFetch(() => ({ status: 422, body: { error: 'boc: not a message' } }));
+    const ton = createTonGateClient({ baseUrl: 'http://h', apiKey: 'k2', fetch: fetchImpl });
+    const error = await ton.v3.emulateTrace({ boc: 'te6cckEBAQEAAgAAAEysuc0=' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'TonGateApiError', status: 422, text: 'boc: not a message' });
+    expect(calls[0]).toMatchObject({ method: 'POST', url: 'http://h/api/emulate/v1/emulateTrace', body: { boc: 'te6cckEBAQEAAgAAAEysuc0=' } });
+    expect(calls[0].headers.get('x-api-key')).toBe('k2');
+  });
+
   it('validates replies against the spec unless validateResponses is false', async () => {
     const odd = { ok: true, result: 42, '@extra': '1:0:1', vendor_field: 'x' };
     const { fetchImpl } = fakeFetch(() => ({ status: 200, body: odd }));

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { beginCell, Cell, type Address, type TupleItem } from '@ton/core';
+import { beginCell, Cell, loadShardAccount, type Address, type ShardAccount, type TupleItem } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
 import {
   type AccountState,
@@ -21,7 +21,9 @@ import {
   type ShardBlockProof,
   type ShortTransactionId,
   type TransactionId,
+  type TraceEmulationOptions,
   ChainError,
+  externalMessageOf,
 } from '@tongate/chain';
 import { decodeElectorData, decodeElectionConfig, decodeValidatorSet, loadConfigDictionary, type ElectionTiming, type ElectorState } from '@tongate/contracts';
 import { CONFIG_ADDRESS, DEVNET_ELECTION_TIMING, ELECTOR_ADDRESS, ElectorDriver, genesisElectorAccount, setElectionParams } from './elector.js';
@@ -472,8 +474,17 @@ export class Devnet implements ChainSource {
     return this.messages.emulate(message, opts);
   }
 
-  async emulateTrace(message: Cell): Promise<EmulatedTrace> {
-    return this.messages.emulateTrace(message, (await this.getMasterchainInfo()).last.seqno);
+  async emulateTrace(message: Cell, opts: TraceEmulationOptions = {}): Promise<EmulatedTrace> {
+    const last = (await this.getMasterchainInfo()).last.seqno;
+    if (opts.atMcSeqno === undefined || opts.atMcSeqno === last) return this.messages.emulateTrace(message, last, opts);
+    const at = opts.atMcSeqno;
+    // An earlier block's accounts, as its state holds them (the devnet's config does not change between blocks).
+    const stateAt = async (address: Address): Promise<ShardAccount> => {
+      const cell = (await this.getAccountState(address, at)).shardAccount;
+      return cell ? loadShardAccount(cell.beginParse()) : { account: undefined, lastTransactionLt: 0n, lastTransactionHash: 0n };
+    };
+    await stateAt(externalMessageOf(message).info.dest as Address); // an unknown block fails here, before any run
+    return this.messages.emulateTrace(message, at, opts, stateAt);
   }
 }
 

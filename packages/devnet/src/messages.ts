@@ -1,4 +1,4 @@
-import { Address, beginCell, Cell, loadTransaction, storeShardAccount, type Message } from '@ton/core';
+import { Address, beginCell, Cell, loadTransaction, storeShardAccount, type Message, type ShardAccount } from '@ton/core';
 import { EmulationError, TimeError, type Blockchain } from '@ton/sandbox';
 import {
   ChainError,
@@ -10,6 +10,7 @@ import {
   shardAccountOfBoc,
   type EmulatedTrace,
   type EmulationResult,
+  type TraceEmulationOptions,
 } from '@tongate/chain';
 import { emulatorCall } from './executor.js';
 import type { BlockchainControl } from './fast/index.js';
@@ -98,14 +99,17 @@ export class Messages {
       return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
     });
   }
-  /** The whole trace of an external message on a copy of the live state (the message's own checks included). */
-  async emulateTrace(message: Cell, mcSeqno: number): Promise<EmulatedTrace> {
+  /**
+   * The whole trace of an external message on a copy of the live state (the message's own checks included), or on
+   * the state of an earlier masterchain block when `stateAt` reads one.
+   */
+  async emulateTrace(message: Cell, mcSeqno: number, opts: TraceEmulationOptions = {}, stateAt?: (address: Address) => Promise<ShardAccount>): Promise<EmulatedTrace> {
     externalOf(message);
     return this.producer.serial(() =>
       emulateTraceWith(
         {
           mcSeqno,
-          shardAccount: async (address) => (await this.bc.getContract(address)).account,
+          shardAccount: stateAt ?? (async (address) => (await this.bc.getContract(address)).account),
           runTransaction: async (shardAccount, msg, { now, lt, ignoreChksig }) => {
             const res = await emulatorCall(() => this.bc.executor.runTransaction({
               config: this.bc.configBase64,
@@ -125,6 +129,7 @@ export class Messages {
           },
         },
         message,
+        opts,
       ),
     );
   }

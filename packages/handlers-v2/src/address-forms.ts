@@ -2,7 +2,7 @@ import type { v2 } from '@tongate/sdk';
 import type { Address } from '@ton/core';
 import { friendlyFlags } from '@tongate/stubs';
 import { rawUpper } from './format.js';
-import { friendlyForms } from './friendly-address.js';
+import { friendlyForms } from '@tongate/read-model';
 
 /** The utils operations' address and hash conversions, over addresses and hashes the decoders already parsed. */
 

@@ -1,5 +1,5 @@
 import type { ChainSource } from '@tongate/chain';
-import type { V2Handlers } from '@tongate/stubs';
+import { type V2Handlers, v2Routes } from '@tongate/stubs';
 import { accountOperations } from './operations/accounts.js';
 import { blockOperations } from './operations/blocks.js';
 import type { Deps } from './operations/common.js';
@@ -14,7 +14,7 @@ import { utilOperations } from './operations/utils.js';
  * Typed as the full V2Handlers so that a missing operation or an off-contract result does not compile.
  */
 export function createV2Handlers(deps: Deps): V2Handlers {
-  return {
+  const handlers = {
     ...accountOperations(deps),
     ...blockOperations(deps),
     ...transactionOperations(deps),
@@ -23,18 +23,23 @@ export function createV2Handlers(deps: Deps): V2Handlers {
     ...utilOperations(deps),
     ...configOperations(deps),
   };
+  return { ...handlers, ...postForms(handlers) };
 }
 
+type PostFormId = Extract<keyof V2Handlers, `${string}Post`>;
+type GetFormHandlers = Omit<V2Handlers, PostFormId>;
 
-// Shared with the v3 package's v2-style operations (/api/v3/runGetMethod and friends).
-export { runMethod, type GetMethodCall } from './operations/run.js';
-export { apiErrorOf, mapChainErrors } from './chain-errors.js';
-// The domain layer: chain reads as values, formatted by each API version its own way.
-export { readAccount, readWallet, simpleStatus, type WalletInfo } from './domain/accounts.js';
-export { findInHistory, previousTransactionId, readAccountHistory, type HistoryRequest, type TransactionPage } from './domain/transactions.js';
-export { chainSubmitter, estimateExternalFees, externalMessage, sendExternal, type FeeQuery, type MessageSubmitter, type SentMessage } from './domain/messages.js';
-export { cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from './stack.js';
-export { b64, bocB64 } from './format.js';
-export { decodeBase64, optionalBoc, parseBoc } from './parse.js';
-// Shared with the v3 package's indexed operations (user-friendly forms).
-export { friendlyForms } from './friendly-address.js';
+/**
+ * The POST form of each read operation (`<name>Post`, its query parameters as a JSON body): the GET form's handler
+ * on the decoded body, so that both forms answer alike by construction.
+ */
+function postForms(get: GetFormHandlers): Pick<V2Handlers, PostFormId> {
+  const forms: Record<string, unknown> = {};
+  for (const route of v2Routes) {
+    if (route.method !== 'post' || !route.operationId.endsWith('Post')) continue;
+    const getForm = (get as unknown as Record<string, (input: { query: unknown; ctx: unknown }) => unknown>)[route.operationId.slice(0, -'Post'.length)];
+    if (typeof getForm !== 'function') throw new Error(`${route.operationId}: no GET form to answer it`);
+    forms[route.operationId] = (input: { body: unknown; ctx: unknown }) => getForm.call(get, { query: input.body, ctx: input.ctx });
+  }
+  return forms as Pick<V2Handlers, PostFormId>;
+}

@@ -12,17 +12,18 @@ const nobody = new Address(0, Buffer.alloc(32, 0x5a));
 const [alice, bob] = seed.wallets.map((w) => w.address);
 
 describe('createV2Handlers', () => {
-  it('has every v2 operation except jsonRPC', () => {
+  it('has every v2 operation except jsonRPC, each read also in its POST form', () => {
     const handlers = createV2Handlers({ chain: devnet });
-    expect(Object.keys(handlers).sort()).toEqual(
-      [
-        'getAddressInformation', 'getExtendedAddressInformation', 'getWalletInformation', 'getAddressBalance', 'getAddressState', 'getTokenData',
-        'getMasterchainInfo', 'getMasterchainBlockSignatures', 'getShardBlockProof', 'getConsensusBlock', 'lookupBlock', 'getShards', 'shards',
-        'getBlockHeader', 'getOutMsgQueueSize', 'getBlockTransactions', 'getBlockTransactionsExt', 'getTransactions', 'getTransactionsStd',
-        'tryLocateTx', 'tryLocateResultTx', 'tryLocateSourceTx', 'sendBoc', 'sendBocReturnHash', 'estimateFee', 'runGetMethod', 'runGetMethodStd',
-        'detectAddress', 'detectHash', 'packAddress', 'unpackAddress', 'getConfigParam', 'getConfigAll', 'getLibraries',
-      ].sort(),
-    );
+    const reads = [
+      'getAddressInformation', 'getExtendedAddressInformation', 'getWalletInformation', 'getAddressBalance', 'getAddressState', 'getTokenData',
+      'getShardAccountCell', 'dnsResolve',
+      'getMasterchainInfo', 'getMasterchainBlockSignatures', 'getShardBlockProof', 'getConsensusBlock', 'lookupBlock', 'getShards', 'shards',
+      'getBlockHeader', 'getOutMsgQueueSize', 'getBlockTransactions', 'getBlockTransactionsExt', 'getTransactions', 'getTransactionsStd',
+      'tryLocateTx', 'tryLocateResultTx', 'tryLocateSourceTx',
+      'detectAddress', 'detectHash', 'packAddress', 'unpackAddress', 'getConfigParam', 'getConfigAll', 'getLibraries',
+    ];
+    const writes = ['sendBoc', 'sendBocReturnHash', 'estimateFee', 'runGetMethod', 'runGetMethodStd'];
+    expect(Object.keys(handlers).sort()).toEqual([...reads, ...reads.map((r) => `${r}Post`), ...writes].sort());
   });
 });
 

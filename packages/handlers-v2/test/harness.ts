@@ -14,9 +14,11 @@ export type Operation = (input: { query?: unknown; body?: unknown; ctx: RequestC
 
 const BUNDLE_PATH = process.env.TONGATE_V2_BUNDLE ?? fileURLToPath(new URL('../../../generated/bundles/v2.json', import.meta.url));
 
+type Response = { $ref?: string; content?: Record<string, { schema?: object }> };
+
 interface Bundle {
-  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>>;
-  components: object;
+  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, Response> }>>;
+  components: { responses?: Record<string, Response> };
 }
 
 const bundle = JSON.parse(readFileSync(BUNDLE_PATH, 'utf-8')) as Bundle;
@@ -25,10 +27,16 @@ ajv.addSchema({ $id: 'tongate-v2', components: bundle.components }, 'tongate-v2'
 
 const validators = new Map<string, ValidateFunction>();
 
+/** A response, or the shared one it refers to (a read operation and its POST form share their success). */
+function resolved(response: Response | undefined): Response | undefined {
+  const name = response?.$ref?.replace('#/components/responses/', '');
+  return name ? bundle.components.responses?.[name] : response;
+}
+
 function responseSchemaPointer(operationId: string): { pointer: string; method: string } {
   for (const [path, ops] of Object.entries(bundle.paths)) {
     for (const [method, op] of Object.entries(ops)) {
-      if (op?.operationId === operationId && op.responses?.['200']?.content?.['application/json']?.schema) return { pointer: path, method };
+      if (op?.operationId === operationId && resolved(op.responses?.['200'])?.content?.['application/json']?.schema) return { pointer: path, method };
     }
   }
   throw new Error(`operation ${operationId} has no 200 response schema in ${BUNDLE_PATH}`);
@@ -38,7 +46,7 @@ function validatorFor(operationId: string): ValidateFunction {
   let v = validators.get(operationId);
   if (!v) {
     const { pointer, method } = responseSchemaPointer(operationId);
-    const schema = bundle.paths[pointer]![method]!.responses!['200']!.content!['application/json']!.schema!;
+    const schema = resolved(bundle.paths[pointer]![method]!.responses!['200'])!.content!['application/json']!.schema!;
     // Point local refs (#/components/...) at the registered components document.
     const rewritten = JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\/components\//g, '"$ref":"tongate-v2#/components/'));
     v = ajv.compile(rewritten);

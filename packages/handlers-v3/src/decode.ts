@@ -8,7 +8,7 @@
  * work is bounded too (DECODE_BUDGET_VALUES per request): bodies past the budget get an error entry.
  */
 import { Cell } from '@ton/core';
-import { decodeBase64 } from '@tongate/handlers-v2';
+import { decodeBase64 } from '@tongate/domain';
 import type { v3 } from '@tongate/sdk';
 import { ApiError, queryToken, type V3Handlers } from '@tongate/stubs';
 import { messageSchemes, type MessageSchemes } from '@tongate/tlb';

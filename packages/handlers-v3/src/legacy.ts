@@ -1,5 +1,5 @@
 import type { AccountState, ChainSource } from '@tongate/chain';
-import { b64, bocB64, chainSubmitter, estimateExternalFees, mapChainErrors, readAccount, readWallet, runMethod, sendExternal, simpleStatus, type MessageSubmitter } from '@tongate/handlers-v2';
+import { b64, bocB64, chainSubmitter, estimateExternalFees, mapChainErrors, readAccount, readWallet, runMethod, sendExternal, simpleStatus, type MessageSubmitter } from '@tongate/domain';
 import type { v3 } from '@tongate/sdk';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { formatV3Entry, parseV3Stack } from './stack.js';
@@ -23,7 +23,7 @@ function lastTransaction(state: AccountState) {
 }
 
 /**
- * The five v2-style operations of API v3 (WIRE.md: the hosted docs' v3 shapes, computed from the chain backend),
+ * The five v2-style operations of API v3 (docs/wire.md: the hosted docs' v3 shapes, computed from the chain backend),
  * over the same domain reads as v2 and formatted here. `use_v2` is accepted and has nothing to switch: state
  * always comes from the chain, which the index only mirrors.
  */

@@ -1,6 +1,6 @@
 import type { v3 } from '@tongate/sdk';
 import type { TupleItem } from '@ton/core';
-import { bocB64, cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from '@tongate/handlers-v2';
+import { bocB64, cellFromB64, hexNumber, listToNestedPairs, MAX_DEPTH, parseNumber, stackError, withinLimits } from '@tongate/domain';
 
 /**
  * The v3 stack codec of /api/v3/runGetMethod: entries `{type, value}` with type num (decimal or 0x-hex string),

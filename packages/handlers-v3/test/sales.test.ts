@@ -79,9 +79,12 @@ afterAll(async () => {
 });
 
 async function auctions(query: Record<string, unknown>, now = NOW, perPage?: number): Promise<Body> {
-  const ops = salesOperations(db, false, () => now, perPage);
+  const ops = salesOperations(db, false, () => now);
   // Through the generated decoder, as the front door hands requests to handlers.
-  const reply = (await ops.getDnsActiveAuctions(v3Decoders.getDnsActiveAuctions({ query: { bidder: BIDDER, ...query } }, ctx))) as { status: number; body: Body };
+  const reply = (await ops.getDnsActiveAuctions(v3Decoders.getDnsActiveAuctions({ query: { bidder: BIDDER, ...(perPage ? { limit: perPage } : {}), ...query } }, ctx))) as {
+    status: number;
+    body: Body;
+  };
   expect(reply.status).toBe(200);
   return reply.body;
 }
@@ -105,7 +108,7 @@ describe('/dns/activeAuctions', () => {
     expect(all.address_book).toHaveProperty(address(1));
   });
 
-  it('pages with the cursor (pages of 3 here, 100 served): no skip, no repeat, even when bids land between pages', async () => {
+  it('pages with the cursor (limit 3): no skip, no repeat, even when bids land between pages', async () => {
     const first = await auctions({}, NOW, 3);
     expect(first.auctions.map((a) => a.nft_item_address)).toEqual([1, 2, 3].map(address));
     expect(first.next_cursor).not.toBeNull();
@@ -120,6 +123,19 @@ describe('/dns/activeAuctions', () => {
     // The cursor is the same whatever the filter: a bidding page continues after it too.
     const biddingAfter = await auctions({ state: 'bidding', after: first.next_cursor });
     expect(biddingAfter.auctions.map((a) => a.nft_item_address)).toEqual([4, 7].map(address));
+  });
+
+  it('pages with limit and offset in item-address order; offset and a cursor together are refused', async () => {
+    const firstTwo = await auctions({ limit: 2 });
+    expect(firstTwo.auctions.map((a) => a.nft_item_address)).toEqual([1, 2].map(address));
+    expect(firstTwo.next_cursor).not.toBeNull();
+    const next = await auctions({ limit: 2, offset: 2 });
+    expect(next.auctions.map((a) => a.nft_item_address)).toEqual([3, 4].map(address));
+    const last = await auctions({ limit: 2, offset: 6 });
+    expect(last.auctions.map((a) => a.nft_item_address)).toEqual([address(7)]);
+    expect(last.next_cursor).toBeNull();
+    expect((await auctions({})).auctions).toHaveLength(7);
+    await expect(auctions({ offset: 1, after: firstTwo.next_cursor })).rejects.toMatchObject({ status: 422, message: expect.stringContaining('offset') });
   });
 
   it('answers 422 naming the parameter for a bad cursor or bidder', async () => {

@@ -2,7 +2,7 @@ import { WHOLE_SHARD, type BlockHeader, type BlockRef, type ChainSource, type Ch
 import type { BlocksTable, ShardStateTable } from '@tongate/store';
 import { Address } from '@ton/core';
 import type { Insertable } from 'kysely';
-import { accountStateRows, transactionRows, type AccountStateRow, type ContentRow, type LatestAccountStateRow, type MessageRow, type TransactionRow } from './rows.js';
+import { accountStateRows, transactionRows, type AccountStateRow, type ContentRow, type LatestAccountStateRow, type MessageRow, type TransactionRow } from '@tongate/read-model';
 
 /** Everything one masterchain block adds to the chain tables; written in one database transaction. */
 export interface McBlockBatch {

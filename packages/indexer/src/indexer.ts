@@ -29,6 +29,11 @@ export interface IndexerOptions {
   derivations?: readonly BlockDerivation[];
   /** The `.ton` DNS collection to trust instead of the one the chain's root resolver names (see derive/dns-trust.ts). */
   tonDnsCollection?: Address;
+  /**
+   * Called after each masterchain block's transaction has committed (so a reader of the database sees the whole
+   * block), once per block in order; the Streaming API publishes the block's finalized events from it.
+   */
+  onCommitted?: (seqno: number) => void;
 }
 
 export interface IndexerStatus {
@@ -199,6 +204,11 @@ export class Indexer {
         this.state.lastError = null;
         this.noteTimings(batch.mcSeqno, timings);
         this.noteIndexed(batch.mcSeqno, batch.genUtime);
+        try {
+          this.options.onCommitted?.(batch.mcSeqno);
+        } catch (err) {
+          logger?.warn({ err, network: this.chain.network, seqno: batch.mcSeqno }, 'indexer: commit listener failed');
+        }
       } catch (err) {
         prefetch = null;
         previousTops = null; // re-read from the database: the failed write may have been the one that committed

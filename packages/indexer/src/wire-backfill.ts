@@ -1,7 +1,7 @@
 import type { ChainDatabase } from '@tongate/store';
 import { sql, type Kysely } from 'kysely';
-import type { MessageRow, TransactionRow } from './rows.js';
-import { storedWire, WIRE_VERSION, wireMessagesQuery, type WireStateRow } from './wire.js';
+import type { MessageRow, TransactionRow } from '@tongate/read-model';
+import { storedWire, WIRE_VERSION, wireMessagesQuery, type WireStateRow } from '@tongate/read-model';
 
 /**
  * Stores the wire form of transactions written before it existed (or with an older one), a batch at a time, so that

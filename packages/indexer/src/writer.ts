@@ -3,7 +3,7 @@ import { copyRows, type ChainDatabase, type CopyType } from '@tongate/store';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { McBlockBatch } from './collect.js';
 import type { BlockDerivation, DerivationContext } from './derive/index.js';
-import { selectedState, storedWire, type WireStateRow } from './wire.js';
+import { selectedState, storedWire, type WireStateRow } from '@tongate/read-model';
 
 /** PostgreSQL type of every column the indexer writes, per table (the unnest arrays are cast to these). */
 const COLUMN_TYPES = {

@@ -13,7 +13,8 @@ import { ChainError, type BlockIdExt, type ChainSource, type ChainTransaction, t
 import { LiteserverChain, parseGlobalConfig } from '@tongate/liteserver';
 import { ChainLiteServer, RecordedBlocks } from '@tongate/liteserver/server';
 import { fixturePath, recordedBlocks } from '@tongate/testdata';
-import { newShardBlocks, transactionRows } from '../src/index.js';
+import { transactionRows } from '@tongate/read-model';
+import { newShardBlocks } from '../src/index.js';
 
 const read = (f: string) => readFileSync(fixturePath(f));
 const json = (f: string) => JSON.parse(read(f).toString('utf8'));

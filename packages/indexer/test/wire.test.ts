@@ -9,8 +9,8 @@ import { WalletContractV4 } from '@ton/ton';
 import { createDevnet, signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectChain, type McBlockBatch } from '../src/index.js';
-import type { MessageRow, TransactionRow } from '../src/rows.js';
-import { formatTransaction, MSG_INT64, MSG_JSON, selected, selectedMessages, selectedState, storedWire, TX_INT64, TX_JSON, wireAccountState, type WireStateRow, type WireTransactionRow } from '../src/wire.js';
+import type { MessageRow, TransactionRow } from '@tongate/read-model';
+import { formatTransaction, MSG_INT64, MSG_JSON, selected, selectedMessages, selectedState, storedWire, TX_INT64, TX_JSON, wireAccountState, type WireStateRow, type WireTransactionRow } from '@tongate/read-model';
 
 let devnet: Devnet;
 const batches: McBlockBatch[] = [];

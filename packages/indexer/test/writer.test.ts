@@ -12,7 +12,7 @@ import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet
 import { dropSchema, openStore, type Store } from '@tongate/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectChain, readCursor, writeMcBlock, type McBlockBatch } from '../src/index.js';
-import { selectedState, storedWire, type WireStateRow } from '../src/wire.js';
+import { selectedState, storedWire, type WireStateRow } from '@tongate/read-model';
 
 const databaseUrl = process.env.DATABASE_URL;
 const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import { jsonRpcMethods as generatedJsonRpcMethods, type JsonRpcMethod, type RequestContext, type V2Handlers, type V3Handlers } from '@tongate/stubs';
 import { authMiddleware, type KeyResolver } from './auth.js';
 import { loadBundles, type Bundles } from './bundles.js';
 import type { Config, Network } from './config.js';
+import { createCors } from './cors.js';
 import { docsRouter } from './docs.js';
 import { errorBody, HttpError, mapError, versionOfPath } from './errors.js';
 import { createJsonRpcHandler } from './jsonrpc.js';
@@ -15,6 +18,7 @@ import { backendHealthSources, registerBackendMetrics, type BackendHealth } from
 import { createNetworkResolver } from './network.js';
 import { createOperationTable } from './operations.js';
 import { jsonBodyReader } from './json-body.js';
+import { foreignMounts } from './mounts.js';
 import { leanJson, parseSerializedReplies } from './reply.js';
 import { createValidator } from './validator.js';
 
@@ -35,7 +39,27 @@ export interface AppOptions {
   jsonRpcMethods?: Readonly<Record<string, JsonRpcMethod>>;
   /** Parts that can degrade (chain backends, the indexer): shown by /healthcheck and /metrics. The limiter is added. */
   healthSources?: HealthSource[];
+  /** The Streaming API's endpoints (absent: its paths answer 404). */
+  streaming?: StreamingHandler;
 }
+
+/** Who opened a stream, as the front door authenticated it. */
+export interface StreamClientInfo {
+  network: Network;
+  /** The API key's id; null without a key (the keyless allowance, per client address). */
+  keyId: number | null;
+  clientAddress: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** The Streaming API v2 endpoints, reached once the front door has resolved the network and the key. */
+export interface StreamingHandler {
+  sse(req: IncomingMessage, res: ServerResponse, client: StreamClientInfo): void;
+  websocket(req: IncomingMessage, socket: Duplex, head: Buffer, client: StreamClientInfo): void;
+}
+
+/** Set on the app by createApp: what a listener does with an HTTP upgrade (serve.ts). */
+export type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 /** A part of the service that can keep serving in a degraded way. */
 export interface HealthSource {
@@ -71,6 +95,11 @@ export function createApp(options: AppOptions): Express {
   const methods = options.jsonRpcMethods ?? generatedJsonRpcMethods;
   const networks = createNetworkResolver(config);
   const versionHeader = { v2: `2.2.${config.v2Release}`, v3: bundles.v3.info.version };
+  const cors = createCors(config.corsOrigins);
+  const mounts = foreignMounts([
+    { prefix: '/api/v2', doc: bundles.v2 },
+    { prefix: '/api/v3', doc: bundles.v3 },
+  ]);
 
   const app = express();
   app.disable('x-powered-by');
@@ -94,7 +123,7 @@ export function createApp(options: AppOptions): Express {
     metrics.countRequest(operation, res.statusCode, network);
     metrics.observeLatency(operation, network, seconds);
     logger.info(
-      { requestId: res.locals.requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, network, operation },
+      { requestId: res.locals.requestId, method: req.method, url: redactUrl((res.locals.publicUrl as string | undefined) ?? req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, network, operation },
       'request',
     );
   }
@@ -127,7 +156,16 @@ export function createApp(options: AppOptions): Express {
   // request, so request id, version header, access log, /healthcheck, /metrics, the network and the choice between
   // docs and API are decided here, with the path read once.
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const path = req.path;
+    let path = req.path;
+    // An operation served under a prefix of its own (the emulation API) runs through its version's pipeline: the
+    // request continues under the version path; logs keep the path the client sent.
+    const internal = path.startsWith('/api/') ? mounts.internalPath(path) : undefined;
+    if (internal) {
+      res.locals.publicUrl = req.originalUrl;
+      const search = req.url.slice(req.url.indexOf('?') >= 0 ? req.url.indexOf('?') : req.url.length);
+      req.url = req.originalUrl = internal + search;
+      path = internal;
+    }
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const version = versionOfPath(path);
@@ -138,6 +176,9 @@ export function createApp(options: AppOptions): Express {
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-API-Version', versionHeader[version]);
     res.on('finish', recordReply);
+    cors.decorate(req, res);
+    // Before the network, keys and limits: a preflight carries no key and must cost the client nothing.
+    if (req.method === 'OPTIONS') return cors.preflight(req, res);
 
     // Service endpoints answer on every host.
     const service = (req.method === 'GET' || req.method === 'HEAD') && !path.startsWith('/api/') ? OPERATIONS_PATH.exec(path) : null;
@@ -150,6 +191,7 @@ export function createApp(options: AppOptions): Express {
     }
     const ctx: RequestContext = { network, requestId, startedAt: res.locals.arrivedAt as number, headers: req.headers };
     res.locals.ctx = ctx;
+    if (!internal && mounts.servedElsewhere(path)) return next(new HttpError(404, `not found: ${req.method} ${path}`));
     routeByPath(req, res, next, path);
   });
 
@@ -160,6 +202,15 @@ export function createApp(options: AppOptions): Express {
   const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst },
     keyLookupPlan: { rps: config.keyLookupRps, burst: config.keyLookupRps },
     trustProxy: config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '',
+  });
+  const STREAM_SSE_PATH = /^\/api\/streaming\/v2\/sse\/?$/i;
+  const STREAM_WS_PATH = /^\/api\/streaming\/v2\/ws\/?$/i;
+  const streaming = options.streaming;
+  const streamClient = (req: Request, res: Response): StreamClientInfo => ({
+    network: (res.locals.ctx as RequestContext).network as Network,
+    keyId: (res.locals.keyId as number | undefined) ?? null,
+    clientAddress: (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' ? req.ip : req.socket.remoteAddress) ?? 'unknown',
+    headers: req.headers,
   });
   const BODY_LIMIT = 8 * 1024 * 1024;
   const parseJson = jsonBodyReader({ limit: BODY_LIMIT, fallback: express.json({ limit: BODY_LIMIT }) });
@@ -201,8 +252,9 @@ export function createApp(options: AppOptions): Express {
   // The API pipeline is one layer: body, auth, query, then JSON-RPC or validation and the operation the validator
   // matched. Express would otherwise walk (and re-match, and re-prefix) a layer per step for every request.
   const api = chain([
-    // Only POST operations carry a body; a GET need not pass through the body parser's checks.
-    (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' ? parseJson(req, res, next) : next()),
+    // Only POST operations carry a body; a GET need not pass through the body parser's checks. A stream's
+    // subscription is read by the Streaming API itself (its own limits and error texts).
+    (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' && !STREAM_SSE_PATH.test(res.locals.path as string) ? parseJson(req, res, next) : next()),
     auth,
     fixQuery,
     (req: Request, res: Response, next: NextFunction) => {
@@ -211,6 +263,17 @@ export function createApp(options: AppOptions): Express {
         res.locals.operationId = 'jsonRPC';
         if (req.method !== 'POST') return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
         return jsonRpc(req, res, next);
+      }
+      if (path.startsWith('/api/streaming/')) {
+        const sse = STREAM_SSE_PATH.test(path);
+        if (!streaming || (!sse && !STREAM_WS_PATH.test(path))) return next();
+        res.locals.operationId = sse ? 'streamingSse' : 'streamingWs';
+        if (sse) {
+          if (req.method !== 'POST') return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
+          return streaming.sse(req, res, streamClient(req, res));
+        }
+        // An upgrade is taken by the listener before express; a plain request here did not ask for one.
+        return next(new HttpError(426, 'WebSocket upgrade required', { Upgrade: 'websocket', Connection: 'Upgrade' }));
       }
       const validator = path.startsWith('/api/v2/') ? v2Validator : path.startsWith('/api/v3/') ? v3Validator : undefined;
       if (!validator) return next();
@@ -251,5 +314,39 @@ export function createApp(options: AppOptions): Express {
     res.status(mapped.status).json(body);
   };
   app.use(onError);
+
+  // A WebSocket upgrade passes the same front door as a request: network by host or port, then the key and the
+  // rate limit (the express request prototype gives auth what it reads: the client address, `trust proxy`).
+  const onUpgrade: UpgradeListener = (req, socket, head) => {
+    socket.on('error', () => {});
+    const refuse = (status: number, message: string, headers: Record<string, string> = {}) => {
+      const body = JSON.stringify({ error: message });
+      const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+    };
+    try {
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (!streaming || !STREAM_WS_PATH.test(path)) return refuse(404, `not found: upgrade on ${path}`);
+      if (req.method !== 'GET') return refuse(405, `method ${req.method} not allowed on ${path}: use GET`);
+      const network = networks.resolve(req.headers.host, req.socket.localPort);
+      if (!network) return refuse(421, `unknown host '${req.headers.host ?? '(none)'}': this server answers ${networks.knownHosts.join(', ')}`);
+      const expressReq = req as Request;
+      Object.setPrototypeOf(expressReq, app.request);
+      Object.assign(expressReq, { app, originalUrl: req.url ?? '/' });
+      const requestId = randomUUID();
+      const fakeRes = { locals: { ctx: { network, requestId, startedAt: performance.now(), headers: req.headers } as RequestContext, path } } as unknown as Response;
+      auth(expressReq, fakeRes, (err?: unknown) => {
+        if (err) {
+          const mapped = mapError(err, requestId);
+          return refuse(mapped.status, mapped.message, mapped.headers as Record<string, string> | undefined);
+        }
+        streaming.websocket(req, socket, head, streamClient(expressReq, fakeRes));
+      });
+    } catch (err) {
+      logger.error({ err }, 'upgrade failed');
+      refuse(500, 'internal error');
+    }
+  };
+  app.locals.onUpgrade = onUpgrade;
   return app;
 }

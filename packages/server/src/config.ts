@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Address } from '@ton/core';
 import { outboundPolicy } from '@tongate/outbound';
+import type { Network } from '@tongate/chain';
 
-export type Network = 'mainnet' | 'testnet';
+export type { Network };
 export const NETWORKS: readonly Network[] = ['mainnet', 'testnet'];
 
 export interface NetworkSettings {
@@ -26,6 +27,8 @@ export interface Config {
   mainnet: NetworkSettings;
   testnet: NetworkSettings;
   databaseUrl: string;
+  /** PostgreSQL schema of the keys (chain tables: `<schema>_mainnet`, `<schema>_testnet`); empty = public, mainnet, testnet. */
+  databaseSchema: string;
   redisUrl: string;
   dataDir: string;
   /** Trust X-Forwarded-For: `false`, `true`, a hop count, or a comma list of proxy addresses (express `trust proxy`). */
@@ -40,6 +43,8 @@ export interface Config {
   /** How long a devnet validator set validates (s); the devnet's election timing scales with it. */
   devnetElectionCycleS: number;
   logLevel: string;
+  /** auto: readable lines on a terminal, JSON otherwise; json or pretty: always that. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Validate handler replies against the spec (on in tests; a wrong body becomes a 500). */
   validateResponses: boolean;
   /** Release counter `c` in the v2 version header `2.2.c`. */
@@ -68,6 +73,23 @@ export interface Config {
   pendingTtlSeconds: number;
   /** Pending traces held per network at most (the oldest go first). */
   pendingMaxEntries: number;
+  /** Streaming API: concurrent streams per API key (-1: no limit). */
+  streamKeyConnections: number;
+  /** Streaming API: addresses one stream of a keyed client may subscribe to (-1: no limit). */
+  streamKeyAddresses: number;
+  /** Streaming API without a key: streams per client address and addresses per stream. */
+  streamKeylessConnections: number;
+  streamKeylessAddresses: number;
+  /** Streaming API: streams a key (or keyless address) may open per minute. */
+  streamConnectsPerMinute: number;
+  /** Streaming API: finalized blocks kept per network for subscribers that reconnect. */
+  streamRetainBlocks: number;
+  /** Streaming API: keep-alive interval (SSE comment, WebSocket ping). */
+  streamKeepAliveMs: number;
+  /** Streaming API: unsent bytes past which a subscriber is dropped. */
+  streamMaxBufferBytes: number;
+  /** Streaming API: Redis pub/sub channel prefix (one deployment's processes share it; `:<network>` is appended). */
+  streamChannel: string;
   /** Fetch off-chain token metadata (TEP-64 content URIs) in the background; off by default (needs internet). */
   metadataFetch: boolean;
   /** URI schemes the metadata fetcher follows; others are recorded as not fetchable. */
@@ -83,6 +105,8 @@ export interface Config {
    * are not public unicast; empty = public destinations only.
    */
   outboundAllow: string[];
+  /** Origins whose pages may read the replies in a browser (CORS): `*` for any, or exact origins (`https://app.example`). */
+  corsOrigins: string[];
 }
 
 interface SettingDoc {
@@ -109,6 +133,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'testnet.dnsCollection', env: 'TONGATE_TESTNET_DNS_COLLECTION', default: '(empty: from the chain)', description: 'The `.ton` DNS collection whose items the testnet indexer counts as domains; empty = the one config param 4\'s root resolver names.' },
   { key: 'indexer', env: 'TONGATE_INDEXER', default: 'embedded', description: 'embedded: the server indexes its networks itself; external: `tongate index --network N` processes do (production).' },
   { key: 'databaseUrl', env: 'DATABASE_URL', default: '(empty: embedded PGlite)', description: 'PostgreSQL connection string.' },
+  { key: 'databaseSchema', env: 'TONGATE_DATABASE_SCHEMA', default: '(empty: public; chain tables in mainnet, testnet)', description: 'PostgreSQL schema of the keys tables; the chain tables go in `<schema>_mainnet` and `<schema>_testnet`. Lets several deployments share one database.' },
   { key: 'redisUrl', env: 'REDIS_URL', default: '(empty: in-memory limiter)', description: 'Redis for rate limits shared between processes.' },
   { key: 'dataDir', env: 'TONGATE_DATA_DIR', default: './data', description: 'Embedded database, devnet state, admin token.' },
   { key: 'trustProxy', env: 'TONGATE_TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-For: false | true | hop count | proxy addresses.' },
@@ -119,7 +144,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'keysPollMs', env: 'TONGATE_KEYS_POLL_MS', default: '250', description: 'How often each process checks for key changes (revocation delay).' },
   { key: 'devnetBlockIntervalMs', env: 'TONGATE_DEVNET_BLOCK_INTERVAL_MS', default: '1000', description: 'Devnet block production interval in ms (a masterchain and a basechain block per round).' },
   { key: 'devnetElectionCycleS', env: 'TONGATE_DEVNET_ELECTION_CYCLE_S', default: '120', description: 'Devnet validation cycle in seconds (config 15 validators_elected_for); elections open half a cycle before a set starts and close a sixth before.' },
-  { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level. Lines go to stdout as JSON, written in batches at most 250 ms late.' },
+  { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level. Lines go to stdout, written in batches at most 250 ms late.' },
+  { key: 'logFormat', env: 'TONGATE_LOG_FORMAT', default: 'auto', description: 'auto: readable lines when stdout is a terminal, JSON lines otherwise; json: always JSON (for log collectors); pretty: always readable.' },
   { key: 'validateResponses', env: 'TONGATE_VALIDATE_RESPONSES', default: 'false', description: 'Validate replies against the spec (tests turn it on).' },
   { key: 'v2Release', env: 'TONGATE_V2_RELEASE', default: '0', description: 'Release counter c of the v2 version header 2.2.c.' },
   { key: 'keyLookupRps', env: 'TONGATE_KEY_LOOKUP_RPS', default: '10', description: 'Store lookups of API keys not in the cache, per second per client address (429 past it); unknown keys also count against the keyless limit.' },
@@ -132,6 +158,15 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
   { key: 'pendingTtlSeconds', env: 'TONGATE_PENDING_TTL_S', default: '60', description: 'Seconds a sent message\'s emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.' },
   { key: 'pendingMaxEntries', env: 'TONGATE_PENDING_MAX_ENTRIES', default: '10000', description: 'Pending traces held per network at most; past it the oldest are dropped.' },
+  { key: 'streamKeyConnections', env: 'TONGATE_STREAM_KEY_CONNECTIONS', default: '2', description: 'Streaming API: concurrent streams (SSE and WebSocket together) per API key; past it 429 `connection limit reached`. -1 = no limit.' },
+  { key: 'streamKeyAddresses', env: 'TONGATE_STREAM_KEY_ADDRESSES', default: '1000', description: 'Streaming API: addresses one stream of a keyed client subscribes to at most (400 `too many addresses`). -1 = no limit.' },
+  { key: 'streamKeylessConnections', env: 'TONGATE_STREAM_KEYLESS_CONNECTIONS', default: '1', description: 'Streaming API without a key: concurrent streams per client address. 0 = keyless streaming off.' },
+  { key: 'streamKeylessAddresses', env: 'TONGATE_STREAM_KEYLESS_ADDRESSES', default: '10', description: 'Streaming API without a key: addresses per stream.' },
+  { key: 'streamConnectsPerMinute', env: 'TONGATE_STREAM_CONNECTS_PER_MIN', default: '30', description: 'Streaming API: streams a key (or keyless client address) may open per minute; past it 429 `reconnect rate exceeded`.' },
+  { key: 'streamRetainBlocks', env: 'TONGATE_STREAM_RETAIN_BLOCKS', default: '600', description: 'Streaming API: finalized blocks each API process keeps per network for reconnecting subscribers (Last-Event-ID / after_mc_seqno).' },
+  { key: 'streamKeepAliveMs', env: 'TONGATE_STREAM_KEEPALIVE_MS', default: '15000', description: 'Streaming API: keep-alive interval (SSE `: keepalive` comment, WebSocket ping); a peer that reads nothing over two of them is closed.' },
+  { key: 'streamMaxBufferBytes', env: 'TONGATE_STREAM_MAX_BUFFER_BYTES', default: '4194304', description: 'Streaming API: a subscriber with more unsent bytes than this is dropped with a close reason.' },
+  { key: 'streamChannel', env: 'TONGATE_STREAM_CHANNEL', default: 'tongate:stream', description: 'Streaming API: Redis pub/sub channel prefix the indexer and every API process of one deployment share (`:mainnet` / `:testnet` appended; the per-key stream counts live under `<prefix>:limits`); give deployments sharing one Redis different ones.' },
   { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet. The URLs are anyone\'s to write on chain, so every fetch is guarded: see `TONGATE_OUTBOUND_ALLOW`.' },
   { key: 'metadataSchemes', env: 'TONGATE_METADATA_SCHEMES', default: 'https,ipfs', description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.' },
   { key: 'metadataIpfsGateway', env: 'TONGATE_METADATA_IPFS_GATEWAY', default: 'https://ipfs.io/ipfs/', description: 'HTTP gateway that `ipfs://` content URIs are fetched through.' },
@@ -139,6 +174,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'metadataMaxBytes', env: 'TONGATE_METADATA_MAX_BYTES', default: '262144', description: 'Largest metadata document read; a longer one is dropped as invalid.' },
   { key: 'metadataTtlSeconds', env: 'TONGATE_METADATA_TTL_SECONDS', default: '86400', description: 'A fetched metadata document is refreshed after this long; a failed or refused fetch is retried after a tenth of it.' },
   { key: 'outboundAllow', env: 'TONGATE_OUTBOUND_ALLOW', default: '(empty: public addresses only)', description: 'Comma list of host names, IP addresses and CIDR blocks that outbound fetches (token metadata, the IPFS gateway) may reach although they are private, loopback, link-local or otherwise not public unicast: a private metadata mirror, an own IPFS gateway (name its host here). Nothing else opens the guard.' },
+  { key: 'corsOrigins', env: 'TONGATE_CORS_ORIGINS', default: '*', description: 'Origins whose web pages may call the API from a browser (CORS): `*` for any, or a comma list of exact origins such as `https://app.example,http://localhost:3000`. Preflights need no key and count against no limit.' },
   { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
 ];
 
@@ -153,6 +189,7 @@ export function defaultConfig(): Config {
     mainnet: { hosts: ['mainnet.localhost'], port: 8080, backend: 'devnet', liteserverConfig: '', indexFrom: null, dnsCollection: '' },
     testnet: { hosts: ['testnet.localhost'], port: 8081, backend: 'devnet', liteserverConfig: '', indexFrom: null, dnsCollection: '' },
     databaseUrl: '',
+    databaseSchema: '',
     redisUrl: '',
     dataDir: './data',
     trustProxy: false,
@@ -164,6 +201,7 @@ export function defaultConfig(): Config {
     devnetBlockIntervalMs: 1000,
     devnetElectionCycleS: 120,
     logLevel: 'info',
+    logFormat: 'auto',
     validateResponses: false,
     v2Release: 0,
     keyLookupRps: 10,
@@ -178,6 +216,15 @@ export function defaultConfig(): Config {
     indexer: 'embedded',
     pendingTtlSeconds: 60,
     pendingMaxEntries: 10_000,
+    streamKeyConnections: 2,
+    streamKeyAddresses: 1_000,
+    streamKeylessConnections: 1,
+    streamKeylessAddresses: 10,
+    streamConnectsPerMinute: 30,
+    streamRetainBlocks: 600,
+    streamKeepAliveMs: 15_000,
+    streamMaxBufferBytes: 4 * 1024 * 1024,
+    streamChannel: 'tongate:stream',
     metadataFetch: false,
     metadataSchemes: ['https', 'ipfs'],
     metadataIpfsGateway: 'https://ipfs.io/ipfs/',
@@ -185,6 +232,7 @@ export function defaultConfig(): Config {
     metadataMaxBytes: 256 * 1024,
     metadataTtlSeconds: 86_400,
     outboundAllow: [],
+    corsOrigins: ['*'],
   };
 }
 
@@ -195,6 +243,11 @@ function parseInteger(name: string, raw: string, min: number): number {
   const n = Number(raw);
   if (n < min) throw new ConfigError(`${name} must be >= ${min}, got ${n}`);
   return n;
+}
+
+/** A limit: a non-negative integer, or -1 for none. */
+function parseLimit(name: string, raw: string): number {
+  return raw.trim() === '-1' ? -1 : parseInteger(name, raw, 0);
 }
 
 function parseBoolean(name: string, raw: string): boolean {
@@ -222,6 +275,11 @@ function parseAddressSetting(name: string, raw: string): string {
   return value;
 }
 
+function parseSchemaName(raw: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,54}$/.test(raw)) throw new ConfigError(`TONGATE_DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, _), got '${raw}'`);
+  return raw;
+}
+
 function parseBackend(name: string, raw: string): NetworkSettings['backend'] {
   if (raw !== 'devnet' && raw !== 'liteserver') throw new ConfigError(`${name} must be devnet or liteserver, got '${raw}'`);
   return raw;
@@ -235,6 +293,16 @@ function parseSchemes(raw: string): string[] {
     if (!METADATA_SCHEMES.includes(scheme)) throw new ConfigError(`TONGATE_METADATA_SCHEMES: '${scheme}' is not one of ${METADATA_SCHEMES.join(', ')}`);
   }
   return schemes;
+}
+
+/** A CORS origin list: `*`, or origins as browsers send them (scheme, host, optional port; no path). */
+function parseOrigins(name: string, raw: string | readonly unknown[]): string[] {
+  const items = (typeof raw === 'string' ? raw.split(',') : raw.map((v) => (typeof v === 'string' ? v : ''))).map((o) => o.trim()).filter(Boolean);
+  if (items.length === 0) throw new ConfigError(`${name} must name at least one origin or *`);
+  for (const origin of items) {
+    if (origin !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/i.test(origin)) throw new ConfigError(`${name}: '${origin}' is not * or an origin such as https://app.example`);
+  }
+  return items.includes('*') ? ['*'] : items.map((o) => o.toLowerCase());
 }
 
 /** Merges a JSON object (same shape as Config, partial) onto `base`. */
@@ -267,6 +335,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       const dns = config[net].dnsCollection as unknown;
       if (dns !== '' && dns !== undefined) config[net].dnsCollection = parseAddressSetting(`${net}.dnsCollection`, String(dns));
     }
+    const origins = config.corsOrigins as unknown;
+    config.corsOrigins = parseOrigins('corsOrigins', typeof origins === 'string' || Array.isArray(origins) ? origins : String(origins));
   }
   const e = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
   let v: string | undefined;
@@ -281,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if ((v = e(`TONGATE_${N}_DNS_COLLECTION`))) config[net].dnsCollection = parseAddressSetting(`TONGATE_${N}_DNS_COLLECTION`, v);
   }
   if ((v = e('DATABASE_URL'))) config.databaseUrl = v;
+  if ((v = e('TONGATE_DATABASE_SCHEMA'))) config.databaseSchema = parseSchemaName(v);
   if ((v = e('REDIS_URL'))) config.redisUrl = v;
   if ((v = e('TONGATE_DATA_DIR'))) config.dataDir = v;
   if ((v = e('TONGATE_TRUST_PROXY'))) config.trustProxy = parseTrustProxy(v);
@@ -294,6 +365,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_DEVNET_BLOCK_INTERVAL_MS'))) config.devnetBlockIntervalMs = parseInteger('TONGATE_DEVNET_BLOCK_INTERVAL_MS', v, 1);
   if ((v = e('TONGATE_DEVNET_ELECTION_CYCLE_S'))) config.devnetElectionCycleS = parseInteger('TONGATE_DEVNET_ELECTION_CYCLE_S', v, 12);
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
+  if ((v = e('TONGATE_LOG_FORMAT'))) config.logFormat = v as Config['logFormat'];
+  if (!['auto', 'json', 'pretty'].includes(config.logFormat)) throw new ConfigError(`TONGATE_LOG_FORMAT (logFormat) must be auto, json or pretty, got '${config.logFormat}'`);
   if ((v = e('TONGATE_VALIDATE_RESPONSES'))) config.validateResponses = parseBoolean('TONGATE_VALIDATE_RESPONSES', v);
   if ((v = e('TONGATE_V2_RELEASE'))) config.v2Release = parseInteger('TONGATE_V2_RELEASE', v, 0);
   if ((v = e('TONGATE_KEY_LOOKUP_RPS'))) config.keyLookupRps = parseInteger('TONGATE_KEY_LOOKUP_RPS', v, 1);
@@ -312,11 +385,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (v !== 'embedded' && v !== 'external') throw new ConfigError(`TONGATE_INDEXER must be embedded or external, got '${v}'`);
     config.indexer = v;
   }
+  if ((v = e('TONGATE_STREAM_KEY_CONNECTIONS'))) config.streamKeyConnections = parseLimit('TONGATE_STREAM_KEY_CONNECTIONS', v);
+  if ((v = e('TONGATE_STREAM_KEY_ADDRESSES'))) config.streamKeyAddresses = parseLimit('TONGATE_STREAM_KEY_ADDRESSES', v);
+  if ((v = e('TONGATE_STREAM_KEYLESS_CONNECTIONS'))) config.streamKeylessConnections = parseLimit('TONGATE_STREAM_KEYLESS_CONNECTIONS', v);
+  if ((v = e('TONGATE_STREAM_KEYLESS_ADDRESSES'))) config.streamKeylessAddresses = parseLimit('TONGATE_STREAM_KEYLESS_ADDRESSES', v);
+  if ((v = e('TONGATE_STREAM_CONNECTS_PER_MIN'))) config.streamConnectsPerMinute = parseLimit('TONGATE_STREAM_CONNECTS_PER_MIN', v);
+  if ((v = e('TONGATE_STREAM_RETAIN_BLOCKS'))) config.streamRetainBlocks = parseInteger('TONGATE_STREAM_RETAIN_BLOCKS', v, 1);
+  if ((v = e('TONGATE_STREAM_KEEPALIVE_MS'))) config.streamKeepAliveMs = parseInteger('TONGATE_STREAM_KEEPALIVE_MS', v, 100);
+  if ((v = e('TONGATE_STREAM_MAX_BUFFER_BYTES'))) config.streamMaxBufferBytes = parseInteger('TONGATE_STREAM_MAX_BUFFER_BYTES', v, 1024);
+  if ((v = e('TONGATE_STREAM_CHANNEL'))) config.streamChannel = v;
   if ((v = e('TONGATE_METADATA_FETCH'))) config.metadataFetch = parseBoolean('TONGATE_METADATA_FETCH', v);
   if ((v = e('TONGATE_METADATA_SCHEMES'))) config.metadataSchemes = parseSchemes(v);
   if ((v = e('TONGATE_METADATA_IPFS_GATEWAY'))) config.metadataIpfsGateway = v;
   if ((v = e('TONGATE_METADATA_TIMEOUT_MS'))) config.metadataTimeoutMs = parseInteger('TONGATE_METADATA_TIMEOUT_MS', v, 100);
   if ((v = e('TONGATE_METADATA_MAX_BYTES'))) config.metadataMaxBytes = parseInteger('TONGATE_METADATA_MAX_BYTES', v, 1024);
+  if ((v = e('TONGATE_CORS_ORIGINS'))) config.corsOrigins = parseOrigins('TONGATE_CORS_ORIGINS', v);
   if ((v = e('TONGATE_METADATA_TTL_SECONDS'))) config.metadataTtlSeconds = parseInteger('TONGATE_METADATA_TTL_SECONDS', v, 10);
   if ((v = e('TONGATE_OUTBOUND_ALLOW'))) config.outboundAllow = v.split(',').map((x) => x.trim()).filter(Boolean);
   config = { ...config, ...overrides };

@@ -2,9 +2,11 @@ import { patternTexts } from '@tongate/stubs';
 
 export type ApiVersion = 'v2' | 'v3';
 
-/** Which error body a path gets: v3 under /api/v3, v2 everywhere else. */
+/** Which error body a path gets: v3 (`{"error"}`) under /api/v3 and the Streaming API, v2 everywhere else. */
 export function versionOfPath(path: string): ApiVersion {
-  return path.startsWith('/api/v3') ? 'v3' : 'v2';
+  // The emulation API is specified in the v3 contract and answers in its error body, at every path under it; the
+  // streaming endpoints answer their refusals in the v3 error body too.
+  return path.startsWith('/api/v3') || path.startsWith('/api/emulate/') || path.startsWith('/api/streaming/') ? 'v3' : 'v2';
 }
 
 export function errorBody(version: ApiVersion, status: number, message: string): Record<string, unknown> {
@@ -67,7 +69,7 @@ export interface MappedError {
 
 /**
  * Where the front door's own failures (HTTP, body parsing, validation) and the handlers' ApiErrors become a status
- * and a client-safe message. Chain failures are the handlers' to map (handlers-v2 chain-errors.ts): one that
+ * and a client-safe message. Chain failures are the handlers' to map (@tongate/domain chain-errors.ts): one that
  * reaches here is unexpected, a 500.
  */
 export function mapError(err: unknown, requestId: string): MappedError {

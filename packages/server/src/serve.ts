@@ -42,6 +42,9 @@ export function listen(app: Express, port: number, host: string, limits: Partial
       connectionsCheckingInterval: l.connectionsCheckIntervalMs,
     }, app);
     server.keepAliveTimeout = l.keepAliveTimeoutMs;
+    // HTTP upgrades (the Streaming API's WebSocket) when the app takes them; without a listener Node refuses them.
+    const onUpgrade = app.locals.onUpgrade as ((req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => void) | undefined;
+    if (onUpgrade) server.on('upgrade', onUpgrade);
     if (l.maxConnectionsPerClient > 0) capConnectionsPerClient(server, l.maxConnectionsPerClient);
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -97,7 +97,7 @@ describe('front door', () => {
   });
 
   it('answers ApiErrors with their status; anything else, a ChainError included, is an unexpected 500', async () => {
-    // Handlers map chain failures to ApiErrors themselves (handlers-v2 chain-errors.ts).
+    // Handlers map chain failures to ApiErrors themselves (@tongate/domain chain-errors.ts).
     for (const [status, text] of [[404, 'no such block'], [504, 'Liteserver timeout'], [503, 'no chain backend available']] as const) {
       nextFailure = new ApiError(status, text);
       const r = await get(`/api/v2/getAddressInformation?address=${ADDRESS}`);

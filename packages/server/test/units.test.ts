@@ -57,6 +57,11 @@ describe('configuration', () => {
     expect(loadConfig({}).outboundAllow).toEqual([]);
     for (const bad of ['10.0.0.0/33', 'http://x', '*.internal']) expect(() => loadConfig({ TONGATE_OUTBOUND_ALLOW: bad }), bad).toThrow(/^TONGATE_OUTBOUND_ALLOW: not .*IP address or CIDR block/);
   });
+  it('reads the database schema and refuses names PostgreSQL would need quoted or cut', () => {
+    expect(loadConfig({ TONGATE_DATABASE_SCHEMA: 'blue_2' }).databaseSchema).toBe('blue_2');
+    expect(loadConfig({}).databaseSchema).toBe('');
+    for (const bad of ['Blue', '2blue', 'a-b', 'x'.repeat(56)]) expect(() => loadConfig({ TONGATE_DATABASE_SCHEMA: bad }), bad).toThrow(/^TONGATE_DATABASE_SCHEMA must be/);
+  });
   it('documents every setting', () => {
     const table = settingsTableMarkdown();
     for (const s of SETTINGS) expect(table).toContain(s.env);

@@ -15,7 +15,11 @@ function read<T>(node: TraceNode | undefined, op: number, fields: (s: Slice) => 
 const src = (n: TraceNode | undefined) => normalizeAddress(n?.inMsg?.source);
 const value = (n: TraceNode | undefined) => (n?.inMsg?.value != null ? String(n.inMsg.value) : null);
 
-/** The cocoon (confidential compute) flows, each keyed by the opcode of the message that starts it. */
+/**
+ * The cocoon (confidential compute) flows, each keyed by the opcode of the message that starts it and recognised
+ * only with the answers the cocoon contracts give (the reference's required children): the proxy's payout and
+ * excesses, the client's request to its proxy and excesses, the worker's request to its proxy and payout.
+ */
 const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
   [
     OP.COCOON_PAYOUT_PAYLOAD,
@@ -27,8 +31,8 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
     (start) => {
       const req = read(start, OP.COCOON_EXT_PROXY_PAYOUT_REQUEST, (s) => ({ query_id: uintStr(s, 64), excesses_to: loadAddress(s) }));
       const payout = childWithOp(start, OP.COCOON_PAYOUT);
-      if (!req || !payout) return null;
       const excess = childWithOp(start, OP.COCOON_RETURN_EXCESSES_BACK);
+      if (!req || !payout || !excess) return null;
       return draft('cocoon_proxy_payout', [start, payout, excess], !txFailed(payout), {
         source: start.account,
         destination: payout.account,
@@ -42,8 +46,8 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
     (start) => {
       const req = read(start, OP.COCOON_EXT_CLIENT_TOP_UP, (s) => ({ query_id: uintStr(s, 64), amount: coinsStr(s), excesses_to: loadAddress(s) }));
       const proxyRequest = childWithOp(start, OP.COCOON_CLIENT_PROXY_REQUEST);
-      if (!req || !proxyRequest) return null;
       const excess = childWithOp(proxyRequest, OP.COCOON_RETURN_EXCESSES_BACK);
+      if (!req || !proxyRequest || !excess) return null;
       return draft('cocoon_client_top_up', [start, proxyRequest, excess], !txFailed(start) && !txFailed(proxyRequest), {
         source: src(start),
         destination: start.account,
@@ -57,7 +61,7 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
     OP.COCOON_OWNER_CLIENT_INCREASE_STAKE,
     (start) => {
       const req = read(start, OP.COCOON_OWNER_CLIENT_INCREASE_STAKE, (s) => ({ query_id: uintStr(s, 64), new_stake: coinsStr(s) }));
-      if (!req) return null;
+      if (!req || !isClientRequest(start)) return null;
       return draft('cocoon_client_increase_stake', clientRequestNodes(start), !txFailed(start), {
         source: src(start),
         destination: start.account,
@@ -70,7 +74,7 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
     OP.COCOON_OWNER_CLIENT_REQUEST_REFUND,
     (start) => {
       const req = read(start, OP.COCOON_OWNER_CLIENT_REQUEST_REFUND, (s) => ({ query_id: uintStr(s, 64) }));
-      if (!req) return null;
+      if (!req || !isClientRequest(start)) return null;
       const viaWallet = start.parent?.op === OP.COCOON_OWNER_WALLET_SEND_MESSAGE;
       return draft('cocoon_client_request_refund', clientRequestNodes(start), !txFailed(start), {
         source: viaWallet ? src(start.parent ?? undefined) : src(start),
@@ -104,8 +108,8 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
     OP.COCOON_UNREGISTER_PROXY,
     (start) => {
       const req = read(start, OP.COCOON_UNREGISTER_PROXY, (s) => ({ query_id: uintStr(s, 64), seqno: s.loadUint(32) }));
-      if (!req) return null;
       const excess = childWithOp(start, OP.COCOON_RETURN_EXCESSES_BACK);
+      if (!req || !excess) return null;
       return draft('cocoon_unregister_proxy', [start, excess], !txFailed(start), {
         source: src(start),
         destination: start.account,
@@ -117,6 +121,11 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
 
 function draft(type: string, nodes: (TraceNode | undefined)[], success: boolean, fields: ActionDraft['fields']): ActionDraft {
   return { type, nodes: nodeSet(...nodes), success, fields };
+}
+
+/** A client contract answering its owner: the excesses returned and its message to the proxy (which may fail). */
+function isClientRequest(start: TraceNode): boolean {
+  return !!childWithOp(start, OP.COCOON_CLIENT_PROXY_REQUEST) && !!childWithOp(start, OP.COCOON_RETURN_EXCESSES_BACK);
 }
 
 /** A client-contract request: its message to the proxy (which may fail) and the excesses returned. */

@@ -9,13 +9,34 @@ import { decodeJettonNotify } from './jettons.js';
  * withdraw (withdraw_master#2). The master forwards to the user's EVAA contract, which answers with a success or
  * failure message; a refused withdrawal returns an excess whose opcode names the reason.
  */
-function userContract(master: TraceNode): TraceNode | undefined {
-  return master.children.find((c) => c.account !== normalizeAddress(master.inMsg?.source) && c.op !== OP.EXCESS);
+/**
+ * The master's call to the user's EVAA contract: every master → user message opens with the user header
+ * (`user_version:Coins upgrade_info:(Maybe ^Cell) upgrade_exec:uint2`) followed by the user opcode. A child that
+ * does not read so is no EVAA user contract, whatever opcode started the flow (0x1 and 0x2 are common opcodes).
+ */
+function userContract(master: TraceNode, userOp: number): TraceNode | undefined {
+  return master.children.find((c) => c.account !== normalizeAddress(master.inMsg?.source) && userHeaderOp(c) === userOp);
+}
+
+function userHeaderOp(node: TraceNode): number | null {
+  return tryDecode(() => {
+    const s = bodySlice(node)!;
+    s.loadCoins();
+    s.loadMaybeRef();
+    s.skip(2);
+    return s.loadUint(32);
+  });
+}
+
+/** A supply is settled by the user contract's success or failure answer, or a refund of the jettons supplied. */
+function supplyOutcome(user: TraceNode | undefined): 'success' | 'fail' | null {
+  const answer = user?.children.find((c) => c.op === EVAA.SUPPLY_SUCCESS || c.op === EVAA.SUPPLY_FAIL || c.op === OP.JETTON_TRANSFER);
+  if (!answer) return null;
+  return answer.op === EVAA.SUPPLY_SUCCESS && !txFailed(answer) ? 'success' : 'fail';
 }
 
 function supplyResult(user: TraceNode | undefined): boolean {
-  const answer = user?.children.find((c) => c.op === EVAA.SUPPLY_SUCCESS || c.op === EVAA.SUPPLY_FAIL);
-  return !!answer && answer.op === EVAA.SUPPLY_SUCCESS && !txFailed(answer);
+  return supplyOutcome(user) === 'success';
 }
 
 function tonSupply(master: TraceNode): ActionDraft | null {
@@ -26,8 +47,8 @@ function tonSupply(master: TraceNode): ActionDraft | null {
     s.skip(2); // include_user_code
     return { query_id, amount: uintStr(s, 64), recipient: loadAddress(s) };
   });
-  const user = userContract(master);
-  if (!body || !user) return null;
+  const user = userContract(master, EVAA.SUPPLY_USER);
+  if (!body || !user || !supplyOutcome(user)) return null;
   return {
     type: 'evaa_supply',
     nodes: subtree(master),
@@ -54,8 +75,8 @@ function jettonSupply(ctx: MatchContext, notify: TraceNode): ActionDraft | null 
   });
   const internal = notify.parent;
   const transfer = internal?.parent;
-  const user = userContract(notify);
-  if (!note || !recipient || !internal || !transfer || !user) return null;
+  const user = userContract(notify, EVAA.SUPPLY_USER);
+  if (!note || !recipient || !internal || !transfer || !user || !supplyOutcome(user)) return null;
   return {
     type: 'evaa_supply',
     nodes: [...subtree(transfer)],
@@ -85,10 +106,12 @@ function withdraw(ctx: MatchContext, master: TraceNode): ActionDraft | null {
     s.skip(32);
     return { query_id: uintStr(s, 64), asset_id: uint256Hex(s), amount: uintStr(s, 64), recipient: loadAddress(s) };
   });
-  const user = userContract(master);
+  const user = userContract(master, EVAA.WITHDRAW_USER);
   if (!body || !user) return null;
   const failExcess = [...descendants(master)].find((n) => n.op !== null && EVAA.WITHDRAW_FAIL_EXCESS.has(n.op));
   const collateralized = childWithOp(user, EVAA.WITHDRAW_COLLATERALIZED);
+  // without the user contract's answer (collateralized, refused, or a refusal excess) the flow is no withdrawal yet
+  if (!failExcess && !collateralized && !childWithOp(user, EVAA.WITHDRAW_FAIL)) return null;
   // the master pays a jetton withdrawal out through its own jetton wallet
   const payout = collateralized?.children.find((c) => c.op === OP.JETTON_TRANSFER);
   const payoutInternal = childWithOp(payout, OP.JETTON_INTERNAL_TRANSFER);

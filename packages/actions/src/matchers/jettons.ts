@@ -175,25 +175,57 @@ function burnDraft(ctx: MatchContext, burn: TraceNode): ActionDraft | null {
   };
 }
 
-/** mint#642b7d07 / minter mint#00000015: query_id to_address … ; the minted amount is read from internal_transfer. */
+/**
+ * mint#642b7d07 / minter mint#00000015: query_id to_address ton_amount:Coins master_msg:^internal_transfer. The
+ * minter's internal_transfer to the receiver's wallet (its notification and excesses when there are any) completes
+ * it; the receiver is that wallet's owner. A mint that never reached a wallet (the minter refused it, or the
+ * transfer failed) is still the mint asked for, failed, addressed to the request's to_address.
+ */
 function mintDraft(ctx: MatchContext, mint: TraceNode): ActionDraft | null {
   const s = bodySlice(mint);
-  const receiver = s && tryDecode(() => (s.skip(32 + 64), loadAddress(s)));
+  const request = s && tryDecode(() => {
+    s.skip(32 + 64);
+    const to = loadAddress(s);
+    const tonAmount = coinsStr(s);
+    // master_msg: the internal_transfer the minter is to send
+    const master = tryDecode(() => {
+      const m = s.loadRef().beginParse();
+      if (m.loadUint(32) !== OP.JETTON_INTERNAL_TRANSFER) return null;
+      m.skip(64);
+      return coinsStr(m);
+    });
+    return { to, tonAmount, masterAmount: master };
+  });
+  // without the internal_transfer it asks for, the message is no mint request
+  if (!request || request.masterAmount === null) return null;
   const internal = childWithOp(mint, OP.JETTON_INTERNAL_TRANSFER);
   const transfer = decodeInternalTransfer(internal);
-  if (!internal || !transfer) return null;
-  const notify = childWithOp(internal, OP.JETTON_NOTIFY);
+  if (!internal || !transfer || txFailed(mint)) {
+    return {
+      type: 'jetton_mint',
+      nodes: nodeSet(mint, internal, childWithOp(mint, OP.JETTON_NOTIFY)),
+      success: false,
+      fields: {
+        destination: request.to,
+        destination_secondary: null,
+        asset: mint.account,
+        amount: mint.op === OP.MINTER_JETTON_MINT ? request.masterAmount : null,
+        value: request.tonAmount,
+      },
+    };
+  }
+  const notify = childWithOp(internal, OP.JETTON_NOTIFY) ?? childWithOp(mint, OP.JETTON_NOTIFY);
   const excess = childWithOp(internal, OP.EXCESS);
   return {
     type: 'jetton_mint',
     nodes: nodeSet(mint, internal, notify, excess),
-    success: !txFailed(mint) && !txFailed(internal),
+    success: !txFailed(internal),
     fields: {
-      destination: receiver ?? ownerOfWallet(ctx, internal.account),
+      destination: ownerOfWallet(ctx, internal.account) ?? request.to,
       destination_secondary: internal.account,
-      asset: mint.account,
+      asset: jettonOfWallet(ctx, internal.account) ?? mint.account,
       amount: transfer.amount,
-      value: internal.inMsg?.value != null ? String(internal.inMsg.value) : null,
+      value: request.tonAmount,
     },
   };
 }

@@ -60,7 +60,10 @@ function unstake(ctx: MatchContext, node: TraceNode, type: 'jvault_unstake' | 'j
     return coinsStr(s);
   });
   if (amount === null) return null;
+  // A jvault stake wallet: known by its data (pool and stake minter), or answering as one (asking its pool to update
+  // the rewards). Anything else sending these opcodes is no jvault contract.
   const pool = poolOfStakeWallet(ctx, node.account) ?? node.children.find((c) => c.op === JVAULT.REQUEST_UPDATE_REWARDS)?.account ?? null;
+  if (!pool) return null;
   const nodes = subtree(node);
   return {
     type,
@@ -80,7 +83,8 @@ function unstake(ctx: MatchContext, node: TraceNode, type: 'jvault_unstake' | 'j
 
 function claim(node: TraceNode): ActionDraft | null {
   const toPool = childWithOp(node, JVAULT.SEND_CLAIMED_REWARDS);
-  if (!toPool) return null;
+  // the pool pays the claimed rewards out in jettons
+  if (!toPool || !childWithOp(toPool, OP.JETTON_TRANSFER)) return null;
   const payouts = toPool.children
     .filter((c) => c.op === OP.JETTON_TRANSFER)
     .map((c) => ({ wallet: c.account, request: decodeJettonTransfer(bodyCell(c.inMsg)) }));

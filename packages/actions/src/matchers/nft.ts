@@ -45,7 +45,7 @@ function saleInfo(ctx: MatchContext, address: RawAddress | null): SaleInfo | nul
   return null;
 }
 
-function nftTransferDraft(ctx: MatchContext, transfer: TraceNode): { draft: ActionDraft; sale: SaleInfo | null } | null {
+export function nftTransferDraft(ctx: MatchContext, transfer: TraceNode): { draft: ActionDraft; sale: SaleInfo | null } | null {
   const body = decodeNftTransfer(transfer);
   if (!body || !body.new_owner) return null;
   const sender = normalizeAddress(transfer.inMsg?.source);
@@ -106,12 +106,33 @@ function mintDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   };
 }
 
-/** A bid: TON sent to a getgems auction contract by someone other than the auction's own parties' contracts. */
+/** Telemint items (Fragment's usernames and numbers) run their own auction: their content points at Fragment. */
+export function isTeleitem(item: Record<string, unknown> | undefined): boolean {
+  const content = item?.content as { uri?: unknown } | null | undefined;
+  return typeof content?.uri === 'string' && content.uri.includes('https://nft.fragment.com');
+}
+
+/**
+ * A bid: a plain TON transfer (no opcode or a text comment) that reaches a contract running an auction — a getgems
+ * auction contract (its NFT is the one it holds), a Telemint item, or a `.ton` DNS item of the network's collection
+ * (which auctions itself). A transfer that deploys the contract is its creation, not a bid.
+ */
 function bidDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
-  const auction = iface(ctx, node.account).NftAuction as { nft_addr?: string } | undefined;
-  if (!auction || (node.op !== null && node.op !== OP.TEXT_COMMENT) || !node.inMsg?.source) return null;
-  const nftAddress = normalizeAddress(auction.nft_addr ?? null);
-  const item = iface(ctx, nftAddress).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  if ((node.op !== null && node.op !== OP.TEXT_COMMENT) || !node.inMsg?.source || node.inMsg.bounced) return null;
+  if (node.tx.orig_status !== 'active' || node.inMsg.init_state) return null;
+  const kinds = iface(ctx, node.account);
+  const auction = kinds.NftAuction as { nft_addr?: string } | undefined;
+  let nftAddress: RawAddress | null;
+  let item: { collection_address?: string; index?: number | string } | undefined;
+  if (auction) {
+    nftAddress = normalizeAddress(auction.nft_addr ?? null);
+    item = iface(ctx, nftAddress).NftItem as typeof item;
+  } else if (kinds.DnsItem || isTeleitem(kinds.NftItem)) {
+    nftAddress = node.account;
+    item = (kinds.NftItem ?? kinds.DnsItem) as typeof item;
+  } else {
+    return null;
+  }
   return {
     type: 'auction_bid',
     nodes: [node],
@@ -150,18 +171,139 @@ function discoveryDraft(node: TraceNode): ActionDraft | null {
 }
 
 /** NFT mints, discoveries and bids on auctions; transfers and purchases are matched by `nftMatcher`. */
+/** The `.ton` DNS item's notice to the bidder it returns a bid to. */
+const DNS_OUTBID_NOTIFICATION = 0x557cea20;
+
+/**
+ * An outbid: the auction returning the previous bid when a higher one arrives — the DNS item's
+ * outbid_notification#557cea20, or a getgems auction's plain or commented transfer to someone other than the new
+ * bidder. A bid that ends the auction (the NFT handed over) is a purchase, not this.
+ */
+function outbidDraft(ctx: MatchContext, bid: ActionDraft, node: TraceNode): ActionDraft | null {
+  if (node.children.some((c) => c.op === OP.NFT_TRANSFER)) return null;
+  const bidder = bid.fields.source ?? null;
+  const isDns = !iface(ctx, node.account).NftAuction;
+  const refund = node.children.find(
+    (c) => c.account !== bidder && c.account !== bid.fields.asset_secondary && (isDns ? c.op === DNS_OUTBID_NOTIFICATION : c.op === null || c.op === OP.TEXT_COMMENT),
+  );
+  if (!refund || !isFree(ctx, refund)) return null;
+  return {
+    type: 'auction_outbid',
+    nodes: [refund],
+    success: !txFailed(refund),
+    fields: {
+      source: bidder,
+      destination: refund.account,
+      value: String(refund.inMsg?.value ?? 0),
+      asset: bid.fields.asset ?? null,
+      asset_secondary: bid.fields.asset_secondary ?? null,
+      nft_transfer_data: { auction: node.account },
+    },
+  };
+}
+
 export const nftMintAndBidMatcher: Matcher = {
   name: 'nft-mint-bid',
   match(ctx) {
     const drafts: ActionDraft[] = [];
     for (const node of ctx.tree.nodes) {
       if (!isFree(ctx, node) || !node.inMsg?.source) continue;
-      const d = mintDraft(ctx, node) ?? discoveryDraft(node) ?? bidDraft(ctx, node);
-      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
+      const bid = mintDraft(ctx, node) || discoveryDraft(node) ? null : bidDraft(ctx, node);
+      const d = mintDraft(ctx, node) ?? discoveryDraft(node) ?? bid;
+      if (!d || !isFree(ctx, ...d.nodes)) continue;
+      drafts.push(d);
+      const outbid = bid && bid.success ? outbidDraft(ctx, bid, node) : null;
+      if (outbid) drafts.push(outbid);
     }
     return drafts;
   },
 };
+
+type Listing = Record<string, unknown>;
+
+/**
+ * A listing: the owner's NFT reaches a getgems sale or auction contract that holds that very item and names the
+ * sender as its seller — handed to it directly, or through a listing contract that deploys the sale and passes the
+ * item on. The transfers are nested in the listing; `listing_address` is the first transfer's new owner.
+ */
+function listingDraft(ctx: MatchContext, first: ActionDraft, firstNode: TraceNode): ActionDraft | null {
+  const firstData = first.fields.nft_transfer_data as Record<string, DataValue>;
+  if (firstData.is_purchase) return null;
+  const item = firstNode.account;
+  const owner = first.fields.source ?? null;
+  const listingAddress = first.fields.destination ?? null;
+  let saleAddress = listingAddress;
+  const children: ActionDraft[] = [first];
+  const extra: TraceNode[] = [];
+  let contract = iface(ctx, saleAddress);
+  if (!contract.NftSale && !contract.NftAuction) {
+    // through a listing contract: it deploys the sale and transfers the item to it
+    const assigned = childWithOp(firstNode, OP.NFT_OWNERSHIP_ASSIGNED);
+    const deploy = assigned?.children.find((c) => c.tx.orig_status !== 'active' && c.account !== item);
+    const second = assigned?.children.find((c) => c.account === item && c.op === OP.NFT_TRANSFER);
+    const built = second && deploy ? nftTransferDraft(ctx, second) : null;
+    if (!assigned || !deploy || !built || built.draft.fields.destination !== deploy.account) return null;
+    saleAddress = deploy.account;
+    contract = iface(ctx, saleAddress);
+    children.push(built.draft);
+    extra.push(assigned, deploy);
+  }
+  const sale = contract.NftSale as Listing | undefined;
+  const auction = contract.NftAuction as Listing | undefined;
+  const held = sale ? sale.nft_address : auction?.nft_addr;
+  const seller = sale ? sale.nft_owner_address : auction?.nft_owner;
+  if ((!sale && !auction) || normalizeAddress((held as string) ?? null) !== item || normalizeAddress((seller as string) ?? null) !== owner) return null;
+  const base = {
+    nft_item_index: firstData.nft_item_index,
+    owner,
+    listing_address: listingAddress,
+    marketplace_address: normalizeAddress(((sale?.marketplace_address ?? auction?.mp_addr) as string) ?? null),
+  };
+  const nodes = nodeSet(...children.flatMap((c) => c.nodes), ...extra);
+  const common = { source: owner, asset: first.fields.asset, asset_secondary: item };
+  if (sale) {
+    return {
+      type: 'nft_put_on_sale',
+      nodes,
+      success: children.every((c) => c.success),
+      fields: {
+        ...common,
+        destination: saleAddress,
+        nft_listing_data: {
+          ...base,
+          sale_address: saleAddress,
+          full_price: (sale.full_price as string) ?? null,
+          marketplace_fee_address: normalizeAddress((sale.marketplace_fee_address as string) ?? null),
+          marketplace_fee: (sale.marketplace_fee as string) ?? null,
+          royalty_address: normalizeAddress((sale.royalty_address as string) ?? null),
+          royalty_amount: (sale.royalty_amount as string) ?? null,
+        },
+      },
+      children,
+    };
+  }
+  return {
+    type: 'nft_put_on_auction',
+    nodes,
+    success: children.every((c) => c.success),
+    fields: {
+      ...common,
+      destination: saleAddress,
+      nft_listing_data: {
+        ...base,
+        auction_address: saleAddress,
+        marketplace_fee_address: normalizeAddress((auction!.mp_fee_addr as string) ?? null),
+        marketplace_fee_factor: (auction!.mp_fee_factor as string) ?? null,
+        marketplace_fee_base: (auction!.mp_fee_base as string) ?? null,
+        royalty_address: normalizeAddress((auction!.royalty_fee_addr as string) ?? null),
+        royalty_fee_base: (auction!.royalty_fee_base as string) ?? null,
+        max_bid: (auction!.max_bid as string) ?? null,
+        min_bid: (auction!.min_bid as string) ?? null,
+      },
+    },
+    children,
+  };
+}
 
 /**
  * NFT transfers, and purchases from fixed-price sale contracts: the buyer's payment to the sale, the payout to the
@@ -177,7 +319,8 @@ export const nftMatcher: Matcher = {
       if (!built || !isFree(ctx, ...built.draft.nodes)) continue;
       const saleNode = node.parent;
       if (built.sale?.kind !== 'sale' || !saleNode || !built.sale.seller) {
-        drafts.push(built.draft);
+        const listing = listingDraft(ctx, built.draft, node);
+        drafts.push(listing && isFree(ctx, ...listing.nodes) ? listing : built.draft);
         continue;
       }
       const payout = saleNode.children.find((c) => c.account === built.sale!.seller && !txFailed(c));

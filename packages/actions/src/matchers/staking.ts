@@ -1,4 +1,4 @@
-import { type ActionDraft, flowDraft, iface, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
+import { type ActionDraft, type Matcher, flowDraft, iface, isFree, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
 import { coinsStr, loadAddress, readComment, tryDecode, uintStr } from '../decode.js';
 import { OP, STAKING } from '../opcodes.js';
 import { ancestors, bodyCell, bodySlice, childWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
@@ -158,6 +158,92 @@ function tonstakersWithdrawRequest(ctx: MatchContext, burn: TraceNode): ActionDr
     fields: { ...base, amount: burnt, staking_data: { provider: 'liquid_staking', ts_nft: minted?.account ?? null, tokens_minted: null } },
   };
 }
+
+/** Single-nominator pool: the owner withdraws with withdraw#1000 query_id:uint64 amount:Coins. */
+const SINGLE_NOMINATOR_WITHDRAW = 0x1000;
+
+interface SingleNominatorInfo {
+  owner?: string;
+}
+
+/**
+ * Single-nominator pools (one owner, one validator): the whole balance is the owner's stake. TON the owner sends
+ * with no opcode (or a comment) and the pool keeps is a deposit; withdraw#1000 from the owner pays the amount out
+ * to the owner at once. Others' transfers (a top-up by anyone, the deployment) are no stake of theirs.
+ */
+function singleNominator(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  const pool = iface(ctx, node.account).SingleNominatorPool as SingleNominatorInfo | undefined;
+  const sender = normalizeAddress(node.inMsg?.source);
+  if (!pool?.owner || !sender || sender !== normalizeAddress(pool.owner) || node.inMsg?.bounced) return null;
+  const fields = { source: sender, destination: node.account, asset: null };
+  if (node.op === null || node.op === OP.TEXT_COMMENT) {
+    if (node.tx.orig_status !== 'active') return null;
+    return {
+      type: 'stake_deposit',
+      btype: 'single_nominator_deposit',
+      nodes: [node],
+      success: !txFailed(node),
+      fields: { ...fields, amount: String(node.inMsg?.value ?? 0), staking_data: { provider: 'single_nominator', tokens_minted: null } },
+    };
+  }
+  if (node.op !== SINGLE_NOMINATOR_WITHDRAW) return null;
+  const amount = tryDecode(() => {
+    const s = bodySlice(node)!;
+    s.skip(32 + 64);
+    return coinsStr(s);
+  });
+  if (amount === null) return null;
+  const payout = node.children.find((c) => c.account === sender);
+  return {
+    type: 'stake_withdrawal',
+    btype: 'single_nominator_withdraw',
+    nodes: nodeSet(node, payout),
+    success: !txFailed(node) && !!payout,
+    fields: { ...fields, amount, staking_data: { provider: 'single_nominator', ts_nft: null, tokens_burnt: null } },
+  };
+}
+
+/** process_withdraw_requests#2 (anyone may send it) makes the nominator pool pay out the pending withdrawals. */
+const NOMINATOR_POOL_PROCESS_WITHDRAW_REQUESTS = 0x2;
+
+/**
+ * The TON Foundation pool paying out pending withdrawal requests: each plain TON transfer it sends in answer to
+ * process_withdraw_requests#2 is the payout of one nominator's earlier "w". Only at a `NominatorPool` (0x2 is also
+ * EVAA's withdraw opcode); the request itself stays a contract call.
+ */
+function nominatorPoolPayouts(ctx: MatchContext, node: TraceNode): ActionDraft[] {
+  if (node.op !== NOMINATOR_POOL_PROCESS_WITHDRAW_REQUESTS || !iface(ctx, node.account).NominatorPool) return [];
+  return node.children
+    .filter((c) => (c.op === null || c.op === OP.TEXT_COMMENT) && !c.inMsg?.bounced && isFree(ctx, c))
+    .map((c) => ({
+      type: 'stake_withdrawal_request',
+      btype: 'nominator_pool_withdraw_request',
+      nodes: [c],
+      initiator: node,
+      success: !txFailed(c),
+      fields: {
+        source: c.account,
+        destination: node.account,
+        asset: null,
+        amount: String(c.inMsg?.value ?? 0),
+        staking_data: { provider: 'nominator', ts_nft: null },
+      },
+    }));
+}
+
+export const singleNominatorMatcher: Matcher = {
+  name: 'nominator-pools',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const node of ctx.tree.nodes) {
+      if (!node.inMsg?.source || !isFree(ctx, node)) continue;
+      drafts.push(...nominatorPoolPayouts(ctx, node));
+      const d = singleNominator(ctx, node);
+      if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
+    }
+    return drafts;
+  },
+};
 
 export const stakingMatcher = opcodeMatcher('staking', [
   [OP.JETTON_BURN, tonstakersWithdrawRequest],

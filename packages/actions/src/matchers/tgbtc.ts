@@ -27,9 +27,20 @@ function requestNode(emitter: TraceNode): TraceNode {
   return top;
 }
 
+/**
+ * Every teleport mint starts with the relayer's mint request (0x3f781d24) and reaches the teleport as 0xe42a879b,
+ * whose transaction emits the event: an event without that chain is no tgBTC mint.
+ */
+const MINT_HEAD = 0x3f781d24;
+const MINT_TAIL = 0xe42a879b;
+/** The coordinator's call (0x690f357a) at the teleport whose transaction announces the new key. */
+const NEW_KEY_CALL = 0x690f357a;
+const BURN_NOTIFY_ALT = 0x587643a2;
+
 function mint(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
   const event = readLog(log, (s) => ({ amount: coinsStr(s), recipient: loadAddress(s), txid: bitcoinTxId(s) }));
   if (!event) return null;
+  if (emitter.op !== MINT_TAIL || ![emitter, ...ancestors(emitter)].some((a) => a.op === MINT_HEAD)) return null;
   const request = requestNode(emitter);
   const minter = childWithOp(emitter, OP.JETTON_MINT);
   const internal = childWithOp(minter, OP.JETTON_INTERNAL_TRANSFER);
@@ -60,7 +71,8 @@ function burn(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
     return { amount, sender, pegout, currentLayout };
   });
   if (!event) return null;
-  const burnNode = [...ancestors(emitter)].find((a) => a.op === OP.JETTON_BURN);
+  // The event comes from the burn notification's receiver (the tgBTC master), or from its 0x587643a2 path.
+  const burnNode = emitter.op === OP.JETTON_BURN_NOTIFICATION || emitter.op === BURN_NOTIFY_ALT ? [...ancestors(emitter)].find((a) => a.op === OP.JETTON_BURN) : undefined;
   const internalAddress = (a: string | null) => (a && /^-?\d+:/.test(a) ? a : null);
   if (!burnNode) {
     const nodes = subtree(requestNode(emitter));
@@ -87,7 +99,7 @@ function burn(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
 
 function newKey(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
   const event = readLog(log, (s) => ({ amount: coinsStr(s), pubkey: uint256Hex(s), pegout: loadAddress(s) }));
-  if (!event) return null;
+  if (!event || emitter.op !== NEW_KEY_CALL) return null;
   const request = requestNode(emitter);
   // the coordinator's DKG-completed event (emitted by the request's sender) carries the key's timestamp
   const dkgLog = request.parent ? logsWithOp(request.parent, TGBTC.DKG_COMPLETED_EVENT)[0] : undefined;

@@ -110,5 +110,6 @@ function recompileInvokes(fns: Fn[]): GlueScope {
         mirror = Array.from({ length: t.length }, (_, i) => t.get(i));
       },
     };`;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the glue is the emulator's own code, compiled once, as its loader does
   return new Function(code)() as GlueScope;
 }

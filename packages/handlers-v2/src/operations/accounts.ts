@@ -1,11 +1,12 @@
 import type { AccountState, ChainSource } from '@tongate/chain';
 import type { v2 } from '@tongate/sdk';
-import type { Address } from '@ton/core';
+import { type Address, beginCell, type Cell } from '@ton/core';
 import { friendlyFlags } from '@tongate/stubs';
 import { ApiError } from '../api-error.js';
-import { b64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64, rawUpper } from '../format.js';
+import { resolveDns } from './dns.js';
+import { b64, bocB64, formatBlockIdExt, formatExtraCurrencies, formatTransactionId, optionalBocB64, rawUpper } from '../format.js';
 import { getTokenData } from '../tokens.js';
-import { readAccount, readWallet, simpleStatus } from '../domain/accounts.js';
+import { readAccount, readWallet, simpleStatus } from '@tongate/domain';
 import { detectHighload, detectWallet, readHighloadData, readWalletData } from '@tongate/contracts';
 import { type Deps, isTestnet, operation } from './common.js';
 
@@ -51,6 +52,16 @@ function accountStateVariant(state: AccountState): Pick<v2.ExtendedAddressInform
     revision: 0,
     account_state: { '@type': 'raw.accountState', code: optionalBocB64(state.code), data: optionalBocB64(state.data), frozen_hash: '' },
   };
+}
+
+/** `account_none` with the last transaction's pointers: the ShardAccount of an account the state does not hold. */
+function absentShardAccount(state: AccountState): Cell {
+  const last = state.lastTransaction;
+  return beginCell()
+    .storeRef(beginCell().storeBit(0).endCell())
+    .storeBuffer(last ? last.hash : Buffer.alloc(32))
+    .storeUint(last ? last.lt : 0n, 64)
+    .endCell();
 }
 
 export function accountOperations(deps: Deps) {
@@ -110,6 +121,13 @@ export function accountOperations(deps: Deps) {
     getAddressBalance: operation<'getAddressBalance'>(deps, async ({ query }) => (await loadState(chain, query)).balance.toString()),
 
     getAddressState: operation<'getAddressState'>(deps, async ({ query }) => simpleStatus(await loadState(chain, query))),
+
+    getShardAccountCell: operation<'getShardAccountCell'>(deps, async ({ query }) => {
+      const state = await loadState(chain, query);
+      return { '@type': 'tvm.cell', bytes: bocB64(state.shardAccount ?? absentShardAccount(state)) };
+    }),
+
+    dnsResolve: operation<'dnsResolve'>(deps, ({ query }) => resolveDns(chain, query)),
 
     getTokenData: operation<'getTokenData'>(deps, async ({ query, ctx }) => {
       const { address, seqno } = query;

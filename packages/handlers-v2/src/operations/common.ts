@@ -1,7 +1,7 @@
 import type { ChainSource } from '@tongate/chain';
 import type { RequestContext, V2Handlers, V2Inputs } from '@tongate/stubs';
-import { mapChainErrors } from '../chain-errors.js';
-import type { MessageSubmitter } from '../domain/messages.js';
+import { mapChainErrors } from '@tongate/domain';
+import type { MessageSubmitter } from '@tongate/domain';
 import { ok } from '../envelope.js';
 
 export type OperationId = keyof V2Handlers;
@@ -18,7 +18,7 @@ export interface Deps {
 /**
  * Operation K answering the v2 envelope around what `produce` returns. `produce` gets the decoded input (typed by
  * the generated V2Inputs, spec defaults applied); its result is checked at compile time against the contract, and
- * its chain failures become statuses here (chain-errors.ts).
+ * its chain failures become statuses here (@tongate/domain's chain-errors.ts).
  */
 export function operation<K extends OperationId>(
   deps: Deps,

@@ -1,5 +1,5 @@
 import { b64 } from '../format.js';
-import { chainSubmitter, estimateExternalFees, sendExternal } from '../domain/messages.js';
+import { chainSubmitter, estimateExternalFees, sendExternal } from '@tongate/domain';
 import { type Deps, operation } from './common.js';
 
 export function sendOperations(deps: Deps) {

@@ -1,7 +1,7 @@
 import type { BlockTransactionCursor, ChainSource, TransactionId } from '@tongate/chain';
 import type { V2Inputs } from '@tongate/stubs';
 import { ApiError } from '../api-error.js';
-import { findInHistory, readAccountHistory, type TransactionPage } from '../domain/transactions.js';
+import { findInHistory, readAccountHistory, type TransactionPage } from '@tongate/domain';
 import { b64, formatBlockIdExt, formatTransactionId, rawLower } from '../format.js';
 import { formatBlockTransactionExt, formatExtTransaction, formatRawTransaction } from '../transactions-format.js';
 import { resolveBlock } from './blocks.js';

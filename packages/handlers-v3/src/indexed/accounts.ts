@@ -5,8 +5,8 @@ import type { V3Handlers } from '@tongate/stubs';
 import { Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
 import { tokenMetadata } from './metadata.js';
-import { accountFacts, addressBook, bookEntry, interfacesOf } from './address-book.js';
-import { page, rawAddresses, rawAddressOfText } from './params.js';
+import { accountFacts, addressBook, bookEntry, interfacesOf } from '@tongate/read-model';
+import { page, rawAddresses, rawAddressOfText } from '@tongate/read-model';
 
 export type AccountOperations = Pick<V3Handlers, 'getAccountStates' | 'getWalletStates' | 'getAddressBook' | 'getTopAccountsByBalance'>;
 

@@ -3,8 +3,8 @@ import type { v3 } from '@tongate/sdk';
 import type { ActionsTable, ChainDatabase } from '@tongate/store';
 import { ApiError, type RequestContext, type V3Handlers } from '@tongate/stubs';
 import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { addressBook } from './address-book.js';
-import { page, rawAddress, storedHashes, window } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { page, rawAddress, storedHashes, window } from '@tongate/read-model';
 import { transactionsReply } from './transactions.js';
 
 export type ActionOperations = Pick<V3Handlers, 'getActions'>;

@@ -3,7 +3,7 @@ import type { v3 } from '@tongate/sdk';
 import type { BlocksTable, ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { decimal, page, storedHash, window } from './params.js';
+import { decimal, page, storedHash, window } from '@tongate/read-model';
 
 export type BlockOperations = Pick<V3Handlers, 'getMasterchainInfo' | 'getBlocks' | 'getMasterchainBlockShards' | 'getMasterchainBlockShardState'>;
 
@@ -74,7 +74,7 @@ export function blockOperations(db: Kysely<ChainDatabase>): BlockOperations {
       if (endUtime !== undefined) q = q.where('gen_utime', '<=', endUtime);
       if (startLt !== undefined) q = q.where('start_lt', '>=', startLt);
       if (endLt !== undefined) q = q.where('start_lt', '<=', endLt);
-      // Total order (WIRE.md): gen_utime, workchain, shard, seqno.
+      // Total order (docs/wire.md): gen_utime, workchain, shard, seqno.
       const rows = await q.orderBy('gen_utime', sort).orderBy('workchain', sort).orderBy('shard', sort).orderBy('seqno', sort).limit(limit).offset(offset).execute();
       return { status: 200, body: { blocks: rows.map(formatBlock) } };
     },

@@ -2,8 +2,8 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely } from 'kysely';
-import { addressBook } from './address-book.js';
-import { page, rawAddress } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { page, rawAddress } from '@tongate/read-model';
 
 export type DnsOperations = Pick<V3Handlers, 'getDnsRecords'>;
 

@@ -2,7 +2,7 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
-import { page, rawAddress, rawAddresses } from './params.js';
+import { page, rawAddress, rawAddresses } from '@tongate/read-model';
 import { books, decodedPayload, eitherParty, traceIds, windowedEvents } from './token-events.js';
 
 export type JettonOperations = Pick<V3Handlers, 'getJettonMasters' | 'getJettonWallets' | 'getJettonTransfers' | 'getJettonBurns'>;

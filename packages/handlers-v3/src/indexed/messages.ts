@@ -1,11 +1,11 @@
-import { formatMessage, type WireMessageRow } from '@tongate/indexer';
+import { formatMessage, type WireMessageRow } from '@tongate/read-model';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, MessagesTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
 import { tokenMetadata } from './metadata.js';
-import { addressBook } from './address-book.js';
-import { endpoint, page, storedHash, storedHashes, window } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { endpoint, page, storedHash, storedHashes, window } from '@tongate/read-model';
 
 export type MessageOperations = Pick<V3Handlers, 'getMessages'>;
 

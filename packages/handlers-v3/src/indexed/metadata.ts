@@ -2,7 +2,7 @@ import type { v3 } from '@tongate/sdk';
 import type { AddressMetadataTable, ChainDatabase } from '@tongate/store';
 import type { V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { rawAddresses } from './params.js';
+import { rawAddresses } from '@tongate/read-model';
 
 /**
  * Token metadata (the `metadata` object of the lists, and /metadata): TEP-64 content of jetton masters, NFT

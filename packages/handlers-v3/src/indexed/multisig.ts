@@ -5,8 +5,8 @@ import type { ChainDatabase, MultisigOrdersTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { decodeMessageBody } from '@tongate/tlb';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { addressBook } from './address-book.js';
-import { page, rawAddress, rawAddresses } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { page, rawAddress, rawAddresses } from '@tongate/read-model';
 
 export type MultisigOperations = Pick<V3Handlers, 'getMultisigWallets' | 'getMultisigOrders'>;
 

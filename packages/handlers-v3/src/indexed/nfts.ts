@@ -2,8 +2,8 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, NftCollectionsTable, NftItemsTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { accountFacts, interfacesOf } from './address-book.js';
-import { page, rawAddress, rawAddresses } from './params.js';
+import { accountFacts, interfacesOf } from '@tongate/read-model';
+import { page, rawAddress, rawAddresses } from '@tongate/read-model';
 import { books, decodedPayload, eitherParty, traceIds, windowedEvents } from './token-events.js';
 
 export type NftOperations = Pick<V3Handlers, 'getNftCollections' | 'getNftItems' | 'getNftTransfers'>;

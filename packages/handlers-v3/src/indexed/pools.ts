@@ -2,8 +2,8 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
-import { addressBook } from './address-book.js';
-import { rawAddress } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { rawAddress } from '@tongate/read-model';
 
 export type PoolOperations = Pick<
   V3Handlers,
@@ -17,14 +17,11 @@ export type PoolOperations = Pick<
 
 /**
  * `/staking/nominatorPools/*` over the pools derivation's tables (indexer `derive/pools.ts`). Lists come newest
- * first (utime, then lt); `total_on_page` is the sum of the rewards in the reply, as the hosted API defines it.
+ * first (utime, then lt, then the row's key, a total order); `total_on_page` is the sum of the rewards in the reply, as the hosted API defines it.
  */
 
-/**
- * These lists take no limit or offset (WIRE.md: only the brief's list endpoints do): a reply holds the newest
- * MAX_ROWS rows of the window, and older rows are read by moving end_utime back.
- */
-const MAX_ROWS = 1000;
+/** A nominator is in at most a handful of pools; the bound keeps that reply finite all the same. */
+const MAX_POSITIONS = 1000;
 
 interface TimeWindow {
   start_utime?: number;
@@ -70,8 +67,7 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
 
     async getNominatorPoolNominator({ query }) {
       const nominator = rawAddress(query.nominator);
-      // A nominator is in at most a handful of pools; the bound keeps the reply finite all the same.
-      const rows = await db.selectFrom('nominator_pool_members').selectAll().where('nominator', '=', nominator).orderBy('pool').limit(MAX_ROWS).execute();
+      const rows = await db.selectFrom('nominator_pool_members').selectAll().where('nominator', '=', nominator).orderBy('pool').limit(MAX_POSITIONS).execute();
       const nominator_pools = rows.map((r) => ({ pool_address: r.pool, balance: r.balance, pending_balance: r.pending_balance }));
       return { status: 200, body: { nominator_pools, address_book: await book([nominator, ...rows.map((r) => r.pool)]) } };
     },
@@ -84,7 +80,7 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       if (nominator) q = q.where('nominator', '=', nominator);
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
       if (end_utime !== undefined) q = q.where('utime', '<=', end_utime);
-      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('nominator').orderBy('type').limit(MAX_ROWS).execute();
+      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('tx_hash').orderBy('nominator').orderBy('type').limit(query.limit).execute();
       const events: v3.NominatorPoolEvent[] = rows.map((r) => ({
         type: r.type as v3.NominatorPoolEvent['type'],
         utime: r.utime,
@@ -112,7 +108,7 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       let q = db.selectFrom('nominator_pool_events').selectAll().where('pool', '=', pool).where('nominator', '=', nominator).where('type', '=', 'reward');
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
       if (end_utime !== undefined) q = q.where('utime', '<=', end_utime);
-      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').limit(MAX_ROWS).execute();
+      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('tx_hash').limit(query.limit).execute();
       const rewards: v3.NominatorReward[] = rows.map((r) => ({ utime: r.utime, tx_hash: r.tx_hash, tx_lt: r.tx_lt, stake_before: r.balance_before, reward: r.amount }));
       return {
         status: 200,
@@ -131,7 +127,7 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       if (query.type !== undefined) q = q.where('type', '=', query.type);
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
       if (end_utime !== undefined) q = q.where('utime', '<=', end_utime);
-      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('pool').limit(MAX_ROWS).execute();
+      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('tx_hash').orderBy('type').limit(query.limit).execute();
       const events: v3.NominatorPoolValidatorEvent[] = rows.map((r) => ({
         type: r.type as v3.NominatorPoolValidatorEvent['type'],
         utime: r.utime,
@@ -160,7 +156,7 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       let q = db.selectFrom('nominator_pool_validator_events').selectAll().where('pool', '=', pool).where('validator', '=', validator).where('type', '=', 'reward');
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
       if (end_utime !== undefined) q = q.where('utime', '<=', end_utime);
-      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').limit(MAX_ROWS).execute();
+      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('tx_hash').limit(query.limit).execute();
       const rewards: v3.NominatorPoolValidatorReward[] = rows.map((r) => ({
         utime: r.utime,
         tx_hash: r.tx_hash,

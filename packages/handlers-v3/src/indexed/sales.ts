@@ -2,10 +2,10 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, DnsAuctionsTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { addressBook } from './address-book.js';
+import { addressBook } from '@tongate/read-model';
 import { tokenMetadata } from './metadata.js';
 import { readNftItems } from './nfts.js';
-import { rawAddress, rawAddresses } from './params.js';
+import { rawAddress, rawAddresses } from '@tongate/read-model';
 
 export type SalesOperations = Pick<V3Handlers, 'getNftSales' | 'getDnsActiveAuctions'>;
 
@@ -14,8 +14,6 @@ export type Clock = () => number;
 const systemClock: Clock = () => Math.floor(Date.now() / 1000);
 
 const MAX_SALE_ADDRESSES = 1000;
-/** Auctions per /dns/activeAuctions page (the cursor pages on; WIRE.md gives this operation no limit parameter). */
-const AUCTIONS_PER_PAGE = 100;
 const RAW_ADDRESS = /^-?[0-9]+:[0-9A-F]{64}$/;
 
 /** The indexed NFT items of a reply, by address (an item the NFT index does not hold is left out: `nft_item` null). */
@@ -60,7 +58,7 @@ function auctionReply(row: Selectable<DnsAuctionsTable>, now: number, items: Map
   };
 }
 
-export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clock: Clock = systemClock, auctionsPerPage = AUCTIONS_PER_PAGE): SalesOperations {
+export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clock: Clock = systemClock): SalesOperations {
   return {
     async getNftSales({ query }) {
       const addresses = rawAddresses(query.address);
@@ -91,7 +89,9 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
     async getDnsActiveAuctions({ query }) {
       const bidder = rawAddress(query.bidder);
       const after = query.after !== undefined ? decodeAuctionCursor(query.after) : undefined;
-      const limit = auctionsPerPage;
+      const { limit, offset } = query;
+      // The cursor and the offset are two ways to the same page; together they would say two different things.
+      if (after !== undefined && offset > 0) throw new ApiError(422, 'offset: not together with after (the cursor already says where the page starts)');
       const now = clock();
       let q = db.selectFrom('dns_auctions').selectAll().where('max_bid_address', '=', bidder);
       // Bidding up to and including the end second, won after it (the rule of auctionReply's `finished`).
@@ -99,7 +99,7 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
       else if (query.state === 'won') q = q.where('auction_end_time', '<', String(now));
       if (after !== undefined) q = q.where('nft_item_address', '>', after);
       // One row past the page tells whether another page follows.
-      const rows = await q.orderBy('nft_item_address').limit(limit + 1).execute();
+      const rows = await q.orderBy('nft_item_address').limit(limit + 1).offset(offset).execute();
       const page = rows.slice(0, limit);
       const items = query.include_nft_items ? await nftItemsByAddress(db, page.map((r) => r.nft_item_address)) : null;
       const auctions = page.map((r) => auctionReply(r, now, items));

@@ -3,16 +3,16 @@ import type { ChainDatabase } from '@tongate/store';
 import { decodeMessageBody } from '@tongate/tlb';
 import { Cell } from '@ton/core';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { addressBook } from './address-book.js';
+import { addressBook } from '@tongate/read-model';
 import { tokenMetadata } from './metadata.js';
-import { window, type Page } from './params.js';
+import { window, type Page } from '@tongate/read-model';
 
 /** What the jetton and NFT lists share: the event tables' window and order, decoded payloads, the reply's books. */
 
 type EventTable = 'jetton_transfers' | 'jetton_burns' | 'nft_transfers';
 
 /**
- * The utime and lt bounds of a transfer or burn list, and its total order (WIRE.md): (transaction_lt,
+ * The utime and lt bounds of a transfer or burn list, and its total order (docs/wire.md): (transaction_lt,
  * transaction_hash), in the requested direction.
  */
 export function windowedEvents<T extends EventTable, O>(

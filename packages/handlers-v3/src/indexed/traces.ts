@@ -3,11 +3,11 @@ import type { ChainDatabase, TracesTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { actionAddresses, formatAction, supportedTypes, transactionsOfMessages, visibleCondition } from './actions.js';
-import { addressBook } from './address-book.js';
-import { page, rawAddress, storedHashes, window } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { page, rawAddress, storedHashes, window } from '@tongate/read-model';
 import { transactionsReply } from './transactions.js';
 
-export type TraceOperations = Pick<V3Handlers, 'getTraces'>;
+export type TraceOperations = Pick<V3Handlers, 'getTraces' | 'getEvents'>;
 
 /** Transactions one trace returns at most (the reference's -max-trace-txs); a larger one says is_incomplete. */
 export const MAX_TRACE_TRANSACTIONS = 4000;
@@ -89,7 +89,7 @@ export function traceItem(trace: TraceSummary, transactions: readonly v3.Transac
 type TraceRow = Selectable<TracesTable>;
 
 export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): TraceOperations {
-  return {
+  const operations: TraceOperations = {
     async getTraces({ query, ctx }) {
       const { limit, offset, sort } = page(query);
       const selectors = (['account', 'trace_id', 'tx_hash', 'msg_hash'] as const).filter((k) => {
@@ -172,5 +172,14 @@ export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): Tr
       const book = { ...address_book, ...(await addressBook(db, actionAddressList.filter((a) => !(a in address_book)), testnet)) };
       return { status: 200, body: { traces: items, address_book: book, metadata: {} } };
     },
+
+    // The hosted API's other name for /traces: the same list under `events`, every trace with its actions.
+    async getEvents({ query, ctx }) {
+      const reply = await operations.getTraces({ query: { ...query, include_actions: true }, ctx });
+      if (reply.status !== 200) return reply;
+      const { traces, ...rest } = reply.body;
+      return { status: 200, body: { events: traces, ...rest } };
+    },
   };
+  return operations;
 }

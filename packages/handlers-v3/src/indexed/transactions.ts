@@ -3,11 +3,11 @@ import type { ChainDatabase, TransactionsTable } from '@tongate/store';
 import { ApiError, SerializedJson, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { bookOf, codeFactsQuery, domainsQuery, factsFromRows, uniqueAddresses, type CodeFactsRow, type DomainRow } from './address-book.js';
+import { bookOf, codeFactsQuery, domainsQuery, factsFromRows, uniqueAddresses, type CodeFactsRow, type DomainRow } from '@tongate/read-model';
 import { requireMcBlock } from './blocks.js';
 import type { MessageRow } from './messages.js';
-import { decimal, page, rawAddresses, storedHash, window } from './params.js';
-import { formatTransaction, wireAccountState, wireMessagesQuery, WIRE_VERSION, type WireStateRow, type WireTransactionRow } from '@tongate/indexer';
+import { decimal, page, rawAddresses, storedHash, window } from '@tongate/read-model';
+import { formatTransaction, wireAccountState, wireMessagesQuery, WIRE_VERSION, type WireStateRow, type WireTransactionRow } from '@tongate/read-model';
 
 export type TransactionOperations = Pick<
   V3Handlers,
@@ -39,7 +39,7 @@ const TX_JSON_COLUMNS: [name: string, asText: boolean][] = [
 ];
 const txJson = sql.raw(`json_build_object(${TX_JSON_COLUMNS.map(([c, text]) => `'${c}', p.${c}${text ? '::text' : ''}`).join(', ')})`);
 
-/** How a page of transactions is ordered (WIRE.md): by (lt, account), or by (now, lt, account) with a time bound. */
+/** How a page of transactions is ordered (docs/wire.md): by (lt, account), or by (now, lt, account) with a time bound. */
 export interface TxOrder {
   sort: 'asc' | 'desc';
   byTime: boolean;
@@ -54,12 +54,15 @@ type StateJsonRow = WireStateRow;
  * CTE, and each part comes back as one JSON array (64-bit values as text), assembled here. `order` is the page's
  * order (null: any, the caller maps by hash).
  */
+/** A transactions reply as built here: always with its address book (only the X-No-Address-Book header drops it). */
+export type TransactionsReply = v3.TransactionsResponse & { address_book: NonNullable<v3.TransactionsResponse['address_book']> };
+
 export async function transactionsReply(
   db: Kysely<ChainDatabase>,
   page: SelectQueryBuilder<ChainDatabase, 'transactions', TxRow>,
   order: TxOrder | null,
   testnet: boolean,
-): Promise<v3.TransactionsResponse> {
+): Promise<TransactionsReply> {
   const dir = sql.raw(order?.sort === 'asc' ? 'asc' : 'desc');
   const orderBy = order ? (order.byTime ? sql`order by p.now ${dir}, p.lt ${dir}, p.account ${dir}` : sql`order by p.lt ${dir}, p.account ${dir}`) : sql``;
   const row = await db
@@ -119,7 +122,7 @@ export async function transactionsReply(
 
 /**
  * A page of transactions as JSON text from the transactions' stored wire forms (written at ingest, see
- * @tongate/indexer wire.ts): one statement reads the page's rows, splices each one's trace id in as its first key,
+ * @tongate/read-model wire.ts): one statement reads the page's rows, splices each one's trace id in as its first key,
  * and reads the address book's facts; the reply is assembled as text, so nothing is parsed or re-serialized. Null
  * when a row of the page has no wire form of the current version (written before it, or by an older indexer): the
  * caller then builds the reply through the joins (transactionsReply).
@@ -168,7 +171,7 @@ export async function storedTransactionsReply(
   return `{"transactions":[${row.transactions}],"address_book":${JSON.stringify(book)}}`;
 }
 
-/** Total order of transaction lists (WIRE.md): (lt, account), or (now, lt, account) with a time bound. */
+/** Total order of transaction lists (docs/wire.md): (lt, account), or (now, lt, account) with a time bound. */
 function ordered(q: TxQuery, sort: 'asc' | 'desc', byTime: boolean): TxQuery {
   if (byTime) q = q.orderBy('now', sort);
   return q.orderBy('lt', sort).orderBy('account', sort);

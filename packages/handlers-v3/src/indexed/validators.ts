@@ -1,10 +1,10 @@
 import type { Address } from '@ton/core';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
-import type { V3Handlers } from '@tongate/stubs';
+import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { addressBook } from './address-book.js';
-import { rawAddress } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { rawAddress } from '@tongate/read-model';
 
 export type ValidatorOperations = Pick<V3Handlers, 'getValidatorElections' | 'getValidatorCycles' | 'getValidatorEvents' | 'getValidatorComplaints'>;
 
@@ -13,14 +13,16 @@ type ComplaintRow = Selectable<ChainDatabase['validator_complaints']>;
 type CycleValidatorRow = Selectable<ChainDatabase['validator_cycle_validators']>;
 
 /**
- * These operations take no limit or offset (WIRE.md: only the brief's 20 paginated endpoints do); each answers the
- * newest rows that match, at most these many, and older ones are reached by narrowing start_utime/end_utime.
+ * With embedded participants or validators a row is up to a few hundred times larger, so the hosted API caps
+ * `limit` lower then.
  */
-const MAX_ROWS = 100;
-/** Embedded participants or validators make a row up to a few hundred times larger. */
-const MAX_ROWS_WITH_MEMBERS = 10;
-/** Events and complaints are small rows. */
-const MAX_SMALL_ROWS = 1000;
+const MAX_ROWS_WITH_MEMBERS = 100;
+
+/** The page size of a list that can embed its members: the spec bounds `limit`, this the embedded case. */
+function rowsFor(limit: number, withMembers: boolean, flag: string): number {
+  if (withMembers && limit > MAX_ROWS_WITH_MEMBERS) throw new ApiError(422, `limit: at most ${MAX_ROWS_WITH_MEMBERS} when ${flag} is true`);
+  return limit;
+}
 
 /** The validator filters every validators operation takes (stake holder, ADNL address, public key), stored forms. */
 interface MemberFilter {
@@ -38,8 +40,6 @@ function memberFilter(query: { stake_holder_address?: Address; adnl_address?: Bu
 }
 
 const hasMemberFilter = (f: MemberFilter) => f.holder !== undefined || f.adnl !== undefined || f.pubkey !== undefined;
-
-const rowsFor = (withMembers: boolean) => (withMembers ? MAX_ROWS_WITH_MEMBERS : MAX_ROWS);
 
 const num = (v: string | number) => Number(v);
 
@@ -116,7 +116,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
   return {
     async getValidatorElections({ query }) {
       const withParticipants = query.return_participants === true;
-      const limit = rowsFor(withParticipants);
+      const limit = rowsFor(query.limit, withParticipants, 'return_participants');
       const members = memberFilter(query);
       let q = db.selectFrom('validator_elections as e').selectAll('e');
       if (query.election_id !== undefined) q = q.where('e.election_id', '=', query.election_id);
@@ -189,7 +189,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
 
     async getValidatorCycles({ query }) {
       const withValidators = query.return_validators === true;
-      const limit = rowsFor(withValidators);
+      const limit = rowsFor(query.limit, withValidators, 'return_validators');
       const members = memberFilter(query);
       // A cycle is a set joined with the past election that produced it (true stakes); a set no election produced
       // (a chain's genesis set) is not a cycle.
@@ -308,7 +308,8 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
         .$if(query.end_utime !== undefined, (s) => s.where('utime', '<=', query.end_utime!))
         .orderBy('utime', 'desc')
         .orderBy('tx_lt', 'desc')
-        .limit(MAX_SMALL_ROWS)
+        .orderBy('tx_hash', 'desc')
+        .limit(query.limit)
         .execute();
       const events: v3.ValidatorEvent[] = rows.map((r) => ({
         type: r.type,
@@ -373,7 +374,7 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
           ),
         );
       }
-      const rows = await q.orderBy('k.created_at', 'desc').orderBy('k.complaint_hash').limit(MAX_SMALL_ROWS).execute();
+      const rows = await q.orderBy('k.created_at', 'desc').orderBy('k.election_id', 'desc').orderBy('k.complaint_hash').limit(query.limit).execute();
       const complaints = await complaintsReply(db, rows);
       return {
         status: 200,

@@ -2,8 +2,8 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
-import { addressBook } from './address-book.js';
-import { page, rawAddresses } from './params.js';
+import { addressBook } from '@tongate/read-model';
+import { page, rawAddresses } from '@tongate/read-model';
 
 export type VestingOperations = Pick<V3Handlers, 'getVestingContracts'>;
 

@@ -3,8 +3,8 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
-import { addressBook } from '../indexed/address-book.js';
-import { rawAddress, rawAddresses, storedHashes } from '../indexed/params.js';
+import { addressBook } from '@tongate/read-model';
+import { rawAddress, rawAddresses, storedHashes } from '@tongate/read-model';
 import type { Address } from '@ton/core';
 import type { PendingTraces } from './service.js';
 import type { PendingEntry } from './store.js';
@@ -17,7 +17,7 @@ const MAX_TRACES = 50;
 
 const transactionsOf = (entry: PendingEntry) => Object.values(entry.trace.transactions ?? {}).map((tx) => transactionAt(entry, tx));
 
-/** The three pending operations over one network's pending traces (WIRE.md: what this service accepted). */
+/** The three pending operations over one network's pending traces (docs/wire.md: what this service accepted). */
 export function pendingOperations(pending: PendingTraces, db: Kysely<ChainDatabase> | undefined, testnet: boolean): PendingOperations {
   const network = pending.network;
   const book = async (addresses: Iterable<string | null | undefined>): Promise<v3.AddressBook> => {

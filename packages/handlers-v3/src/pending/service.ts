@@ -21,6 +21,10 @@ export interface PendingTracesOptions {
   /** Longest the emulation may hold a send back (default 2 s); past it the message goes out and the entry follows. */
   emulationTimeoutMs?: number;
   logger?: PendingLogger;
+  /** Told of every entry stored or moved a step (the Streaming API's pending and confirmed events). */
+  onChange?: (entry: PendingEntry) => void;
+  /** Told when an entry this process stored expires without landing: the trace did not happen as emulated. */
+  onInvalidated?: (key: string) => void;
 }
 
 /** Entries the tracker looks at per round (the rest wait for the next round). */
@@ -40,6 +44,8 @@ export class PendingTraces {
   private emulating = 0;
   /** The masterchain head the tracker last looked for landed messages at (none can land without a new block). */
   private trackedHead = -1;
+  /** Entries this process stored that have not landed yet, by key → expiry (the invalidation watch). */
+  private readonly watched = new Map<string, number>();
 
   constructor(private readonly opts: PendingTracesOptions) {}
 
@@ -63,16 +69,30 @@ export class PendingTraces {
     const late = Symbol('late');
     const early = await Promise.race([emulation, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), this.opts.emulationTimeoutMs ?? 2_000)))]);
     clearTimeout(timer);
-    const sent = await chain.sendMessage(message.toBoc());
+    // Streamed as soon as it is emulated; should the chain refuse the message, the trace is invalidated at once.
+    const announced = early !== late && early !== null;
+    if (announced) this.opts.onChange?.(early);
+    let sent: { hash: Buffer };
+    try {
+      sent = await chain.sendMessage(message.toBoc());
+    } catch (err) {
+      if (announced) this.opts.onInvalidated?.(early.key);
+      throw err;
+    }
     if (early === late) void emulation.then((entry) => this.keep(entry));
-    else await this.keep(early);
+    else await this.keep(early, announced);
     return sent;
   }
 
-  private async keep(entry: PendingEntry | null): Promise<void> {
+  private async keep(entry: PendingEntry | null, announced = false): Promise<void> {
     if (!entry) return;
     try {
       await this.opts.store.put(this.network, entry);
+      if (this.opts.onInvalidated) {
+        if (this.watched.size >= TRACKED_PER_ROUND * 10) this.watched.delete(this.watched.keys().next().value!);
+        this.watched.set(entry.key, entry.expiresAt);
+      }
+      if (!announced) this.opts.onChange?.(entry);
     } catch (err) {
       this.opts.logger?.warn({ err, network: this.network }, 'pending trace not stored');
     }
@@ -99,12 +119,37 @@ export class PendingTraces {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.round) return;
-      this.round = this.track()
-        .catch((err) => this.opts.logger?.warn({ err, network: this.network }, 'pending tracker round failed'))
-        .finally(() => (this.round = null));
-    }, this.opts.pollMs ?? 500);
+    this.timer = setInterval(() => this.runRound(), this.opts.pollMs ?? 500);
+    // A chain that says when a block is sealed wakes the tracker at once: a landed message shows as confirmed before
+    // the indexer has written its block, instead of up to a poll interval later.
+    if (this.opts.chain.waitForMasterchainBlock) void this.followBlocks();
+  }
+
+  private runRound(): void {
+    if (this.round) return;
+    this.round = this.track()
+      .catch((err) => this.opts.logger?.warn({ err, network: this.network }, 'pending tracker round failed'))
+      .finally(() => (this.round = null));
+  }
+
+  private async followBlocks(): Promise<void> {
+    const { chain } = this.opts;
+    let next = -1;
+    while (this.timer) {
+      try {
+        if (next < 0) next = (await chain.getMasterchainInfo()).last.seqno + 1;
+        await chain.waitForMasterchainBlock!(next, 1_000);
+        if (!this.timer) return;
+        const head = (await chain.getMasterchainInfo()).last.seqno;
+        if (head >= next) {
+          next = head + 1;
+          this.runRound();
+        }
+      } catch {
+        // The chain is away (or closing): the interval keeps tracking; look again in a moment.
+        await new Promise((r) => setTimeout(r, 1_000));
+      }
+    }
   }
 
   async stop(): Promise<void> {
@@ -116,6 +161,7 @@ export class PendingTraces {
   /** One round: every unfinished entry one step further when its transaction has landed. */
   async track(): Promise<void> {
     const { chain, store, index } = this.opts;
+    await this.invalidateExpired();
     const entries = await store.unfinished(chain.network, TRACKED_PER_ROUND);
     if (entries.length === 0) return;
     const head = (await chain.getMasterchainInfo()).last.seqno;
@@ -141,7 +187,22 @@ export class PendingTraces {
 
   private async advance(entry: PendingEntry, change: Partial<PendingEntry>): Promise<void> {
     // A landed trace stays visible for one more TTL from this step.
-    await this.opts.store.put(this.network, { ...entry, ...change, expiresAt: Date.now() + this.opts.ttlMs });
+    const next = { ...entry, ...change, expiresAt: Date.now() + this.opts.ttlMs };
+    await this.opts.store.put(this.network, next);
+    this.watched.delete(entry.key);
+    this.opts.onChange?.(next);
+  }
+
+  /** Watched entries past their expiry that never landed (on any process: the store says) are invalidated. */
+  private async invalidateExpired(): Promise<void> {
+    const now = Date.now();
+    const expired: string[] = [];
+    for (const [key, expiresAt] of this.watched) if (expiresAt <= now) expired.push(key);
+    if (expired.length === 0) return;
+    for (const key of expired) this.watched.delete(key);
+    // An entry another process saw land was stored again with a later expiry: it is still live, so not lost.
+    const live = new Set((await this.opts.store.byHash(this.network, expired)).filter((e) => e.finality !== 'pending').map((e) => e.key));
+    for (const key of expired) if (!live.has(key)) this.opts.onInvalidated?.(key);
   }
 
   /** The hash of the root account's transaction that took this entry's external message, once the chain has it. */

@@ -1,6 +1,6 @@
 import { classifyTrace, type ClassifiedAction, type TraceInput } from '@tongate/actions';
 import { normalizedExternalMessageHash, type EmulatedAccountState, type EmulatedTrace } from '@tongate/chain';
-import { formatTransaction, selected, selectedMessages, transactionRows, TX_INT64, TX_JSON, type TransactionRows } from '@tongate/indexer';
+import { formatTransaction, selected, selectedMessages, transactionRows, TX_INT64, TX_JSON, type TransactionRows } from '@tongate/read-model';
 import type { v3 } from '@tongate/sdk';
 import type { Cell } from '@ton/core';
 import type { MessageRow } from '../indexed/messages.js';

@@ -3,7 +3,7 @@ import { decodeDnsItemData, isGenuineDnsItem, type TrustedDnsCollection } from '
 import type { ChainDatabase, DnsEntriesTable } from '@tongate/store';
 import type { Insertable, Kysely } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import { rawAddress } from '../rows.js';
+import { rawAddress } from '@tongate/read-model';
 import { newestStates } from './account-methods.js';
 import { trustedTonCollection } from './dns-trust.js';
 import type { BlockDerivation } from './index.js';

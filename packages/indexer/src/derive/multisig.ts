@@ -2,7 +2,7 @@ import { Address } from '@ton/core';
 import { MULTISIG_METHODS, readMultisigData, readMultisigOrderData } from '@tongate/contracts';
 import type { MultisigOrdersTable, MultisigTable } from '@tongate/store';
 import type { Insertable } from 'kysely';
-import { rawAddress } from '../rows.js';
+import { rawAddress } from '@tongate/read-model';
 import { activeMethodIds, newestStates } from './account-methods.js';
 import type { BlockDerivation } from './index.js';
 

@@ -16,7 +16,7 @@ import { Address, Cell } from '@ton/core';
 import type { ChainSource } from '@tongate/chain';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import { rawAddress } from '../rows.js';
+import { rawAddress } from '@tongate/read-model';
 import type { BlockDerivation } from './index.js';
 
 /**

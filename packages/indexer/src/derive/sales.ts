@@ -16,7 +16,7 @@ import type { NftSalesTable, DnsAuctionsTable } from '@tongate/store';
 import { Address, Cell } from '@ton/core';
 import type { Insertable } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import type { LatestAccountStateRow } from '../rows.js';
+import { rawAddress, type LatestAccountStateRow } from '@tongate/read-model';
 import { trustedTonCollection } from './dns-trust.js';
 import type { BlockDerivation } from './index.js';
 
@@ -53,7 +53,7 @@ export function salesContractKind(codeHashHex: string, methodIds: ReadonlySet<nu
   return null;
 }
 
-const raw = (a: Address | null): string | null => (a ? `${a.workChain}:${a.hash.toString('hex').toUpperCase()}` : null);
+const raw = (a: Address | null): string | null => (a ? rawAddress(a) : null);
 
 /** Address-valued detail fields are left out when the contract holds none (the spec types them non-null). */
 function withAddresses(fields: Record<string, unknown>, addresses: Record<string, Address | null>): Record<string, unknown> {

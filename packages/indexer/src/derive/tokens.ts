@@ -20,7 +20,7 @@ import type { ChainDatabase, JettonBurnsTable, JettonMastersTable, JettonTransfe
 import { Address, Cell } from '@ton/core';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import type { LatestAccountStateRow, MessageRow, TransactionRow } from '../rows.js';
+import { rawAddress, type LatestAccountStateRow, type MessageRow, type TransactionRow } from '@tongate/read-model';
 import type { BlockDerivation, DerivationContext } from './index.js';
 
 /**
@@ -58,7 +58,7 @@ const BACKFILL_PAGE = 100;
 /** Library code hashes whose token kinds were probed (see kindsOf). */
 const PROBED_CODES_MAX = 10_000;
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+const raw = (a: Address) => rawAddress(a);
 const parseRaw = (r: string) => Address.parseRaw(r);
 const b64Hash = (c: Cell) => c.hash().toString('base64');
 

@@ -2,8 +2,9 @@ import { CLASSIFIER_VERSION } from '@tongate/actions';
 import type { ChainDatabase, TraceTransactionsTable } from '@tongate/store';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import type { MessageRow, TransactionRow } from '../rows.js';
+import type { MessageRow, TransactionRow } from '@tongate/read-model';
 import type { BlockDerivation } from './index.js';
+import { trustedTonCollection } from './dns-trust.js';
 import { actionRows, chunks, compareLt, classifyTraces, groupBy, type ActionRows, type ClassifiedTrace, type TraceRowValues } from './trace-classify.js';
 
 /**
@@ -128,13 +129,14 @@ export function traceDerivation(options: TraceDerivationOptions = {}): BlockDeri
   return {
     name: 'traces',
 
-    async prepare(batch, db) {
+    async prepare(batch, db, ctx) {
       const { traces, membership } = await assembleTraces(db, batch);
+      const dns = async () => (ctx ? trustedTonCollection(ctx, batch.mcSeqno) : null);
       const completed = [...traces.values()].filter((t) => t.state === 'complete' && t.classifier_version !== CLASSIFIER_VERSION);
       const stale = await staleTraces(db, reclassifyPerBlock, new Set(traces.keys()));
       const classified = [
-        ...(await classifyTraces(db, completed, membership, batch)),
-        ...(await classifyTraces(db, stale, new Map(), null)),
+        ...(await classifyTraces(db, completed, membership, batch, dns)),
+        ...(await classifyTraces(db, stale, new Map(), null, dns)),
       ];
       const byId = new Map([...traces.values(), ...stale].map((t) => [t.trace_id, t]));
       for (const c of classified) {

@@ -18,7 +18,7 @@ import {
 import type { ChainDatabase } from '@tongate/store';
 import type { Insertable, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import { rawAddress } from '../rows.js';
+import { rawAddress } from '@tongate/read-model';
 import type { BlockDerivation, DerivationContext } from './index.js';
 
 /**

@@ -2,7 +2,7 @@ import { Address } from '@ton/core';
 import { GET_VESTING_DATA, readVestingData } from '@tongate/contracts';
 import type { VestingContractsTable } from '@tongate/store';
 import type { Insertable } from 'kysely';
-import { rawAddress } from '../rows.js';
+import { rawAddress } from '@tongate/read-model';
 import { activeMethodIds, newestStates } from './account-methods.js';
 import type { BlockDerivation } from './index.js';
 

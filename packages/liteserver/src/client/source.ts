@@ -37,6 +37,7 @@ import {
   type ChainSource,
   type ChainTransaction,
   type EmulatedTrace,
+  type TraceEmulationOptions,
   type EmulationResult,
   type GetMethodResult,
   type MasterchainInfo,
@@ -610,11 +611,11 @@ export class LiteserverChain implements ChainSource {
     }
     return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
   }
-  async emulateTrace(message: Cell): Promise<EmulatedTrace> {
+  async emulateTrace(message: Cell, opts: TraceEmulationOptions = {}): Promise<EmulatedTrace> {
     const dest = externalMessageOf(message).info.dest as Address;
     const session = this.pool.session();
     // Every account of the trace is read at the block the destination's state came from.
-    const { state } = await this.accountState(dest, undefined, session);
+    const { state } = await this.accountState(dest, opts.atMcSeqno, session);
     const block = state.block;
     const config = await this.config(block, session);
     return emulateTraceWith(
@@ -643,6 +644,7 @@ export class LiteserverChain implements ChainSource {
         },
       },
       message,
+      opts,
     );
   }
 }
