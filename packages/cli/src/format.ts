@@ -11,14 +11,21 @@ export function keyStatus(r: ApiKeyRecord, now = new Date()): string {
   return 'active';
 }
 
+/** A key's streaming plan as `connections/addresses per stream`, `default` where the deployment's limit applies. */
+export function streamPlanText(r: Pick<ApiKeyRecord, 'stream_connections' | 'stream_addresses'>): string {
+  const one = (v: number | null) => (v === null ? 'default' : v === -1 ? 'unlimited' : String(v));
+  return `${one(r.stream_connections)}/${one(r.stream_addresses)}`;
+}
+
 export function keysTable(records: ApiKeyRecord[]): string {
-  const header = ['id', 'prefix', 'network', 'rps', 'burst', 'label', 'created', 'expires', 'status'];
+  const header = ['id', 'prefix', 'network', 'rps', 'burst', 'streams', 'label', 'created', 'expires', 'status'];
   const rows = records.map((r) => [
     String(r.id),
     `${r.key_prefix}…`,
     r.network,
     String(r.rps),
     String(r.burst),
+    streamPlanText(r),
     r.label,
     when(r.created_at),
     when(r.expires_at),

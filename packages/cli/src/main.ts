@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readAdminFile, settingsTableMarkdown, type Config, type Network } from '@tongate/server';
 import { openKeyAdmin, RemoteKeyAdmin } from './key-admin.js';
 import { actionsCommand, ActionsUsageError } from './actions-command.js';
-import { keysTable } from './format.js';
+import { keysTable, streamPlanText } from './format.js';
 import { startIndexProcess } from './index-command.js';
 import { startGateway } from './start.js';
 import { startDevnetLiteserver } from './devnet-liteserver.js';
@@ -47,6 +47,14 @@ class UsageError extends Error {}
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`--${name} must be a positive integer, got '${raw}'`);
+  return Number(raw);
+}
+
+/** A plan limit of a key: a whole number, or `unlimited` (stored as -1); absent = the deployment's default (null). */
+function planLimit(name: string, raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  if (raw === 'unlimited') return -1;
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number or 'unlimited', got '${raw}'`);
   return Number(raw);
 }
 
@@ -132,6 +140,8 @@ const COMMANDS: CommandSpec[] = [
       burst: { type: 'string', value: 'N', help: 'burst (default: the rps given, else TONGATE_DEFAULT_PLAN_BURST)' },
       label: { type: 'string', value: 'TEXT', help: 'a label to recognise the key by' },
       expires: { type: 'string', value: 'ISO-DATE', help: 'the key stops working at this time' },
+      'stream-connections': { type: 'string', value: 'N', help: "Streaming API: concurrent streams, 0 for none, or 'unlimited' (default TONGATE_STREAM_KEY_CONNECTIONS)" },
+      'stream-addresses': { type: 'string', value: 'N', help: "Streaming API: addresses per stream, or 'unlimited' (default TONGATE_STREAM_KEY_ADDRESSES)" },
     },
     async run({ values, out, config: readConfig }) {
       const config = readConfig();
@@ -143,10 +153,12 @@ const COMMANDS: CommandSpec[] = [
         expiresAt = new Date(String(values.expires));
         if (Number.isNaN(expiresAt.getTime())) throw new UsageError(`--expires must be a date, got '${values.expires}'`);
       }
-      const input = { network: network(str(values.network)), rps, burst, label: str(values.label) ?? '', expiresAt };
+      const streamConnections = planLimit('stream-connections', str(values['stream-connections']));
+      const streamAddresses = planLimit('stream-addresses', str(values['stream-addresses']));
+      const input = { network: network(str(values.network)), rps, burst, label: str(values.label) ?? '', expiresAt, streamConnections, streamAddresses };
       await withKeyAdmin(config, async (admin) => {
         const { key, record } = await admin.create(input);
-        out(`Created key #${record.id} for ${record.network} (${record.rps} rps, burst ${record.burst}${record.label ? `, label '${record.label}'` : ''}).`);
+        out(`Created key #${record.id} for ${record.network} (${record.rps} rps, burst ${record.burst}, streams ${streamPlanText(record)}${record.label ? `, label '${record.label}'` : ''}).`);
         out(`Key (shown once, store it now): ${key}`);
       });
     },

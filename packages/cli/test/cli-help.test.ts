@@ -25,7 +25,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
 /** The options each command takes; a command added without its entry here fails the first test. */
 const OPTIONS: Record<string, string[]> = {
   start: ['--seed'],
-  'keys create': ['--network', '--rps', '--burst', '--label', '--expires'],
+  'keys create': ['--network', '--rps', '--burst', '--label', '--expires', '--stream-connections', '--stream-addresses'],
   'keys list': ['--json'],
   'keys revoke': [],
   'keys rotate': ['--grace'],
@@ -84,6 +84,7 @@ describe('tongate --help', () => {
   it('refuses bad values, missing values and extra arguments the same way, before touching a database', async () => {
     expectOneLineOfUsage(await run(['keys', 'create', '--network', 'devnet']), 'keys create', "--network must be mainnet or testnet, got 'devnet'");
     expectOneLineOfUsage(await run(['keys', 'create', '--network', 'mainnet', '--rps', '0']), 'keys create', "--rps must be a positive integer, got '0'");
+    expectOneLineOfUsage(await run(['keys', 'create', '--network', 'mainnet', '--stream-connections', 'lots']), 'keys create', "--stream-connections must be a whole number or 'unlimited', got 'lots'");
     expectOneLineOfUsage(await run(['devnet', 'liteserver', '--port', 'abc']), 'devnet liteserver', "--port must be a positive integer, got 'abc'");
     expectOneLineOfUsage(await run(['devnet', 'complain', '--validator', 'xyz']), 'devnet complain', "--validator must be a public key as 64 hex digits, got 'xyz'");
     expectOneLineOfUsage(await run(['index', '--network']), 'index', "option '--network' needs a value");

@@ -53,7 +53,8 @@ export interface TestGateway {
   /** The devnet liteservers in front of each network (liteserver backend only). */
   liteservers: Partial<Record<Network, DevnetLiteserver>>;
   /** Issues an API key through the running server's admin endpoint. */
-  createKey(network: Network, rps?: number): Promise<string>;
+  /** A key of `network` with `rps` (default 10 000) and, optionally, its own streaming plan. */
+  createKey(network: Network, rps?: number, streamPlan?: { streamConnections?: number; streamAddresses?: number }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -96,11 +97,11 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
     gateway,
     ports,
     liteservers: liteservers.length ? { mainnet: liteservers[0], testnet: liteservers[1] } : {},
-    async createKey(network, rps = 10_000) {
+    async createKey(network, rps = 10_000, streamPlan = {}) {
       const res = await fetch(`${admin.url}/admin/keys`, {
         method: 'POST',
         headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ network, rps, burst: rps, label: 'e2e' }),
+        body: JSON.stringify({ network, rps, burst: rps, label: 'e2e', ...streamPlan }),
       });
       if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { key: string }).key;

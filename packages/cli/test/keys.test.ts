@@ -27,10 +27,10 @@ describe('tongate keys (embedded database, no server running)', () => {
     expect(created.code).toBe(0);
     const key = keyOf(created.out)!;
     expect(key).toBeDefined();
-    expect(created.out).toMatch(/Created key #1 for mainnet \(10 rps, burst 10, label 'ci'\)/);
+    expect(created.out).toMatch(/Created key #1 for mainnet \(10 rps, burst 10, streams default\/default, label 'ci'\)/);
 
     const listed = await run(['keys', 'list']);
-    expect(listed.out).toMatch(/1\s+tgk_\S+…\s+mainnet\s+10\s+10\s+ci/);
+    expect(listed.out).toMatch(/1\s+tgk_\S+…\s+mainnet\s+10\s+10\s+default\/default\s+ci/);
     expect(listed.out).not.toContain(key);
 
     const rotated = await run(['keys', 'rotate', '1', '--grace', '60']);
@@ -81,11 +81,12 @@ describe('tongate keys through a running server (admin endpoint)', () => {
   });
 
   it('creates and revokes keys in the server-owned database', async () => {
-    const created = await run(['keys', 'create', '--network', 'testnet', '--rps', '3', '--burst', '6']);
+    const created = await run(['keys', 'create', '--network', 'testnet', '--rps', '3', '--burst', '6', '--stream-connections', '4', '--stream-addresses', 'unlimited']);
     expect(created.code).toBe(0);
+    expect(created.out).toContain('streams 4/unlimited');
     const key = keyOf(created.out)!;
     const row = await store.keys.findByHash(hashKey(key));
-    expect(row).toMatchObject({ network: 'testnet', rps: 3, burst: 6 });
+    expect(row).toMatchObject({ network: 'testnet', rps: 3, burst: 6, stream_connections: 4, stream_addresses: -1 });
     expect((await run(['keys', 'revoke', String(row!.id)])).code).toBe(0);
     expect((await store.keys.get(row!.id))?.revoked_at).toBeInstanceOf(Date);
   });

@@ -71,6 +71,33 @@ describe('Streaming API limits', () => {
     expect(await post({ types: ['transactions'], addresses: addresses(3) }, {})).toEqual({ status: 400, body: { error: 'too many addresses: 3 > max 2' } });
   });
 
+  it("a key's own streaming plan replaces the deployment's key limits, for that key only", async () => {
+    const sub = { types: ['transactions'], addresses: addresses(1) };
+    // One stream, up to 8 addresses (the deployment allows keys 2 and 5).
+    const small = { 'X-API-Key': await suite.service.createKey('mainnet', 10_000, { streamConnections: 1, streamAddresses: 8 }) };
+    const first = openSse(port(), { types: ['transactions'], addresses: addresses(8) }, small);
+    expect(await first.opened).toHaveProperty('connected');
+    expect(await post(sub, small)).toEqual({ status: 429, body: { error: 'connection limit reached: 1 active connections' } });
+    expect(await post({ types: ['transactions'], addresses: addresses(9) }, small)).toEqual({ status: 400, body: { error: 'too many addresses: 9 > max 8' } });
+    first.close();
+    // No streaming at all.
+    const none = { 'X-API-Key': await suite.service.createKey('mainnet', 10_000, { streamConnections: 0 }) };
+    expect(await post(sub, none)).toEqual({ status: 429, body: { error: 'connection limit reached: 0 active connections' } });
+    // No limit: three streams where the deployment allows two.
+    const wide = { 'X-API-Key': await suite.service.createKey('mainnet', 10_000, { streamConnections: -1 }) };
+    const open = [openSse(port(), sub, wide), openSse(port(), sub, wide), openWs(port(), wide)];
+    for (const s of open) await s.opened;
+    expect(await open[0]!.opened).toHaveProperty('connected');
+    expect(await open[1]!.opened).toHaveProperty('connected');
+    const ws = open[2] as ReturnType<typeof openWs>;
+    ws.send({ id: 'third', operation: 'subscribe', ...sub });
+    expect(await ws.next('third stream subscribed', (m) => m.id === 'third')).toEqual({ id: 'third', status: 'subscribed' });
+    // A key without a plan keeps the deployment's limits.
+    const plain = { 'X-API-Key': await suite.service.createKey('mainnet') };
+    expect(await post({ types: ['transactions'], addresses: addresses(6) }, plain)).toEqual({ status: 400, body: { error: 'too many addresses: 6 > max 5' } });
+    for (const s of open) s.close();
+  });
+
   it('a keyless client holds one stream per address', async () => {
     const first = openSse(port(), { types: ['transactions'], addresses: addresses(2) });
     expect(await first.opened).toHaveProperty('connected');

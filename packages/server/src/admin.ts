@@ -85,7 +85,7 @@ export function createAdminApp(options: AdminOptions): Express {
   app.post(
     '/admin/keys',
     wrap(async (req, res) => {
-      const b = req.body as { network: Network; rps: number; burst: number; label?: string; expiresAt?: string | null };
+      const b = req.body as { network: Network; rps: number; burst: number; label?: string; expiresAt?: string | null; streamConnections?: number | null; streamAddresses?: number | null };
       const issued = await options.keys.create({ ...b, expiresAt: b.expiresAt ? new Date(b.expiresAt) : null });
       res.status(201).json(serialise(issued));
     }),

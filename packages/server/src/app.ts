@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
 import { jsonRpcMethods as generatedJsonRpcMethods, type JsonRpcMethod, type RequestContext, type V2Handlers, type V3Handlers } from '@tongate/stubs';
-import { authMiddleware, type KeyResolver } from './auth.js';
+import { authMiddleware, streamPlanOf, type KeyResolver, type StreamPlanLimits } from './auth.js';
 import { loadBundles, type Bundles } from './bundles.js';
 import type { Config, Network } from './config.js';
 import { createCors } from './cors.js';
@@ -48,6 +48,8 @@ export interface StreamClientInfo {
   network: Network;
   /** The API key's id; null without a key (the keyless allowance, per client address). */
   keyId: number | null;
+  /** The key's own streaming plan, where it has one (null fields: the deployment's default). */
+  plan?: StreamPlanLimits;
   clientAddress: string;
   headers: IncomingHttpHeaders;
 }
@@ -209,6 +211,7 @@ export function createApp(options: AppOptions): Express {
   const streamClient = (req: Request, res: Response): StreamClientInfo => ({
     network: (res.locals.ctx as RequestContext).network as Network,
     keyId: (res.locals.keyId as number | undefined) ?? null,
+    plan: streamPlanOf(res),
     clientAddress: (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' ? req.ip : req.socket.remoteAddress) ?? 'unknown',
     headers: req.headers,
   });

@@ -3,7 +3,28 @@ import type { Network } from './config.js';
 import { HttpError } from './errors.js';
 import type { LimitResult, Plan, RateLimiter } from './limiter.js';
 
-export type KeyVerdict = { status: 'valid'; record: { id: number; network: Network; rps: number; burst: number } } | { status: 'unknown' };
+/** A valid key's record as auth reads it; the stream fields are the key's Streaming API plan (null: the default). */
+export interface KeyPlanRecord {
+  id: number;
+  network: Network;
+  rps: number;
+  burst: number;
+  stream_connections?: number | null;
+  stream_addresses?: number | null;
+}
+
+export type KeyVerdict = { status: 'valid'; record: KeyPlanRecord } | { status: 'unknown' };
+
+/** A key's Streaming API plan as the streaming endpoints get it; null: the deployment's default. */
+export interface StreamPlanLimits {
+  connections: number | null;
+  addresses: number | null;
+}
+
+/** The streaming plan of the key auth admitted a request under; undefined without a key. */
+export function streamPlanOf(res: Response): StreamPlanLimits | undefined {
+  return res.locals.streamPlan as StreamPlanLimits | undefined;
+}
 
 /** What auth needs from the key store (KeyLookup of @tongate/store fits). */
 export interface KeyResolver {
@@ -70,6 +91,7 @@ export function authMiddleware(options: AuthOptions): RequestHandler {
     if (verdict && verdict.status === 'valid') {
       if (verdict.record.network !== network) return next(new HttpError(403, 'Network not allowed'));
       res.locals.keyId = verdict.record.id;
+      res.locals.streamPlan = { connections: verdict.record.stream_connections ?? null, addresses: verdict.record.stream_addresses ?? null } satisfies StreamPlanLimits;
       return charge({ subject: `key:${verdict.record.id}`, plan: { rps: verdict.record.rps, burst: verdict.record.burst } }, res, next, undefined);
     }
     const keyless: RateSubject = { subject: `ip:${clientAddress(req)}`, plan: keylessPlan };

@@ -14,7 +14,15 @@ export interface Plan {
   burst: number;
 }
 
-export interface CreateKeyInput extends Plan {
+/** A key's Streaming API plan; null or absent = the deployment's default, -1 = no limit. */
+export interface StreamPlan {
+  /** Concurrent streams (SSE and WebSocket together); 0 = no streaming for this key. */
+  streamConnections?: number | null;
+  /** Addresses one stream may subscribe to. */
+  streamAddresses?: number | null;
+}
+
+export interface CreateKeyInput extends Plan, StreamPlan {
   network: NetworkName;
   label?: string;
   expiresAt?: Date | null;
@@ -44,6 +52,8 @@ const PUBLIC_COLUMNS = [
   'network',
   'rps',
   'burst',
+  'stream_connections',
+  'stream_addresses',
   'label',
   'created_at',
   'expires_at',
@@ -98,6 +108,8 @@ export class KeyRepository {
         network: old.network,
         rps: old.rps,
         burst: old.burst,
+        streamConnections: old.stream_connections,
+        streamAddresses: old.stream_addresses,
         label: old.label,
         expiresAt: old.expires_at,
       });
@@ -134,6 +146,9 @@ async function insertKey(db: Kysely<Database>, input: CreateKeyInput): Promise<I
   if (!Number.isInteger(input.rps) || input.rps < 1) throw new Error('rps must be a positive integer');
   if (!Number.isInteger(input.burst) || input.burst < 1) throw new Error('burst must be a positive integer');
   if (input.network !== 'mainnet' && input.network !== 'testnet') throw new Error('network must be mainnet or testnet');
+  for (const [name, value] of [['streamConnections', input.streamConnections], ['streamAddresses', input.streamAddresses]] as const) {
+    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < -1)) throw new Error(`${name} must be an integer ≥ -1 (-1: no limit)`);
+  }
   const key = generateKey();
   const record = await db
     .insertInto('api_keys')
@@ -143,6 +158,8 @@ async function insertKey(db: Kysely<Database>, input: CreateKeyInput): Promise<I
       network: input.network,
       rps: input.rps,
       burst: input.burst,
+      stream_connections: input.streamConnections ?? null,
+      stream_addresses: input.streamAddresses ?? null,
       label: input.label ?? '',
       expires_at: input.expiresAt ?? null,
     })

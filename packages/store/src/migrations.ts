@@ -29,6 +29,22 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('api_keys').execute();
     },
   },
+  '0002_api_keys_stream_plan': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('api_keys')
+        .addColumn('stream_connections', 'integer', (c) => c.check(sql`stream_connections >= -1`))
+        .execute();
+      await db.schema
+        .alterTable('api_keys')
+        .addColumn('stream_addresses', 'integer', (c) => c.check(sql`stream_addresses >= -1`))
+        .execute();
+    },
+    async down(db: Kysely<any>) {
+      await db.schema.alterTable('api_keys').dropColumn('stream_addresses').execute();
+      await db.schema.alterTable('api_keys').dropColumn('stream_connections').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,6 +15,12 @@ export interface ApiKeysTable {
   created_at: ColumnType<Date, Date | undefined, never>;
   expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /**
+   * The key's Streaming API plan: concurrent streams, and addresses per stream. null = the deployment's default
+   * (TONGATE_STREAM_KEY_CONNECTIONS / _ADDRESSES); -1 = no limit; 0 streams = no streaming for this key.
+   */
+  stream_connections: ColumnType<number | null, number | null | undefined, number | null>;
+  stream_addresses: ColumnType<number | null, number | null | undefined, number | null>;
   /** Set on a rotated key: the id of the key that replaced it. */
   replaced_by: ColumnType<number | null, number | null | undefined, number | null>;
 }

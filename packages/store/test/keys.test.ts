@@ -28,6 +28,22 @@ describe.each(backends)('key store on $name', (backend) => {
   it('rejects invalid plans', async () => {
     await expect(store.keys.create({ network: 'mainnet', rps: 0, burst: 1 })).rejects.toThrow(/rps/);
     await expect(store.keys.create({ network: 'devnet' as never, rps: 1, burst: 1 })).rejects.toThrow(/network/);
+    await expect(store.keys.create({ network: 'mainnet', rps: 1, burst: 1, streamConnections: -2 })).rejects.toThrow(/streamConnections/);
+    await expect(store.keys.create({ network: 'mainnet', rps: 1, burst: 1, streamAddresses: 1.5 })).rejects.toThrow(/streamAddresses/);
+    // The database refuses what the repository would: a plan below -1 never lands.
+    await expect(store.db.insertInto('api_keys').values({ key_hash: 'x'.repeat(64), key_prefix: 'tgk_x', network: 'mainnet', rps: 1, burst: 1, label: '', stream_connections: -5 }).execute()).rejects.toThrow();
+  });
+
+  it('keeps a key\'s streaming plan (default, a number, no limit) and carries it over a rotation', async () => {
+    const plain = await store.keys.create({ network: 'mainnet', rps: 1, burst: 1 });
+    expect(plain.record).toMatchObject({ stream_connections: null, stream_addresses: null });
+    const own = await store.keys.create({ network: 'testnet', rps: 1, burst: 1, streamConnections: 0, streamAddresses: -1 });
+    expect(own.record).toMatchObject({ stream_connections: 0, stream_addresses: -1 });
+    const rotated = await store.keys.rotate(own.record.id, 0);
+    expect(rotated!.record).toMatchObject({ stream_connections: 0, stream_addresses: -1 });
+    const lookup = new KeyLookup(store.keys);
+    const verdict = await lookup.resolve(rotated!.key);
+    expect(verdict.status === 'valid' && verdict.record).toMatchObject({ stream_connections: 0, stream_addresses: -1 });
   });
 
   it('resolves, revokes and bumps the version', async () => {

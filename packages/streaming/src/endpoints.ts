@@ -11,6 +11,8 @@ export interface StreamClient {
   network: Network;
   /** The API key's id; null for a keyless client (limited per client address). */
   keyId: number | null;
+  /** The key's own plan; a null or absent field takes the deployment's key limit. -1: no limit. */
+  plan?: { connections: number | null; addresses: number | null };
   clientAddress: string;
   headers: IncomingHttpHeaders;
 }
@@ -101,11 +103,13 @@ export class StreamingEndpoints {
   }
 
   private maxConnections(client: StreamClient): number {
-    return client.keyId === null ? this.limits.keylessConnections : this.limits.keyConnections;
+    if (client.keyId === null) return this.limits.keylessConnections;
+    return client.plan?.connections ?? this.limits.keyConnections;
   }
 
   maxAddresses(client: StreamClient): number {
-    return client.keyId === null ? this.limits.keylessAddresses : this.limits.keyAddresses;
+    if (client.keyId === null) return this.limits.keylessAddresses;
+    return client.plan?.addresses ?? this.limits.keyAddresses;
   }
 
   /** Takes a connection slot, or says why not (the hosted messages). */
