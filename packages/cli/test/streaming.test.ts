@@ -281,13 +281,19 @@ describe('jetton and account changes of a seeded chain, replayed after the fact'
     // Subscribed by the owner only, resuming from before the seed: the blocks since are replayed.
     const c = openWs(port('mainnet'), key('mainnet'));
     await c.opened;
-    c.send({ operation: 'subscribe', types: ['jettons_change'], addresses: [indexed.owner], after_mc_seqno: before });
+    c.send({ operation: 'subscribe', types: ['jettons_change'], addresses: [indexed.owner], after_mc_seqno: before, include_metadata: true });
     await c.next('ack', (m) => m.status === 'subscribed');
     await c.next('jettons_change', (m) => m.type === 'jettons_change' && m.jetton.address === raw(walletAddress) && m.jetton.balance === indexed.balance);
     const changes = c.messages.filter((m) => m.type === 'jettons_change');
     expect(changes.every((m) => m.finality === 'finalized' && m.jetton.owner === indexed.owner)).toBe(true);
     expect(changes[changes.length - 1].jetton).toMatchObject({ address: raw(walletAddress), owner: indexed.owner, jetton: indexed.jetton, balance: indexed.balance, last_transaction_lt: indexed.last_transaction_lt });
     expect(c.messages.some((m) => m.type === 'resume_gap')).toBe(false);
+    // include_metadata: the jetton's metadata, as /api/v3/metadata has it for the master and the wallet.
+    const known = (await v3('mainnet', 'metadata', { address: `${indexed.jetton},${raw(walletAddress)}` })) as Record<string, unknown>;
+    expect(Object.keys(known)).toEqual(expect.arrayContaining([indexed.jetton, raw(walletAddress)]));
+    const last = changes[changes.length - 1];
+    expect(last.metadata).toEqual({ [indexed.jetton]: known[indexed.jetton], [raw(walletAddress)]: known[raw(walletAddress)] });
+    expect(last.address_book).toBeUndefined();
     c.close();
   });
 });

@@ -3,6 +3,7 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import type { AccountStateItem, JettonItem, Network, StreamBatch, StreamItem, TraceItem, WireTraceNode, WireTransaction } from '@tongate/streaming';
 import { sql, type Kysely } from 'kysely';
+import { tokenMetadata } from './indexed/metadata.js';
 import { MAX_TRACE_TRANSACTIONS, traceTree } from './indexed/traces.js';
 import { transactionsReply } from './indexed/transactions.js';
 import type { PendingEntry } from './pending/store.js';
@@ -96,7 +97,10 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
     .where('address', 'in', accounts)
     .execute();
   for (const w of wallets) items.push({ kind: 'jetton', finality: 'finalized', jetton: { ...w } } satisfies JettonItem);
-  return { network, mcSeqno: seqno, items, addressBook };
+  // Metadata of every token contract the block's events name (jetton masters and wallets, NFT collections and items),
+  // read once per block for whichever subscribers asked for it.
+  const metadata = await tokenMetadata(db, [...Object.keys(addressBook), ...wallets.map((w) => w.jetton)], { wallets: true });
+  return { network, mcSeqno: seqno, items, addressBook, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
 }
 
 /** A pending entry's trace at its finality: what it shows before the index holds it. */

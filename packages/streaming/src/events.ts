@@ -65,4 +65,6 @@ export interface StreamBatch {
   items: StreamItem[];
   /** Address book entries (raw address → the API v3 `address_book` value) of the addresses the items name, when known. */
   addressBook?: Record<string, unknown>;
+  /** Token metadata (raw address → the API v3 `metadata` value) of the token contracts the items name, when indexed. */
+  metadata?: Record<string, unknown>;
 }

@@ -210,8 +210,14 @@ export class StreamHub {
     const mcSeqno = batch.mcSeqno;
     // The address book, when asked for and known, cut down to the addresses an event names.
     const book = s.includeAddressBook && batch.addressBook ? batch.addressBook : undefined;
-    const withBook = <T extends Record<string, unknown>>(event: T, addresses: Iterable<string | null | undefined>): T => (book ? { ...event, address_book: pick(book, addresses) } : event);
-    const b = book ? ':b' : '';
+    // Token metadata likewise (include_metadata): the entries of the token contracts the event names.
+    const meta = s.includeMetadata && batch.metadata ? batch.metadata : undefined;
+    const withBook = <T extends Record<string, unknown>>(event: T, addresses: Iterable<string | null | undefined>): T => {
+      if (!book && !meta) return event;
+      const named = [...addresses];
+      return { ...event, ...(book ? { address_book: pick(book, named) } : {}), ...(meta ? { metadata: pick(meta, named) } : {}) };
+    };
+    const b = (book ? ':b' : '') + (meta ? ':m' : '');
     if (item.kind === 'invalidated') {
       if (!sub.marks.has(item.hashNorm)) return;
       sub.marks.delete(item.hashNorm);
