@@ -6,14 +6,23 @@ const BACKENDS = ['@tongate/devnet', '@tongate/liteserver', '@tongate/indexer'];
 
 /** Imports no file may make: another package's sources by path (a package is used through its exports). */
 const BY_PATH = [
-  { group: ['@tongate/*/src', '@tongate/*/src/*', '@tongate/*/src/**'], message: "import the package itself: another package's src/ is not its interface" },
-  { group: ['**/packages/*/src', '**/packages/*/src/**', '../../*/src', '../../*/src/**'], message: "import the package by name: another package's src/ is not its interface" },
+  {
+    group: ['@tongate/*/src', '@tongate/*/src/*', '@tongate/*/src/**'],
+    message: "import the package itself: another package's src/ is not its interface",
+  },
+  {
+    group: ['**/packages/*/src', '**/packages/*/src/**', '../../*/src', '../../*/src/**'],
+    message: "import the package by name: another package's src/ is not its interface",
+  },
 ];
 
 /** no-restricted-imports with the path rule and `names` forbidden for the reason given (later blocks replace earlier ones, so each block says all). */
 const restrict = (names, message) => [
   'error',
-  { paths: names.map((name) => ({ name, message })), patterns: [...BY_PATH, ...(names.length ? [{ group: names.map((n) => `${n}/*`), message }] : [])] },
+  {
+    paths: names.map((name) => ({ name, message })),
+    patterns: [...BY_PATH, ...(names.length ? [{ group: names.map((n) => `${n}/*`), message }] : [])],
+  },
 ];
 
 export default tseslint.config(
@@ -49,21 +58,39 @@ export default tseslint.config(
   // is chosen by the composition root (packages/cli) only.
   {
     files: ['packages/handlers-v2/src/**/*.ts', 'packages/domain/src/**/*.ts', 'packages/read-model/src/**/*.ts'],
-    rules: { 'no-restricted-imports': restrict(BACKENDS, 'handlers and the layers under them never import a chain backend or the indexer (README, "Layout")') },
+    rules: {
+      'no-restricted-imports': restrict(
+        BACKENDS,
+        'handlers and the layers under them never import a chain backend or the indexer (README, "Layout")',
+      ),
+    },
   },
   {
     files: ['packages/handlers-v3/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict([...BACKENDS, '@tongate/handlers-v2'], 'handlers-v3 reads through @tongate/read-model and @tongate/domain; it imports no backend, no indexer and not handlers-v2'),
+      'no-restricted-imports': restrict(
+        [...BACKENDS, '@tongate/handlers-v2'],
+        'handlers-v3 reads through @tongate/read-model and @tongate/domain; it imports no backend, no indexer and not handlers-v2',
+      ),
     },
   },
   {
     files: ['packages/handlers-v3/test/**/*.ts'],
-    rules: { 'no-restricted-imports': restrict(['@tongate/indexer', '@tongate/handlers-v2'], 'handlers-v3 depends on neither the indexer nor handlers-v2; tests that need both sides live in packages/cli') },
+    rules: {
+      'no-restricted-imports': restrict(
+        ['@tongate/indexer', '@tongate/handlers-v2'],
+        'handlers-v3 depends on neither the indexer nor handlers-v2; tests that need both sides live in packages/cli',
+      ),
+    },
   },
   {
     files: ['packages/read-model/**/*.ts', 'packages/domain/**/*.ts', 'packages/chain/**/*.ts', 'packages/store/**/*.ts'],
     ignores: ['packages/*/test/**'],
-    rules: { 'no-restricted-imports': restrict([...BACKENDS, '@tongate/handlers-v2', '@tongate/handlers-v3', '@tongate/server', '@tongate/cli'], 'a lower layer imports nothing above it') },
+    rules: {
+      'no-restricted-imports': restrict(
+        [...BACKENDS, '@tongate/handlers-v2', '@tongate/handlers-v3', '@tongate/server', '@tongate/cli'],
+        'a lower layer imports nothing above it',
+      ),
+    },
   },
 );

@@ -21,4 +21,6 @@ const result = {
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'actions.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-console.log(`classification: ${result.traces_per_second.best} traces/s best, ${result.traces_per_second.median} median (${result.transactions_per_second.best} transactions/s) → ${out}`);
+console.log(
+  `classification: ${result.traces_per_second.best} traces/s best, ${result.traces_per_second.median} median (${result.transactions_per_second.best} transactions/s) → ${out}`,
+);

@@ -34,6 +34,9 @@ export function measureClassificationRate() {
     rounds: ROUNDS,
     traces_per_round: fixtures.length * ROUND_REPEATS,
     traces_per_second: { best: Math.round(best), median: Math.round(median), all: rates.map(Math.round) },
-    transactions_per_second: { best: Math.round((best * transactions) / fixtures.length), median: Math.round((median * transactions) / fixtures.length) },
+    transactions_per_second: {
+      best: Math.round((best * transactions) / fixtures.length),
+      median: Math.round((median * transactions) / fixtures.length),
+    },
   };
 }

@@ -30,7 +30,9 @@ const schemes = MessageSchemes.fromFile();
 
 const bodies: Cell[] = [];
 for (const file of readdirSync(fixturesDir).filter((f) => f.endsWith('.json'))) {
-  const fixture = JSON.parse(readFileSync(path.join(fixturesDir, file), 'utf8')) as { transactions: { messages: { body: string | null }[] }[] };
+  const fixture = JSON.parse(readFileSync(path.join(fixturesDir, file), 'utf8')) as {
+    transactions: { messages: { body: string | null }[] }[];
+  };
   for (const tx of fixture.transactions) for (const m of tx.messages) if (m.body) bodies.push(Cell.fromBase64(m.body));
 }
 

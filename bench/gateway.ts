@@ -17,10 +17,26 @@ import { createRequire } from 'node:module';
 import express from 'express';
 import { createDevnet, installFastSha256 } from '@tongate/devnet';
 import { createV2Handlers } from '@tongate/handlers-v2';
-import { createApp, createLogger, createMemoryLimiter, createMetrics, createRedisLimiter, defaultConfig, listen, logDestination, type RateLimiter } from '@tongate/server';
+import {
+  createApp,
+  createLogger,
+  createMemoryLimiter,
+  createMetrics,
+  createRedisLimiter,
+  defaultConfig,
+  listen,
+  logDestination,
+  type RateLimiter,
+} from '@tongate/server';
 import { KeyLookup, openStore } from '@tongate/store';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '3' }, connections: { type: 'string', default: '10' }, rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '5' },
+  },
+});
 const rounds = Math.max(1, Number(values.rounds));
 const duration = Number(values.duration);
 const connections = Number(values.connections);
@@ -80,8 +96,17 @@ async function measure(name: string, port: number, opts: Target): Promise<Scenar
   // One unrecorded second first: JIT, lazily compiled validators and key caches warm up for every scenario alike.
   await run(1);
   const result = await run(duration);
-  const scenario = { name, rps: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
-  console.log(`${name.padEnd(34)} ${String(scenario.rps).padStart(7)} req/s  p50 ${scenario.p50Ms} ms  p99 ${scenario.p99Ms} ms  non2xx ${scenario.non2xx}`);
+  const scenario = {
+    name,
+    rps: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+  console.log(
+    `${name.padEnd(34)} ${String(scenario.rps).padStart(7)} req/s  p50 ${scenario.p50Ms} ms  p99 ${scenario.p99Ms} ms  non2xx ${scenario.non2xx}`,
+  );
   return scenario;
 }
 
@@ -107,7 +132,15 @@ async function main() {
 
   const gateway = async (limiter: RateLimiter) => {
     const config = { ...defaultConfig(), keylessRps: 1_000_000_000, keylessBurst: 1_000_000_000 };
-    const app = createApp({ config, v2Handlers: { mainnet: handlers, testnet: handlers }, v3Handlers: { mainnet: {}, testnet: {} }, keys, limiter, logger, metrics: createMetrics(false) });
+    const app = createApp({
+      config,
+      v2Handlers: { mainnet: handlers, testnet: handlers },
+      v3Handlers: { mainnet: {}, testnet: {} },
+      keys,
+      limiter,
+      logger,
+      metrics: createMetrics(false),
+    });
     return listen(app, 0, '127.0.0.1');
   };
   const rest = { path: `/api/v2/detectAddress?address=${ADDRESS}` };
@@ -187,7 +220,9 @@ async function main() {
   const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'results/gateway.json');
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
-  console.log(`worst gateway/bare ratio ${worst} (goal >= 0.65: ${report.goalMet ? 'met' : 'NOT met'}; worst of medians ${worstMedian}); written to ${out}`);
+  console.log(
+    `worst gateway/bare ratio ${worst} (goal >= 0.65: ${report.goalMet ? 'met' : 'NOT met'}; worst of medians ${worstMedian}); written to ${out}`,
+  );
 
   await bareServer.close(1000);
   keys.stop();

@@ -62,7 +62,6 @@ export function round(n: number, digits = 1): number {
   return Math.round(n * f) / f;
 }
 
-
 /** Runs a bench's main; once done, a handle left open by a dependency must not keep the process alive. */
 export function runBench(main: () => Promise<void>): void {
   const exitSoon = () => setTimeout(() => process.exit(), 5000).unref();

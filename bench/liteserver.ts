@@ -59,10 +59,29 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(os.tmpdir(), 'tongate-bench-ls-'));
   const configFile = join(dir, 'mainnet-liteserver.json');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'packages/cli/src/main.ts'), 'devnet', 'liteserver', '--network', 'mainnet', '--config-out', configFile], {
-    env: { ...process.env, TONGATE_DATA_DIR: join(dir, 'liteserver'), TONGATE_DEVNET_BLOCK_INTERVAL_MS: '1000', TONGATE_LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(repoRoot, 'packages/cli/src/main.ts'),
+      'devnet',
+      'liteserver',
+      '--network',
+      'mainnet',
+      '--config-out',
+      configFile,
+    ],
+    {
+      env: {
+        ...process.env,
+        TONGATE_DATA_DIR: join(dir, 'liteserver'),
+        TONGATE_DEVNET_BLOCK_INTERVAL_MS: '1000',
+        TONGATE_LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
   try {
     for (let i = 0; !existsSync(configFile); i++) {
@@ -71,7 +90,13 @@ async function main(): Promise<void> {
     }
     const config = loadConfig(
       { TONGATE_MAINNET_BACKEND: 'liteserver', TONGATE_MAINNET_LITESERVER_CONFIG: configFile },
-      { dataDir: join(dir, 'gateway'), keylessRps: 10_000_000, keylessBurst: 10_000_000, devnetBlockIntervalMs: 1000, validateResponses: false },
+      {
+        dataDir: join(dir, 'gateway'),
+        keylessRps: 10_000_000,
+        keylessBurst: 10_000_000,
+        devnetBlockIntervalMs: 1000,
+        validateResponses: false,
+      },
     );
     config.mainnet.port = await freePort();
     config.testnet.port = await freePort();
@@ -92,10 +117,22 @@ async function main(): Promise<void> {
     for (let r = 0; r < ROUNDS; r++) {
       for (const [op, request] of Object.entries(operations)) {
         for (const [backend, p] of Object.entries(backends)) {
-          const run = await autocannon({ ...request(p), connections: CONNECTIONS, duration: SECONDS, warmup: { connections: CONNECTIONS, duration: 1 }, workers: 1 });
+          const run = await autocannon({
+            ...request(p),
+            connections: CONNECTIONS,
+            duration: SECONDS,
+            warmup: { connections: CONNECTIONS, duration: 1 },
+            workers: 1,
+          });
           if (run.errors > 0 || run.non2xx > 0) throw new Error(`${op} on ${backend}: ${run.errors} errors, ${run.non2xx} non-2xx replies`);
-          ((results[op] ??= {})[backend] ??= []).push({ rps: Math.round(run.requests.average), p50: run.latency.p50, p99: run.latency.p99 });
-          say(`round ${r + 1} ${op} ${backend}: ${Math.round(run.requests.average)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`);
+          ((results[op] ??= {})[backend] ??= []).push({
+            rps: Math.round(run.requests.average),
+            p50: run.latency.p50,
+            p99: run.latency.p99,
+          });
+          say(
+            `round ${r + 1} ${op} ${backend}: ${Math.round(run.requests.average)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`,
+          );
         }
       }
     }
@@ -127,7 +164,8 @@ async function main(): Promise<void> {
     };
     mkdirSync(dirname(resultFile), { recursive: true });
     writeFileSync(resultFile, `${JSON.stringify(out, null, 2)}\n`);
-    for (const [op, s] of Object.entries(summary)) say(`${op}: liteserver/direct median ratio ${s.medianRatio} (goal ${GOAL_RATIO}: ${s.goalMet ? 'met' : 'NOT met'})`);
+    for (const [op, s] of Object.entries(summary))
+      say(`${op}: liteserver/direct median ratio ${s.medianRatio} (goal ${GOAL_RATIO}: ${s.goalMet ? 'met' : 'NOT met'})`);
     say(`wrote ${resultFile}`);
   } finally {
     await gateway?.close();

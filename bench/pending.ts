@@ -30,7 +30,14 @@ export async function benchPendingEmulation(messages = 200) {
     // The same seqno for every message (none is committed), different receivers and comments.
     const cells: Cell[] = [];
     for (let m = 0; m < messages + 10; m++) {
-      const to = [0, 1, 2, 3].map((i) => internal({ to: new Address(0, Buffer.from((m * 4 + i + 1).toString(16).padStart(64, '0'), 'hex')), value: 1_000_000n, bounce: false, body: `pending ${m}.${i}` }));
+      const to = [0, 1, 2, 3].map((i) =>
+        internal({
+          to: new Address(0, Buffer.from((m * 4 + i + 1).toString(16).padStart(64, '0'), 'hex')),
+          value: 1_000_000n,
+          bounce: false,
+          body: `pending ${m}.${i}`,
+        }),
+      );
       cells.push(Cell.fromBoc(await walletTransferBoc(wallet, signer, seqno, to, { validForSeconds: 3600 }))[0]!);
     }
     for (const cell of cells.slice(0, 10)) await pending.submit(cell); // warm-up: JIT, emulator caches
@@ -40,7 +47,8 @@ export async function benchPendingEmulation(messages = 200) {
     const stored = (await store.unfinished('testnet', messages + 10)).length;
     if (stored < messages) throw new Error(`only ${stored} of ${messages} pending traces were stored`);
     return {
-      description: 'external messages (faucet transfer to 4 receivers: 5-transaction traces) emulated, classified and stored as pending traces, one at a time, devnet in process',
+      description:
+        'external messages (faucet transfer to 4 receivers: 5-transaction traces) emulated, classified and stored as pending traces, one at a time, devnet in process',
       messages,
       transactionsPerTrace: 5,
       tracesPerSecond: round(messages / seconds, 1),

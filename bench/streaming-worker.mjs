@@ -63,7 +63,10 @@ parentPort.on('message', async (msg) => {
           ? list
           : await new Promise((resolve, reject) => {
               waiters.set(msg.key, { count: msg.count, resolve });
-              setTimeout(() => reject(new Error(`${msg.key}: ${arrivals.get(msg.key)?.length ?? 0} of ${msg.count} arrivals`)), msg.timeoutMs ?? 30_000);
+              setTimeout(
+                () => reject(new Error(`${msg.key}: ${arrivals.get(msg.key)?.length ?? 0} of ${msg.count} arrivals`)),
+                msg.timeoutMs ?? 30_000,
+              );
             });
       arrivals.delete(msg.key);
       parentPort.postMessage({ id: msg.id, times });

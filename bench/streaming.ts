@@ -84,10 +84,16 @@ async function main() {
     let seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
     const receiver = new Address(0, Buffer.alloc(32, 0x5b));
     const transfer = async (comment: string) => {
-      const boc = await walletTransferBoc(wallet, signer, seqno++, [internal({ to: receiver, value: 1_000_000n, bounce: false, body: comment })]);
+      const boc = await walletTransferBoc(wallet, signer, seqno++, [
+        internal({ to: receiver, value: 1_000_000n, bounce: false, body: comment }),
+      ]);
       return { boc, hashNorm: normalizedExternalMessageHash(Cell.fromBoc(boc)[0]!).toString('base64') };
     };
-    const subscription = { types: ['transactions'], addresses: [`0:${receiver.hash.toString('hex').toUpperCase()}`], min_finality: 'pending' };
+    const subscription = {
+      types: ['transactions'],
+      addresses: [`0:${receiver.hash.toString('hex').toUpperCase()}`],
+      min_finality: 'pending',
+    };
 
     // A sealed block → its finalized event, at every subscriber.
     const blockLatency = async (subscribers: number) => {
@@ -131,7 +137,11 @@ async function main() {
     for (let i = 0; i < SENDS + 5; i++) {
       const { boc, hashNorm } = await transfer(`pending ${i}`);
       const sent = now();
-      const res = await fetch(`http://127.0.0.1:${port}/api/v2/sendBoc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: boc.toString('base64') }) });
+      const res = await fetch(`http://127.0.0.1:${port}/api/v2/sendBoc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ boc: boc.toString('base64') }),
+      });
       if (res.status !== 200) throw new Error(`sendBoc ${res.status}: ${await res.text()}`);
       const { times } = await clients.call({ cmd: 'collect', key: `pending:${hashNorm}`, count: 1 });
       if (i >= 5) pendingSamples.push(times[0] - sent);
@@ -153,7 +163,12 @@ async function main() {
     };
     const IDLE = 1000;
     const before = await settle();
-    await clients.call({ cmd: 'open', url, count: IDLE, subscription: { types: ['transactions', 'actions'], addresses: subscription.addresses } });
+    await clients.call({
+      cmd: 'open',
+      url,
+      count: IDLE,
+      subscription: { types: ['transactions', 'actions'], addresses: subscription.addresses },
+    });
     const after = await settle();
     await clients.call({ cmd: 'close' });
     const memory = {
@@ -166,10 +181,21 @@ async function main() {
 
     const result = {
       description: 'Streaming API on one process (PGlite, in-memory hub, devnet), subscribers as ws clients in a worker thread',
-      blockToFinalizedEvent: { oneSubscriber: one, thousandSubscribers: thousand, goal: 'p99 <= 100 ms at 1000 subscribers', met: thousand.p99Ms <= 100 },
+      blockToFinalizedEvent: {
+        oneSubscriber: one,
+        thousandSubscribers: thousand,
+        goal: 'p99 <= 100 ms at 1000 subscribers',
+        met: thousand.p99Ms <= 100,
+      },
       sendBocToPendingEvent: { ...pending, goal: 'p99 <= 50 ms', met: pending.p99Ms <= 50 },
       memoryPerIdleSubscriber: memory,
-      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadAverageAtEnd: loadavg().map((l) => round(l, 2)), date: new Date().toISOString() },
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model,
+        node: process.version,
+        loadAverageAtEnd: loadavg().map((l) => round(l, 2)),
+        date: new Date().toISOString(),
+      },
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     writeFileSync(path.join(root, 'bench/results/streaming.json'), `${JSON.stringify(result, null, 2)}\n`);

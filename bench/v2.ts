@@ -62,7 +62,8 @@ const log = benchLog('v2', HARD_STOP_MS);
 async function faucetSeqno(devnet: Devnet): Promise<number> {
   const run = await devnet.runGetMethod(devnet.faucet.address, 'seqno', []);
   const top = run.stack[0] as { type: string; value?: bigint };
-  if (run.exitCode !== 0 || top?.type !== 'int' || top.value === undefined) throw new Error(`faucet seqno get-method failed (exit ${run.exitCode})`);
+  if (run.exitCode !== 0 || top?.type !== 'int' || top.value === undefined)
+    throw new Error(`faucet seqno get-method failed (exit ${run.exitCode})`);
   return Number(top.value);
 }
 
@@ -123,7 +124,13 @@ class TransferBench {
       const message = internal({ to: receiver, value: toNano('0.01'), bounce: false, body: comment(`bench v2 ${i}`) });
       bocs.push(await walletTransferBoc(faucetWallet, faucetSigner, firstSeqno + i, [message], { validForSeconds: 1200 }));
     }
-    const bench = new TransferBench(devnet, bocs, firstSeqno, performance.now() - signStart, receiver.toString({ urlSafe: true, bounceable: false }));
+    const bench = new TransferBench(
+      devnet,
+      bocs,
+      firstSeqno,
+      performance.now() - signStart,
+      receiver.toString({ urlSafe: true, bounceable: false }),
+    );
     // Warm-up, applied but not timed: JIT and V8's background optimisation of the 5 MB emulator wasm, which a
     // running server has long finished, otherwise compete with the timed run (as in packages/devnet/bench).
     for (; bench.next < TRANSFER_WARMUP; bench.next++) await devnet.sendMessage(bocs[bench.next]!);
@@ -144,7 +151,11 @@ class TransferBench {
     }
     const elapsedMs = performance.now() - start;
     const cpu = process.cpuUsage(cpuStart);
-    const r = { transfersPerSecond: round((TRANSFERS / elapsedMs) * 1000), transfersPerCpuSecond: round((TRANSFERS / ((cpu.user + cpu.system) / 1000)) * 1000), elapsedMs: Math.round(elapsedMs) };
+    const r = {
+      transfersPerSecond: round((TRANSFERS / elapsedMs) * 1000),
+      transfersPerCpuSecond: round((TRANSFERS / ((cpu.user + cpu.system) / 1000)) * 1000),
+      elapsedMs: Math.round(elapsedMs),
+    };
     this.rounds.push(r);
     return r;
   }
@@ -307,7 +318,9 @@ async function runCase(c: HttpCase): Promise<CaseResult> {
     workers: 1,
   });
   if (result.errors > 0 || result.non2xx > 0) {
-    throw new Error(`${c.id}: ${result.errors} connection errors, ${result.non2xx} non-2xx replies (${JSON.stringify(result.statusCodeStats)})`);
+    throw new Error(
+      `${c.id}: ${result.errors} connection errors, ${result.non2xx} non-2xx replies (${JSON.stringify(result.statusCodeStats)})`,
+    );
   }
   return {
     id: c.id,
@@ -372,10 +385,14 @@ function printTable(cases: CaseResult[], transfers: TransfersResult, goals: Goal
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
   console.log('');
-  console.log(`devnet: ${transfers.transfersPerSecond} transfers/s, ${transfers.transfersPerCpuSecond} per CPU second in the best round (median ${transfers.medianTransfersPerSecond}; ${transfers.transfers} wallet v4r2 transfers, ${transfers.transactions} transactions per round; rounds ${transfers.rounds.map((r) => r.transfersPerSecond).join(' / ')})`);
+  console.log(
+    `devnet: ${transfers.transfersPerSecond} transfers/s, ${transfers.transfersPerCpuSecond} per CPU second in the best round (median ${transfers.medianTransfersPerSecond}; ${transfers.transfers} wallet v4r2 transfers, ${transfers.transactions} transactions per round; rounds ${transfers.rounds.map((r) => r.transfersPerSecond).join(' / ')})`,
+  );
   console.log('');
   for (const g of goals) {
-    console.log(`${g.pass ? 'PASS' : 'FAIL'}  ${g.goal}: measured ${g.measured} (best rounds: ${g.bestRounds}), target >= ${g.target}${g.pass ? '' : ` (missed by ${g.missedByPercent}%)`}`);
+    console.log(
+      `${g.pass ? 'PASS' : 'FAIL'}  ${g.goal}: measured ${g.measured} (best rounds: ${g.bestRounds}), target >= ${g.target}${g.pass ? '' : ` (missed by ${g.missedByPercent}%)`}`,
+    );
   }
 }
 
@@ -402,7 +419,9 @@ async function main(): Promise<void> {
     mainnet: { ...fromEnv.mainnet, port: mainnetPort, backend: 'devnet' },
     testnet: { ...fromEnv.testnet, port: testnetPort, backend: 'devnet' },
   });
-  log(`keyless rate limit raised to ${KEYLESS_LIMIT_FOR_BENCH} req/s for the bench (the limiter still runs); database: ${config.databaseUrl ? 'DATABASE_URL' : 'embedded PGlite'}, limiter: ${config.redisUrl ? 'REDIS_URL' : 'in-memory'}`);
+  log(
+    `keyless rate limit raised to ${KEYLESS_LIMIT_FOR_BENCH} req/s for the bench (the limiter still runs); database: ${config.databaseUrl ? 'DATABASE_URL' : 'embedded PGlite'}, limiter: ${config.redisUrl ? 'REDIS_URL' : 'in-memory'}`,
+  );
 
   let gateway: Gateway | undefined;
   let bare: Server | undefined;
@@ -437,7 +456,10 @@ async function main(): Promise<void> {
     const runs = new Map<string, CaseResult[]>(cases.map((c) => [c.id, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       log(`round ${round}/${ROUNDS} devnet-transfers: ${TRANSFERS} pre-signed transfers`);
-      const t = round === 1 && PROFILED.has('devnet-transfers') ? await withCpuProfile('devnet-transfers', () => transferBench.round()) : await transferBench.round();
+      const t =
+        round === 1 && PROFILED.has('devnet-transfers')
+          ? await withCpuProfile('devnet-transfers', () => transferBench.round())
+          : await transferBench.round();
       log(`round ${round}/${ROUNDS} devnet-transfers: ${t.transfersPerSecond} transfers/s, ${t.transfersPerCpuSecond} per CPU second`);
       for (const c of cases) {
         log(`round ${round}/${ROUNDS} ${c.id}: ${WARMUP_SECONDS} s warm-up + ${CASE_SECONDS} s at ${CONNECTIONS} connections`);
@@ -466,7 +488,12 @@ async function main(): Promise<void> {
       }),
       // An absolute rate, judged like bench:gateway's figures on the best round: what the devnet sustains when the
       // machine's other tenants leave it the CPU. The median round is kept beside it (medianTransfersPerSecond).
-      goal('devnet applied wallet transfers per second (best round)', transfers.transfersPerSecond, GOALS.devnetTransfersPerSecond, transfers.transfersPerSecond),
+      goal(
+        'devnet applied wallet transfers per second (best round)',
+        transfers.transfersPerSecond,
+        GOALS.devnetTransfersPerSecond,
+        transfers.transfersPerSecond,
+      ),
     ];
     printTable(results, transfers, goals);
 

@@ -14,18 +14,27 @@ type ChainDb = ReturnType<Store['chain']>;
 export async function filled(store: Store, part: string): Promise<{ rows: number; params: string } | null> {
   const db = store.chain('testnet');
   const schema = sql.id(store.chainSchema('testnet'));
-  await sql`create table if not exists ${schema}.bench_fill (part text primary key, rows bigint not null, params text not null)`.execute(db);
-  const { rows } = await sql<{ rows: string; params: string }>`select rows, params from ${schema}.bench_fill where part = ${part}`.execute(db);
+  await sql`create table if not exists ${schema}.bench_fill (part text primary key, rows bigint not null, params text not null)`.execute(
+    db,
+  );
+  const { rows } = await sql<{ rows: string; params: string }>`select rows, params from ${schema}.bench_fill where part = ${part}`.execute(
+    db,
+  );
   return rows[0] ? { rows: Number(rows[0].rows), params: rows[0].params } : null;
 }
 
 /** Records a fill step; pass the step's own database transaction as `db` so that rows and record commit together. */
-export async function recordFilled(store: Store, part: string, rows: number, params: string, db: ChainDb = store.chain('testnet')): Promise<void> {
+export async function recordFilled(
+  store: Store,
+  part: string,
+  rows: number,
+  params: string,
+  db: ChainDb = store.chain('testnet'),
+): Promise<void> {
   const schema = sql.id(store.chainSchema('testnet'));
   await sql`insert into ${schema}.bench_fill (part, rows, params) values (${part}, ${rows}, ${params})
             on conflict (part) do update set rows = excluded.rows, params = excluded.params`.execute(db);
 }
-
 
 /**
  * Drops the secondary (non-primary-key) indexes of `tables` in the volume's chain schema, remembering each definition
@@ -42,7 +51,9 @@ export async function dropSecondaryIndexes(store: Store, tables: string[]): Prom
       and not exists (select 1 from pg_constraint c where c.conname = i.indexname and c.contype = 'p')`.execute(db);
   for (const { indexname, indexdef } of rows) {
     await db.transaction().execute(async (trx) => {
-      await sql`insert into ${schema}.bench_dropped_indexes (name, definition) values (${indexname}, ${indexdef}) on conflict (name) do nothing`.execute(trx);
+      await sql`insert into ${schema}.bench_dropped_indexes (name, definition) values (${indexname}, ${indexdef}) on conflict (name) do nothing`.execute(
+        trx,
+      );
       await sql`drop index ${schema}.${sql.id(indexname)}`.execute(trx);
     });
   }
@@ -53,7 +64,10 @@ export async function restoreSecondaryIndexes(store: Store): Promise<void> {
   const db = store.chain('testnet');
   const schema = sql.id(store.chainSchema('testnet'));
   await sql`create table if not exists ${schema}.bench_dropped_indexes (name text primary key, definition text not null)`.execute(db);
-  const { rows } = await sql<{ name: string; definition: string }>`select name, definition from ${schema}.bench_dropped_indexes order by name`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+    definition: string;
+  }>`select name, definition from ${schema}.bench_dropped_indexes order by name`.execute(db);
   for (const { name, definition } of rows) {
     const started = performance.now();
     await db.connection().execute(async (conn) => {
@@ -62,6 +76,8 @@ export async function restoreSecondaryIndexes(store: Store): Promise<void> {
       await sql`delete from ${schema}.bench_dropped_indexes where name = ${name}`.execute(conn);
       await sql`reset maintenance_work_mem`.execute(conn);
     });
-    console.log(`[v3 bench ${new Date().toISOString().slice(11, 19)}] rebuilt index ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(
+      `[v3 bench ${new Date().toISOString().slice(11, 19)}] rebuilt index ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
   }
 }

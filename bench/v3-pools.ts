@@ -12,14 +12,19 @@ export const NOMINATORS = 40;
 const poolAddress = (i: number) => `-1:${i.toString(16).padStart(64, '0').toUpperCase()}`;
 const nominatorAddress = (i: number) => `0:${(i + 1_000_000).toString(16).padStart(64, '0').toUpperCase()}`;
 
-export async function fillNominatorEvents(store: Store, events: number, log: (msg: string) => void): Promise<{ pool: string; nominator: string; seconds: number }> {
+export async function fillNominatorEvents(
+  store: Store,
+  events: number,
+  log: (msg: string) => void,
+): Promise<{ pool: string; nominator: string; seconds: number }> {
   const db = store.chain('testnet');
   const schema = sql.id(store.chainSchema('testnet'));
   const step = 200_000;
   const started = performance.now();
   const params = `pools=${POOLS} nominators=${NOMINATORS}`;
   const before = await filled(store, 'nominator_events');
-  if (before && before.params !== params) throw new Error(`the kept volume holds nominator events filled with ${before.params}, not ${params}`);
+  if (before && before.params !== params)
+    throw new Error(`the kept volume holds nominator events filled with ${before.params}, not ${params}`);
   for (let from = before?.rows ?? 0; from < events; from += step) {
     const to = Math.min(events, from + step) - 1;
     // Event i: pool i % POOLS, nominator (i / POOLS) % NOMINATORS of that pool, one transaction per 10 s of the pool.

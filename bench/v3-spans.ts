@@ -28,9 +28,17 @@ let bytes = 0;
 for (let i = 0; i < ROUNDS + 20; i++) {
   const account = `0:${((i * 7919) % ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`;
   const t0 = performance.now();
-  const page = db.selectFrom('transactions').selectAll().where('account', 'in', [account]).orderBy('lt', 'desc').orderBy('account', 'desc').limit(100);
+  const page = db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('account', 'in', [account])
+    .orderBy('lt', 'desc')
+    .orderBy('account', 'desc')
+    .limit(100);
   // The stored path's reply is already the JSON text; the joins path's is an object still to serialize.
-  const reply = joins ? await transactionsReply(db, page, { sort: 'desc', byTime: false }, true) : await storedTransactionsReply(db, page, { sort: 'desc', byTime: false }, true);
+  const reply = joins
+    ? await transactionsReply(db, page, { sort: 'desc', byTime: false }, true)
+    : await storedTransactionsReply(db, page, { sort: 'desc', byTime: false }, true);
   const t2 = performance.now();
   const json = typeof reply === 'string' ? reply : JSON.stringify(reply);
   const t3 = performance.now();
@@ -45,5 +53,11 @@ const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { p50: round(s[Math.floor(s.length / 2)]!, 2), p99: round(s[Math.floor(s.length * 0.99)]!, 2) };
 };
-console.log(JSON.stringify({ rounds: ROUNDS, replyBytes: bytes, spansMs: Object.fromEntries(Object.entries(spans).map(([k, v]) => [k, stats(v)])) }, null, 2));
+console.log(
+  JSON.stringify(
+    { rounds: ROUNDS, replyBytes: bytes, spansMs: Object.fromEntries(Object.entries(spans).map(([k, v]) => [k, stats(v)])) },
+    null,
+    2,
+  ),
+);
 await store.close();

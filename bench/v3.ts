@@ -135,7 +135,14 @@ async function buildCorpus(dataDir: string) {
     for (let i = 0; i < CORPUS_BLOCKS; i++) {
       for (let e = 0; e < EXTERNALS_PER_BLOCK; e++) {
         const n = (i * EXTERNALS_PER_BLOCK + e) * 4;
-        const messages = [0, 1, 2, 3].map((i) => internal({ to: new Address(0, Buffer.from((n + i + 1).toString(16).padStart(64, '0'), 'hex')), value: 1_000_000n, bounce: false, body: `bench v3 ${n + i}` }));
+        const messages = [0, 1, 2, 3].map((i) =>
+          internal({
+            to: new Address(0, Buffer.from((n + i + 1).toString(16).padStart(64, '0'), 'hex')),
+            value: 1_000_000n,
+            bounce: false,
+            body: `bench v3 ${n + i}`,
+          }),
+        );
         await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, messages, { validForSeconds: 3600 }));
       }
       const block = await devnet.produceBlock();
@@ -173,7 +180,9 @@ async function buildCorpus(dataDir: string) {
         rssMb: { min: mb(sorted[0] ?? 0), p50: mb(percentile(sorted, 50)), max: mb(sorted.at(-1) ?? 0), samples: sorted.length },
         blockSealedToIndexedMs: { p50: round(percentile(visible, 50), 1), max: round(visible.at(-1) ?? 0, 1), blocks: visible.length },
         measuredBlockStagesMs: stageSummary(measuredStages),
-        allBlocksStageMeanMs: Object.fromEntries(Object.entries(status.stageSecondsTotal).map(([stage, s]) => [stage, round((s * 1000) / Math.max(1, status.blocks), 1)])),
+        allBlocksStageMeanMs: Object.fromEntries(
+          Object.entries(status.stageSecondsTotal).map(([stage, s]) => [stage, round((s * 1000) / Math.max(1, status.blocks), 1)]),
+        ),
       },
     };
   } finally {
@@ -213,7 +222,14 @@ async function followAtCadence(dataDir: string) {
         const wait = sendingStarted + (sent * CADENCE_INTERVAL_MS) / EXTERNALS_PER_BLOCK - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const n = 1_000_000 + sent * 4;
-        const messages = [0, 1, 2, 3].map((i) => internal({ to: new Address(0, Buffer.from((n + i).toString(16).padStart(64, '0'), 'hex')), value: 1_000_000n, bounce: false, body: `cadence ${n + i}` }));
+        const messages = [0, 1, 2, 3].map((i) =>
+          internal({
+            to: new Address(0, Buffer.from((n + i).toString(16).padStart(64, '0'), 'hex')),
+            value: 1_000_000n,
+            bounce: false,
+            body: `cadence ${n + i}`,
+          }),
+        );
         await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, messages, { validForSeconds: 3600 }));
         sent++;
       }
@@ -231,15 +247,29 @@ async function followAtCadence(dataDir: string) {
     const times = (await Promise.all(visible)).sort((a, x) => a - x);
     sending = false;
     await sender;
-    const { rows } = await sql<{ transactions: number }>`select coalesce(sum(tx_count), 0)::int as transactions from ${sql.table(`${store.chainSchema('testnet')}.blocks`)} where mc_block_seqno between ${first} and ${first + CADENCE_BLOCKS - 1}`.execute(store.chain('testnet'));
+    const { rows } = await sql<{
+      transactions: number;
+    }>`select coalesce(sum(tx_count), 0)::int as transactions from ${sql.table(`${store.chainSchema('testnet')}.blocks`)} where mc_block_seqno between ${first} and ${first + CADENCE_BLOCKS - 1}`.execute(
+      store.chain('testnet'),
+    );
     const sorted = [...rss].sort((a, x) => a - x);
     return {
       description: `the devnet sealing a block every ${CADENCE_INTERVAL_MS} ms (its default) under a steady load, the indexer with every derivation following into PGlite, one process (npm start); every block timed`,
       blocks: CADENCE_BLOCKS,
       transactionsPerBlock: round((rows[0]?.transactions ?? 0) / CADENCE_BLOCKS, 1),
-      blockSealedToIndexedMs: { p50: round(percentile(times, 50), 1), p90: round(percentile(times, 90), 1), max: round(times.at(-1) ?? 0, 1), blocks: times.length },
+      blockSealedToIndexedMs: {
+        p50: round(percentile(times, 50), 1),
+        p90: round(percentile(times, 90), 1),
+        max: round(times.at(-1) ?? 0, 1),
+        blocks: times.length,
+      },
       rssMb: { min: mb(sorted[0] ?? 0), p50: mb(percentile(sorted, 50)), max: mb(sorted.at(-1) ?? 0), samples: sorted.length },
-      allBlocksStageMeanMs: Object.fromEntries(Object.entries(indexer.status().stageSecondsTotal).map(([stage, sec]) => [stage, round((sec * 1000) / Math.max(1, indexer.status().blocks), 1)])),
+      allBlocksStageMeanMs: Object.fromEntries(
+        Object.entries(indexer.status().stageSecondsTotal).map(([stage, sec]) => [
+          stage,
+          round((sec * 1000) / Math.max(1, indexer.status().blocks), 1),
+        ]),
+      ),
     };
   } finally {
     sending = false;
@@ -256,7 +286,10 @@ function stageSummary(blocks: Record<string, number>[]): Record<string, { mean: 
   return Object.fromEntries(
     stages.map((stage) => {
       const values = blocks.map((b) => b[stage] ?? 0);
-      return [stage, { mean: round(values.reduce((a, v) => a + v, 0) / Math.max(1, values.length), 1), max: round(Math.max(...values), 1) }];
+      return [
+        stage,
+        { mean: round(values.reduce((a, v) => a + v, 0) / Math.max(1, values.length), 1), max: round(Math.max(...values), 1) },
+      ];
     }),
   );
 }
@@ -274,7 +307,14 @@ async function ingest(batches: McBlockBatch[], dataDir: string) {
   const rounds: { backend: string; transactionsPerSecond: number }[] = [];
   for (const backend of databaseUrl ? ['postgres', 'pglite'] : ['pglite']) {
     const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'v3-ingest.ts')], {
-      env: { ...process.env, BENCH_V3_CORPUS: corpusFile, BENCH_V3_DATA_DIR: dataDir, BENCH_V3_INGEST_BACKEND: backend, BENCH_V3_INGEST_ROUNDS: String(INGEST_ROUNDS), DATABASE_URL: databaseUrl ?? '' },
+      env: {
+        ...process.env,
+        BENCH_V3_CORPUS: corpusFile,
+        BENCH_V3_DATA_DIR: dataDir,
+        BENCH_V3_INGEST_BACKEND: backend,
+        BENCH_V3_INGEST_ROUNDS: String(INGEST_ROUNDS),
+        DATABASE_URL: databaseUrl ?? '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -287,7 +327,12 @@ async function ingest(batches: McBlockBatch[], dataDir: string) {
     rounds.push(...(JSON.parse(out) as { rounds: { backend: string; transactionsPerSecond: number }[] }).rounds);
   }
   const best = (backend: string) => Math.max(0, ...rounds.filter((x) => x.backend === backend).map((x) => x.transactionsPerSecond));
-  return { process: 'bench/v3-ingest.ts, a process of its own per backend', rounds, bestPglite: best('pglite'), bestPostgres: databaseUrl ? best('postgres') : null };
+  return {
+    process: 'bench/v3-ingest.ts, a process of its own per backend',
+    rounds,
+    bestPglite: best('pglite'),
+    bestPostgres: databaseUrl ? best('postgres') : null,
+  };
 }
 
 // ------------------------------------------------------------------ 3. volume and the API
@@ -304,7 +349,8 @@ async function fillVolume(store: Store, target: number, corpusTransactions: numb
   // be served through the joins, and measure that path instead.
   const params = `accounts=${SYNTHETIC_ACCOUNTS} wire=${WIRE_VERSION}`;
   const before = await filled(store, 'transactions');
-  if (before && before.params !== params) throw new Error(`the kept volume was filled with ${before.params}, not ${params}: use another BENCH_V3_SCHEMA`);
+  if (before && before.params !== params)
+    throw new Error(`the kept volume was filled with ${before.params}, not ${params}: use another BENCH_V3_SCHEMA`);
   const already = before?.rows ?? 0;
   const synthetic = target - corpusTransactions;
   if (already >= synthetic) {
@@ -324,8 +370,11 @@ async function fillVolume(store: Store, target: number, corpusTransactions: numb
     const to = Math.min(synthetic, from + step) - 1;
     const started = performance.now();
     // Each step and its bench_fill record commit together, so that a killed fill resumes without doubling rows.
-    await store.chain('testnet').transaction().execute(async (db) => {
-      await sql`
+    await store
+      .chain('testnet')
+      .transaction()
+      .execute(async (db) => {
+        await sql`
         insert into ${schema}.transactions
           (account, hash, lt, now, block_workchain, block_shard, block_seqno, mc_block_seqno, prev_trans_hash, prev_trans_lt,
            orig_status, end_status, total_fees, total_fees_extra_currencies, account_state_hash_before, account_state_hash_after,
@@ -355,7 +404,7 @@ async function fillVolume(store: Store, target: number, corpusTransactions: numb
                      encode(sha256(('s' || i)::bytea), 'base64') as state_before, encode(sha256(('s' || (i + 1))::bytea), 'base64') as state_after,
                      encode(sha256(('m' || i)::bytea), 'base64') as msg_hash, encode(sha256(('b' || (i % 1000))::bytea), 'base64') as body_hash
               from generate_series(${from}::bigint, ${to}::bigint) as i) t`.execute(db);
-      await sql`
+        await sql`
         insert into ${schema}.messages
           (tx_hash, tx_lt, tx_account, direction, out_index, mc_seqno, msg_hash, source, destination, value, value_extra_currencies,
            fwd_fee, ihr_fee, created_lt, created_at, order_lt, order_utime, opcode, ihr_disabled, bounce, bounced, body_hash)
@@ -365,9 +414,9 @@ async function fillVolume(store: Store, target: number, corpusTransactions: numb
                1000000, '{}', 1000, 0, 1000000000000 + i * 10 - 1, 1700000000 + i / 100, 1000000000000 + i * 10 - 1, 1700000000 + i / 100,
                0, true, false, false, encode(sha256(('b' || (i % 1000))::bytea), 'base64')
         from generate_series(${from}::bigint, ${to}::bigint) as i`.execute(db);
-      // One TON transfer action per synthetic transaction (its own trace), between the receiver and the sender.
-      if (from < SYNTHETIC_ACTIONS) {
-        await sql`
+        // One TON transfer action per synthetic transaction (its own trace), between the receiver and the sender.
+        if (from < SYNTHETIC_ACTIONS) {
+          await sql`
           insert into ${schema}.actions
             (trace_id, action_id, type, start_lt, end_lt, start_utime, end_utime, trace_end_lt, trace_end_utime, trace_mc_seqno_end,
              success, ancestor_type, tx_hashes, data)
@@ -383,16 +432,18 @@ async function fillVolume(store: Store, target: number, corpusTransactions: numb
                        '0:' || upper(lpad(to_hex(i % ${SYNTHETIC_ACCOUNTS}), 64, '0')) as dest,
                        '0:' || upper(lpad(to_hex((i + 1) % ${SYNTHETIC_ACCOUNTS}), 64, '0')) as src
                 from generate_series(${from}::bigint, ${Math.min(to, SYNTHETIC_ACTIONS - 1)}::bigint) as i) h`.execute(db);
-        await sql`
+          await sql`
           insert into ${schema}.action_accounts
             (account, trace_end_lt, trace_id, end_lt, action_id, type, ancestor_type, trace_end_utime, trace_mc_seqno_end)
           select '0:' || upper(lpad(to_hex((i + k) % ${SYNTHETIC_ACCOUNTS}), 64, '0')), 1000000000000 + i * 10,
                  encode(sha256(('tx' || i)::bytea), 'base64'), 1000000000000 + i * 10, encode(sha256(('a' || i)::bytea), 'base64'),
                  'ton_transfer', '[]', 1700000000 + i / 100, 1000000 + i / 100
-          from generate_series(${from}::bigint, ${Math.min(to, SYNTHETIC_ACTIONS - 1)}::bigint) as i, (values (0), (1)) as party(k)`.execute(db);
-      }
-      await recordFilled(store, 'transactions', to + 1, params, db);
-    });
+          from generate_series(${from}::bigint, ${Math.min(to, SYNTHETIC_ACTIONS - 1)}::bigint) as i, (values (0), (1)) as party(k)`.execute(
+            db,
+          );
+        }
+        await recordFilled(store, 'transactions', to + 1, params, db);
+      });
     log(`volume: ${corpusTransactions + to + 1} transactions (${round((performance.now() - started) / 1000, 1)} s for this step)`);
   }
   await restoreSecondaryIndexes(store);
@@ -440,7 +491,13 @@ async function fillValidators(store: Store): Promise<void> {
     select 1600000000 + i * 65536, encode(sha256(('key' || j)::bytea), 'hex'), '-1:' || upper(lpad(to_hex(j), 64, '0')),
       encode(sha256(('adnl' || j)::bytea), 'hex'), 1000000000000000, 196608, 1600000000 + i * 65536 - 20000
     from generate_series(0, ${n - 1}) as i, generate_series(0, ${v - 1}) as j`.execute(db);
-  for (const table of ['validator_cycles', 'validator_rounds', 'validator_cycle_validators', 'validator_round_stakes', 'validator_election_participants']) {
+  for (const table of [
+    'validator_cycles',
+    'validator_rounds',
+    'validator_cycle_validators',
+    'validator_round_stakes',
+    'validator_election_participants',
+  ]) {
     await sql`analyze ${schema}.${sql.raw(table)}`.execute(db);
   }
   await recordFilled(store, 'validators', n, params);
@@ -466,7 +523,10 @@ type LatencyClient = 'http' | 'fetch';
  * One request at a time (the first 20 not counted), from a worker thread of its own (bench/latency-worker.mjs: the
  * client's garbage collection is not the server's latency); `url` may name a different URL for each request.
  */
-async function sequentialLatency(url: string | ((i: number) => string), client: LatencyClient = 'http'): Promise<{ p50: number; p99: number; max: number }> {
+async function sequentialLatency(
+  url: string | ((i: number) => string),
+  client: LatencyClient = 'http',
+): Promise<{ p50: number; p99: number; max: number }> {
   const urlOf = typeof url === 'string' ? () => url : url;
   const urls = Array.from({ length: LATENCY_REQUESTS + 20 }, (_, i) => urlOf(i));
   const worker = new Worker(new URL('./latency-worker.mjs', import.meta.url), { workerData: { urls, skip: 20, client } });
@@ -488,7 +548,9 @@ async function sequentialLatency(url: string | ((i: number) => string), client: 
  */
 async function warmUp(urls: string[]): Promise<number> {
   const list = Array.from({ length: WARM_UP_REQUESTS }, (_, i) => urls[i % urls.length]!);
-  const worker = new Worker(new URL('./latency-worker.mjs', import.meta.url), { workerData: { urls: list, skip: list.length, client: 'http' } });
+  const worker = new Worker(new URL('./latency-worker.mjs', import.meta.url), {
+    workerData: { urls: list, skip: list.length, client: 'http' },
+  });
   await new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -498,7 +560,13 @@ async function warmUp(urls: string[]): Promise<number> {
 }
 
 async function throughput(url: string): Promise<{ requestsPerSecond: number; p50: number; p99: number }> {
-  const result = await autocannon({ url, connections: 10, duration: THROUGHPUT_SECONDS, warmup: { connections: 10, duration: 1 }, workers: 1 });
+  const result = await autocannon({
+    url,
+    connections: 10,
+    duration: THROUGHPUT_SECONDS,
+    warmup: { connections: 10, duration: 1 },
+    workers: 1,
+  });
   if (result.errors > 0 || result.non2xx > 0) throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx`);
   return { requestsPerSecond: round(result.requests.total / result.duration), p50: result.latency.p50, p99: result.latency.p99 };
 }
@@ -601,27 +669,35 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     const base = `http://127.0.0.1:${testnetPort}/api/v3`;
     const account = `0:${(4242 % SYNTHETIC_ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`;
     const msgHash = Buffer.from(
-      (await import('node:crypto')).createHash('sha256').update(`m${synthetic - 7}`).digest(),
+      (await import('node:crypto'))
+        .createHash('sha256')
+        .update(`m${synthetic - 7}`)
+        .digest(),
     ).toString('hex');
     const txUrl = `${base}/transactions?account=${encodeURIComponent(account)}&limit=100`;
     const msgUrl = `${base}/messages?msg_hash=${msgHash}`;
     const probe = (await (await fetch(txUrl)).json()) as { transactions?: unknown[] };
     const probeMsg = (await (await fetch(msgUrl)).json()) as { messages?: unknown[] };
     if (probe.transactions?.length !== 100 || probeMsg.messages?.length !== 1) {
-      throw new Error(`volume probes did not find the synthetic rows: ${JSON.stringify(probe).slice(0, 300)} ${JSON.stringify(probeMsg).slice(0, 300)}`);
+      throw new Error(
+        `volume probes did not find the synthetic rows: ${JSON.stringify(probe).slice(0, 300)} ${JSON.stringify(probeMsg).slice(0, 300)}`,
+      );
     }
     const poolEventsUrl = `${base}/staking/nominatorPools/nominatorEvents?limit=1000&pool=${encodeURIComponent(poolVolume.pool)}`;
     const nominatorEventsUrl = `${poolEventsUrl}&nominator=${encodeURIComponent(poolVolume.nominator)}`;
     for (const url of [poolEventsUrl, nominatorEventsUrl]) {
       const page = (await (await fetch(url)).json()) as { events?: unknown[] };
-      if (!page.events || page.events.length < 100) throw new Error(`nominatorEvents probe did not find the synthetic rows: ${JSON.stringify(page).slice(0, 300)}`);
+      if (!page.events || page.events.length < 100)
+        throw new Error(`nominatorEvents probe did not find the synthetic rows: ${JSON.stringify(page).slice(0, 300)}`);
     }
     const actionsUrl = `${base}/actions?account=${encodeURIComponent(account)}&limit=100`;
     const probeActions = (await (await fetch(actionsUrl)).json()) as { actions?: unknown[] };
-    if (probeActions.actions?.length !== 100) throw new Error(`volume probe did not find the synthetic actions: ${JSON.stringify(probeActions).slice(0, 300)}`);
+    if (probeActions.actions?.length !== 100)
+      throw new Error(`volume probe did not find the synthetic actions: ${JSON.stringify(probeActions).slice(0, 300)}`);
     // Account histories of LATENCY_REQUESTS different accounts, one after the other (an explorer's traffic), beside
     // the one account asked again and again (its pages stay in PostgreSQL's buffers).
-    const accountUrl = (i: number) => `${base}/transactions?account=${encodeURIComponent(`0:${((i * 7919) % SYNTHETIC_ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`)}&limit=100`;
+    const accountUrl = (i: number) =>
+      `${base}/transactions?account=${encodeURIComponent(`0:${((i * 7919) % SYNTHETIC_ACCOUNTS).toString(16).padStart(64, '0').toUpperCase()}`)}&limit=100`;
     const warmUpStarted = performance.now();
     const warmUpRequests = await warmUp([txUrl, accountUrl(1), msgUrl, actionsUrl, poolEventsUrl, nominatorEventsUrl]);
     log(`warm-up: ${warmUpRequests} requests in ${round((performance.now() - warmUpStarted) / 1000, 1)} s`);
@@ -645,7 +721,9 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
       `the machine's floor for a ${floor.pageBytes}-byte page (p50 / p99): from memory ${f.staticPage.p50} / ${f.staticPage.p99} ms, read from PostgreSQL ${f.pageReadFromPostgres.p50} / ${f.pageReadFromPostgres.p99} ms; ` +
         `through fetch ${f.staticPageThroughFetch.p50} / ${f.staticPageThroughFetch.p99} and ${f.pageReadFromPostgresThroughFetch.p50} / ${f.pageReadFromPostgresThroughFetch.p99} ms`,
     );
-    log(`latency at ${TARGET_NOMINATOR_EVENTS} nominator events: a pool's page p99 ${latency.nominatorEventsByPool.p99} ms, a nominator's p99 ${latency.nominatorEventsByNominator.p99} ms`);
+    log(
+      `latency at ${TARGET_NOMINATOR_EVENTS} nominator events: a pool's page p99 ${latency.nominatorEventsByPool.p99} ms, a nominator's p99 ${latency.nominatorEventsByNominator.p99} ms`,
+    );
     await fillValidators(store);
     const holder = `-1:${(17).toString(16).padStart(64, '0').toUpperCase()}`;
     const cycleUrls = {
@@ -654,13 +732,16 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
       byStakeHolder: `${base}/validators/cycles?limit=100&stake_holder_address=${encodeURIComponent(holder)}`,
     };
     const cyclesProbe = (await (await fetch(cycleUrls.oneWithValidators)).json()) as { cycles?: { validators?: unknown[] }[] };
-    if (cyclesProbe.cycles?.[0]?.validators?.length !== VALIDATORS_PER_CYCLE) throw new Error(`validators probe: ${JSON.stringify(cyclesProbe).slice(0, 300)}`);
+    if (cyclesProbe.cycles?.[0]?.validators?.length !== VALIDATORS_PER_CYCLE)
+      throw new Error(`validators probe: ${JSON.stringify(cyclesProbe).slice(0, 300)}`);
     const cyclesLatency = {
       newest: await sequentialLatency(cycleUrls.newest),
       oneWithValidators: await sequentialLatency(cycleUrls.oneWithValidators),
       byStakeHolder: await sequentialLatency(cycleUrls.byStakeHolder),
     };
-    log(`validators/cycles at ${VALIDATOR_CYCLES} cycles: p99 newest ${cyclesLatency.newest.p99} ms, one with ${VALIDATORS_PER_CYCLE} validators ${cyclesLatency.oneWithValidators.p99} ms, by holder ${cyclesLatency.byStakeHolder.p99} ms`);
+    log(
+      `validators/cycles at ${VALIDATOR_CYCLES} cycles: p99 newest ${cyclesLatency.newest.p99} ms, one with ${VALIDATORS_PER_CYCLE} validators ${cyclesLatency.oneWithValidators.p99} ms, by holder ${cyclesLatency.byStakeHolder.p99} ms`,
+    );
     const bareRun = await throughput(bare.url);
     const txRun = await throughput(txUrl);
     log(`throughput: bare ${bareRun.requestsPerSecond} req/s, v3 transactions limit 100 ${txRun.requestsPerSecond} req/s`);
@@ -668,22 +749,42 @@ async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: stri
     return {
       transactions: TARGET_TRANSACTIONS,
       accounts: SYNTHETIC_ACCOUNTS,
-      apiProcess: API_IN_PROCESS ? 'the bench process (BENCH_V3_API_IN_PROCESS=1), beside the client and the fills' : 'a process of its own (bench/v3-gateway.ts), as in production',
+      apiProcess: API_IN_PROCESS
+        ? 'the bench process (BENCH_V3_API_IN_PROCESS=1), beside the client and the fills'
+        : 'a process of its own (bench/v3-gateway.ts), as in production',
       actions: Math.min(SYNTHETIC_ACTIONS, synthetic),
       fillSeconds,
-      nominatorEvents: { events: TARGET_NOMINATOR_EVENTS, pools: POOLS, nominatorsPerPool: NOMINATORS, fillSeconds: round(poolVolume.seconds, 1) },
+      nominatorEvents: {
+        events: TARGET_NOMINATOR_EVENTS,
+        pools: POOLS,
+        nominatorsPerPool: NOMINATORS,
+        fillSeconds: round(poolVolume.seconds, 1),
+      },
       latencyMs: latency,
       accountHistoryFloor: floor,
       validatorCycles: { cycles: VALIDATOR_CYCLES, validatorsPerCycle: VALIDATORS_PER_CYCLE, latencyMs: cyclesLatency },
-      throughput: { bareExpress: bareRun, transactionsLimit100: txRun, ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3) },
+      throughput: {
+        bareExpress: bareRun,
+        transactionsLimit100: txRun,
+        ratio: round(txRun.requestsPerSecond / bareRun.requestsPerSecond, 3),
+      },
       plans: {
-        transactionsByAccount: await explain(store, `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`),
-        nominatorEventsByNominator: await explain(store, `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, tx_hash, nominator, type limit 1000`),
+        transactionsByAccount: await explain(
+          store,
+          `select * from "${chainSchema}".transactions where account = '${account}' order by lt desc, account desc limit 100`,
+        ),
+        nominatorEventsByNominator: await explain(
+          store,
+          `select * from "${chainSchema}".nominator_pool_events where pool = '${poolVolume.pool}' and nominator = '${poolVolume.nominator}' order by utime desc, tx_lt desc, tx_hash, nominator, type limit 1000`,
+        ),
         actionsByAccount: await explain(
           store,
           `select trace_id, action_id from "${chainSchema}".action_accounts where account = '${account}' order by trace_end_lt desc, trace_id desc, end_lt desc, action_id desc limit 100`,
         ),
-        messagesByHash: await explain(store, `select distinct msg_hash, order_lt from "${chainSchema}".messages where msg_hash = '${Buffer.from(msgHash, 'hex').toString('base64')}' or msg_hash_norm = '${Buffer.from(msgHash, 'hex').toString('base64')}' order by order_lt desc, msg_hash desc limit 10`),
+        messagesByHash: await explain(
+          store,
+          `select distinct msg_hash, order_lt from "${chainSchema}".messages where msg_hash = '${Buffer.from(msgHash, 'hex').toString('base64')}' or msg_hash_norm = '${Buffer.from(msgHash, 'hex').toString('base64')}' order by order_lt desc, msg_hash desc limit 10`,
+        ),
       },
     };
   } finally {
@@ -708,15 +809,24 @@ async function main(): Promise<void> {
       if (!corpus) {
         log('building the corpus: devnet blocks of transfers, followed by the indexer');
         corpus = await buildCorpus(dataDir);
-        log(`corpus: ${corpus.batches.length} masterchain blocks, ${corpus.batches.reduce((n, b) => n + b.transactions.length, 0)} transactions; followed at RSS max ${corpus.follow.rssMb.max} MB`);
+        log(
+          `corpus: ${corpus.batches.length} masterchain blocks, ${corpus.batches.reduce((n, b) => n + b.transactions.length, 0)} transactions; followed at RSS max ${corpus.follow.rssMb.max} MB`,
+        );
       }
       return corpus;
     };
-    const machine = () => ({ node: process.version, cpus: os.cpus().length, loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg() });
+    const machine = () => ({
+      node: process.version,
+      cpus: os.cpus().length,
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: os.loadavg(),
+    });
     let cadence: Awaited<ReturnType<typeof followAtCadence>> | undefined;
     if (!ONLY_VOLUME && !ONLY_INGEST) {
       cadence = await followAtCadence(dataDir);
-      log(`cadence: block sealed → visible in v3 p50 ${cadence.blockSealedToIndexedMs.p50} ms, max ${cadence.blockSealedToIndexedMs.max} ms over ${cadence.blocks} blocks of ${cadence.transactionsPerBlock} transactions`);
+      log(
+        `cadence: block sealed → visible in v3 p50 ${cadence.blockSealedToIndexedMs.p50} ms, max ${cadence.blockSealedToIndexedMs.max} ms over ${cadence.blocks} blocks of ${cadence.transactionsPerBlock} transactions`,
+      );
       if (ONLY_CADENCE) {
         const file = join(resultsDir, 'v3-cadence.json');
         writeFileSync(file, JSON.stringify({ startedAt, machine: machine(), cadence }, null, 2) + '\n');
@@ -750,7 +860,12 @@ async function main(): Promise<void> {
               target: 1000,
               pass: cadence.blockSealedToIndexedMs.max <= 1000,
             },
-            { goal: 'ingest into PostgreSQL ≥ 5000 transactions/s (best round)', measured: ingested.bestPostgres, target: 5000, pass: ingested.bestPostgres !== null && ingested.bestPostgres >= 5000 },
+            {
+              goal: 'ingest into PostgreSQL ≥ 5000 transactions/s (best round)',
+              measured: ingested.bestPostgres,
+              target: 5000,
+              pass: ingested.bestPostgres !== null && ingested.bestPostgres >= 5000,
+            },
           ]
         : []),
       {
@@ -780,7 +895,8 @@ async function main(): Promise<void> {
     ];
     const report = {
       bench: 'v3',
-      description: 'Indexer ingest (PGlite, PostgreSQL), indexer following a devnet (RSS), API v3 latency and throughput over a PostgreSQL index, pending-trace emulation throughput',
+      description:
+        'Indexer ingest (PGlite, PostgreSQL), indexer following a devnet (RSS), API v3 latency and throughput over a PostgreSQL index, pending-trace emulation throughput',
       ...(ONLY_VOLUME
         ? { only: 'volume (BENCH_V3_ONLY=volume): the corpus, ingest, classification and pending phases were skipped' }
         : {
@@ -796,7 +912,10 @@ async function main(): Promise<void> {
               description: `the corpus written through writeMcBlock (one database transaction per masterchain block with the cursor), ${INGEST_ROUNDS} rounds, each into fresh tables`,
               ...ingested,
             },
-            classification: { description: 'the action classifier over the golden mainnet traces (bench/classification.ts)', ...classification },
+            classification: {
+              description: 'the action classifier over the golden mainnet traces (bench/classification.ts)',
+              ...classification,
+            },
           }),
       volume: volume ?? 'skipped: DATABASE_URL not set',
       ...(pending ? { pending } : {}),
@@ -813,7 +932,10 @@ async function main(): Promise<void> {
     };
     mkdirSync(dirname(resultFile), { recursive: true });
     // A full default run rewrites v3.json but keeps the summaries of the runs at other volumes.
-    const previousRuns = resultFile === join(resultsDir, 'v3.json') && existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as { volumeRuns?: unknown }).volumeRuns : undefined;
+    const previousRuns =
+      resultFile === join(resultsDir, 'v3.json') && existsSync(resultFile)
+        ? (JSON.parse(readFileSync(resultFile, 'utf8')) as { volumeRuns?: unknown }).volumeRuns
+        : undefined;
     writeFileSync(resultFile, JSON.stringify(previousRuns ? { ...report, volumeRuns: previousRuns } : report, null, 2) + '\n');
     log(`wrote ${resultFile}`);
     // A run at another volume than the default is also summarised in v3.json (beside its default-volume figures) under volumeRuns.

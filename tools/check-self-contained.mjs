@@ -12,7 +12,12 @@ import { fileURLToPath } from 'node:url';
  * Files that may name outside paths: the notice of where the recorded data came from, this check and its test, and
  * the lint config, whose `../../` import patterns are globs over import specifiers (relative to the importing file).
  */
-const EXEMPT = new Set(['packages/testdata/NOTICE.md', 'tools/check-self-contained.mjs', 'tools/test/self-contained.test.ts', 'eslint.config.mjs']);
+const EXEMPT = new Set([
+  'packages/testdata/NOTICE.md',
+  'tools/check-self-contained.mjs',
+  'tools/test/self-contained.test.ts',
+  'eslint.config.mjs',
+]);
 /** Data and lock files: not read for paths (recorded chain data is base64 and hex). */
 const SKIP = /(^|\/)(package-lock\.json)$|\.(boc|bin|b64|lz4|png|jpg|ico|woff2?)$|^packages\/testdata\/(fixtures|reference)\//;
 
@@ -44,7 +49,10 @@ export function findOutsidePaths(files) {
 }
 
 function repositoryFiles(root) {
-  const names = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root }).toString().split('\0').filter(Boolean);
+  const names = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root })
+    .toString()
+    .split('\0')
+    .filter(Boolean);
   return names.flatMap((name) => {
     let text;
     try {

@@ -9,12 +9,35 @@ export default defineConfig({
     testTimeout: 60_000,
     fileParallelism: false,
     projects: [
-      { extends: true, test: { name: 'devnet', exclude: [...configDefaults.exclude, 'test/liteserver-*.test.ts'], env: { TONGATE_TEST_BACKEND: 'devnet' } } },
+      {
+        extends: true,
+        test: {
+          name: 'devnet',
+          exclude: [...configDefaults.exclude, 'test/liteserver-*.test.ts'],
+          env: { TONGATE_TEST_BACKEND: 'devnet' },
+        },
+      },
       {
         extends: true,
         test: {
           name: 'liteserver',
-          include: ['test/v2-rest.test.ts', 'test/v2-clients.test.ts', 'test/v2-dns-post.test.ts', 'test/v3-legacy.test.ts', 'test/v3-indexed.test.ts', 'test/v3-tokens.test.ts', 'test/v3-sales.test.ts', 'test/v3-dns-multisig.test.ts', 'test/v3-pending.test.ts', 'test/v3-emulate.test.ts', 'test/v3-validators.test.ts', 'test/v3-actions-precision.test.ts', 'test/bad-input-sweep.test.ts', 'test/streaming.test.ts', 'test/liteserver-*.test.ts'],
+          include: [
+            'test/v2-rest.test.ts',
+            'test/v2-clients.test.ts',
+            'test/v2-dns-post.test.ts',
+            'test/v3-legacy.test.ts',
+            'test/v3-indexed.test.ts',
+            'test/v3-tokens.test.ts',
+            'test/v3-sales.test.ts',
+            'test/v3-dns-multisig.test.ts',
+            'test/v3-pending.test.ts',
+            'test/v3-emulate.test.ts',
+            'test/v3-validators.test.ts',
+            'test/v3-actions-precision.test.ts',
+            'test/bad-input-sweep.test.ts',
+            'test/streaming.test.ts',
+            'test/liteserver-*.test.ts',
+          ],
           env: { TONGATE_TEST_BACKEND: 'liteserver' },
         },
       },

@@ -19,7 +19,9 @@ async function mustExist(file) {
 async function bundleOne(redocly, input, output) {
   await mustExist(input);
   try {
-    await run(redocly, ['bundle', input, '-o', output], { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+    await run(redocly, ['bundle', input, '-o', output], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
   } catch (err) {
     throw new Error(`redocly bundle ${input} failed:\n${err.stderr || err.message}`);
   }

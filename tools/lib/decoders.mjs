@@ -110,7 +110,11 @@ export function buildInputs(docJson, patterns) {
     for (const where of ['query', 'path']) {
       const params = op.parameters.filter((p) => p.in === where);
       if (params.length > 0) {
-        parts[where] = fieldsOfPart(docJson, params.map((p) => ({ name: p.name, schema: p.schema, required: Boolean(p.required), override: p[OVERRIDE] })), patterns);
+        parts[where] = fieldsOfPart(
+          docJson,
+          params.map((p) => ({ name: p.name, schema: p.schema, required: Boolean(p.required), override: p[OVERRIDE] })),
+          patterns,
+        );
       }
     }
     const body = jsonRequestSchema(docJson, op.operation);
@@ -145,7 +149,8 @@ function inputType(op, parts, ns) {
 
 function decodeExpression(field, source, sdkPart) {
   const value = `${source}[${str(field.name)}]`;
-  const converted = field.kind === 'pass' ? `(${value} as ${fieldType(field, sdkPart)})` : `decode.${field.kind}(${str(field.name)}, ${value})`;
+  const converted =
+    field.kind === 'pass' ? `(${value} as ${fieldType(field, sdkPart)})` : `decode.${field.kind}(${str(field.name)}, ${value})`;
   if (field.required) return converted;
   const absent = field.fallback ? defaultLiteral(field.kind, field.fallback.value) : 'undefined';
   return `given(${value}) ? ${converted} : ${absent}`;
@@ -167,7 +172,9 @@ function decoderFunction(op, parts, ns) {
 export function emitInputs({ version, model, inputs }) {
   const V = version.toUpperCase();
   const types = model.map(
-    (op) => doc(`${op.method.toUpperCase()} ${op.path}`, '  ') + `  ${key(op.operationId)}: ${inputType(op, inputs.get(op.operationId), version)};\n`,
+    (op) =>
+      doc(`${op.method.toUpperCase()} ${op.path}`, '  ') +
+      `  ${key(op.operationId)}: ${inputType(op, inputs.get(op.operationId), version)};\n`,
   );
   const decoders = model.map((op) => `  ${key(op.operationId)}: ${decoderFunction(op, inputs.get(op.operationId), version)},\n`);
   return `/** What each ${version} handler receives: its parameters decoded to their types (spec defaults applied), and the context. */
@@ -182,7 +189,9 @@ ${decoders.join('')}};
 
 /** patterns.ts: each spec pattern a decoder kind stands for -> what to tell a person whose value does not match it. */
 export function emitPatternTexts(patterns) {
-  const rows = [...patterns.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([pattern, kind]) => `  [${JSON.stringify(pattern)}, EXPECTED.${kind}],`);
+  const rows = [...patterns.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([pattern, kind]) => `  [${JSON.stringify(pattern)}, EXPECTED.${kind}],`);
   return `import { EXPECTED } from './decode.js';
 
 /** Spec pattern -> why a value failed it, in words (the front door answers this instead of quoting the pattern). */

@@ -6,7 +6,10 @@ import { FRONT_DOOR_OPERATIONS } from './server.mjs';
 function operationsConst(version, model) {
   const rows = model
     .filter((op) => !FRONT_DOOR_OPERATIONS.has(op.operationId))
-    .map((op) => `  ${key(op.sdk.name)}: { in: ${str(op.input)}, method: ${str(op.method)}, path: ${str(op.path)}${op.base ? `, base: ${str(op.base)}` : ''} },`);
+    .map(
+      (op) =>
+        `  ${key(op.sdk.name)}: { in: ${str(op.input)}, method: ${str(op.method)}, path: ${str(op.path)}${op.base ? `, base: ${str(op.base)}` : ''} },`,
+    );
   return `/** SDK function name -> where its parameters go, the operation's method and path, and (when it is served under a prefix\n * of its own rather than the version's) that prefix. */\nexport const ${version}Operations = {\n${rows.join('\n')}\n} as const;\n`;
 }
 

@@ -11,12 +11,7 @@ export async function generateSdk(bundlePath, outDir) {
     // NodeNext needs explicit extensions; hey-api ignores a relative tsConfigPath, so set the extension here.
     output: { path: outDir, importFileExtension: '.js' },
     logs: { level: 'silent' },
-    plugins: [
-      '@hey-api/typescript',
-      { name: '@hey-api/sdk', validator: true },
-      { name: '@hey-api/client-fetch', baseUrl: false },
-      'zod',
-    ],
+    plugins: ['@hey-api/typescript', { name: '@hey-api/sdk', validator: true }, { name: '@hey-api/client-fetch', baseUrl: false }, 'zod'],
   });
   await avoidDomOnlyTypes(outDir);
 }
@@ -41,7 +36,10 @@ export async function readSdkFunctions(outDir) {
   const source = await readFile(path.join(outDir, 'sdk.gen.ts'), 'utf8');
   const functions = new Map();
   for (const chunk of source.split(/^export const /m).slice(1)) {
-    const head = /^(\w+) = <ThrowOnError[^>]*>\(options\??: Options<(\w+), ThrowOnError>\) => \(options\??\.client \?\? client\)\.(\w+)<(\w+), (\w+), ThrowOnError>/.exec(chunk);
+    const head =
+      /^(\w+) = <ThrowOnError[^>]*>\(options\??: Options<(\w+), ThrowOnError>\) => \(options\??\.client \?\? client\)\.(\w+)<(\w+), (\w+), ThrowOnError>/.exec(
+        chunk,
+      );
     const url = /\burl: '([^']+)'/.exec(chunk);
     if (!head || !url) throw new Error(`cannot parse hey-api output near: ${chunk.slice(0, 120)}`);
     const [, name, dataType, method, responsesType, errorsType] = head;
@@ -61,7 +59,11 @@ const RUNTIME_FOLDERS = ['client', 'core'];
 async function readTree(dir) {
   const files = new Map();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(path.relative(dir, path.join(entry.parentPath, entry.name)), await readFile(path.join(entry.parentPath, entry.name), 'utf8'));
+    if (entry.isFile())
+      files.set(
+        path.relative(dir, path.join(entry.parentPath, entry.name)),
+        await readFile(path.join(entry.parentPath, entry.name), 'utf8'),
+      );
   }
   return files;
 }

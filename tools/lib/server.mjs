@@ -146,10 +146,10 @@ export interface ${V}Handlers {
 ${handled.map((op) => handlerMember(op, ns)).join('')}}
 
 ${emitInputs({ version, model: handled, inputs })}${
-  skipped.length
-    ? `\n/** Served by the front door itself, never by a handler. */\nconst frontDoorOperations: ReadonlySet<string> = new Set([${skipped.map(str).join(', ')}]);\n`
-    : ''
-}
+    skipped.length
+      ? `\n/** Served by the front door itself, never by a handler. */\nconst frontDoorOperations: ReadonlySet<string> = new Set([${skipped.map(str).join(', ')}]);\n`
+      : ''
+  }
 /**
  * Registers the ${version} routes on \`router\` (mounted under the ${version} prefix by the front door). A missing handler
  * answers 501 \`not implemented yet: <operationId>\`. The request context comes from \`res.locals.ctx\`.

@@ -14,7 +14,12 @@ const BUILTINS = new Set(['int', 'long', 'int128', 'int256', 'bytes', 'string', 
 export function tlConstructorId(declaration) {
   const explicit = /^[\w.]+#([0-9a-f]{8})\b/.exec(declaration.trim());
   if (explicit) return parseInt(explicit[1], 16);
-  const text = declaration.replace(/\/\/.*$/gm, ' ').replace(/;\s*$/, '').replace(/[()]/g, '').replace(/\s+/g, ' ').trim();
+  const text = declaration
+    .replace(/\/\/.*$/gm, ' ')
+    .replace(/;\s*$/, '')
+    .replace(/[()]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return crc32(Buffer.from(text, 'utf8')) >>> 0;
 }
 

@@ -20,11 +20,19 @@ function refusal(fn: () => unknown): { status: number; message: string } {
 
 describe('address kind', () => {
   it('accepts raw in any case and every friendly form, remembering the friendly flags', () => {
-    for (const text of [raw, raw.toUpperCase(), address.toString({ urlSafe: false, bounceable: false }), address.toString({ testOnly: true })]) {
+    for (const text of [
+      raw,
+      raw.toUpperCase(),
+      address.toString({ urlSafe: false, bounceable: false }),
+      address.toString({ testOnly: true }),
+    ]) {
       expect(decode.address('address', text).equals(address)).toBe(true);
     }
     expect(friendlyFlags(decode.address('address', raw))).toBeNull();
-    expect(friendlyFlags(decode.address('address', address.toString({ bounceable: false, testOnly: true })))).toEqual({ bounceable: false, testOnly: true });
+    expect(friendlyFlags(decode.address('address', address.toString({ bounceable: false, testOnly: true })))).toEqual({
+      bounceable: false,
+      testOnly: true,
+    });
   });
 
   it('refuses with words naming the parameter: malformed, wrong checksum, workchain outside int8', () => {
@@ -34,7 +42,9 @@ describe('address kind', () => {
     });
     const friendly = address.toString({ urlSafe: true });
     const broken = friendly.slice(0, 40) + (friendly[40] === 'A' ? 'B' : 'A') + friendly.slice(41);
-    expect(refusal(() => decode.address('address', broken)).message).toMatch(/^address: .* not a valid user-friendly TON address \(wrong checksum or tag\)$/);
+    expect(refusal(() => decode.address('address', broken)).message).toMatch(
+      /^address: .* not a valid user-friendly TON address \(wrong checksum or tag\)$/,
+    );
     expect(refusal(() => decode.address('address', `300:${'ab'.repeat(32)}`)).message).toBe(
       'address: workchain 300 is outside -128..127, the range of a standard TON address',
     );
@@ -52,7 +62,13 @@ describe('address kind', () => {
 describe('other kinds', () => {
   it('hashes: hex (optional 0x) and base64 / base64url, padded or not', () => {
     const hash = Buffer.alloc(32, 0xab);
-    for (const text of ['ab'.repeat(32), `0x${'AB'.repeat(32)}`, hash.toString('base64'), hash.toString('base64url'), hash.toString('base64').replace(/=$/, '')]) {
+    for (const text of [
+      'ab'.repeat(32),
+      `0x${'AB'.repeat(32)}`,
+      hash.toString('base64'),
+      hash.toString('base64url'),
+      hash.toString('base64').replace(/=$/, ''),
+    ]) {
       expect(decode.hash('hash', text)).toEqual(hash);
     }
     expect(refusal(() => decode.hash('root_hash', 'zz')).message).toMatch(/^root_hash: not a 32-byte hash/);

@@ -19,7 +19,9 @@ describe('endpoints', () => {
   });
 
   it('v2 has every brief endpoint, the /shards alias and the 2.1 additions, each read also as POST, and nothing else', () => {
-    const inSpec = listOperations(v2).map((op) => key(op.method, op.path)).sort();
+    const inSpec = listOperations(v2)
+      .map((op) => key(op.method, op.path))
+      .sort();
     const gets = [...BRIEF_V2_ENDPOINTS.filter(([m]) => m === 'get').map(([, p]) => p), '/shards', ...V2_1_ADDITIONS];
     const posts = BRIEF_V2_ENDPOINTS.filter(([m]) => m === 'post').map(([, p]) => p);
     const expected = [...gets.map((p) => key('get', p)), ...gets.map((p) => key('post', p)), ...posts.map((p) => key('post', p))].sort();
@@ -27,9 +29,13 @@ describe('endpoints', () => {
   });
 
   it('v3 has every brief endpoint, the hosted /events alias of /traces and the emulation API (served under /api/emulate/v1), and nothing else', () => {
-    const inSpec = listOperations(v3).map((op) => key(op.method, op.path)).sort();
+    const inSpec = listOperations(v3)
+      .map((op) => key(op.method, op.path))
+      .sort();
     const emulation = ['/emulateTrace', '/emulateTonConnect'];
-    expect(inSpec).toEqual([...BRIEF_V3_ENDPOINTS.map(([m, p]) => key(m, p)), key('get', '/events'), ...emulation.map((p) => key('post', p))].sort());
+    expect(inSpec).toEqual(
+      [...BRIEF_V3_ENDPOINTS.map(([m, p]) => key(m, p)), key('get', '/events'), ...emulation.map((p) => key('post', p))].sort(),
+    );
     for (const p of emulation) {
       const servers = ((v3.paths as Record<string, unknown>)[p] as { servers?: { url: string }[] }).servers ?? [];
       expect(servers.map((s) => new URL(s.url.replace(/\{\w+\}/, 'host')).pathname)).toEqual(['/api/emulate/v1', '/api/emulate/v1']);

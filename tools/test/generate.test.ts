@@ -33,10 +33,7 @@ describe('generator on the fixture specs', () => {
   beforeAll(async () => {
     outA = await mkdtemp(path.join(os.tmpdir(), 'tongate-gen-a-'));
     outB = await mkdtemp(path.join(os.tmpdir(), 'tongate-gen-b-'));
-    const [a, b] = await Promise.all([
-      runGenerate(['--spec', FIXTURES, '--out', outA]),
-      runGenerate(['--spec', FIXTURES, '--out', outB]),
-    ]);
+    const [a, b] = await Promise.all([runGenerate(['--spec', FIXTURES, '--out', outA]), runGenerate(['--spec', FIXTURES, '--out', outB])]);
     expect(a.stderr).toBe('');
     expect(b.code).toBe(0);
   });

@@ -13,7 +13,9 @@ const untyped = new ESLint({
   overrideConfig: {
     languageOptions: { parserOptions: { projectService: false, project: null } },
     rules: Object.fromEntries(
-      ['await-thenable', 'no-for-in-array', 'no-implied-eval', 'no-misused-promises', 'only-throw-error', 'restrict-plus-operands'].map((r) => [`@typescript-eslint/${r}`, 'off']),
+      ['await-thenable', 'no-for-in-array', 'no-implied-eval', 'no-misused-promises', 'only-throw-error', 'restrict-plus-operands'].map(
+        (r) => [`@typescript-eslint/${r}`, 'off'],
+      ),
     ),
   },
 });
@@ -58,7 +60,11 @@ describe('the layering rule', () => {
   });
 
   it('the whole config, type-aware rules included: awaiting a number is an error', async () => {
-    const errors = await importErrors('packages/read-model/src/address.ts', 'export async function f(): Promise<number> {\n  return await 1;\n}\n', typed);
+    const errors = await importErrors(
+      'packages/read-model/src/address.ts',
+      'export async function f(): Promise<number> {\n  return await 1;\n}\n',
+      typed,
+    );
     expect(errors).toEqual([expect.stringMatching(/^@typescript-eslint\/await-thenable: /)]);
   });
 });

@@ -57,8 +57,18 @@ describe('v3 pagination', () => {
 
   // The hosted docs (toncenter-docs-v3.yaml) give these a limit with their own default; /events pages as /traces.
   const HOSTED_PAGINATED: { path: string; defaultLimit: number; offset: boolean; sort: boolean }[] = [
-    ...['/validators/elections', '/validators/events', '/validators/cycles', '/validators/complaints'].map((path) => ({ path, defaultLimit: 10, offset: false, sort: false })),
-    ...['nominatorEvents', 'nominatorRewards', 'validatorEvents', 'validatorRewards'].map((name) => ({ path: `/staking/nominatorPools/${name}`, defaultLimit: 100, offset: false, sort: false })),
+    ...['/validators/elections', '/validators/events', '/validators/cycles', '/validators/complaints'].map((path) => ({
+      path,
+      defaultLimit: 10,
+      offset: false,
+      sort: false,
+    })),
+    ...['nominatorEvents', 'nominatorRewards', 'validatorEvents', 'validatorRewards'].map((name) => ({
+      path: `/staking/nominatorPools/${name}`,
+      defaultLimit: 100,
+      offset: false,
+      sort: false,
+    })),
     { path: '/dns/activeAuctions', defaultLimit: 100, offset: true, sort: false },
     { path: '/events', defaultLimit: 10, offset: true, sort: true },
   ];
@@ -66,7 +76,12 @@ describe('v3 pagination', () => {
   describe.each(HOSTED_PAGINATED)('GET $path (hosted paging)', ({ path, defaultLimit, offset, sort }) => {
     const op = operations.find((o) => o.method === 'get' && o.path === path)!;
     it(`takes limit 1..1000 default ${defaultLimit}${offset ? ', offset' : ''}${sort ? ', sort' : ''}, and no other paging`, () => {
-      expect(schemaOf(queryParam(op.parameters, 'limit')!)).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000, default: defaultLimit });
+      expect(schemaOf(queryParam(op.parameters, 'limit')!)).toMatchObject({
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+        default: defaultLimit,
+      });
       if (offset) expect(schemaOf(queryParam(op.parameters, 'offset')!)).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
       else expect(queryParam(op.parameters, 'offset')).toBeUndefined();
       expect(queryParam(op.parameters, 'sort') !== undefined).toBe(sort);
@@ -78,7 +93,9 @@ describe('v3 pagination', () => {
     const offenders = operations
       .filter((op) => !(op.method === 'get' && paginated.has(op.path)))
       .flatMap((op) =>
-        op.parameters.filter((p) => PAGING_PARAMS.includes(String(p.name))).map((p) => `${op.method.toUpperCase()} ${op.path}: ${String(p.name)} (${String(p.in)})`),
+        op.parameters
+          .filter((p) => PAGING_PARAMS.includes(String(p.name)))
+          .map((p) => `${op.method.toUpperCase()} ${op.path}: ${String(p.name)} (${String(p.in)})`),
       );
     expect(offenders).toEqual([]);
   });

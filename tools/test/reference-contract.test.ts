@@ -126,7 +126,13 @@ const DIFFERENCES_FILE = 'spec/reference-differences.yaml';
 const differences = (parseYaml(readFileSync(path.join(REPO_ROOT, DIFFERENCES_FILE), 'utf8')) as { differences: Difference[] }).differences;
 
 /** An operation pattern of the differences file: exact, or `*` for any run of characters. */
-const matches = (pattern: string, operation: string) => new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(operation);
+const matches = (pattern: string, operation: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(operation);
 const covers = (d: Difference, g: Gap) => matches(d.operation, g.operation) && d.parameter === g.parameter && d.bound === g.bound;
 const say = (g: Gap) => `${g.operation}${g.parameter ? ` ${g.parameter}` : ''}${g.bound ? ` (${g.bound})` : ''}`;
 

@@ -13,14 +13,16 @@ const check = (file: string, text: string) => findOutsidePaths([{ path: file, te
 describe('self-contained check', () => {
   it('finds references to the folder beside the repository and to machine paths', () => {
     expect(check('packages/x/test/a.test.ts', "const f = path.resolve(dir, '../../../../shared/fixtures/a.json');")).toEqual([
-      "packages/x/test/a.test.ts:1: names ../shared, outside the repository",
+      'packages/x/test/a.test.ts:1: names ../shared, outside the repository',
       "packages/x/test/a.test.ts:1: ../../../../ climbs above the repository's root",
     ]);
     expect(check('bench/a.ts', "readFileSync('../shared/x')")).toHaveLength(1);
     expect(check('README.md', 'see /work/main/packages')).toEqual(['README.md:1: names the machine path /work/main']);
     expect(check('a.ts', '// built on /home/dev/tongate')).toHaveLength(1);
     expect(check('a.ts', "const p = 'C:\\\\Users\\\\dev\\\\x'")).toHaveLength(1);
-    expect(check('packages/a/src/b.ts', "import x from '../../../../outside.js';")).toEqual(["packages/a/src/b.ts:1: ../../../../ climbs above the repository's root"]);
+    expect(check('packages/a/src/b.ts', "import x from '../../../../outside.js';")).toEqual([
+      "packages/a/src/b.ts:1: ../../../../ climbs above the repository's root",
+    ]);
   });
 
   it('lets paths inside the repository through', () => {

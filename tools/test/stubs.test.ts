@@ -22,7 +22,10 @@ class AccountHandlers {
     seen.push(input.ctx);
     // The handler gets the decoded input: the address as an Address.
     const { address, seqno } = input.query;
-    return { status: 200, body: { ok: true, result: { marker: this.marker, address: address.toString(), seqno, isAddress: address instanceof Address } } };
+    return {
+      status: 200,
+      body: { ok: true, result: { marker: this.marker, address: address.toString(), seqno, isAddress: address instanceof Address } },
+    };
   }
 }
 

@@ -70,7 +70,8 @@ function scalarEquals(expected: unknown, actual: unknown): boolean {
   const e = asBigInt(expected);
   const a = asBigInt(actual);
   if (e !== null && a !== null) return e === a;
-  if (typeof expected === 'string' && typeof actual === 'string' && ADDRESS.test(expected)) return expected.toUpperCase() === actual.toUpperCase();
+  if (typeof expected === 'string' && typeof actual === 'string' && ADDRESS.test(expected))
+    return expected.toUpperCase() === actual.toUpperCase();
   return expected === actual;
 }
 
@@ -115,7 +116,8 @@ export function checkEntry(actions: ClassifiedAction[], entry: GoldenEntry): Ent
     const bad = Object.entries(values).filter(([path, v]) => !valueMatches(v, readPath(candidate, path)));
     if (bad.length === 0) return { entry, ok: true };
     if (mismatches.length === 0) {
-      for (const [path, v] of bad) mismatches.push(`${path}: expected ${JSON.stringify(v)}, got ${JSON.stringify(readPath(candidate, path))}`);
+      for (const [path, v] of bad)
+        mismatches.push(`${path}: expected ${JSON.stringify(v)}, got ${JSON.stringify(readPath(candidate, path))}`);
     }
   }
   return { entry, ok: false, reason: mismatches.join('; ') };

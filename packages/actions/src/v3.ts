@@ -18,7 +18,13 @@ const NFT_TRANSFER: FieldMap = {
   destination: 'new_owner',
   'nft_transfer_data.real_prev_owner': 'real_old_owner',
 };
-const STAKING: FieldMap = { source: 'stake_holder', destination: 'pool', amount: 'amount', asset: 'asset', 'staking_data.ts_nft': 'payout_nft' };
+const STAKING: FieldMap = {
+  source: 'stake_holder',
+  destination: 'pool',
+  amount: 'amount',
+  asset: 'asset',
+  'staking_data.ts_nft': 'payout_nft',
+};
 const JVAULT_UNSTAKE: FieldMap = {
   source: 'source',
   source_secondary: 'stake_wallet',
@@ -28,7 +34,13 @@ const JVAULT_UNSTAKE: FieldMap = {
   asset: 'asset',
   asset2: 'staking_asset',
 };
-const TGBTC_BURN: FieldMap = { source: 'source', source_secondary: 'source_wallet', destination: 'destination', amount: 'amount', asset: 'asset' };
+const TGBTC_BURN: FieldMap = {
+  source: 'source',
+  source_secondary: 'source_wallet',
+  destination: 'destination',
+  amount: 'amount',
+  asset: 'asset',
+};
 const TGBTC_MINT: FieldMap = {
   source: 'source',
   destination: 'destination',
@@ -66,7 +78,13 @@ const DETAILS: Record<string, FieldMap> = {
     amount: 'amount',
   },
   jetton_burn: { source: 'owner', source_secondary: 'owner_jetton_wallet', asset: 'asset', amount: 'amount' },
-  jetton_mint: { asset: 'asset', amount: 'amount', value: 'ton_amount', destination: 'receiver', destination_secondary: 'receiver_jetton_wallet' },
+  jetton_mint: {
+    asset: 'asset',
+    amount: 'amount',
+    value: 'ton_amount',
+    destination: 'receiver',
+    destination_secondary: 'receiver_jetton_wallet',
+  },
   jetton_swap: { source: 'sender', asset: 'asset_in', asset2: 'asset_out' },
   dex_deposit_liquidity: {
     source: 'source',
@@ -241,7 +259,8 @@ function adjust(action: ClassifiedAction, details: Record<string, DataValue>): v
   }
   if (action.type === 'stake_deposit' && provider === 'ethena') details.source_asset = action.asset2 ?? null;
   if (action.type === 'stake_withdrawal_request') {
-    if (provider === 'ethena') details.tokens_minted = ((action.staking_data as Record<string, DataValue>).tokens_minted ?? null) as DataValue;
+    if (provider === 'ethena')
+      details.tokens_minted = ((action.staking_data as Record<string, DataValue>).tokens_minted ?? null) as DataValue;
     else details.tokens_burnt = action.amount ?? null;
   }
   if (action.type === 'jvault_claim') {
@@ -287,8 +306,20 @@ const DEFAULT_MAP: FieldMap = {
 
 /** details fields the spec types as integers; every other integer travels as a decimal string. */
 const INTEGER_FIELDS = new Set([
-  'creator_index', 'expiration_date', 'signer_index', 'exit_code', 'approvals_num', 'period', 'nonce', 'worker_state',
-  'flags', 'src_eid', 'dst_eid', 'send_request_id', 'native_fee', 'zro_fee',
+  'creator_index',
+  'expiration_date',
+  'signer_index',
+  'exit_code',
+  'approvals_num',
+  'period',
+  'nonce',
+  'worker_state',
+  'flags',
+  'src_eid',
+  'dst_eid',
+  'send_request_id',
+  'native_fee',
+  'zro_fee',
 ]);
 
 function wireValue(key: string, v: DataValue | undefined): DataValue {

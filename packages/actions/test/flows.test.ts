@@ -27,11 +27,22 @@ describe('basic actions', () => {
     const text = beginCell().storeUint(0, 32).storeStringTail('thanks for lunch').endCell();
     const encrypted = beginCell().storeUint(0x2167da4b, 32).storeBuffer(Buffer.from('0011223344', 'hex')).endCell();
     const actions = classify(
-      syntheticTrace([ext, { account: OTHER, from: 0, body: text, value: 5n }, { account: addr(3), from: 0, body: encrypted }, { account: addr(4), from: 0 }]),
+      syntheticTrace([
+        ext,
+        { account: OTHER, from: 0, body: text, value: 5n },
+        { account: addr(3), from: 0, body: encrypted },
+        { account: addr(4), from: 0 },
+      ]),
     );
     const transfers = ofType(actions, 'ton_transfer');
     expect(transfers).toHaveLength(3);
-    expect(v3(transfers[0])).toMatchObject({ source: WALLET, destination: OTHER, value: '5', comment: 'thanks for lunch', encrypted: false });
+    expect(v3(transfers[0])).toMatchObject({
+      source: WALLET,
+      destination: OTHER,
+      value: '5',
+      comment: 'thanks for lunch',
+      encrypted: false,
+    });
     expect(v3(transfers[1])).toMatchObject({ comment: Buffer.from('0011223344', 'hex').toString('base64'), encrypted: true });
     expect(v3(transfers[2])).toMatchObject({ comment: null, encrypted: false });
   });
@@ -60,10 +71,20 @@ describe('jettons and NFTs', () => {
     const wallet = addr(10);
     const master = addr(11);
     const burn = beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(777n).storeAddress(null).storeBit(false).endCell();
-    const notification = beginCell().storeUint(0x7bdd97de, 32).storeUint(1, 64).storeCoins(777n).storeAddress(Address.parseRaw(WALLET)).endCell();
+    const notification = beginCell()
+      .storeUint(0x7bdd97de, 32)
+      .storeUint(1, 64)
+      .storeCoins(777n)
+      .storeAddress(Address.parseRaw(WALLET))
+      .endCell();
     const actions = classify(
       syntheticTrace(
-        [ext, { account: wallet, from: 0, body: burn }, { account: master, from: 1, body: notification }, { account: WALLET, from: 2, body: beginCell().storeUint(0xd53276db, 32).storeUint(1, 64).endCell() }],
+        [
+          ext,
+          { account: wallet, from: 0, body: burn },
+          { account: master, from: 1, body: notification },
+          { account: WALLET, from: 2, body: beginCell().storeUint(0xd53276db, 32).storeUint(1, 64).endCell() },
+        ],
         { [wallet]: { JettonWallet: { owner: WALLET, jetton: master } } },
       ),
     );
@@ -80,7 +101,12 @@ describe('jettons and NFTs', () => {
     const mint = beginCell().storeUint(1, 32).storeUint(0, 64).storeUint(5, 64).endCell();
     const actions = classify(
       syntheticTrace(
-        [ext, { account: collection, from: 0, body: mint }, { account: item, from: 1, body: beginCell().storeAddress(Address.parseRaw(WALLET)).endCell(), deploys: true }, { account: auction, from: 0, value: 3_000_000_000n }],
+        [
+          ext,
+          { account: collection, from: 0, body: mint },
+          { account: item, from: 1, body: beginCell().storeAddress(Address.parseRaw(WALLET)).endCell(), deploys: true },
+          { account: auction, from: 0, value: 3_000_000_000n },
+        ],
         {
           [item]: { NftItem: { collection_address: collection, index: 5 } },
           [auction]: { NftAuction: { nft_addr: item, last_bid: 3_000_000_000 } },
@@ -88,7 +114,14 @@ describe('jettons and NFTs', () => {
       ),
     );
     expect(v3(ofType(actions, 'nft_mint')[0])).toEqual({ owner: WALLET, nft_collection: collection, nft_item: item, nft_item_index: '5' });
-    expect(v3(ofType(actions, 'auction_bid')[0])).toMatchObject({ bidder: WALLET, auction, amount: '3000000000', nft_item: item, nft_collection: collection, nft_item_index: '5' });
+    expect(v3(ofType(actions, 'auction_bid')[0])).toMatchObject({
+      bidder: WALLET,
+      auction,
+      amount: '3000000000',
+      nft_item: item,
+      nft_collection: collection,
+      nft_item_index: '5',
+    });
   });
 });
 
@@ -97,9 +130,19 @@ describe('NFT discovery', () => {
     const item = addr(25);
     const collection = addr(26);
     const ask = beginCell().storeUint(0x2fcb26a2, 32).storeUint(1, 64).endCell();
-    const report = beginCell().storeUint(0x8b771735, 32).storeUint(1, 64).storeUint(42, 256).storeAddress(Address.parseRaw(collection)).endCell();
+    const report = beginCell()
+      .storeUint(0x8b771735, 32)
+      .storeUint(1, 64)
+      .storeUint(42, 256)
+      .storeAddress(Address.parseRaw(collection))
+      .endCell();
     const actions = classify(syntheticTrace([ext, { account: item, from: 0, body: ask }, { account: WALLET, from: 1, body: report }]));
-    expect(v3(ofType(actions, 'nft_discovery')[0])).toEqual({ source: WALLET, nft_item: item, nft_collection: collection, nft_item_index: '42' });
+    expect(v3(ofType(actions, 'nft_discovery')[0])).toEqual({
+      source: WALLET,
+      nft_item: item,
+      nft_collection: collection,
+      nft_item_index: '42',
+    });
   });
 });
 
@@ -107,7 +150,15 @@ describe('elections and DNS', () => {
   const ELECTOR = `-1:${'3'.repeat(64)}`;
 
   it('classifies a stake sent to the elector and a stake recovered', () => {
-    const newStake = beginCell().storeUint(0x4e73744b, 32).storeUint(1, 64).storeUint(0, 256).storeUint(1_700_000_000, 32).storeUint(65536, 32).storeUint(0, 256).storeRef(beginCell().storeBuffer(Buffer.alloc(64)).endCell()).endCell();
+    const newStake = beginCell()
+      .storeUint(0x4e73744b, 32)
+      .storeUint(1, 64)
+      .storeUint(0, 256)
+      .storeUint(1_700_000_000, 32)
+      .storeUint(65536, 32)
+      .storeUint(0, 256)
+      .storeRef(beginCell().storeBuffer(Buffer.alloc(64)).endCell())
+      .endCell();
     const confirmation = beginCell().storeUint(0xf374484c, 32).storeUint(1, 64).storeUint(0, 32).endCell();
     const recover = beginCell().storeUint(0x47657424, 32).storeUint(2, 64).endCell();
     const response = beginCell().storeUint(0xf96f7324, 32).storeUint(2, 64).endCell();
@@ -158,13 +209,38 @@ describe('multisig and vesting', () => {
   const order = beginCell().storeUint(0, 1).endCell();
 
   it('classifies creating, approving (by op and by comment) and executing a multisig order', () => {
-    const newOrder = beginCell().storeUint(0xf718510f, 32).storeUint(3, 64).storeUint(7, 256).storeBit(true).storeUint(1, 8).storeUint(1_800_000_000, 48).storeRef(order).endCell();
-    const init = beginCell().storeUint(0x9c73fba2, 32).storeUint(3, 64).storeUint(2, 8).storeRef(order).storeUint(1_800_000_000, 48).storeRef(order).storeBit(true).storeUint(1, 8).endCell();
+    const newOrder = beginCell()
+      .storeUint(0xf718510f, 32)
+      .storeUint(3, 64)
+      .storeUint(7, 256)
+      .storeBit(true)
+      .storeUint(1, 8)
+      .storeUint(1_800_000_000, 48)
+      .storeRef(order)
+      .endCell();
+    const init = beginCell()
+      .storeUint(0x9c73fba2, 32)
+      .storeUint(3, 64)
+      .storeUint(2, 8)
+      .storeRef(order)
+      .storeUint(1_800_000_000, 48)
+      .storeRef(order)
+      .storeBit(true)
+      .storeUint(1, 8)
+      .endCell();
     const approveOp = beginCell().storeUint(0xa762230f, 32).storeUint(4, 64).storeUint(0, 8).endCell();
     const approveText = beginCell().storeUint(0, 32).storeStringTail('approve').endCell();
     const accepted = beginCell().storeUint(0x82609bf6, 32).storeUint(4, 64).endCell();
     const rejected = beginCell().storeUint(0xafaf283e, 32).storeUint(5, 64).storeUint(107, 32).endCell();
-    const execute = beginCell().storeUint(0x75097f5d, 32).storeUint(6, 64).storeUint(7, 256).storeUint(1_800_000_000, 48).storeUint(2, 8).storeUint(BigInt(`0x${'cd'.repeat(32)}`), 256).storeRef(order).endCell();
+    const execute = beginCell()
+      .storeUint(0x75097f5d, 32)
+      .storeUint(6, 64)
+      .storeUint(7, 256)
+      .storeUint(1_800_000_000, 48)
+      .storeUint(2, 8)
+      .storeUint(BigInt(`0x${'cd'.repeat(32)}`), 256)
+      .storeRef(order)
+      .endCell();
     const actions = classify(
       syntheticTrace([
         ext,
@@ -193,14 +269,31 @@ describe('multisig and vesting', () => {
       { source: WALLET, destination: ORDER, signer_index: null, exit_code: 107 },
     ]);
     expect(approvals.map((a) => a.success)).toEqual([true, false]);
-    expect(v3(ofType(actions, 'multisig_execute')[0])).toMatchObject({ source: ORDER, destination: MULTISIG, approvals_num: 2, signers_hash: 'cd'.repeat(32) });
+    expect(v3(ofType(actions, 'multisig_execute')[0])).toMatchObject({
+      source: ORDER,
+      destination: MULTISIG,
+      approvals_num: 2,
+      signers_hash: 'cd'.repeat(32),
+    });
   });
 
   it('lists the addresses a vesting wallet whitelists', () => {
-    const second = beginCell().storeAddress(Address.parseRaw(addr(44))).endCell();
-    const body = beginCell().storeUint(0x7258a69b, 32).storeUint(9, 64).storeAddress(Address.parseRaw(addr(43))).storeRef(second).endCell();
+    const second = beginCell()
+      .storeAddress(Address.parseRaw(addr(44)))
+      .endCell();
+    const body = beginCell()
+      .storeUint(0x7258a69b, 32)
+      .storeUint(9, 64)
+      .storeAddress(Address.parseRaw(addr(43)))
+      .storeRef(second)
+      .endCell();
     const actions = classify(syntheticTrace([ext, { account: VESTING, from: 0, body }]));
-    expect(v3(ofType(actions, 'vesting_add_whitelist')[0])).toEqual({ source: WALLET, vesting: VESTING, query_id: '9', accounts_added: [addr(43), addr(44)] });
+    expect(v3(ofType(actions, 'vesting_add_whitelist')[0])).toEqual({
+      source: WALLET,
+      vesting: VESTING,
+      query_id: '9',
+      accounts_added: [addr(43), addr(44)],
+    });
   });
 });
 
@@ -223,9 +316,19 @@ describe('subscriptions', () => {
         { account: BENEFICIARY, from: 4, body: destruct },
       ]),
     );
-    expect(v3(ofType(actions, 'subscribe')[0])).toEqual({ subscriber: WALLET, beneficiary: BENEFICIARY, subscription: PLUGIN, amount: '2000000000' });
+    expect(v3(ofType(actions, 'subscribe')[0])).toEqual({
+      subscriber: WALLET,
+      beneficiary: BENEFICIARY,
+      subscription: PLUGIN,
+      amount: '2000000000',
+    });
     expect(ofType(actions, 'unsubscribe')).toHaveLength(1);
-    expect(v3(ofType(actions, 'unsubscribe')[0])).toEqual({ subscriber: WALLET, beneficiary: BENEFICIARY, subscription: PLUGIN, amount: null });
+    expect(v3(ofType(actions, 'unsubscribe')[0])).toEqual({
+      subscriber: WALLET,
+      beneficiary: BENEFICIARY,
+      subscription: PLUGIN,
+      amount: null,
+    });
   });
 });
 
@@ -245,7 +348,12 @@ describe('nominator pools', () => {
         { [POOL]: { NominatorPool: {} } },
       ),
     );
-    expect(v3(ofType(actions, 'stake_deposit')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, amount: '10000000000', provider: 'nominator' });
+    expect(v3(ofType(actions, 'stake_deposit')[0])).toMatchObject({
+      stake_holder: WALLET,
+      pool: POOL,
+      amount: '10000000000',
+      provider: 'nominator',
+    });
     const [request] = ofType(actions, 'stake_withdrawal_request');
     expect(v3(request)).toMatchObject({ stake_holder: WALLET, pool: POOL, provider: 'nominator' });
     expect(request.amount).toBe('10500000000');
@@ -257,8 +365,19 @@ describe('tonstakers withdrawals', () => {
   const TS_WALLET = addr(70);
   const TS_MASTER = addr(71);
   const POOL = addr(72);
-  const burn = beginCell().storeUint(0x595f07bc, 32).storeUint(1, 64).storeCoins(4_000_000_000n).storeAddress(null).storeBit(false).endCell();
-  const notification = beginCell().storeUint(0x7bdd97de, 32).storeUint(1, 64).storeCoins(4_000_000_000n).storeAddress(Address.parseRaw(WALLET)).endCell();
+  const burn = beginCell()
+    .storeUint(0x595f07bc, 32)
+    .storeUint(1, 64)
+    .storeCoins(4_000_000_000n)
+    .storeAddress(null)
+    .storeBit(false)
+    .endCell();
+  const notification = beginCell()
+    .storeUint(0x7bdd97de, 32)
+    .storeUint(1, 64)
+    .storeCoins(4_000_000_000n)
+    .storeAddress(Address.parseRaw(WALLET))
+    .endCell();
   const request = beginCell().storeUint(0x319b0cdc, 32).storeUint(1, 64).endCell();
   const interfaces = { [TS_WALLET]: { JettonWallet: { owner: WALLET, jetton: TS_MASTER } } };
   const requested = [
@@ -279,7 +398,13 @@ describe('tonstakers withdrawals', () => {
         interfaces,
       ),
     );
-    expect(v3(ofType(immediate, 'stake_withdrawal')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, amount: '4200000000', tokens_burnt: '4000000000', asset: TS_MASTER });
+    expect(v3(ofType(immediate, 'stake_withdrawal')[0])).toMatchObject({
+      stake_holder: WALLET,
+      pool: POOL,
+      amount: '4200000000',
+      tokens_burnt: '4000000000',
+      asset: TS_MASTER,
+    });
     const delayed = classify(
       syntheticTrace(
         [
@@ -290,6 +415,11 @@ describe('tonstakers withdrawals', () => {
         interfaces,
       ),
     );
-    expect(v3(ofType(delayed, 'stake_withdrawal_request')[0])).toMatchObject({ stake_holder: WALLET, pool: POOL, payout_nft: addr(75), tokens_burnt: '4000000000' });
+    expect(v3(ofType(delayed, 'stake_withdrawal_request')[0])).toMatchObject({
+      stake_holder: WALLET,
+      pool: POOL,
+      payout_nft: addr(75),
+      tokens_burnt: '4000000000',
+    });
   });
 });

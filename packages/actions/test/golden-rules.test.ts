@@ -15,7 +15,10 @@ describe('golden matching rules (fixtures README)', () => {
   });
 
   it('compares numbers by value, opcodes in hex, addresses case-insensitively, booleans strictly', () => {
-    const entry: GoldenEntry = { type: 'jetton_swap', values: { amount: 123, opcode: '0x0490f09b', source: `0:${'ab'.repeat(32)}`, success: true } };
+    const entry: GoldenEntry = {
+      type: 'jetton_swap',
+      values: { amount: 123, opcode: '0x0490f09b', source: `0:${'ab'.repeat(32)}`, success: true },
+    };
     expect(checkEntry([swap], entry).ok).toBe(true);
     expect(checkEntry([swap], { type: 'jetton_swap', values: { amount: 124 } }).ok).toBe(false);
     expect(checkEntry([swap], { type: 'jetton_swap', values: { success: 'true' } }).ok).toBe(false);

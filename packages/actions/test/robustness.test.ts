@@ -11,8 +11,16 @@ describe('classification of damaged traces', () => {
   const fixtures = listGoldenFixtures(fixturePath('actions')).map((f) => readGoldenFixture(f));
   // a body that keeps its opcode but loses everything after it, and one with garbage after it
   const damage = [
-    (op: number) => beginCell().storeUint(op >>> 0, 32).endCell(),
-    (op: number) => beginCell().storeUint(op >>> 0, 32).storeUint(0xdeadbeef, 32).storeRef(beginCell().storeUint(1, 3).endCell()).endCell(),
+    (op: number) =>
+      beginCell()
+        .storeUint(op >>> 0, 32)
+        .endCell(),
+    (op: number) =>
+      beginCell()
+        .storeUint(op >>> 0, 32)
+        .storeUint(0xdeadbeef, 32)
+        .storeRef(beginCell().storeUint(1, 3).endCell())
+        .endCell(),
   ];
 
   for (const [i, damaged] of damage.entries()) {
@@ -26,7 +34,8 @@ describe('classification of damaged traces', () => {
           })),
         };
         const actions = classifyTrace(input);
-        for (const a of actions) expect(validate(toV3Action(a, { includeAccounts: true })), `${fixture.name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+        for (const a of actions)
+          expect(validate(toV3Action(a, { includeAccounts: true })), `${fixture.name}: ${JSON.stringify(validate.errors)}`).toBe(true);
       }
     });
   }
@@ -35,7 +44,10 @@ describe('classification of damaged traces', () => {
     const fixture = fixtures[0];
     const input: TraceInput = {
       ...fixture,
-      transactions: fixture.transactions.map((tx) => ({ ...tx, messages: tx.messages.map((m) => ({ ...m, body: m.body ? 'not-a-boc' : null })) })),
+      transactions: fixture.transactions.map((tx) => ({
+        ...tx,
+        messages: tx.messages.map((m) => ({ ...m, body: m.body ? 'not-a-boc' : null })),
+      })),
     };
     expect(() => classifyTrace(input)).not.toThrow();
   });

@@ -11,7 +11,6 @@ import {
 import { fixturePath } from '@tongate/testdata';
 import { actionValidator } from './spec.js';
 
-
 describe('v3 action objects', () => {
   const validate = actionValidator();
   const all = listGoldenFixtures(fixturePath('actions')).flatMap((f) => classifyTrace(readGoldenFixture(f)));

@@ -15,7 +15,16 @@ export function accountStateFields(sa: ShardAccount | null): AccountStateFields 
   const lastTransaction = sa && sa.lastTransactionLt > 0n ? { lt: sa.lastTransactionLt, hash: bigintHash(sa.lastTransactionHash) } : null;
   const placeholder = acc && acc.storage.state.type === 'uninit' && acc.storage.balance.coins === 0n && sa!.lastTransactionLt === 0n;
   if (!sa || !acc || placeholder) {
-    return { status: 'nonexist', balance: 0n, extraCurrencies: [], code: null, data: null, frozenHash: null, lastTransaction, shardAccount: null };
+    return {
+      status: 'nonexist',
+      balance: 0n,
+      extraCurrencies: [],
+      code: null,
+      data: null,
+      frozenHash: null,
+      lastTransaction,
+      shardAccount: null,
+    };
   }
   const state = acc.storage.state;
   const other = acc.storage.balance.other;

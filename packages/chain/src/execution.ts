@@ -16,7 +16,8 @@ export const EXIT_CODE_NO_CODE = -13;
 /** A get-method name or id as the 32-bit method id the TVM dispatches on. */
 export function methodIdOf(method: string | number): number {
   if (typeof method === 'number') {
-    if (!Number.isInteger(method) || method < -(2 ** 31) || method >= 2 ** 31) throw new ChainError('invalid', `method id must be a 32-bit integer, got ${method}`);
+    if (!Number.isInteger(method) || method < -(2 ** 31) || method >= 2 ** 31)
+      throw new ChainError('invalid', `method id must be a 32-bit integer, got ${method}`);
     return method;
   }
   if (method.length === 0) throw new ChainError('invalid', 'method name is empty');

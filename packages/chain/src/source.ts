@@ -215,10 +215,16 @@ export interface ChainSource {
   getShards(mcSeqno: number): Promise<BlockIdExt[]>;
 
   /** A block's transaction ids ordered by (account, lt), after an exclusive cursor. */
-  listBlockTransactions(id: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ShortTransactionId>>;
+  listBlockTransactions(
+    id: BlockRef,
+    opts: { count: number; after?: BlockTransactionCursor },
+  ): Promise<BlockTransactionsPage<ShortTransactionId>>;
 
   /** Same order and paging as listBlockTransactions, with whole transactions. */
-  listBlockTransactionsExt(id: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ChainTransaction>>;
+  listBlockTransactionsExt(
+    id: BlockRef,
+    opts: { count: number; after?: BlockTransactionCursor },
+  ): Promise<BlockTransactionsPage<ChainTransaction>>;
 
   /** Walks an account's history backwards starting AT (lt, hash) inclusive, newest first, at most `count`. */
   getAccountTransactions(address: Address, from: TransactionId, count: number): Promise<ChainTransaction[]>;

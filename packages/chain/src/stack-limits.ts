@@ -27,7 +27,8 @@ export function stackLimitViolation(stack: readonly TupleItem[]): string | null 
     for (const item of items) {
       if (++entries > STACK_LIMITS.entries) return `more than ${STACK_LIMITS.entries} entries, nested tuple and list contents included`;
       if (item.type === 'tuple') {
-        if (item.items.length > STACK_LIMITS.tupleItems) return `a tuple has ${item.items.length} items (at most ${STACK_LIMITS.tupleItems})`;
+        if (item.items.length > STACK_LIMITS.tupleItems)
+          return `a tuple has ${item.items.length} items (at most ${STACK_LIMITS.tupleItems})`;
         const inner = walk(item.items);
         if (inner) return inner;
       } else if (item.type === 'cell' || item.type === 'slice' || item.type === 'builder') {

@@ -25,5 +25,7 @@ export function blockSigningPayload(rootHash: Buffer, fileHash: Buffer): Buffer 
 /** node_id_short of a validator: sha256 of the TL-serialized `pub.ed25519` public key. */
 export function nodeIdShort(ed25519PublicKey: Buffer): Buffer {
   if (ed25519PublicKey.length !== 32) throw new Error('ed25519 public key must be 32 bytes');
-  return createHash('sha256').update(Buffer.concat([tlConstructor(TL_PUB_ED25519), ed25519PublicKey])).digest();
+  return createHash('sha256')
+    .update(Buffer.concat([tlConstructor(TL_PUB_ED25519), ed25519PublicKey]))
+    .digest();
 }

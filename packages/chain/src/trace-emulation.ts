@@ -84,7 +84,14 @@ const STATUS = { active: 'active', uninit: 'uninit', frozen: 'frozen' } as const
 export function emulatedAccountState(sa: ShardAccount): EmulatedAccountState {
   const account = sa.account;
   if (!account) {
-    return { hash: beginCell().storeBit(false).endCell().hash(), balance: 0n, status: 'nonexist', codeHash: null, dataHash: null, frozenHash: null };
+    return {
+      hash: beginCell().storeBit(false).endCell().hash(),
+      balance: 0n,
+      status: 'nonexist',
+      codeHash: null,
+      dataHash: null,
+      frozenHash: null,
+    };
   }
   const state = account.storage.state;
   const active = state.type === 'active' ? state.state : null;
@@ -147,7 +154,11 @@ export async function emulateTraceWith(
     const lt = [nextLt, before.lastTransactionLt + 1n, createdLt + 1n].reduce((a, b) => (a > b ? a : b));
     const lastPaid = before.account?.storageStats.lastPaid ?? 0;
     const root = transactions.length === 0;
-    const result = await runner.runTransaction(before, cell, { now: Math.max(now, lastPaid), lt, ignoreChksig: root && (opts.ignoreChksig ?? false) });
+    const result = await runner.runTransaction(before, cell, {
+      now: Math.max(now, lastPaid),
+      lt,
+      ignoreChksig: root && (opts.ignoreChksig ?? false),
+    });
     if ('error' in result) {
       if (transactions.length === 0) throw new ChainError('refused', `external message not accepted: ${result.error}`);
       unprocessed++;

@@ -7,22 +7,51 @@ const body = beginCell().storeUint(0xdeadbeef, 32).storeStringTail('payload').en
 
 describe('normalizedExternalMessageHash', () => {
   it('ignores the import fee, the state init and how the body is stored', () => {
-    const plain = beginCell().store(storeMessage(external({ to: dest, body }))).endCell();
+    const plain = beginCell()
+      .store(storeMessage(external({ to: dest, body })))
+      .endCell();
     const withInit = beginCell()
-      .store(storeMessage({ info: { type: 'external-in', dest, importFee: 123n }, init: { code: beginCell().storeUint(1, 8).endCell(), data: beginCell().endCell() }, body }))
+      .store(
+        storeMessage({
+          info: { type: 'external-in', dest, importFee: 123n },
+          init: { code: beginCell().storeUint(1, 8).endCell(), data: beginCell().endCell() },
+          body,
+        }),
+      )
       .endCell();
     expect(plain.hash().equals(withInit.hash())).toBe(false);
     expect(normalizedExternalMessageHash(plain).equals(normalizedExternalMessageHash(withInit))).toBe(true);
     // The normalized form itself is a message whose plain hash is the normalized hash.
-    const normalized = beginCell().store(storeMessage({ info: { type: 'external-in', dest, importFee: 0n }, body }, { forceRef: true })).endCell();
+    const normalized = beginCell()
+      .store(storeMessage({ info: { type: 'external-in', dest, importFee: 0n }, body }, { forceRef: true }))
+      .endCell();
     expect(normalizedExternalMessageHash(plain).equals(normalized.hash())).toBe(true);
-    const otherBody = beginCell().store(storeMessage(external({ to: dest, body: beginCell().storeUint(1, 1).endCell() }))).endCell();
+    const otherBody = beginCell()
+      .store(storeMessage(external({ to: dest, body: beginCell().storeUint(1, 1).endCell() })))
+      .endCell();
     expect(normalizedExternalMessageHash(otherBody).equals(normalizedExternalMessageHash(plain))).toBe(false);
   });
 
   it('rejects internal messages', () => {
     const internalMsg = beginCell()
-      .store(storeMessage({ info: { type: 'internal', ihrDisabled: true, bounce: false, bounced: false, src: dest, dest, value: { coins: 1n }, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 }, body }))
+      .store(
+        storeMessage({
+          info: {
+            type: 'internal',
+            ihrDisabled: true,
+            bounce: false,
+            bounced: false,
+            src: dest,
+            dest,
+            value: { coins: 1n },
+            ihrFee: 0n,
+            forwardFee: 0n,
+            createdLt: 0n,
+            createdAt: 0,
+          },
+          body,
+        }),
+      )
       .endCell();
     expect(() => normalizedExternalMessageHash(internalMsg)).toThrow(/external-in/);
   });

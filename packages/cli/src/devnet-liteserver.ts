@@ -41,7 +41,13 @@ export async function startDevnetLiteserver(opts: {
 }): Promise<DevnetLiteserver> {
   const host = opts.host ?? '127.0.0.1';
   const ports = opts.ports?.length ? opts.ports : [opts.port ?? 0];
-  const devnet = await createDevnet({ network: opts.network, dataDir: opts.dataDir, blockIntervalMs: opts.blockIntervalMs, electionTiming: opts.electionTiming, logger: opts.logger });
+  const devnet = await createDevnet({
+    network: opts.network,
+    dataDir: opts.dataDir,
+    blockIntervalMs: opts.blockIntervalMs,
+    electionTiming: opts.electionTiming,
+    logger: opts.logger,
+  });
   const servers: ChainLiteServer[] = [];
   try {
     for (const port of ports) {
@@ -55,7 +61,11 @@ export async function startDevnetLiteserver(opts: {
     throw err;
   }
   const named = await Promise.all(servers.map((s) => s.globalConfig(host) as Promise<{ liteservers: object[] }>));
-  const config = { ...named[0]!, liteservers: named.flatMap((c) => c.liteservers), tongate: { proofs: 'unsafe', note: 'devnet liteserver: block ids are not cell hashes' } };
+  const config = {
+    ...named[0]!,
+    liteservers: named.flatMap((c) => c.liteservers),
+    tongate: { proofs: 'unsafe', note: 'devnet liteserver: block ids are not cell hashes' },
+  };
   if (opts.configFile) writeFileSync(opts.configFile, `${JSON.stringify(config, null, 2)}\n`);
   const stopped = new Set<number>();
   const running: DevnetLiteserver = {

@@ -29,11 +29,16 @@ export async function startIndexProcess(config: Config, network: Network): Promi
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
   };
   try {
-    const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: (config.databaseUrl && config.databaseSchema) || undefined });
+    const store = await openStore({
+      databaseUrl: config.databaseUrl || undefined,
+      dataDir: config.dataDir,
+      schema: (config.databaseUrl && config.databaseSchema) || undefined,
+    });
     cleanups.push(() => store.close());
     await store.migrate();
     const lock = await store.tryLockChainWriter(network);
-    if (!lock) throw new ConfigError(`${network}: another process already indexes this database (one indexer per network and DATABASE_URL)`);
+    if (!lock)
+      throw new ConfigError(`${network}: another process already indexes this database (one indexer per network and DATABASE_URL)`);
     cleanups.push(() => lock.release());
     const chain: ChainSource =
       settings.backend === 'liteserver'
@@ -42,7 +47,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
             network,
             dataDir: path.resolve(config.dataDir, 'devnet'),
             blockIntervalMs: config.devnetBlockIntervalMs,
-          electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
+            electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
             logger: { info: (obj, msg) => logger.info(obj, msg) },
           });
     cleanups.push(() => chain.close());

@@ -101,7 +101,11 @@ export async function openKeyAdmin(config: Config): Promise<KeyAdmin> {
       if (await remote.ping()) return remote;
     }
   }
-  const store = await openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: (config.databaseUrl && config.databaseSchema) || undefined });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl || undefined,
+    dataDir: config.dataDir,
+    schema: (config.databaseUrl && config.databaseSchema) || undefined,
+  });
   await store.migrate();
   return new DirectKeyAdmin(store, store.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${config.dataDir}`);
 }

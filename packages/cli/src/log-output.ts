@@ -24,7 +24,9 @@ export function readableLogLine(line: string, colour = false): string {
   const clock = typeof time === 'number' ? new Date(time).toISOString().slice(11, 23) : '';
   const name = (LEVELS[levelNumber] ?? String(level)).padEnd(5);
   const tint = colour && COLOURS[levelNumber] ? (s: string) => `${COLOURS[levelNumber]}${s}\x1b[0m` : (s: string) => s;
-  const pairs = Object.entries(fields).map(([k, v]) => `${k}=${fieldText(v)}`).join(' ');
+  const pairs = Object.entries(fields)
+    .map(([k, v]) => `${k}=${fieldText(v)}`)
+    .join(' ');
   let text = `${clock} ${tint(name)} ${typeof msg === 'string' ? msg : ''}${pairs ? `  ${pairs}` : ''}\n`;
   if (err && typeof err === 'object') {
     const e = err as { stack?: string; message?: string };

@@ -126,9 +126,14 @@ const COMMANDS: CommandSpec[] = [
       out('Try:');
       out(`  curl 'http://${config.mainnet.hosts[0]}:${mainnetPort}/api/v2/getMasterchainInfo'`);
       out(`  curl 'http://${config.mainnet.hosts[0]}:${mainnetPort}/api/v2/getAddressBalance?address=${faucet}'`);
-      out(`  curl -X POST 'http://${config.mainnet.hosts[0]}:${mainnetPort}/api/v2/jsonRPC' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getMasterchainInfo","params":{}}'`);
+      out(
+        `  curl -X POST 'http://${config.mainnet.hosts[0]}:${mainnetPort}/api/v2/jsonRPC' -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"getMasterchainInfo","params":{}}'`,
+      );
       out(`  npm run tongate -- keys create --network mainnet --rps 10 --label me`);
-      exitOnSignal(() => gateway.close(), (signal) => out(`${signal}: draining in-flight requests…`));
+      exitOnSignal(
+        () => gateway.close(),
+        (signal) => out(`${signal}: draining in-flight requests…`),
+      );
     },
   },
   {
@@ -140,8 +145,16 @@ const COMMANDS: CommandSpec[] = [
       burst: { type: 'string', value: 'N', help: 'burst (default: the rps given, else TONGATE_DEFAULT_PLAN_BURST)' },
       label: { type: 'string', value: 'TEXT', help: 'a label to recognise the key by' },
       expires: { type: 'string', value: 'ISO-DATE', help: 'the key stops working at this time' },
-      'stream-connections': { type: 'string', value: 'N', help: "Streaming API: concurrent streams, 0 for none, or 'unlimited' (default TONGATE_STREAM_KEY_CONNECTIONS)" },
-      'stream-addresses': { type: 'string', value: 'N', help: "Streaming API: addresses per stream, or 'unlimited' (default TONGATE_STREAM_KEY_ADDRESSES)" },
+      'stream-connections': {
+        type: 'string',
+        value: 'N',
+        help: "Streaming API: concurrent streams, 0 for none, or 'unlimited' (default TONGATE_STREAM_KEY_CONNECTIONS)",
+      },
+      'stream-addresses': {
+        type: 'string',
+        value: 'N',
+        help: "Streaming API: addresses per stream, or 'unlimited' (default TONGATE_STREAM_KEY_ADDRESSES)",
+      },
     },
     async run({ values, out, config: readConfig }) {
       const config = readConfig();
@@ -155,10 +168,20 @@ const COMMANDS: CommandSpec[] = [
       }
       const streamConnections = planLimit('stream-connections', str(values['stream-connections']));
       const streamAddresses = planLimit('stream-addresses', str(values['stream-addresses']));
-      const input = { network: network(str(values.network)), rps, burst, label: str(values.label) ?? '', expiresAt, streamConnections, streamAddresses };
+      const input = {
+        network: network(str(values.network)),
+        rps,
+        burst,
+        label: str(values.label) ?? '',
+        expiresAt,
+        streamConnections,
+        streamAddresses,
+      };
       await withKeyAdmin(config, async (admin) => {
         const { key, record } = await admin.create(input);
-        out(`Created key #${record.id} for ${record.network} (${record.rps} rps, burst ${record.burst}, streams ${streamPlanText(record)}${record.label ? `, label '${record.label}'` : ''}).`);
+        out(
+          `Created key #${record.id} for ${record.network} (${record.rps} rps, burst ${record.burst}, streams ${streamPlanText(record)}${record.label ? `, label '${record.label}'` : ''}).`,
+        );
         out(`Key (shown once, store it now): ${key}`);
       });
     },
@@ -224,7 +247,7 @@ const COMMANDS: CommandSpec[] = [
   },
   {
     path: ['devnet', 'complain'],
-    summary: "file a complaint against a devnet validator; the devnet validators vote for it",
+    summary: 'file a complaint against a devnet validator; the devnet validators vote for it',
     options: {
       network: NETWORK_OPTION('the devnet (default mainnet)'),
       validator: { type: 'string', value: 'PUBKEY-HEX', help: 'the validator to complain about (default: one of the set)' },
@@ -232,11 +255,18 @@ const COMMANDS: CommandSpec[] = [
     async run({ values, out, config }) {
       const net = network(str(values.network) ?? 'mainnet');
       const validator = str(values.validator);
-      if (validator !== undefined && !/^[0-9a-fA-F]{64}$/.test(validator)) throw new UsageError(`--validator must be a public key as 64 hex digits, got '${validator}'`);
+      if (validator !== undefined && !/^[0-9a-fA-F]{64}$/.test(validator))
+        throw new UsageError(`--validator must be a public key as 64 hex digits, got '${validator}'`);
       const remote = await runningServer(config(), "start it with 'tongate start --seed' first");
-      const { status, data } = await remote.call<{ electionId?: number; complaintHash?: string; validatorPubkey?: string; error?: string }>('POST', `/admin/devnet/${net}/complaint`, validator ? { validatorPubkey: validator } : {});
+      const { status, data } = await remote.call<{ electionId?: number; complaintHash?: string; validatorPubkey?: string; error?: string }>(
+        'POST',
+        `/admin/devnet/${net}/complaint`,
+        validator ? { validatorPubkey: validator } : {},
+      );
       if (status !== 200) throw new Error(data.error ?? `filing a complaint on ${net} failed`);
-      out(`Filed complaint ${data.complaintHash} against ${data.validatorPubkey} in election ${data.electionId} on the ${net} devnet; the devnet validators are voting for it.`);
+      out(
+        `Filed complaint ${data.complaintHash} against ${data.validatorPubkey} in election ${data.electionId} on the ${net} devnet; the devnet validators are voting for it.`,
+      );
       out(`See it with: curl 'http://127.0.0.1:<port>/api/v3/validators/complaints?election_id=${data.electionId}'`);
     },
   },
@@ -245,7 +275,12 @@ const COMMANDS: CommandSpec[] = [
     summary: 'run a devnet served as an ADNL liteserver (one per --port, all of the same chain); prints its global config',
     options: {
       network: NETWORK_OPTION('the devnet (default mainnet)'),
-      port: { type: 'string', value: 'N', multiple: true, help: 'TCP port; repeat it to serve the devnet as that many liteservers (default: one on any free port)' },
+      port: {
+        type: 'string',
+        value: 'N',
+        multiple: true,
+        help: 'TCP port; repeat it to serve the devnet as that many liteservers (default: one on any free port)',
+      },
       host: { type: 'string', value: 'ADDRESS', help: 'interface to listen on (default 127.0.0.1)' },
       'config-out': { type: 'string', value: 'FILE', help: 'also write the global config to this file' },
     },
@@ -264,8 +299,13 @@ const COMMANDS: CommandSpec[] = [
         host,
         configFile: configOut,
       });
-      out(`devnet liteserver (${net}) on ${running.servers.map((s) => `${host}:${s.port}`).join(', ')}, faucet ${running.devnet.faucet.address.toString({ testOnly: net === 'testnet' })}`);
-      if (configOut) out(`global config written to ${configOut}; use it with TONGATE_${net.toUpperCase()}_BACKEND=liteserver TONGATE_${net.toUpperCase()}_LITESERVER_CONFIG=${configOut}`);
+      out(
+        `devnet liteserver (${net}) on ${running.servers.map((s) => `${host}:${s.port}`).join(', ')}, faucet ${running.devnet.faucet.address.toString({ testOnly: net === 'testnet' })}`,
+      );
+      if (configOut)
+        out(
+          `global config written to ${configOut}; use it with TONGATE_${net.toUpperCase()}_BACKEND=liteserver TONGATE_${net.toUpperCase()}_LITESERVER_CONFIG=${configOut}`,
+        );
       out(JSON.stringify(running.config, null, 2));
       exitOnSignal(() => running.close());
     },
@@ -324,7 +364,10 @@ function usageLine(cmd: CommandSpec): string {
 function commandHelp(cmd: CommandSpec): string {
   const lines = [`usage: ${usageLine(cmd)}`, '', `  ${cmd.summary}`];
   const entries = Object.entries(cmd.options);
-  const all: [string, string][] = entries.map(([name, o]) => [o.type === 'string' ? `--${name} <${o.value ?? 'VALUE'}>` : `--${name}`, o.help]);
+  const all: [string, string][] = entries.map(([name, o]) => [
+    o.type === 'string' ? `--${name} <${o.value ?? 'VALUE'}>` : `--${name}`,
+    o.help,
+  ]);
   all.push(['-h, --help', 'print this help']);
   const width = Math.max(...all.map(([f]) => f.length));
   lines.push('', 'options:', ...all.map(([f, h]) => `  ${f.padEnd(width)}  ${h}`));
@@ -342,7 +385,9 @@ const USAGE = listHelp(COMMANDS, 'tongate — a TON Center API v2/v3 gateway\n\n
 /** The command `argv` names (longest match first), its group when it names only a group, and the rest of argv. */
 function findCommand(argv: string[]): { cmd?: CommandSpec; group?: string; rest: string[] } {
   const [first, second] = argv;
-  const cmd = COMMANDS.find((c) => c.path.length === 2 && c.path[0] === first && c.path[1] === second) ?? COMMANDS.find((c) => c.path.length === 1 && c.path[0] === first);
+  const cmd =
+    COMMANDS.find((c) => c.path.length === 2 && c.path[0] === first && c.path[1] === second) ??
+    COMMANDS.find((c) => c.path.length === 1 && c.path[0] === first);
   if (cmd) return { cmd, rest: argv.slice(cmd.path.length) };
   if (first !== undefined && GROUPS[first]) return { group: first, rest: argv.slice(1) };
   return { rest: argv.slice(1) };
@@ -352,12 +397,20 @@ function findCommand(argv: string[]): { cmd?: CommandSpec; group?: string; rest:
 function parseCommandArgs(cmd: CommandSpec, args: string[]): { values: Invocation['values']; positionals: string[] } {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, strict: true, options: Object.fromEntries(Object.entries(cmd.options).map(([name, o]) => [name, { type: o.type, multiple: o.multiple ?? false }])) });
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: Object.fromEntries(Object.entries(cmd.options).map(([name, o]) => [name, { type: o.type, multiple: o.multiple ?? false }])),
+    });
   } catch (err) {
     const code = (err as { code?: string }).code;
     const name = /'([^']+)'/.exec((err as Error).message)?.[1];
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option '${name ?? '?'}'`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`option '${name?.split(' ')[0] ?? '?'}' ${/argument missing/.test((err as Error).message) ? 'needs a value' : 'takes no value'}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+      throw new UsageError(
+        `option '${name?.split(' ')[0] ?? '?'}' ${/argument missing/.test((err as Error).message) ? 'needs a value' : 'takes no value'}`,
+      );
     throw new UsageError((err as Error).message.split('\n')[0]!);
   }
   const max = cmd.positionals ?? 0;
@@ -393,7 +446,11 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
   } catch (err) {
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof ActionsUsageError) {
       // One line saying what is wrong and one of usage; --help has the rest.
-      const usage = cmd ? `usage: ${usageLine(cmd)}  ('tongate ${cmd.path.join(' ')} --help' for details)` : group ? `usage: tongate ${group} <${groupCommands.map((c) => c.path[1]).join('|')}> …  ('tongate ${group} --help' for details)` : "usage: tongate <command> [options]  ('tongate --help' lists the commands)";
+      const usage = cmd
+        ? `usage: ${usageLine(cmd)}  ('tongate ${cmd.path.join(' ')} --help' for details)`
+        : group
+          ? `usage: tongate ${group} <${groupCommands.map((c) => c.path[1]).join('|')}> …  ('tongate ${group} --help' for details)`
+          : "usage: tongate <command> [options]  ('tongate --help' lists the commands)";
       console.error(`tongate: ${err.message}\n${usage}`);
       return 2;
     }

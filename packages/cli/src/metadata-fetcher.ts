@@ -4,7 +4,12 @@ import type { Config, Network } from '@tongate/server';
 import type { Store } from '@tongate/store';
 
 /** The off-chain metadata fetcher of a network's index, beside its indexer; null when the setting leaves it off. */
-export function startMetadataFetcher(config: Config, network: Network, db: ReturnType<Store['chain']>, logger: IndexerLogger): MetadataFetcher | null {
+export function startMetadataFetcher(
+  config: Config,
+  network: Network,
+  db: ReturnType<Store['chain']>,
+  logger: IndexerLogger,
+): MetadataFetcher | null {
   if (!config.metadataFetch) return null;
   const fetcher = new MetadataFetcher({
     db,

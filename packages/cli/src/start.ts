@@ -6,7 +6,14 @@ import { createDevnet, devnetElectionTiming, installFastSha256, type Devnet } fr
 import { LiteserverChain, parseGlobalConfig, type ProofPolicy } from '@tongate/liteserver';
 import type { MessageSubmitter } from '@tongate/domain';
 import { createV2Handlers } from '@tongate/handlers-v2';
-import { blockPublisher, createV3Handlers, MemoryPendingStore, pendingStreamItem, PendingTraces, RedisPendingStore } from '@tongate/handlers-v3';
+import {
+  blockPublisher,
+  createV3Handlers,
+  MemoryPendingStore,
+  pendingStreamItem,
+  PendingTraces,
+  RedisPendingStore,
+} from '@tongate/handlers-v3';
 import { MemoryBus, RedisBus, RedisConnectionRegistry, StreamHub, StreamingEndpoints, type StreamBus } from '@tongate/streaming';
 import { Indexer, type MetadataFetcher } from '@tongate/indexer';
 import { processLogger } from './log-output.js';
@@ -52,7 +59,9 @@ async function databaseStep<T>(config: Config, step: () => Promise<T>): Promise<
     const e = err as { code?: string; message?: string; errors?: { code?: string; message?: string }[] };
     const cause = e.code ?? e.errors?.[0]?.code ?? '';
     const detail = (e.message || e.errors?.map((x) => x.message).join('; ') || String(err)).trim();
-    throw new ConfigError(`DATABASE_URL (${redactPassword(config.databaseUrl)}): cannot use PostgreSQL: ${cause ? `${cause} ` : ''}${detail}`);
+    throw new ConfigError(
+      `DATABASE_URL (${redactPassword(config.databaseUrl)}): cannot use PostgreSQL: ${cause ? `${cause} ` : ''}${detail}`,
+    );
   }
 }
 
@@ -67,7 +76,10 @@ function redactPassword(url: string): string {
 }
 
 /** The composition root: config → store → chain backends → handlers → app → listeners. */
-export async function startGateway(config: Config, options: { seed?: boolean; logger?: Logger; /** PostgreSQL schema (tests: one per run). */ schema?: string } = {}): Promise<Gateway> {
+export async function startGateway(
+  config: Config,
+  options: { seed?: boolean; logger?: Logger; /** PostgreSQL schema (tests: one per run). */ schema?: string } = {},
+): Promise<Gateway> {
   const logger = options.logger ?? processLogger(config);
   const cleanups: (() => Promise<void>)[] = [];
   const close = async () => {
@@ -78,11 +90,19 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
   if (!installFastSha256()) logger.warn('fast sha256 not installed: @ton/crypto is not the version the devnet fast path was written for');
   try {
     const store = await databaseStep(config, () =>
-      openStore({ databaseUrl: config.databaseUrl || undefined, dataDir: config.dataDir, schema: config.databaseUrl ? options.schema ?? (config.databaseSchema || undefined) : undefined, readTimeoutMs: config.dbReadTimeoutMs }),
+      openStore({
+        databaseUrl: config.databaseUrl || undefined,
+        dataDir: config.dataDir,
+        schema: config.databaseUrl ? (options.schema ?? (config.databaseSchema || undefined)) : undefined,
+        readTimeoutMs: config.dbReadTimeoutMs,
+      }),
     );
     cleanups.push(() => store.close());
     await databaseStep(config, () => store.migrate());
-    const keys = new KeyLookup(store.keys, { pollIntervalMs: config.keysPollMs, onError: (err) => logger.warn({ err }, 'key version poll failed') });
+    const keys = new KeyLookup(store.keys, {
+      pollIntervalMs: config.keysPollMs,
+      onError: (err) => logger.warn({ err }, 'key version poll failed'),
+    });
     await keys.start();
     cleanups.push(async () => keys.stop());
     const limiter = config.redisUrl
@@ -92,11 +112,14 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         })
       : createMemoryLimiter();
     // A fresh process waits briefly for Redis so its first requests are counted in the shared limits.
-    if (limiter instanceof FailoverRedisLimiter && !(await limiter.waitForRedis())) logger.warn('Redis not reachable at start: rate limits are per process until it is');
+    if (limiter instanceof FailoverRedisLimiter && !(await limiter.waitForRedis()))
+      logger.warn('Redis not reachable at start: rate limits are per process until it is');
     cleanups.push(() => limiter.close());
 
     // Pending traces: in Redis when there is one, so every API process serves what any of them accepted.
-    const pendingStore = config.redisUrl ? new RedisPendingStore(config.redisUrl, config.pendingMaxEntries) : new MemoryPendingStore(config.pendingMaxEntries);
+    const pendingStore = config.redisUrl
+      ? new RedisPendingStore(config.redisUrl, config.pendingMaxEntries)
+      : new MemoryPendingStore(config.pendingMaxEntries);
     cleanups.push(() => pendingStore.close());
 
     // Streaming API: sources publish on the bus, every process's hub listens (Redis pub/sub with REDIS_URL).
@@ -199,16 +222,35 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
         const value = indexer!.status()[pick];
         return value === null ? [] : [{ labels: { network }, value }];
       });
-    metrics.addGauge('tongate_metadata_fetches', 'Token metadata fetches since start, by outcome: fetched, failed, or refused (a destination the outbound guard does not allow)', () =>
-      Object.entries(fetchers).flatMap(([network, fetcher]) => Object.entries(fetcher!.status()).map(([outcome, value]) => ({ labels: { network, outcome }, value }))),
+    metrics.addGauge(
+      'tongate_metadata_fetches',
+      'Token metadata fetches since start, by outcome: fetched, failed, or refused (a destination the outbound guard does not allow)',
+      () =>
+        Object.entries(fetchers).flatMap(([network, fetcher]) =>
+          Object.entries(fetcher!.status()).map(([outcome, value]) => ({ labels: { network, outcome }, value })),
+        ),
     );
-    metrics.addGauge('tongate_indexer_lag_blocks', 'Masterchain blocks between the chain head and the last indexed block', lag('lagBlocks'));
-    metrics.addGauge('tongate_indexer_lag_seconds', 'Seconds between the chain head and the last indexed block (gen_utime)', lag('lagSeconds'));
+    metrics.addGauge(
+      'tongate_indexer_lag_blocks',
+      'Masterchain blocks between the chain head and the last indexed block',
+      lag('lagBlocks'),
+    );
+    metrics.addGauge(
+      'tongate_indexer_lag_seconds',
+      'Seconds between the chain head and the last indexed block (gen_utime)',
+      lag('lagSeconds'),
+    );
     // Where a block's time goes between being sealed and being served (discover, collect, prepare:<derivation>,
     // write:chain, write:<derivation>, commit): running totals, for rates per block, and the last block's.
-    const perIndexer = <T>(read: (status: ReturnType<Indexer['status']>, network: string) => T[]) => () =>
-      Object.entries(indexers).flatMap(([network, indexer]) => read(indexer!.status(), network));
-    metrics.addGauge('tongate_indexer_blocks_written', 'Masterchain blocks the indexer wrote since start', perIndexer((s, network) => [{ labels: { network }, value: s.blocks }]));
+    const perIndexer =
+      <T>(read: (status: ReturnType<Indexer['status']>, network: string) => T[]) =>
+      () =>
+        Object.entries(indexers).flatMap(([network, indexer]) => read(indexer!.status(), network));
+    metrics.addGauge(
+      'tongate_indexer_blocks_written',
+      'Masterchain blocks the indexer wrote since start',
+      perIndexer((s, network) => [{ labels: { network }, value: s.blocks }]),
+    );
     metrics.addGauge(
       'tongate_indexer_stage_seconds',
       'Seconds the indexer spent per stage of its blocks since start (divide by tongate_indexer_blocks_written for a per-block mean)',
@@ -217,13 +259,24 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     metrics.addGauge(
       'tongate_indexer_last_block_stage_seconds',
       'Seconds per stage of the last masterchain block the indexer wrote',
-      perIndexer((s, network) => Object.entries(s.lastBlock?.stagesMs ?? {}).map(([stage, ms]) => ({ labels: { network, stage }, value: ms / 1000 }))),
+      perIndexer((s, network) =>
+        Object.entries(s.lastBlock?.stagesMs ?? {}).map(([stage, ms]) => ({ labels: { network, stage }, value: ms / 1000 })),
+      ),
     );
     const health = () => ({
       indexer: Object.fromEntries(
         Object.entries(indexers).map(([network, indexer]) => {
           const s = indexer!.status();
-          return [network, { indexed_seqno: s.indexedSeqno, chain_seqno: s.chainSeqno, lag_blocks: s.lagBlocks, lag_seconds: s.lagSeconds, last_error: s.lastError }];
+          return [
+            network,
+            {
+              indexed_seqno: s.indexedSeqno,
+              chain_seqno: s.chainSeqno,
+              lag_blocks: s.lagBlocks,
+              lag_seconds: s.lagSeconds,
+              last_error: s.lastError,
+            },
+          ];
         }),
       ),
     });
@@ -239,8 +292,22 @@ export async function startGateway(config: Config, options: { seed?: boolean; lo
     metrics.addGauge('tongate_stream_subscribers', 'Streaming API subscribers per network', () =>
       NETWORKS.map((network) => ({ labels: { network }, value: hub.subscriberCount(network) })),
     );
-    metrics.addGauge('tongate_stream_dropped_total', 'Streaming API subscribers dropped for not reading since start', () => [{ labels: {}, value: streamEndpoints.dropped }]);
-    const app = createApp({ config, v2Handlers, v3Handlers, keys, limiter, logger, metrics, health, healthSources, backendHealth, streaming: streamEndpoints });
+    metrics.addGauge('tongate_stream_dropped_total', 'Streaming API subscribers dropped for not reading since start', () => [
+      { labels: {}, value: streamEndpoints.dropped },
+    ]);
+    const app = createApp({
+      config,
+      v2Handlers,
+      v3Handlers,
+      keys,
+      limiter,
+      logger,
+      metrics,
+      health,
+      healthSources,
+      backendHealth,
+      streaming: streamEndpoints,
+    });
     const ports = [...new Set(NETWORKS.map((n) => config[n].port).filter((p) => p > 0))];
     const servers: Gateway['servers'] = [];
     const running: RunningServer[] = [];
@@ -286,10 +353,20 @@ export async function openLiteserverBackend(network: Network, file: string, logg
   const globalConfig = parseGlobalConfig(doc);
   for (const reason of globalConfig.skipped) logger.warn({ network, reason }, 'liteserver skipped');
   const requested = (doc as { tongate?: { proofs?: unknown } }).tongate?.proofs;
-  if (requested !== undefined && requested !== 'unsafe' && requested !== 'checking') throw new ConfigError(`${file}: tongate.proofs must be unsafe or checking`);
+  if (requested !== undefined && requested !== 'unsafe' && requested !== 'checking')
+    throw new ConfigError(`${file}: tongate.proofs must be unsafe or checking`);
   const proofs: ProofPolicy = (requested as ProofPolicy | undefined) ?? 'checking';
-  const chain = new LiteserverChain({ network, config: globalConfig, proofs, pool: { logger: { info: (o, m) => logger.info(o, m), warn: (o, m) => logger.warn(o, m) } } });
-  if (!(await chain.ready())) logger.warn({ network, servers: globalConfig.liteservers.length }, 'no liteserver reachable yet; chain requests answer 503 until one is');
+  const chain = new LiteserverChain({
+    network,
+    config: globalConfig,
+    proofs,
+    pool: { logger: { info: (o, m) => logger.info(o, m), warn: (o, m) => logger.warn(o, m) } },
+  });
+  if (!(await chain.ready()))
+    logger.warn(
+      { network, servers: globalConfig.liteservers.length },
+      'no liteserver reachable yet; chain requests answer 503 until one is',
+    );
   logger.info({ network, servers: globalConfig.liteservers.length, proofs }, 'liteserver backend');
   return chain;
 }

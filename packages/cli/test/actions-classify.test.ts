@@ -53,7 +53,9 @@ describe('tongate actions classify <fixture.json> (real CLI process)', () => {
           const expected = entry.values?.[field];
           if (expected === undefined) continue;
           const actual = ofType[0][v3];
-          expect(Array.isArray(expected) ? [...(actual as string[])].sort() : actual).toEqual(Array.isArray(expected) ? [...expected].sort() : expected);
+          expect(Array.isArray(expected) ? [...(actual as string[])].sort() : actual).toEqual(
+            Array.isArray(expected) ? [...expected].sort() : expected,
+          );
         }
       }
     });

@@ -27,7 +27,13 @@ interface Reply {
 let service: TestGateway;
 let base: string;
 
-async function request(options: { method?: string; path: string; body?: unknown; rawBody?: Buffer | string; headers?: Record<string, string> }): Promise<Reply> {
+async function request(options: {
+  method?: string;
+  path: string;
+  body?: unknown;
+  rawBody?: Buffer | string;
+  headers?: Record<string, string>;
+}): Promise<Reply> {
   const payload = options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
   const res = await fetch(`${base}${options.path}`, {
     method: options.method ?? (payload !== undefined ? 'POST' : 'GET'),
@@ -96,7 +102,8 @@ function operations(version: 'v2' | 'v3', doc: OpenApiDocument): Operation[] {
   return list;
 }
 
-const ADDRESS_NAME = /(^|_)(address|account|wallet|owner|source|destination|pool|nominator|validator|bidder|jetton_master|jetton_wallet|item_address|collection_address|multisig_address|contract_address)($|_)/;
+const ADDRESS_NAME =
+  /(^|_)(address|account|wallet|owner|source|destination|pool|nominator|validator|bidder|jetton_master|jetton_wallet|item_address|collection_address|multisig_address|contract_address)($|_)/;
 
 function isAddressSchema(schema: Schema | undefined, name: string): boolean {
   const text = JSON.stringify(schema ?? {});
@@ -159,7 +166,8 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
       ...(headers ? { headers } : {}),
     });
 
-  const baseline = (op: Operation) => Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
+  const baseline = (op: Operation) =>
+    Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
   const bodyBaseline = (op: Operation) => {
     const b: Record<string, unknown> = {};
     for (const name of op.body?.required ?? []) {
@@ -188,12 +196,20 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
     // Wrong type.
     const typed = op.params.find((p) => p.in === 'query' && ['integer', 'number', 'boolean'].includes(typeOf(p.schema) ?? ''));
     if (typed) {
-      expectClientError(await send(op, { ...baseline(op), [typed.name]: 'not-a-number' }, bodyBaseline(op)), op.version, `wrong type ${typed.name}`);
+      expectClientError(
+        await send(op, { ...baseline(op), [typed.name]: 'not-a-number' }, bodyBaseline(op)),
+        op.version,
+        `wrong type ${typed.name}`,
+      );
       checks++;
     }
     const typedBody = Object.entries(op.body?.properties ?? {}).find(([, s]) => typeOf(s as Schema) === 'string');
     if (typedBody) {
-      expectClientError(await send(op, baseline(op), { ...bodyBaseline(op), [typedBody[0]]: { nested: true } }), op.version, `wrong type body.${typedBody[0]}`);
+      expectClientError(
+        await send(op, baseline(op), { ...bodyBaseline(op), [typedBody[0]]: { nested: true } }),
+        op.version,
+        `wrong type body.${typedBody[0]}`,
+      );
       checks++;
     }
     // Unknown parameter.
@@ -224,7 +240,15 @@ describe('bad-input sweep over every operation of the bundled specs', () => {
     if (!param && !field) return [];
     const schema = param ? param.schema : (field![1] as Schema);
     const constrained = /"(pattern|format|\$ref)"/.test(JSON.stringify(schema)) || /AddressInput/.test(JSON.stringify(schema));
-    return [{ label: `${op.version} ${op.method.toUpperCase()} ${op.path} ${param ? param.name : `body.${field![0]}`}`, op, param, field, constrained }];
+    return [
+      {
+        label: `${op.version} ${op.method.toUpperCase()} ${op.path} ${param ? param.name : `body.${field![0]}`}`,
+        op,
+        param,
+        field,
+        constrained,
+      },
+    ];
   });
   for (const c of addressCases) {
     it.skipIf(!c.constrained)(`invalid address: ${c.label}`, async () => {
@@ -264,7 +288,12 @@ describe('the 2.1 operations and the POST forms name the parameter they refuse',
     ['dnsResolve: seqno 0', { path: '/api/v2/dnsResolve?name=x.ton&seqno=0' }, 422, /seqno/],
     ['dnsResolve POST: a NUL inside the name', { path: '/api/v2/dnsResolve', body: { name: 'a\u0000b.ton', ttl: 3 } }, 422, /name/],
     ['dnsResolve POST: a name of the wrong type', { path: '/api/v2/dnsResolve', body: { name: { label: 'x' } } }, 422, /name/],
-    ['dnsResolve POST: a huge ttl is followed only so far', { path: '/api/v2/dnsResolve', body: { name: 'a.b.c.d.nothing', ttl: 2147483647 } }, 200, /dns.resolved/],
+    [
+      'dnsResolve POST: a huge ttl is followed only so far',
+      { path: '/api/v2/dnsResolve', body: { name: 'a.b.c.d.nothing', ttl: 2147483647 } },
+      200,
+      /dns.resolved/,
+    ],
     ['dnsResolve: an item that does not exist cannot answer', { path: '/api/v2/dnsResolve?name=nobody-here.ton&ttl=9' }, 409, /dnsresolve/],
     ['getShardAccountCell: no address', { path: '/api/v2/getShardAccountCell' }, 422, /address/],
     ['getShardAccountCell: seqno 0', { path: `/api/v2/getShardAccountCell?address=${FAUCET_ADDRESS}&seqno=0` }, 422, /seqno/],
@@ -272,7 +301,12 @@ describe('the 2.1 operations and the POST forms name the parameter they refuse',
     ['getShardAccountCell POST: a bad address', { path: '/api/v2/getShardAccountCell', body: { address: 'EQ' } }, 422, /address/],
     ['POST form: a JSON array for a body', { path: '/api/v2/getAddressBalance', body: [FAUCET_ADDRESS] }, 422, /./],
     ['POST form: a JSON string for a body', { path: '/api/v2/getMasterchainInfo', body: 'x' }, 422, /./],
-    ['POST form: a parameter of another operation', { path: '/api/v2/getMasterchainInfo', body: { address: FAUCET_ADDRESS } }, 422, /address/],
+    [
+      'POST form: a parameter of another operation',
+      { path: '/api/v2/getMasterchainInfo', body: { address: FAUCET_ADDRESS } },
+      422,
+      /address/,
+    ],
     ['POST form: limit out of range', { path: '/api/v2/getTransactions', body: { address: FAUCET_ADDRESS, limit: 100000 } }, 422, /limit/],
   ];
   it.each(cases)('%s', async (_label, req, status, text) => {
@@ -305,13 +339,38 @@ describe('the emulation API names the field it refuses, and bounds its work', ()
     ['emulateTonConnect: no messages', tonConnect({ from: FAUCET_RAW, messages: [] }), 422, /messages/],
     ['emulateTonConnect: five messages', tonConnect({ from: FAUCET_RAW, messages: [to(), to(), to(), to(), to()] }), 422, /messages/],
     ['emulateTonConnect: a negative amount', tonConnect({ from: FAUCET_RAW, messages: [to({ amount: '-1' })] }), 422, /amount/],
-    ['emulateTonConnect: an amount past the balance is emulated (the wallet skips it)', tonConnect({ from: FAUCET_RAW, messages: [to({ amount: '99999999999999999999' })] }), 200, /"is_incomplete":false/],
+    [
+      'emulateTonConnect: an amount past the balance is emulated (the wallet skips it)',
+      tonConnect({ from: FAUCET_RAW, messages: [to({ amount: '99999999999999999999' })] }),
+      200,
+      /"is_incomplete":false/,
+    ],
     ['emulateTonConnect: a bad destination', tonConnect({ from: FAUCET_RAW, messages: [to({ address: 'EQ' })] }), 422, /address/],
-    ['emulateTonConnect: a payload that is no bag of cells', tonConnect({ from: FAUCET_RAW, messages: [to({ payload: 'AAAAAAAA' })] }), 422, /payload/],
-    ['emulateTonConnect: a stateInit that is no StateInit', tonConnect({ from: FAUCET_RAW, messages: [to({ stateInit: CELL })] }), 422, /stateInit/],
-    ['emulateTonConnect: valid_until past 32 bits', tonConnect({ from: FAUCET_RAW, messages: [to()], valid_until: 99_999_999_999 }), 422, /valid_until/],
+    [
+      'emulateTonConnect: a payload that is no bag of cells',
+      tonConnect({ from: FAUCET_RAW, messages: [to({ payload: 'AAAAAAAA' })] }),
+      422,
+      /payload/,
+    ],
+    [
+      'emulateTonConnect: a stateInit that is no StateInit',
+      tonConnect({ from: FAUCET_RAW, messages: [to({ stateInit: CELL })] }),
+      422,
+      /stateInit/,
+    ],
+    [
+      'emulateTonConnect: valid_until past 32 bits',
+      tonConnect({ from: FAUCET_RAW, messages: [to()], valid_until: 99_999_999_999 }),
+      422,
+      /valid_until/,
+    ],
     ['emulateTonConnect: from an account that is no wallet', tonConnect({ from: `0:${'12'.repeat(32)}`, messages: [to()] }), 409, /from/],
-    ['emulateTonConnect: a stray field in a message', tonConnect({ from: FAUCET_RAW, messages: [to({ state_init: CELL })] }), 422, /state_init/],
+    [
+      'emulateTonConnect: a stray field in a message',
+      tonConnect({ from: FAUCET_RAW, messages: [to({ state_init: CELL })] }),
+      422,
+      /state_init/,
+    ],
   ];
   it.each(cases)('%s', async (_label, req, status, text) => {
     const r = await request(req);
@@ -324,7 +383,9 @@ describe('the emulation API names the field it refuses, and bounds its work', ()
     const head = async () => (await request({ path: '/api/v2/getMasterchainInfo' })).body.result.last.seqno as number;
     const before = await head();
     const replies = await Promise.all(
-      Array.from({ length: 12 }, () => request(tonConnect({ from: FAUCET_RAW, messages: [to(), to(), to(), to()], with_actions: true, include_address_book: true }))),
+      Array.from({ length: 12 }, () =>
+        request(tonConnect({ from: FAUCET_RAW, messages: [to(), to(), to(), to()], with_actions: true, include_address_book: true })),
+      ),
     );
     for (const r of replies) expect([200, 429], r.text.slice(0, 300)).toContain(r.status);
     expect(replies.some((r) => r.status === 200)).toBe(true);
@@ -340,8 +401,22 @@ describe('the emulation API names the field it refuses, and bounds its work', ()
 
 const FAUCET = 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE';
 const HASH_HEX = '6cc9f039a3e58facea446cbaa92c267ef451086b3678041f3fd191cff2442876';
-const EXTREME_NUMBERS = ['9223372036854775808', '-9223372036854775809', '18446744073709551616', '-1', '1e400', '0x7fffffff', '99999999999999999999999999'];
-const EXTREME_ADDRESSES = [`2147483647:${HASH_HEX}`, `-2147483649:${HASH_HEX}`, `128:${HASH_HEX}`, `-129:${HASH_HEX}`, 'EYBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRChxGG'];
+const EXTREME_NUMBERS = [
+  '9223372036854775808',
+  '-9223372036854775809',
+  '18446744073709551616',
+  '-1',
+  '1e400',
+  '0x7fffffff',
+  '99999999999999999999999999',
+];
+const EXTREME_ADDRESSES = [
+  `2147483647:${HASH_HEX}`,
+  `-2147483649:${HASH_HEX}`,
+  `128:${HASH_HEX}`,
+  `-129:${HASH_HEX}`,
+  'EYBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRChxGG',
+];
 
 function expectNoServerError(reply: Reply, label: string) {
   const allowed = reply.status < 500 || (reply.status === 501 && /not implemented yet/.test(reply.text));
@@ -366,7 +441,8 @@ describe('hostile values over every operation', () => {
       ...(op.method === 'post' ? { body: body ?? {} } : {}),
       ...(headers ? { headers } : {}),
     });
-  const baseline = (op: Operation) => Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
+  const baseline = (op: Operation) =>
+    Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, sampleValue(p)]));
 
   it.each(allOperations.map((op) => [`${op.base} ${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (label, op) => {
     for (const p of op.params.filter((x) => x.in === 'query')) {
@@ -384,7 +460,8 @@ describe('hostile values over every operation', () => {
       }
     }
     for (const p of op.params.filter((x) => x.in === 'header')) {
-      for (const v of [...EXTREME_NUMBERS, 'A'.repeat(8_000), 'true, false']) expectNoServerError(await send(op, baseline(op), undefined, { [p.name]: v }), `${label} ${p.name}: ${v.slice(0, 20)}`);
+      for (const v of [...EXTREME_NUMBERS, 'A'.repeat(8_000), 'true, false'])
+        expectNoServerError(await send(op, baseline(op), undefined, { [p.name]: v }), `${label} ${p.name}: ${v.slice(0, 20)}`);
     }
     if (op.method === 'post') {
       for (const [name, schema] of Object.entries(op.body?.properties ?? {})) {
@@ -393,30 +470,97 @@ describe('hostile values over every operation', () => {
           expectNoServerError(await send(op, {}, { [name]: 'A'.repeat(1_000_000) }), `${label} body.${name}: oversized`);
           expectNoServerError(await send(op, {}, { [name]: 'a\u0000b' }), `${label} body.${name}: NUL`);
         }
-        if (type === 'integer' || type === 'number') expectNoServerError(await send(op, {}, { [name]: 1e300 }), `${label} body.${name}: 1e300`);
+        if (type === 'integer' || type === 'number')
+          expectNoServerError(await send(op, {}, { [name]: 1e300 }), `${label} body.${name}: 1e300`);
         if (isAddressSchema(schema as Schema, name)) {
-          for (const v of EXTREME_ADDRESSES) expectNoServerError(await send(op, {}, { [name]: v, body: 'te6cckEBAQEAAgAAAEysuc0=', boc: 'te6cckEBAQEAAgAAAEysuc0=', method: 'seqno' }), `${label} body.${name}=${v}`);
+          for (const v of EXTREME_ADDRESSES)
+            expectNoServerError(
+              await send(op, {}, { [name]: v, body: 'te6cckEBAQEAAgAAAEysuc0=', boc: 'te6cckEBAQEAAgAAAEysuc0=', method: 'seqno' }),
+              `${label} body.${name}=${v}`,
+            );
         }
       }
       // Broken encodings: a body that is not what its Content-Encoding says, not JSON, not UTF-8.
-      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: 'not gzip', headers: { 'content-encoding': 'gzip' } }), `${label}: bad gzip`);
+      expectNoServerError(
+        await request({ path: `${op.base}${op.path}`, rawBody: 'not gzip', headers: { 'content-encoding': 'gzip' } }),
+        `${label}: bad gzip`,
+      );
       expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: '{"a":' }), `${label}: truncated JSON`);
-      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) }), `${label}: invalid UTF-8`);
-      expectNoServerError(await request({ path: `${op.base}${op.path}`, rawBody: gzipSync('{"boc": 5'), headers: { 'content-encoding': 'gzip' } }), `${label}: gzip of broken JSON`);
+      expectNoServerError(
+        await request({ path: `${op.base}${op.path}`, rawBody: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) }),
+        `${label}: invalid UTF-8`,
+      );
+      expectNoServerError(
+        await request({ path: `${op.base}${op.path}`, rawBody: gzipSync('{"boc": 5'), headers: { 'content-encoding': 'gzip' } }),
+        `${label}: gzip of broken JSON`,
+      );
     }
   });
 
   const stacks: [string, string, unknown][] = [
-    ['v2 runGetMethod: 1000 flat numbers', '/api/v2/runGetMethod', { address: FAUCET, method: 'seqno', stack: numbers(1000).map((i) => ['num', String(i)]) }],
-    ['v2 runGetMethod: tuple of 1000', '/api/v2/runGetMethod', { address: FAUCET, method: 'seqno', stack: [['tuple', { '@type': 'tvm.tuple', elements: numbers(1000).map(stdNumber) }]] }],
-    ['v2 runGetMethod: list of 1000', '/api/v2/runGetMethod', { address: FAUCET, method: 'seqno', stack: [['list', { '@type': 'tvm.list', elements: numbers(1000).map(stdNumber) }]] }],
-    ['v2 runGetMethod: 5000-deep cell', '/api/v2/runGetMethod', { address: FAUCET, method: 'seqno', stack: [['tvm.Cell', deepChainBoc(5000)]] }],
-    ['v2 runGetMethodStd: tuple of 1000', '/api/v2/runGetMethodStd', { address: FAUCET, method: 'seqno', stack: [{ '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: numbers(1000).map(stdNumber) } }] }],
-    ['v3 runGetMethod: 1000 flat numbers', '/api/v3/runGetMethod', { address: FAUCET, method: 'seqno', stack: numbers(1000).map((i) => ({ type: 'num', value: String(i) })) }],
-    ['v3 runGetMethod: list of 1000', '/api/v3/runGetMethod', { address: FAUCET, method: 'seqno', stack: [{ type: 'list', value: numbers(1000).map((i) => ({ type: 'num', value: String(i) })) }] }],
-    ['v3 runGetMethod: tuple of 1000', '/api/v3/runGetMethod', { address: FAUCET, method: 'seqno', stack: [{ type: 'tuple', value: numbers(1000).map((i) => ({ type: 'num', value: String(i) })) }] }],
-    ['v3 runGetMethod: 5000-deep cell', '/api/v3/runGetMethod', { address: FAUCET, method: 'seqno', stack: [{ type: 'cell', value: deepChainBoc(5000) }] }],
-    ['JSON-RPC runGetMethod: list of 1000', '/api/v2/jsonRPC', { jsonrpc: '2.0', id: 1, method: 'runGetMethod', params: { address: FAUCET, method: 'seqno', stack: [['list', { '@type': 'tvm.list', elements: numbers(1000).map(stdNumber) }]] } }],
+    [
+      'v2 runGetMethod: 1000 flat numbers',
+      '/api/v2/runGetMethod',
+      { address: FAUCET, method: 'seqno', stack: numbers(1000).map((i) => ['num', String(i)]) },
+    ],
+    [
+      'v2 runGetMethod: tuple of 1000',
+      '/api/v2/runGetMethod',
+      { address: FAUCET, method: 'seqno', stack: [['tuple', { '@type': 'tvm.tuple', elements: numbers(1000).map(stdNumber) }]] },
+    ],
+    [
+      'v2 runGetMethod: list of 1000',
+      '/api/v2/runGetMethod',
+      { address: FAUCET, method: 'seqno', stack: [['list', { '@type': 'tvm.list', elements: numbers(1000).map(stdNumber) }]] },
+    ],
+    [
+      'v2 runGetMethod: 5000-deep cell',
+      '/api/v2/runGetMethod',
+      { address: FAUCET, method: 'seqno', stack: [['tvm.Cell', deepChainBoc(5000)]] },
+    ],
+    [
+      'v2 runGetMethodStd: tuple of 1000',
+      '/api/v2/runGetMethodStd',
+      {
+        address: FAUCET,
+        method: 'seqno',
+        stack: [{ '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: numbers(1000).map(stdNumber) } }],
+      },
+    ],
+    [
+      'v3 runGetMethod: 1000 flat numbers',
+      '/api/v3/runGetMethod',
+      { address: FAUCET, method: 'seqno', stack: numbers(1000).map((i) => ({ type: 'num', value: String(i) })) },
+    ],
+    [
+      'v3 runGetMethod: list of 1000',
+      '/api/v3/runGetMethod',
+      { address: FAUCET, method: 'seqno', stack: [{ type: 'list', value: numbers(1000).map((i) => ({ type: 'num', value: String(i) })) }] },
+    ],
+    [
+      'v3 runGetMethod: tuple of 1000',
+      '/api/v3/runGetMethod',
+      {
+        address: FAUCET,
+        method: 'seqno',
+        stack: [{ type: 'tuple', value: numbers(1000).map((i) => ({ type: 'num', value: String(i) })) }],
+      },
+    ],
+    [
+      'v3 runGetMethod: 5000-deep cell',
+      '/api/v3/runGetMethod',
+      { address: FAUCET, method: 'seqno', stack: [{ type: 'cell', value: deepChainBoc(5000) }] },
+    ],
+    [
+      'JSON-RPC runGetMethod: list of 1000',
+      '/api/v2/jsonRPC',
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'runGetMethod',
+        params: { address: FAUCET, method: 'seqno', stack: [['list', { '@type': 'tvm.list', elements: numbers(1000).map(stdNumber) }]] },
+      },
+    ],
   ];
   it.each(stacks)('%s → 422, and get-methods, fees and transfers still work after it', async (_label, path, body) => {
     const r = await request({ path, body });
@@ -427,7 +571,8 @@ describe('hostile values over every operation', () => {
   });
 
   it('bounds JSON-RPC batches: too many calls, and a heavy batch answers within its reply bound', async () => {
-    const calls = (n: number, method = 'getMasterchainInfo', params = {}) => Array.from({ length: n }, (_, id) => ({ jsonrpc: '2.0', id, method, params }));
+    const calls = (n: number, method = 'getMasterchainInfo', params = {}) =>
+      Array.from({ length: n }, (_, id) => ({ jsonrpc: '2.0', id, method, params }));
     const tooMany = await request({ path: '/api/v2/jsonRPC', body: calls(1000) });
     expect(tooMany.status).toBe(422);
     const heavy = await request({ path: '/api/v2/jsonRPC', body: calls(100, 'getTransactions', { address: FAUCET, limit: 100 }) });
@@ -444,7 +589,11 @@ describe('hostile values over every operation', () => {
     const faucet = client.open(WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey }));
     const seqno = await faucet.getSeqno();
     const to = WalletContractV4.create({ workchain: 0, publicKey: Buffer.alloc(32, 7) }).address;
-    await faucet.sendTransfer({ seqno, secretKey: keys.secretKey, messages: [internal({ to, value: toNano('0.5'), bounce: false, body: 'after the sweep' })] });
+    await faucet.sendTransfer({
+      seqno,
+      secretKey: keys.secretKey,
+      messages: [internal({ to, value: toNano('0.5'), bounce: false, body: 'after the sweep' })],
+    });
     const deadline = Date.now() + 20_000;
     while ((await faucet.getSeqno()) === seqno) {
       if (Date.now() > deadline) throw new Error('the transfer did not land');
@@ -481,7 +630,10 @@ describe('Streaming API bad input: both endpoints and every WebSocket message', 
       ['unknown event type', JSON.stringify({ types: ['blocks'], addresses: [validAddress] })],
       ['trace_invalidated', JSON.stringify({ types: ['trace_invalidated'], addresses: [validAddress] })],
       ['100 000 addresses', JSON.stringify({ types: ['transactions'], addresses: many(100_000, () => validAddress) })],
-      ['5000 distinct addresses', JSON.stringify({ types: ['transactions'], addresses: many(5000, (i) => `0:${i.toString(16).padStart(64, '0')}`) })],
+      [
+        '5000 distinct addresses',
+        JSON.stringify({ types: ['transactions'], addresses: many(5000, (i) => `0:${i.toString(16).padStart(64, '0')}`) }),
+      ],
       ['a 10 000-character address', JSON.stringify({ types: ['transactions'], addresses: ['E'.repeat(10_000)] })],
       ['100 000 trace hashes', JSON.stringify({ types: ['trace'], trace_external_hash_norms: many(100_000, (i) => String(i)) })],
       ['min_finality object', JSON.stringify({ types: ['transactions'], addresses: [validAddress], min_finality: {} })],
@@ -493,7 +645,11 @@ describe('Streaming API bad input: both endpoints and every WebSocket message', 
       ['a 2 MiB body', JSON.stringify({ types: ['transactions'], addresses: [validAddress], pad: 'x'.repeat(2 * 1024 * 1024) })],
     ];
     for (const [label, rawBody, headers] of bodies) {
-      const r = await request({ path: '/api/streaming/v2/sse', rawBody, headers: { 'content-type': 'application/json', 'X-API-Key': key, ...headers } });
+      const r = await request({
+        path: '/api/streaming/v2/sse',
+        rawBody,
+        headers: { 'content-type': 'application/json', 'X-API-Key': key, ...headers },
+      });
       expect(r.status, `${label}: ${r.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
       expect(r.status, `${label}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
       expect(typeof r.body?.error, label).toBe('string');
@@ -512,10 +668,30 @@ describe('Streaming API bad input: both endpoints and every WebSocket message', 
       ['binary garbage', Buffer.from([0xff, 0x00, 0xfe, 0x01]), /^invalid request envelope: /],
       ['operation number', JSON.stringify({ operation: 5 }), /^unknown operation: 5$/],
       ['unknown operation', JSON.stringify({ operation: 'x'.repeat(10_000) }), /^unknown operation: x+$/],
-      ['types string', JSON.stringify({ operation: 'subscribe', types: 'transactions', addresses: [validAddress] }), /^invalid subscribe request: types/],
-      ['unknown event type', JSON.stringify({ operation: 'subscribe', types: ['blocks'], addresses: [validAddress] }), /^invalid event type: blocks$/],
-      ['20 000 addresses', JSON.stringify({ operation: 'subscribe', types: ['transactions'], addresses: many(20_000, () => validAddress) }), /^invalid subscribe request: addresses: more than/],
-      ['5000 distinct addresses', JSON.stringify({ operation: 'subscribe', types: ['transactions'], addresses: many(5000, (i) => `0:${i.toString(16).padStart(64, '0')}`) }), /^address limit exceeded: current 0 \+ new 5000 > max 1000$/],
+      [
+        'types string',
+        JSON.stringify({ operation: 'subscribe', types: 'transactions', addresses: [validAddress] }),
+        /^invalid subscribe request: types/,
+      ],
+      [
+        'unknown event type',
+        JSON.stringify({ operation: 'subscribe', types: ['blocks'], addresses: [validAddress] }),
+        /^invalid event type: blocks$/,
+      ],
+      [
+        '20 000 addresses',
+        JSON.stringify({ operation: 'subscribe', types: ['transactions'], addresses: many(20_000, () => validAddress) }),
+        /^invalid subscribe request: addresses: more than/,
+      ],
+      [
+        '5000 distinct addresses',
+        JSON.stringify({
+          operation: 'subscribe',
+          types: ['transactions'],
+          addresses: many(5000, (i) => `0:${i.toString(16).padStart(64, '0')}`),
+        }),
+        /^address limit exceeded: current 0 \+ new 5000 > max 1000$/,
+      ],
       ['unsubscribe numbers', JSON.stringify({ operation: 'unsubscribe', addresses: [5] }), /^invalid unsubscribe request: addresses/],
       ['unsubscribe bad address', JSON.stringify({ operation: 'unsubscribe', addresses: ['nope'] }), /^invalid address: nope$/],
     ];

@@ -82,11 +82,31 @@ describe('tongate --help', () => {
   });
 
   it('refuses bad values, missing values and extra arguments the same way, before touching a database', async () => {
-    expectOneLineOfUsage(await run(['keys', 'create', '--network', 'devnet']), 'keys create', "--network must be mainnet or testnet, got 'devnet'");
-    expectOneLineOfUsage(await run(['keys', 'create', '--network', 'mainnet', '--rps', '0']), 'keys create', "--rps must be a positive integer, got '0'");
-    expectOneLineOfUsage(await run(['keys', 'create', '--network', 'mainnet', '--stream-connections', 'lots']), 'keys create', "--stream-connections must be a whole number or 'unlimited', got 'lots'");
-    expectOneLineOfUsage(await run(['devnet', 'liteserver', '--port', 'abc']), 'devnet liteserver', "--port must be a positive integer, got 'abc'");
-    expectOneLineOfUsage(await run(['devnet', 'complain', '--validator', 'xyz']), 'devnet complain', "--validator must be a public key as 64 hex digits, got 'xyz'");
+    expectOneLineOfUsage(
+      await run(['keys', 'create', '--network', 'devnet']),
+      'keys create',
+      "--network must be mainnet or testnet, got 'devnet'",
+    );
+    expectOneLineOfUsage(
+      await run(['keys', 'create', '--network', 'mainnet', '--rps', '0']),
+      'keys create',
+      "--rps must be a positive integer, got '0'",
+    );
+    expectOneLineOfUsage(
+      await run(['keys', 'create', '--network', 'mainnet', '--stream-connections', 'lots']),
+      'keys create',
+      "--stream-connections must be a whole number or 'unlimited', got 'lots'",
+    );
+    expectOneLineOfUsage(
+      await run(['devnet', 'liteserver', '--port', 'abc']),
+      'devnet liteserver',
+      "--port must be a positive integer, got 'abc'",
+    );
+    expectOneLineOfUsage(
+      await run(['devnet', 'complain', '--validator', 'xyz']),
+      'devnet complain',
+      "--validator must be a public key as 64 hex digits, got 'xyz'",
+    );
     expectOneLineOfUsage(await run(['index', '--network']), 'index', "option '--network' needs a value");
     expectOneLineOfUsage(await run(['index']), 'index', '--network must be mainnet or testnet');
     expectOneLineOfUsage(await run(['start', '--seed=yes']), 'start', "option '--seed' takes no value");
@@ -130,7 +150,9 @@ describe('logs', () => {
     expect(readableLogLine(JSON.stringify({ level: 30, time, msg: 'listening', network: 'mainnet', port: 8080, note: 'two words' }))).toBe(
       '03:04:05.678 INFO  listening  network=mainnet port=8080 note="two words"\n',
     );
-    const withError = readableLogLine(JSON.stringify({ level: 50, time, msg: 'failed', err: { message: 'boom', stack: 'Error: boom\n    at f (x.ts:1:1)' } }));
+    const withError = readableLogLine(
+      JSON.stringify({ level: 50, time, msg: 'failed', err: { message: 'boom', stack: 'Error: boom\n    at f (x.ts:1:1)' } }),
+    );
     expect(withError.split('\n')).toEqual(['03:04:05.678 ERROR failed', '    Error: boom', '        at f (x.ts:1:1)', '']);
     expect(readableLogLine('not json')).toBe('not json\n');
   });
@@ -140,7 +162,10 @@ describe('logs', () => {
     const child = path.join(root, 'packages/cli/test/log-child.ts');
     const env = (format?: string) => ({ ...process.env, TONGATE_LOG_FORMAT: format ?? '', NO_COLOR: '1' });
     const piped = spawnSync(tsx, [child], { cwd: root, encoding: 'utf8', env: env() });
-    const records = piped.stdout.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; port?: number });
+    const records = piped.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; port?: number });
     expect(records.map((r) => r.msg)).toEqual(['listening', 'request failed']);
     expect(records[0]!.port).toBe(8080);
     const readable = spawnSync(tsx, [child], { cwd: root, encoding: 'utf8', env: env('pretty') });

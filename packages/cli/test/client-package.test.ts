@@ -33,7 +33,16 @@ console.log(JSON.stringify({ seqno, balance, v3Balance, refused }));
 `;
 
 const TSCONFIG = {
-  compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, lib: ['ES2023', 'DOM'], types: [], skipLibCheck: false, outDir: 'out' },
+  compilerOptions: {
+    target: 'ES2023',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    lib: ['ES2023', 'DOM'],
+    types: [],
+    skipLibCheck: false,
+    outDir: 'out',
+  },
   files: ['consumer.ts'],
 };
 
@@ -45,7 +54,10 @@ describe('the packed @tongate/client in a project of its own', () => {
   let mockUrl: string;
 
   beforeAll(async () => {
-    const tarball = execFileSync('node', [path.join(repoRoot, 'packages/client/scripts/pack.mjs'), '--out', work], { encoding: 'utf8' }).trim().split('\n').pop()!;
+    const tarball = execFileSync('node', [path.join(repoRoot, 'packages/client/scripts/pack.mjs'), '--out', work], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!;
     execFileSync('mkdir', ['-p', project]);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     // From the tarball and the npm cache only (the monorepo's own install filled it with zod).
@@ -81,7 +93,10 @@ describe('the packed @tongate/client in a project of its own', () => {
     const tsc = path.join(repoRoot, 'node_modules/.bin/tsc');
     execFileSync(tsc, ['-p', project], { cwd: project, encoding: 'utf8' });
     // Asynchronously: the gateway answers from this process's event loop.
-    const run = async (...args: string[]) => JSON.parse((await promisify(execFile)('node', [path.join(project, 'out/consumer.js'), ...args], { cwd: project, encoding: 'utf8' })).stdout) as Record<string, unknown>;
+    const run = async (...args: string[]) =>
+      JSON.parse(
+        (await promisify(execFile)('node', [path.join(project, 'out/consumer.js'), ...args], { cwd: project, encoding: 'utf8' })).stdout,
+      ) as Record<string, unknown>;
 
     const faucet = gateway.gateway.devnets.mainnet!.faucet.address.toString();
     const live = await run(`http://127.0.0.1:${gateway.ports.mainnet}`, await gateway.createKey('mainnet'), faucet);

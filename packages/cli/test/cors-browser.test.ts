@@ -14,7 +14,16 @@ import { startTestGateway, type TestGateway } from './gateway-fixture.js';
 // must not be charged against the keyless limit of the page's client address.
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) {
   if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package for this test`);
@@ -30,7 +39,11 @@ async function bundleTonClient(): Promise<string> {
     name: 'buffer-global',
     setup(b) {
       b.onResolve({ filter: /^buffer-global$/ }, () => ({ path: 'buffer-global', namespace: 'shim' }));
-      b.onLoad({ filter: /.*/, namespace: 'shim' }, () => ({ contents: "import { Buffer } from 'buffer'; globalThis.Buffer = Buffer;", resolveDir: here, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'shim' }, () => ({
+        contents: "import { Buffer } from 'buffer'; globalThis.Buffer = Buffer;",
+        resolveDir: here,
+        loader: 'js',
+      }));
     },
   };
   const result = await build({
@@ -81,56 +94,61 @@ describe.skipIf(!haveChromium)('CORS: a page of another origin in headless Chrom
     await service?.close();
   });
 
-  it.each(['mainnet', 'testnet'] as const)('%s: TonClient with an API key over JSON-RPC and a v3 list both answer; the preflights cost nothing', async (network) => {
-    const api = `http://127.0.0.1:${service.ports[network]}`;
-    const key = await service.createKey(network, 50);
-    const faucet = service.gateway.devnets[network]!.faucet.address.toString({ testOnly: network === 'testnet' });
-    const preflightsBefore = await requestsCounted(api, /status="204"/);
-    // The keyless allowance of this client address is per second and shared by both networks: start with it whole.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(pageOrigin);
-    await page.waitForFunction(() => (globalThis as unknown as { ton?: unknown }).ton !== undefined, undefined, { timeout: 10_000 }).catch(() => {
-      throw new Error(`the bundle did not load: ${pageErrors.join('; ')}`);
-    });
-    const outcome = await page.evaluate(
-      async ({ api, key, faucet }) => {
-        const { TonClient, Address } = (globalThis as unknown as { ton: typeof import('@ton/ton') }).ton;
-        const client = new TonClient({ endpoint: `${api}/api/v2/jsonRPC`, apiKey: key });
-        const info = await client.getMasterchainInfo();
-        const balance = (await client.getBalance(Address.parse(faucet))).toString();
-        const state = await client.getContractState(Address.parse(faucet));
-        const list = await fetch(`${api}/api/v3/blocks?workchain=-1&limit=3`, { headers: { 'X-API-Key': key, 'X-Timeout': '3000' } });
-        const listBody = (await list.json()) as { blocks: unknown[] };
-        // A simple GET (no custom header: no preflight), keyless, right after the preflights above.
-        const keyless = await fetch(`${api}/api/v3/masterchainInfo`);
-        return {
-          seqno: info.latestSeqno,
-          balance,
-          state: state.state,
-          listStatus: list.status,
-          listed: listBody.blocks.length,
-          version: list.headers.get('X-API-Version'),
-          requestId: list.headers.get('X-Request-Id'),
-          keylessStatus: keyless.status,
-        };
-      },
-      { api, key, faucet },
-    );
-    await context.close();
-    expect(outcome.seqno).toBeGreaterThan(0);
-    expect(BigInt(outcome.balance)).toBeGreaterThan(0n);
-    expect(outcome.state).toBe('active');
-    expect(outcome.listStatus).toBe(200);
-    expect(outcome.listed).toBeGreaterThan(0);
-    // Exposed reply headers are readable by the page.
-    expect(outcome.version).toMatch(/^3\./);
-    expect(outcome.requestId).toBeTruthy();
-    expect(outcome.keylessStatus).toBe(200);
-    // The browser did preflight (JSON-RPC POST and the v3 GET at least), and each was answered 204.
-    expect((await requestsCounted(api, /status="204"/)) - preflightsBefore).toBeGreaterThanOrEqual(2);
-  });
+  it.each(['mainnet', 'testnet'] as const)(
+    '%s: TonClient with an API key over JSON-RPC and a v3 list both answer; the preflights cost nothing',
+    async (network) => {
+      const api = `http://127.0.0.1:${service.ports[network]}`;
+      const key = await service.createKey(network, 50);
+      const faucet = service.gateway.devnets[network]!.faucet.address.toString({ testOnly: network === 'testnet' });
+      const preflightsBefore = await requestsCounted(api, /status="204"/);
+      // The keyless allowance of this client address is per second and shared by both networks: start with it whole.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      await page.goto(pageOrigin);
+      await page
+        .waitForFunction(() => (globalThis as unknown as { ton?: unknown }).ton !== undefined, undefined, { timeout: 10_000 })
+        .catch(() => {
+          throw new Error(`the bundle did not load: ${pageErrors.join('; ')}`);
+        });
+      const outcome = await page.evaluate(
+        async ({ api, key, faucet }) => {
+          const { TonClient, Address } = (globalThis as unknown as { ton: typeof import('@ton/ton') }).ton;
+          const client = new TonClient({ endpoint: `${api}/api/v2/jsonRPC`, apiKey: key });
+          const info = await client.getMasterchainInfo();
+          const balance = (await client.getBalance(Address.parse(faucet))).toString();
+          const state = await client.getContractState(Address.parse(faucet));
+          const list = await fetch(`${api}/api/v3/blocks?workchain=-1&limit=3`, { headers: { 'X-API-Key': key, 'X-Timeout': '3000' } });
+          const listBody = (await list.json()) as { blocks: unknown[] };
+          // A simple GET (no custom header: no preflight), keyless, right after the preflights above.
+          const keyless = await fetch(`${api}/api/v3/masterchainInfo`);
+          return {
+            seqno: info.latestSeqno,
+            balance,
+            state: state.state,
+            listStatus: list.status,
+            listed: listBody.blocks.length,
+            version: list.headers.get('X-API-Version'),
+            requestId: list.headers.get('X-Request-Id'),
+            keylessStatus: keyless.status,
+          };
+        },
+        { api, key, faucet },
+      );
+      await context.close();
+      expect(outcome.seqno).toBeGreaterThan(0);
+      expect(BigInt(outcome.balance)).toBeGreaterThan(0n);
+      expect(outcome.state).toBe('active');
+      expect(outcome.listStatus).toBe(200);
+      expect(outcome.listed).toBeGreaterThan(0);
+      // Exposed reply headers are readable by the page.
+      expect(outcome.version).toMatch(/^3\./);
+      expect(outcome.requestId).toBeTruthy();
+      expect(outcome.keylessStatus).toBe(200);
+      // The browser did preflight (JSON-RPC POST and the v3 GET at least), and each was answered 204.
+      expect((await requestsCounted(api, /status="204"/)) - preflightsBefore).toBeGreaterThanOrEqual(2);
+    },
+  );
 });

@@ -40,7 +40,11 @@ describe('tongate devnet complain', () => {
     delete process.env.DATABASE_URL;
     store = await openStore({ dataDir });
     await store.migrate();
-    devnet = await createDevnet({ network: 'testnet', blockIntervalMs: 500, electionTiming: { validatorsElectedFor: 30, electionsStartBefore: 15, electionsEndBefore: 5, stakeHeldFor: 5 } });
+    devnet = await createDevnet({
+      network: 'testnet',
+      blockIntervalMs: 500,
+      electionTiming: { validatorsElectedFor: 30, electionsStartBefore: 15, electionsEndBefore: 5, stakeHeldFor: 5 },
+    });
     token = newAdminToken();
     admin = await listen(createAdminApp({ token, keys: store.keys, devnets: { testnet: devnet } }), 0, '127.0.0.1');
     writeAdminFile(dataDir, `http://127.0.0.1:${admin.port}`, token);
@@ -54,7 +58,9 @@ describe('tongate devnet complain', () => {
   });
 
   it('checks its arguments, and names a network without a devnet', async () => {
-    expect((await run(['devnet', 'complain', '--network', 'testnet', '--validator', 'xyz'])).err).toContain('--validator must be a public key');
+    expect((await run(['devnet', 'complain', '--network', 'testnet', '--validator', 'xyz'])).err).toContain(
+      '--validator must be a public key',
+    );
     const none = await run(['devnet', 'complain', '--network', 'mainnet']);
     expect(none.code).toBe(1);
     expect(none.err).toContain('no devnet for network mainnet');
@@ -69,7 +75,10 @@ describe('tongate devnet complain', () => {
     };
     expect(await post({ colour: 1 })).toEqual({ status: 400, body: { error: 'unknown field: colour' } });
     expect(await post({ severity: 256 })).toEqual({ status: 400, body: { error: 'severity: expected an integer 0…255' } });
-    expect(await post({ suggestedFine: '-1' })).toEqual({ status: 400, body: { error: 'suggestedFine: expected nanotons as a decimal string' } });
+    expect(await post({ suggestedFine: '-1' })).toEqual({
+      status: 400,
+      body: { error: 'suggestedFine: expected nanotons as a decimal string' },
+    });
   });
 
   it('is refused until the elector has elected a set, then files a complaint the devnet validators pass', async () => {

@@ -67,8 +67,15 @@ describe.skipIf(!haveChromium)('interactive docs in headless Chromium', () => {
   }
 
   /** Expands an operation, fills its parameters, presses Execute and returns the live response shown. */
-  async function tryIt(page: Page, path: string, params: Record<string, string>): Promise<{ status: string; body: string; url: string; curl: string }> {
-    const operation = page.locator('.opblock').filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) }).first();
+  async function tryIt(
+    page: Page,
+    path: string,
+    params: Record<string, string>,
+  ): Promise<{ status: string; body: string; url: string; curl: string }> {
+    const operation = page
+      .locator('.opblock')
+      .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) })
+      .first();
     await operation.locator('.opblock-summary-control').click();
     await operation.locator('.try-out__btn').click();
     // Try-it-out prefills optional parameters with the spec's examples (mainnet figures); send only ours.

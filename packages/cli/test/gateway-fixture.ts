@@ -79,7 +79,15 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
       for (const network of ['mainnet', 'testnet'] as const) {
         const configFile = path.join(dataDir, `${network}-liteserver.json`);
         // On a port of our own too: a test stops a liteserver and starts it again on its address.
-        liteservers.push(await startDevnetLiteserver({ network, port: await freePort(), blockIntervalMs: config.devnetBlockIntervalMs, electionTiming: devnetElectionTiming(config.devnetElectionCycleS), configFile }));
+        liteservers.push(
+          await startDevnetLiteserver({
+            network,
+            port: await freePort(),
+            blockIntervalMs: config.devnetBlockIntervalMs,
+            electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
+            configFile,
+          }),
+        );
         config[network].backend = 'liteserver';
         config[network].liteserverConfig = configFile;
       }
@@ -146,6 +154,12 @@ export function v3Requests(gateway: KeyedGateway, network: Network) {
     get: async (path: string, query: string | Record<string, string>, extraHeaders: Record<string, string> = {}) =>
       reply(await fetch(`${base()}${path}?${new URLSearchParams(query)}`, { headers: { ...headers(), ...extraHeaders } })),
     post: async (path: string, body: unknown) =>
-      reply(await fetch(`${base()}${path}`, { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) })),
+      reply(
+        await fetch(`${base()}${path}`, {
+          method: 'POST',
+          headers: { ...headers(), 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      ),
   };
 }

@@ -41,7 +41,12 @@ describe('tongate keys (embedded database, no server running)', () => {
 
     const revoked = await run(['keys', 'revoke', '2']);
     expect(revoked.code).toBe(0);
-    const json = JSON.parse((await run(['keys', 'list', '--json'])).out) as { id: number; revoked_at: string | null; replaced_by: number | null; expires_at: string | null }[];
+    const json = JSON.parse((await run(['keys', 'list', '--json'])).out) as {
+      id: number;
+      revoked_at: string | null;
+      replaced_by: number | null;
+      expires_at: string | null;
+    }[];
     expect(json.find((k) => k.id === 2)?.revoked_at).toBeTruthy();
     expect(json.find((k) => k.id === 1)?.replaced_by).toBe(2);
     expect(new Date(json.find((k) => k.id === 1)!.expires_at!).getTime()).toBeGreaterThan(Date.now() + 50_000);
@@ -81,7 +86,20 @@ describe('tongate keys through a running server (admin endpoint)', () => {
   });
 
   it('creates and revokes keys in the server-owned database', async () => {
-    const created = await run(['keys', 'create', '--network', 'testnet', '--rps', '3', '--burst', '6', '--stream-connections', '4', '--stream-addresses', 'unlimited']);
+    const created = await run([
+      'keys',
+      'create',
+      '--network',
+      'testnet',
+      '--rps',
+      '3',
+      '--burst',
+      '6',
+      '--stream-connections',
+      '4',
+      '--stream-addresses',
+      'unlimited',
+    ]);
     expect(created.code).toBe(0);
     expect(created.out).toContain('streams 4/unlimited');
     const key = keyOf(created.out)!;

@@ -35,14 +35,17 @@ describe('liteserver backend health', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true, status: 'ok' });
     // The body also carries the indexers' lag (start.ts), a number once the first block is indexed.
-    const lagOf = async () => ((await (await fetch(`${base}/healthcheck`)).json()) as { indexer?: { mainnet?: { lag_blocks?: unknown } } }).indexer?.mainnet?.lag_blocks;
+    const lagOf = async () =>
+      ((await (await fetch(`${base}/healthcheck`)).json()) as { indexer?: { mainnet?: { lag_blocks?: unknown } } }).indexer?.mainnet
+        ?.lag_blocks;
     await until(async () => typeof (await lagOf()) === 'number', 30_000);
   });
 
   it('the only mainnet liteserver down: degraded, 503 for chain requests; back: recovered', async () => {
     const running = service.liteservers.mainnet!;
     await running.stop(0);
-    const healthOf = async () => (await (await fetch(`${base}/healthcheck`)).json()) as { ok: boolean; status: string; degraded?: Record<string, string> };
+    const healthOf = async () =>
+      (await (await fetch(`${base}/healthcheck`)).json()) as { ok: boolean; status: string; degraded?: Record<string, string> };
     await until(async () => (await healthOf()).ok === false, 5000);
     const health = await healthOf();
     expect(health).toMatchObject({ ok: false, status: 'degraded' });

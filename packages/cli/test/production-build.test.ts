@@ -36,7 +36,10 @@ describe('production build (compiled output on plain node)', () => {
     mainnetPort = await freePort();
     const env = serviceEnv(dataDir, mainnetPort, await freePort());
     // The production start the README documents: node, the tongate-dist export condition, the compiled entry point.
-    const service = await startService(process.execPath, ['--conditions=tongate-dist', 'packages/cli/dist/main.js', 'start'], { ...env, NODE_OPTIONS: '' });
+    const service = await startService(process.execPath, ['--conditions=tongate-dist', 'packages/cli/dist/main.js', 'start'], {
+      ...env,
+      NODE_OPTIONS: '',
+    });
     child = service.child;
   }, 300_000);
 
@@ -54,7 +57,12 @@ describe('production build (compiled output on plain node)', () => {
     const rpc = await fetch(`http://127.0.0.1:${mainnetPort}/api/v2/jsonRPC`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAddressBalance', params: { address: 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE' } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'getAddressBalance',
+        params: { address: 'EQBsyfA5o-WPrOpEbLqpLCZ-9FEIazZ4BBPx_Rkc_yRCh9eE' },
+      }),
     });
     expect(rpc.status).toBe(200);
     expect(await rpc.json()).toMatchObject({ ok: true, result: '1000000000000000000', id: 1, jsonrpc: '2.0' });
@@ -62,7 +70,9 @@ describe('production build (compiled output on plain node)', () => {
 
   it('runs only compiled JavaScript: no workspace module came from a .ts file', async () => {
     // The entry point and every @tongate package resolve to dist/ under the tongate-dist condition.
-    const { stdout } = await run(process.execPath, ['--conditions=tongate-dist', '--input-type=module', '-e', RESOLVE_ALL], { cwd: path.join(repoRoot, 'packages/cli') });
+    const { stdout } = await run(process.execPath, ['--conditions=tongate-dist', '--input-type=module', '-e', RESOLVE_ALL], {
+      cwd: path.join(repoRoot, 'packages/cli'),
+    });
     const resolved = JSON.parse(stdout) as Record<string, string>;
     expect(Object.keys(resolved).length).toBeGreaterThanOrEqual(8);
     for (const [name, file] of Object.entries(resolved)) expect(file, name).toMatch(/\/dist\/index\.js$/);

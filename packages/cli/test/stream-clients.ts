@@ -27,7 +27,10 @@ function collector(): { messages: any[]; push(m: any): void; next: Collected['ne
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const w = { pred, resolve: (m: any) => (clearTimeout(timer), resolve(m)) };
-        const timer = setTimeout(() => (waiters.delete(w), reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(messages).slice(0, 2000)}`))), timeoutMs);
+        const timer = setTimeout(
+          () => (waiters.delete(w), reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(messages).slice(0, 2000)}`))),
+          timeoutMs,
+        );
         waiters.add(w);
       });
     },
@@ -47,7 +50,12 @@ export function openSse(port: number, body: unknown, headers: Record<string, str
   const ids: string[] = [];
   const es = new EventSource(`http://127.0.0.1:${port}/api/streaming/v2/sse`, {
     fetch: (input, init) =>
-      fetch(input, { ...init, method: 'POST', headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+      fetch(input, {
+        ...init,
+        method: 'POST',
+        headers: { ...(init?.headers as Record<string, string>), 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }),
   });
   const opened = new Promise<{ connected: any } | { status: number | undefined; message: string }>((resolve) => {
     es.addEventListener('connected', (e) => resolve({ connected: JSON.parse(e.data) }));
@@ -78,9 +86,19 @@ export function openWs(port: number, headers: Record<string, string> = {}): WsSt
     ws.once('error', reject);
   });
   opened.catch(() => {});
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   ws.on('message', (data) => c.push(JSON.parse(data.toString())));
-  return { ws, opened, closed, send: (obj) => ws.send(typeof obj === 'string' ? obj : JSON.stringify(obj)), messages: c.messages, next: c.next, close: () => ws.close() };
+  return {
+    ws,
+    opened,
+    closed,
+    send: (obj) => ws.send(typeof obj === 'string' ? obj : JSON.stringify(obj)),
+    messages: c.messages,
+    next: c.next,
+    close: () => ws.close(),
+  };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

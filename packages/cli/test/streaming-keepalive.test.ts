@@ -26,7 +26,8 @@ describe('Streaming API keep-alives', () => {
     const reader = res.body!.getReader();
     let text = '';
     const started = Date.now();
-    while ((text.match(/: keepalive\n\n/g) ?? []).length < 2 && Date.now() - started < 5_000) text += new TextDecoder().decode((await reader.read()).value);
+    while ((text.match(/: keepalive\n\n/g) ?? []).length < 2 && Date.now() - started < 5_000)
+      text += new TextDecoder().decode((await reader.read()).value);
     expect(text.startsWith('event: connected\ndata: {"status":"subscribed"}\n\n')).toBe(true);
     expect((text.match(/: keepalive\n\n/g) ?? []).length).toBeGreaterThanOrEqual(2);
     await reader.cancel();

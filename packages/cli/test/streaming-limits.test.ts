@@ -32,7 +32,11 @@ const addresses = (n: number) => Array.from({ length: n }, (_, i) => `0:${(i + 1
 const port = () => suite.service.ports.mainnet;
 
 async function post(body: unknown, headers: Record<string, string>) {
-  const res = await fetch(`http://127.0.0.1:${port()}/api/streaming/v2/sse`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`http://127.0.0.1:${port()}/api/streaming/v2/sse`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text };
 }
@@ -60,15 +64,24 @@ describe('Streaming API limits', () => {
 
   it('subscribed addresses per stream are bounded per key and without one', async () => {
     const key = { 'X-API-Key': await suite.service.createKey('mainnet') };
-    expect(await post({ types: ['transactions'], addresses: addresses(6) }, key)).toEqual({ status: 400, body: { error: 'too many addresses: 6 > max 5' } });
+    expect(await post({ types: ['transactions'], addresses: addresses(6) }, key)).toEqual({
+      status: 400,
+      body: { error: 'too many addresses: 6 > max 5' },
+    });
     const ws = openWs(port(), key);
     await ws.opened;
     ws.send({ id: 'x', operation: 'subscribe', types: ['transactions'], addresses: addresses(6) });
-    expect(await ws.next('address limit', (m) => m.id === 'x')).toEqual({ id: 'x', error: 'address limit exceeded: current 0 + new 6 > max 5' });
+    expect(await ws.next('address limit', (m) => m.id === 'x')).toEqual({
+      id: 'x',
+      error: 'address limit exceeded: current 0 + new 6 > max 5',
+    });
     ws.send({ id: 'y', operation: 'subscribe', types: ['transactions'], addresses: addresses(5) });
     expect(await ws.next('within the limit', (m) => m.id === 'y')).toEqual({ id: 'y', status: 'subscribed' });
     ws.close();
-    expect(await post({ types: ['transactions'], addresses: addresses(3) }, {})).toEqual({ status: 400, body: { error: 'too many addresses: 3 > max 2' } });
+    expect(await post({ types: ['transactions'], addresses: addresses(3) }, {})).toEqual({
+      status: 400,
+      body: { error: 'too many addresses: 3 > max 2' },
+    });
   });
 
   it("a key's own streaming plan replaces the deployment's key limits, for that key only", async () => {
@@ -78,7 +91,10 @@ describe('Streaming API limits', () => {
     const first = openSse(port(), { types: ['transactions'], addresses: addresses(8) }, small);
     expect(await first.opened).toHaveProperty('connected');
     expect(await post(sub, small)).toEqual({ status: 429, body: { error: 'connection limit reached: 1 active connections' } });
-    expect(await post({ types: ['transactions'], addresses: addresses(9) }, small)).toEqual({ status: 400, body: { error: 'too many addresses: 9 > max 8' } });
+    expect(await post({ types: ['transactions'], addresses: addresses(9) }, small)).toEqual({
+      status: 400,
+      body: { error: 'too many addresses: 9 > max 8' },
+    });
     first.close();
     // No streaming at all.
     const none = { 'X-API-Key': await suite.service.createKey('mainnet', 10_000, { streamConnections: 0 }) };
@@ -94,14 +110,20 @@ describe('Streaming API limits', () => {
     expect(await ws.next('third stream subscribed', (m) => m.id === 'third')).toEqual({ id: 'third', status: 'subscribed' });
     // A key without a plan keeps the deployment's limits.
     const plain = { 'X-API-Key': await suite.service.createKey('mainnet') };
-    expect(await post({ types: ['transactions'], addresses: addresses(6) }, plain)).toEqual({ status: 400, body: { error: 'too many addresses: 6 > max 5' } });
+    expect(await post({ types: ['transactions'], addresses: addresses(6) }, plain)).toEqual({
+      status: 400,
+      body: { error: 'too many addresses: 6 > max 5' },
+    });
     for (const s of open) s.close();
   });
 
   it('a keyless client holds one stream per address', async () => {
     const first = openSse(port(), { types: ['transactions'], addresses: addresses(2) });
     expect(await first.opened).toHaveProperty('connected');
-    expect(await post({ types: ['transactions'], addresses: addresses(1) }, {})).toEqual({ status: 429, body: { error: 'connection limit reached: 1 active connections' } });
+    expect(await post({ types: ['transactions'], addresses: addresses(1) }, {})).toEqual({
+      status: 429,
+      body: { error: 'connection limit reached: 1 active connections' },
+    });
     first.close();
   });
 
@@ -113,7 +135,10 @@ describe('Streaming API limits', () => {
       s.close();
       await sleep(20);
     }
-    expect(await post({ types: ['transactions'], addresses: addresses(1) }, key)).toEqual({ status: 429, body: { error: 'reconnect rate exceeded: more than 10 connections per minute' } });
+    expect(await post({ types: ['transactions'], addresses: addresses(1) }, key)).toEqual({
+      status: 429,
+      body: { error: 'reconnect rate exceeded: more than 10 connections per minute' },
+    });
   });
 
   it('a subscriber that never reads is dropped with a close reason; a reading one keeps its latency', async () => {
@@ -125,8 +150,8 @@ describe('Streaming API limits', () => {
     stuck.send({ operation: 'subscribe', types: ['transactions'], addresses: [faucet], min_finality: 'pending' });
     await stuck.next('ack', (m) => m.status === 'subscribed');
     // From here on it reads nothing: its socket is paused, the kernel buffers fill, then the server's.
-    ((stuck.ws as unknown as { _socket: Socket })._socket).pause();
-    const reader = openWs(port(), { 'X-API-Key': (await suite.service.createKey('mainnet')) });
+    (stuck.ws as unknown as { _socket: Socket })._socket.pause();
+    const reader = openWs(port(), { 'X-API-Key': await suite.service.createKey('mainnet') });
     await reader.opened;
     reader.send({ operation: 'subscribe', types: ['transactions'], addresses: [faucet] });
     await reader.next('ack', (m) => m.status === 'subscribed');
@@ -139,19 +164,24 @@ describe('Streaming API limits', () => {
     for (let round = 0; round < 60 && dropped() === 0; round++) {
       const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
       const to = (i: number) => new Address(0, createHash('sha256').update(`slow-${round}-${i}-${process.pid}`).digest());
-      const messages = [0, 1, 2, 3].map((i) => internal({ to: to(i), value: 1_000_000n, bounce: false, body: `${round}/${i} ${'streaming back-pressure '.repeat(400)}` }));
+      const messages = [0, 1, 2, 3].map((i) =>
+        internal({ to: to(i), value: 1_000_000n, bounce: false, body: `${round}/${i} ${'streaming back-pressure '.repeat(400)}` }),
+      );
       await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno, messages));
       const block = await devnet.produceBlock();
       await indexer.waitFor(block.seqno);
       const committed = performance.now();
-      await reader.next(`block ${block.seqno}`, (m) => m.type === 'transactions' && m.transactions.some((t: any) => t.mc_block_seqno === block.seqno));
+      await reader.next(
+        `block ${block.seqno}`,
+        (m) => m.type === 'transactions' && m.transactions.some((t: any) => t.mc_block_seqno === block.seqno),
+      );
       latencies.push(performance.now() - committed);
     }
     expect(dropped()).toBe(1);
     // The stuck one is gone on the server (its slot and subscription freed) ...
     expect(suite.service.gateway.streaming.hub.subscriberCount('mainnet')).toBe(1);
     // ... and, reading again, finds the reason in its close frame.
-    ((stuck.ws as unknown as { _socket: Socket })._socket).resume();
+    (stuck.ws as unknown as { _socket: Socket })._socket.resume();
     const closed = await stuck.closed;
     expect(closed).toEqual({ code: 4008, reason: `subscriber too slow: more than ${MAX_BUFFER} bytes unsent` });
     latencies.sort((a, b) => a - b);

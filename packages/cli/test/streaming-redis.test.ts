@@ -25,7 +25,13 @@ describe.skipIf(!shared)('two API processes on PostgreSQL and Redis', () => {
 
   beforeAll(async () => {
     indexing = await startTestGateway({ devnetBlockIntervalMs: 0, streamChannel: channel, keylessRps: 1000, keylessBurst: 1000 });
-    serving = await startTestGateway({ devnetBlockIntervalMs: 0, streamChannel: channel, keylessRps: 1000, keylessBurst: 1000, indexer: 'external' });
+    serving = await startTestGateway({
+      devnetBlockIntervalMs: 0,
+      streamChannel: channel,
+      keylessRps: 1000,
+      keylessBurst: 1000,
+      indexer: 'external',
+    });
     keys.a = await indexing.createKey('mainnet');
     keys.b = await serving.createKey('mainnet');
     keys.bTestnet = await serving.createKey('testnet');
@@ -39,10 +45,18 @@ describe.skipIf(!shared)('two API processes on PostgreSQL and Redis', () => {
     const devnet = indexing.gateway.devnets.mainnet!;
     const indexer = indexing.gateway.indexers.mainnet!;
     const receiver = new Address(0, createHash('sha256').update(`redis-stream-${process.pid}-${Date.now()}`).digest());
-    const subscription = { types: ['transactions', 'actions', 'account_state_change'], addresses: [raw(receiver)], min_finality: 'pending' };
+    const subscription = {
+      types: ['transactions', 'actions', 'account_state_change'],
+      addresses: [raw(receiver)],
+      min_finality: 'pending',
+    };
     const onA = openSse(indexing.ports.mainnet, subscription, { 'X-API-Key': keys.a });
     const onB = openWs(serving.ports.mainnet, { 'X-API-Key': keys.b });
-    const testnetOnB = openSse(serving.ports.testnet, { types: ['transactions'], addresses: [raw(receiver), raw(devnet.faucet.address)], min_finality: 'pending' }, { 'X-API-Key': keys.bTestnet });
+    const testnetOnB = openSse(
+      serving.ports.testnet,
+      { types: ['transactions'], addresses: [raw(receiver), raw(devnet.faucet.address)], min_finality: 'pending' },
+      { 'X-API-Key': keys.bTestnet },
+    );
     expect(await onA.opened).toHaveProperty('connected');
     expect(await testnetOnB.opened).toHaveProperty('connected');
     await onB.opened;
@@ -51,7 +65,9 @@ describe.skipIf(!shared)('two API processes on PostgreSQL and Redis', () => {
 
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
     const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
-    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: receiver, value: 55_000_000n, bounce: false, body: 'over redis' })]);
+    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+      internal({ to: receiver, value: 55_000_000n, bounce: false, body: 'over redis' }),
+    ]);
     const sent = await fetch(`http://127.0.0.1:${indexing.ports.mainnet}/api/v2/sendBoc`, {
       method: 'POST',
       headers: { 'X-API-Key': keys.a, 'content-type': 'application/json' },
@@ -67,14 +83,27 @@ describe.skipIf(!shared)('two API processes on PostgreSQL and Redis', () => {
     await sleep(300);
     const events = (list: any[]) => list.filter((m) => m.type);
     expect(events(onB.messages)).toEqual(events(onA.messages));
-    expect(events(onA.messages).map((m) => `${m.type}:${m.finality}`)).toEqual(expect.arrayContaining(['transactions:pending', 'actions:pending', 'transactions:finalized', 'actions:finalized', 'account_state_change:finalized']));
+    expect(events(onA.messages).map((m) => `${m.type}:${m.finality}`)).toEqual(
+      expect.arrayContaining([
+        'transactions:pending',
+        'actions:pending',
+        'transactions:finalized',
+        'actions:finalized',
+        'account_state_change:finalized',
+      ]),
+    );
     expect(testnetOnB.messages).toEqual([]);
     for (const c of [onA, onB, testnetOnB]) c.close();
   });
 
   it("a client's stream limit holds across processes", async () => {
     const sub = { types: ['transactions'], addresses: [`0:${'0'.repeat(63)}2`] };
-    const post = (p: number) => fetch(`http://127.0.0.1:${p}/api/streaming/v2/sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sub) });
+    const post = (p: number) =>
+      fetch(`http://127.0.0.1:${p}/api/streaming/v2/sse`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(sub),
+      });
     // Keyless: one stream per client address, whichever process holds it.
     const onA = openSse(indexing.ports.mainnet, sub);
     expect(await onA.opened).toHaveProperty('connected');

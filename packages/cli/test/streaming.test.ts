@@ -71,14 +71,29 @@ describe('Streaming API requests', () => {
   const addr = raw(new Address(0, Buffer.alloc(32, 7)));
 
   it('SSE refuses a bad subscription with the hosted message, echoing the id', async () => {
-    expect(await post({ id: 'a', addresses: [addr] })).toEqual({ status: 400, body: { error: 'types are required for subscription', id: 'a' } });
-    expect(await post({ id: 'b', types: ['trace_invalidated'], addresses: [addr] })).toEqual({ status: 400, body: { error: 'invalid event type: trace_invalidated', id: 'b' } });
-    expect(await post({ types: ['transactions'], addresses: ['EQnotanaddress'] })).toEqual({ status: 400, body: { error: 'invalid address: EQnotanaddress' } });
+    expect(await post({ id: 'a', addresses: [addr] })).toEqual({
+      status: 400,
+      body: { error: 'types are required for subscription', id: 'a' },
+    });
+    expect(await post({ id: 'b', types: ['trace_invalidated'], addresses: [addr] })).toEqual({
+      status: 400,
+      body: { error: 'invalid event type: trace_invalidated', id: 'b' },
+    });
+    expect(await post({ types: ['transactions'], addresses: ['EQnotanaddress'] })).toEqual({
+      status: 400,
+      body: { error: 'invalid address: EQnotanaddress' },
+    });
     expect((await post({ types: ['trace'] })).body.error).toBe('trace_external_hash_norms are required for trace subscription');
-    expect((await post({ types: ['transactions'], addresses: [addr], trace_external_hash_norms: ['x'] })).body.error).toBe('trace_external_hash_norms requires type "trace"');
-    expect((await post({ types: ['trace'], trace_external_hash_norms: [' '] })).body.error).toBe('trace_external_hash_norms contains empty value');
+    expect((await post({ types: ['transactions'], addresses: [addr], trace_external_hash_norms: ['x'] })).body.error).toBe(
+      'trace_external_hash_norms requires type "trace"',
+    );
+    expect((await post({ types: ['trace'], trace_external_hash_norms: [' '] })).body.error).toBe(
+      'trace_external_hash_norms contains empty value',
+    );
     expect((await post({ types: ['transactions'] })).body.error).toBe('addresses are required for subscription');
-    expect((await post({ types: ['transactions'], addresses: [addr], min_finality: 'final' })).body.error).toMatch(/^invalid subscription request: min_finality/);
+    expect((await post({ types: ['transactions'], addresses: [addr], min_finality: 'final' })).body.error).toMatch(
+      /^invalid subscription request: min_finality/,
+    );
     expect((await post({ id: 5, types: ['transactions'], addresses: [addr] })).body.error).toMatch(/^invalid subscription request: id/);
     expect((await post('{"types": [')).body.error).toMatch(/^invalid subscription request: /);
   });
@@ -100,13 +115,18 @@ describe('Streaming API requests', () => {
     c.send({ id: 's2', operation: 'subscribe', types: ['transactions'], addresses: [addr] });
     expect(await c.next('subscribed', (m) => m.id === 's2')).toEqual({ id: 's2', status: 'subscribed' });
     c.send({ id: 'u1', operation: 'unsubscribe' });
-    expect(await c.next('unsubscribe error', (m) => m.id === 'u1')).toEqual({ id: 'u1', error: 'addresses or trace_external_hash_norms are required' });
+    expect(await c.next('unsubscribe error', (m) => m.id === 'u1')).toEqual({
+      id: 'u1',
+      error: 'addresses or trace_external_hash_norms are required',
+    });
     c.send({ id: 'u2', operation: 'unsubscribe', addresses: [addr] });
     expect(await c.next('unsubscribed', (m) => m.id === 'u2')).toEqual({ id: 'u2', status: 'unsubscribed' });
     c.send({ id: 'x', operation: 'dance' });
     expect(await c.next('unknown op', (m) => m.id === 'x')).toEqual({ id: 'x', error: 'unknown operation: dance' });
     c.send('{not json');
-    expect((await c.next('envelope error', (m) => typeof m.error === 'string' && m.error.startsWith('invalid request envelope:'))).id).toBeUndefined();
+    expect(
+      (await c.next('envelope error', (m) => typeof m.error === 'string' && m.error.startsWith('invalid request envelope:'))).id,
+    ).toBeUndefined();
     c.close();
   });
 });
@@ -129,19 +149,55 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     const comment = `stream ${network} ${run}`;
     const transfer = await faucetTransfer(devnet, receiver, comment);
     // Receiver by its friendly form: matched as its raw form.
-    const byAddress = openSse(port(network), { id: 'r', types: ['transactions', 'actions', 'account_state_change'], addresses: [friendly(receiver)], min_finality: 'pending' }, key(network));
-    const finalOnly = openSse(port(network), { types: ['transactions'], addresses: [raw(receiver)], include_address_book: true }, key(network));
-    const quietSub = openSse(port(network), { types: ['transactions', 'actions'], addresses: [raw(quiet)], min_finality: 'pending' }, key(network));
-    const otherNet = openSse(port(other(network)), { types: ['transactions', 'actions'], addresses: [raw(receiver), raw(devnet.faucet.address)], min_finality: 'pending' }, key(other(network)));
+    const byAddress = openSse(
+      port(network),
+      { id: 'r', types: ['transactions', 'actions', 'account_state_change'], addresses: [friendly(receiver)], min_finality: 'pending' },
+      key(network),
+    );
+    const finalOnly = openSse(
+      port(network),
+      { types: ['transactions'], addresses: [raw(receiver)], include_address_book: true },
+      key(network),
+    );
+    const quietSub = openSse(
+      port(network),
+      { types: ['transactions', 'actions'], addresses: [raw(quiet)], min_finality: 'pending' },
+      key(network),
+    );
+    const otherNet = openSse(
+      port(other(network)),
+      { types: ['transactions', 'actions'], addresses: [raw(receiver), raw(devnet.faucet.address)], min_finality: 'pending' },
+      key(other(network)),
+    );
     const byHash = openWs(port(network), key(network));
     const jettonOnly = openWs(port(network), key(network));
     const tonOnly = openWs(port(network), key(network));
     await Promise.all([byHash.opened, jettonOnly.opened, tonOnly.opened]);
-    byHash.send({ id: 'h', operation: 'subscribe', types: ['trace'], trace_external_hash_norms: [transfer.hashNorm], min_finality: 'pending' });
-    jettonOnly.send({ id: 'j', operation: 'subscribe', types: ['actions'], addresses: [raw(receiver)], action_types: ['jetton_transfer'], min_finality: 'pending' });
-    tonOnly.send({ id: 't', operation: 'subscribe', types: ['actions'], addresses: [raw(receiver)], action_types: ['ton_transfer'], min_finality: 'pending' });
+    byHash.send({
+      id: 'h',
+      operation: 'subscribe',
+      types: ['trace'],
+      trace_external_hash_norms: [transfer.hashNorm],
+      min_finality: 'pending',
+    });
+    jettonOnly.send({
+      id: 'j',
+      operation: 'subscribe',
+      types: ['actions'],
+      addresses: [raw(receiver)],
+      action_types: ['jetton_transfer'],
+      min_finality: 'pending',
+    });
+    tonOnly.send({
+      id: 't',
+      operation: 'subscribe',
+      types: ['actions'],
+      addresses: [raw(receiver)],
+      action_types: ['ton_transfer'],
+      min_finality: 'pending',
+    });
     for (const s of [byAddress, finalOnly, quietSub, otherNet]) expect(await s.opened).toHaveProperty('connected');
-    expect((await byAddress.opened as any).connected).toEqual({ id: 'r', status: 'subscribed' });
+    expect(((await byAddress.opened) as any).connected).toEqual({ id: 'r', status: 'subscribed' });
     await Promise.all([byHash, jettonOnly, tonOnly].map((c) => c.next('ack', (m) => m.status === 'subscribed')));
 
     const sent = await sendBoc(network, transfer.boc);
@@ -154,7 +210,12 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     expect(pendingTxs.transactions[0]).toMatchObject({ emulated: true, finality: 'pending' });
     const pendingActions = await byAddress.next('pending actions', (m) => m.type === 'actions' && m.finality === 'pending');
     expect(pendingActions.actions.map((a: any) => a.type)).toEqual(['ton_transfer']);
-    expect(pendingActions.actions[0].details).toMatchObject({ source: raw(devnet.faucet.address), destination: raw(receiver), value: '123456789', comment });
+    expect(pendingActions.actions[0].details).toMatchObject({
+      source: raw(devnet.faucet.address),
+      destination: raw(receiver),
+      value: '123456789',
+      comment,
+    });
     const pendingTrace = await byHash.next('pending trace', (m) => m.type === 'trace' && m.finality === 'pending');
     expect(pendingTrace.trace_external_hash_norm).toBe(transfer.hashNorm);
     expect(Object.keys(pendingTrace.transactions)).toHaveLength(2);
@@ -184,21 +245,36 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     // The book covers the event's addresses, as /api/v3 has them.
     expect(Object.keys(book).sort()).toEqual([raw(receiver), raw(devnet.faucet.address)].sort());
     expect(book[raw(receiver)]).toEqual(indexed.address_book[raw(receiver)]);
-    expect(finalTxs.transactions[0]).toMatchObject({ mc_block_seqno: seqno, finality: 'finalized', emulated: false, trace_id: indexed.transactions[0].trace_id });
+    expect(finalTxs.transactions[0]).toMatchObject({
+      mc_block_seqno: seqno,
+      finality: 'finalized',
+      emulated: false,
+      trace_id: indexed.transactions[0].trace_id,
+    });
     const actions = await v3(network, 'actions', { account: raw(receiver) });
-    expect(finalActions.actions.map((a: any) => [a.action_id, a.type, a.trace_id])).toEqual(actions.actions.map((a: any) => [a.action_id, a.type, a.trace_id]));
+    expect(finalActions.actions.map((a: any) => [a.action_id, a.type, a.trace_id])).toEqual(
+      actions.actions.map((a: any) => [a.action_id, a.type, a.trace_id]),
+    );
     expect(finalActions.actions[0].details).toEqual(actions.actions[0].details);
     const traces = await v3(network, 'traces', { msg_hash: transfer.hashNorm });
     expect(Object.keys(finalTrace.transactions).sort()).toEqual(Object.keys(traces.traces[0].transactions).sort());
     expect(finalTrace.trace).toEqual(traces.traces[0].trace);
-    expect(state).toMatchObject({ finality: 'finalized', account: raw(receiver), state: { hash: finalTxs.transactions[0].account_state_after.hash, account_status: 'uninit' } });
+    expect(state).toMatchObject({
+      finality: 'finalized',
+      account: raw(receiver),
+      state: { hash: finalTxs.transactions[0].account_state_after.hash, account_status: 'uninit' },
+    });
 
     // Pending, confirmed, finalized: each once, in that order.
-    const seen = byAddress.messages.filter((m) => m.trace_external_hash_norm === transfer.hashNorm && m.type === 'transactions').map((m) => rank[m.finality]!);
+    const seen = byAddress.messages
+      .filter((m) => m.trace_external_hash_norm === transfer.hashNorm && m.type === 'transactions')
+      .map((m) => rank[m.finality]!);
     expect(seen).toEqual([0, 1, 2]);
 
     // Action-type filters let through exactly what they name; other addresses and the other network see nothing.
-    expect((await tonOnly.next('ton_transfer', (m) => m.type === 'actions' && m.finality === 'finalized')).actions.map((a: any) => a.type)).toEqual(['ton_transfer']);
+    expect(
+      (await tonOnly.next('ton_transfer', (m) => m.type === 'actions' && m.finality === 'finalized')).actions.map((a: any) => a.type),
+    ).toEqual(['ton_transfer']);
     await sleep(300);
     expect(jettonOnly.messages.filter((m) => m.type)).toEqual([]);
     expect(quietSub.messages).toEqual([]);
@@ -229,9 +305,14 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
     const invalidated = await c.next('trace_invalidated', (m) => m.type === 'trace_invalidated');
     expect(invalidated).toEqual({ type: 'trace_invalidated', trace_external_hash_norm: refused.hashNorm });
-    expect(c.messages.some((m) => m.type === 'trace' && m.trace_external_hash_norm === refused.hashNorm && m.finality === 'pending')).toBe(true);
+    expect(c.messages.some((m) => m.type === 'trace' && m.trace_external_hash_norm === refused.hashNorm && m.finality === 'pending')).toBe(
+      true,
+    );
     await sealBlock(devnet, indexer);
-    await c.next('taken finalized', (m) => m.type === 'trace' && m.finality === 'finalized' && m.trace_external_hash_norm === taken.hashNorm);
+    await c.next(
+      'taken finalized',
+      (m) => m.type === 'trace' && m.finality === 'finalized' && m.trace_external_hash_norm === taken.hashNorm,
+    );
     expect(c.messages.filter((m) => m.type === 'trace_invalidated')).toHaveLength(1);
     c.close();
   });
@@ -251,7 +332,11 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     await sendBoc(network, (await faucetTransfer(devnet, target, 'three')).boc);
     const s3 = await sealBlock(devnet, indexer);
 
-    const again = openSse(port(network), { types: ['transactions'], addresses: [raw(target)] }, { ...key(network), 'Last-Event-ID': String(s1) });
+    const again = openSse(
+      port(network),
+      { types: ['transactions'], addresses: [raw(target)] },
+      { ...key(network), 'Last-Event-ID': String(s1) },
+    );
     await again.opened;
     await again.next('missed blocks', () => again.ids.length >= 2);
     expect(again.ids).toEqual([String(s2), String(s3)]);
@@ -281,12 +366,27 @@ describe('jetton and account changes of a seeded chain, replayed after the fact'
     // Subscribed by the owner only, resuming from before the seed: the blocks since are replayed.
     const c = openWs(port('mainnet'), key('mainnet'));
     await c.opened;
-    c.send({ operation: 'subscribe', types: ['jettons_change'], addresses: [indexed.owner], after_mc_seqno: before, include_metadata: true });
+    c.send({
+      operation: 'subscribe',
+      types: ['jettons_change'],
+      addresses: [indexed.owner],
+      after_mc_seqno: before,
+      include_metadata: true,
+    });
     await c.next('ack', (m) => m.status === 'subscribed');
-    await c.next('jettons_change', (m) => m.type === 'jettons_change' && m.jetton.address === raw(walletAddress) && m.jetton.balance === indexed.balance);
+    await c.next(
+      'jettons_change',
+      (m) => m.type === 'jettons_change' && m.jetton.address === raw(walletAddress) && m.jetton.balance === indexed.balance,
+    );
     const changes = c.messages.filter((m) => m.type === 'jettons_change');
     expect(changes.every((m) => m.finality === 'finalized' && m.jetton.owner === indexed.owner)).toBe(true);
-    expect(changes[changes.length - 1].jetton).toMatchObject({ address: raw(walletAddress), owner: indexed.owner, jetton: indexed.jetton, balance: indexed.balance, last_transaction_lt: indexed.last_transaction_lt });
+    expect(changes[changes.length - 1].jetton).toMatchObject({
+      address: raw(walletAddress),
+      owner: indexed.owner,
+      jetton: indexed.jetton,
+      balance: indexed.balance,
+      last_transaction_lt: indexed.last_transaction_lt,
+    });
     expect(c.messages.some((m) => m.type === 'resume_gap')).toBe(false);
     // include_metadata: the jetton's metadata, as /api/v3/metadata has it for the master and the wallet.
     const known = (await v3('mainnet', 'metadata', { address: `${indexed.jetton},${raw(walletAddress)}` })) as Record<string, unknown>;

@@ -31,7 +31,6 @@ const TonWeb = TonWebModule as unknown as typeof TonWebModule.default;
 // Client flows wait for real blocks.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
-
 const bodyComment = (tx: Transaction): string | undefined => {
   const body = tx.inMessage?.body.beginParse();
   if (!body || body.remainingBits < 32 || body.loadUint(32) !== 0) return undefined;
@@ -115,8 +114,17 @@ describe.each([
     await until('v5 funds', 20_000, async () => (await client.getBalance(v5.address)) > 0n);
 
     // Deploy both: the first external carries the state init (the provider attaches it while uninitialised).
-    await client.open(v4).sendTransfer({ seqno: 0, secretKey: v4Keys.secretKey, messages: [internal({ to: faucet.address, value: toNano('0.01') })] });
-    await client.open(v5).sendTransfer({ seqno: 0, secretKey: v5Keys.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY, messages: [internal({ to: faucet.address, value: toNano('0.01') })] });
+    await client
+      .open(v4)
+      .sendTransfer({ seqno: 0, secretKey: v4Keys.secretKey, messages: [internal({ to: faucet.address, value: toNano('0.01') })] });
+    await client
+      .open(v5)
+      .sendTransfer({
+        seqno: 0,
+        secretKey: v5Keys.secretKey,
+        sendMode: SendMode.PAY_GAS_SEPARATELY,
+        messages: [internal({ to: faucet.address, value: toNano('0.01') })],
+      });
     await until('v4 deployed', 20_000, () => client.isContractDeployed(v4.address));
     await until('v5 deployed', 20_000, () => client.isContractDeployed(v5.address));
     expect((await client.getContractState(v5.address)).state).toBe('active');
@@ -172,13 +180,19 @@ describe.each([
 
   it('estimateExternalMessageFee of a transfer signed with the wrong key (signature check ignored)', async () => {
     const stranger = keyPairFromSeed(randomBytes(32));
-    const body = v4.createTransfer({ seqno: 1, secretKey: stranger.secretKey, messages: [internal({ to: faucet.address, value: toNano('0.5') })] });
+    const body = v4.createTransfer({
+      seqno: 1,
+      secretKey: stranger.secretKey,
+      messages: [internal({ to: faucet.address, value: toNano('0.5') })],
+    });
     const fees = await client.estimateExternalMessageFee(v4.address, { body, initCode: null, initData: null, ignoreSignature: true });
     expect(fees['@type']).toBe('query.fees');
     expect(fees.source_fees.in_fwd_fee).toBeGreaterThan(0);
     expect(fees.source_fees.gas_fee).toBeGreaterThan(0);
     // With the signature checked, the wallet refuses it: a client error, not a server one.
-    await expect(client.estimateExternalMessageFee(v4.address, { body, initCode: null, initData: null, ignoreSignature: false })).rejects.toThrow(/422/);
+    await expect(
+      client.estimateExternalMessageFee(v4.address, { body, initCode: null, initData: null, ignoreSignature: false }),
+    ).rejects.toThrow(/422/);
   });
 
   it('getWorkchainShards, getShardTransactions, tryLocateResultTx and tryLocateSourceTx', async () => {
@@ -217,7 +231,9 @@ describe.each([
     expect(header.prev_blocks.length).toBeGreaterThan(0);
 
     // Present at runtime, missing from tonweb's typings.
-    const provider = tonweb.provider as unknown as { getConfigParam(id: number): Promise<{ toBoc(withCrc: boolean): Promise<Uint8Array> }> };
+    const provider = tonweb.provider as unknown as {
+      getConfigParam(id: number): Promise<{ toBoc(withCrc: boolean): Promise<Uint8Array> }>;
+    };
     const config = await provider.getConfigParam(19); // tonweb checks `configInfo` / `tvm.cell` and returns its own Cell
     const param19 = Cell.fromBoc(Buffer.from(await config.toBoc(false)))[0].beginParse();
     expect(param19.loadInt(32)).toBe(globalId);
@@ -226,9 +242,19 @@ describe.each([
     const res = await fetch(endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(keyed ? { 'X-API-Key': keys[network] } : {}) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'runGetMethod', params: { address: v4.address.toRawString(), method: 'seqno', stack: [] } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'runGetMethod',
+        params: { address: v4.address.toRawString(), method: 'seqno', stack: [] },
+      }),
     });
-    const json = (await res.json()) as { ok: boolean; id: number; jsonrpc: string; result: { exit_code: number; stack: [string, string][] } };
+    const json = (await res.json()) as {
+      ok: boolean;
+      id: number;
+      jsonrpc: string;
+      result: { exit_code: number; stack: [string, string][] };
+    };
     expect(json).toMatchObject({ ok: true, id: 7, jsonrpc: '2.0' });
     expect(json.result.stack).toEqual([['num', '0x1']]);
   });
@@ -243,7 +269,10 @@ describe.each([
 
   it('passes integer, cell and slice get-method arguments (TonClient runMethod, tonweb call2)', async () => {
     // Integers: the faucet's is_plugin_installed(wc, addr_hash), and the NFT collection's get_nft_address_by_index.
-    const plugin = await client.runMethod(faucet.address, 'is_plugin_installed', [{ type: 'int', value: 0n }, { type: 'int', value: 5n }]);
+    const plugin = await client.runMethod(faucet.address, 'is_plugin_installed', [
+      { type: 'int', value: 0n },
+      { type: 'int', value: 5n },
+    ]);
     expect(plugin.stack.readBigNumber()).toBe(0n);
     const seededTokens = await seedTokens(network);
     const byIndex = await client.runMethod(seededTokens.collection, 'get_nft_address_by_index', [{ type: 'int', value: 0n }]);
@@ -251,18 +280,33 @@ describe.each([
     const viaTonweb = await tonweb.provider.call2(seededTokens.collection.toString(), 'get_nft_address_by_index', [['num', 0]]);
     expect(viaTonweb).toBeInstanceOf(TonWeb.boc.Cell);
     // A method that does not exist still gets past validation with an int argument (the TVM answers exit code 11).
-    await expect(client.runMethod(faucet.address, 'get_wallet_address_by_index', [{ type: 'int', value: 5n }])).rejects.toThrow(/exit_code/);
+    await expect(client.runMethod(faucet.address, 'get_wallet_address_by_index', [{ type: 'int', value: 5n }])).rejects.toThrow(
+      /exit_code/,
+    );
     // Slice: the jetton minter's get_wallet_address(owner).
     const owner = beginCell().storeAddress(faucet.address).endCell();
     const walletOf = await client.runMethod(seededTokens.minter, 'get_wallet_address', [{ type: 'slice', cell: owner }]);
     const jettonWallet = walletOf.stack.readAddress();
-    const tonwebWallet = await tonweb.provider.call2(seededTokens.minter.toString(), 'get_wallet_address', [['tvm.Slice', owner.toBoc().toString('base64')]]);
-    expect(Cell.fromBoc(Buffer.from(await tonwebWallet.toBoc(false)))[0].beginParse().loadAddress().equals(jettonWallet)).toBe(true);
+    const tonwebWallet = await tonweb.provider.call2(seededTokens.minter.toString(), 'get_wallet_address', [
+      ['tvm.Slice', owner.toBoc().toString('base64')],
+    ]);
+    expect(
+      Cell.fromBoc(Buffer.from(await tonwebWallet.toBoc(false)))[0]
+        .beginParse()
+        .loadAddress()
+        .equals(jettonWallet),
+    ).toBe(true);
     // Cell: the collection's get_nft_content(index, individual_content).
     const individual = beginCell().storeStringTail('item-0.json').endCell();
-    const content = await client.runMethod(seededTokens.collection, 'get_nft_content', [{ type: 'int', value: 0n }, { type: 'cell', cell: individual }]);
+    const content = await client.runMethod(seededTokens.collection, 'get_nft_content', [
+      { type: 'int', value: 0n },
+      { type: 'cell', cell: individual },
+    ]);
     expect(content.stack.readCell()).toBeInstanceOf(Cell);
-    const tonwebContent = await tonweb.provider.call2(seededTokens.collection.toString(), 'get_nft_content', [['num', 0], ['tvm.Cell', individual.toBoc().toString('base64')]]);
+    const tonwebContent = await tonweb.provider.call2(seededTokens.collection.toString(), 'get_nft_content', [
+      ['num', 0],
+      ['tvm.Cell', individual.toBoc().toString('base64')],
+    ]);
     expect(tonwebContent).toBeInstanceOf(TonWeb.boc.Cell);
   });
 
@@ -272,7 +316,9 @@ describe.each([
     const { dns } = await seedOnce(network);
     for (const item of dns.items.filter((i) => i.wallet)) {
       // tonweb sets `dns` in its constructor but its typings leave it out.
-      const resolver = (tonweb as unknown as { dns: { getWalletAddress(domain: string): Promise<{ toString(friendly: boolean): string } | null> } }).dns;
+      const resolver = (
+        tonweb as unknown as { dns: { getWalletAddress(domain: string): Promise<{ toString(friendly: boolean): string } | null> } }
+      ).dns;
       const wallet = await resolver.getWalletAddress(item.domain);
       expect(wallet?.toString(false)).toBe(item.wallet!.toRawString());
     }

@@ -35,7 +35,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
     return { status: res.status, body: (await res.json()) as Envelope };
   }
   async function post(method: string, body: unknown): Promise<{ status: number; body: Envelope }> {
-    const res = await fetch(url(method), { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(url(method), {
+      method: 'POST',
+      headers: { ...headers(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Envelope };
   }
   async function ok(call: Promise<{ status: number; body: Envelope }>): Promise<any> {
@@ -88,7 +92,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
         } else {
           expect(next).toBeNull();
         }
-        if (item.storageBagId) expect(byCategory.get(category('storage'))?.entry).toEqual({ '@type': 'dns.entryDataStorageAddress', bag_id: item.storageBagId.toUpperCase() });
+        if (item.storageBagId)
+          expect(byCategory.get(category('storage'))?.entry).toEqual({
+            '@type': 'dns.entryDataStorageAddress',
+            bag_id: item.storageBagId.toUpperCase(),
+          });
         if (item.siteAdnl) expect(byCategory.get(category('site'))?.entry['@type']).toBe('dns.entryDataAdnlAddress');
       }
       const withNext = seed.dns.items.find((i) => i.nextResolver);
@@ -104,7 +112,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
           '@type': 'dns.entry',
           name: 'ton',
           category: category('dns_next_resolver'),
-          entry: { '@type': 'dns.entryDataNextResolver', resolver: { '@type': 'accountAddress', account_address: tonlibForm(seed.dns.collection) } },
+          entry: {
+            '@type': 'dns.entryDataNextResolver',
+            resolver: { '@type': 'accountAddress', account_address: tonlibForm(seed.dns.collection) },
+          },
         },
       ]);
       const collection = await ok(get('dnsResolve', { name: item.domain, ttl: 1 }));
@@ -113,15 +124,22 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
           '@type': 'dns.entry',
           name: `${label}.`,
           category: category('dns_next_resolver'),
-          entry: { '@type': 'dns.entryDataNextResolver', resolver: { '@type': 'accountAddress', account_address: tonlibForm(item.address) } },
+          entry: {
+            '@type': 'dns.entryDataNextResolver',
+            resolver: { '@type': 'accountAddress', account_address: tonlibForm(item.address) },
+          },
         },
       ]);
       // From the collection (an explicit resolver), one category, by name or by its hash in hex.
-      const fromCollection = await ok(get('dnsResolve', { address: seed.dns.collection.toString(), name: label, ttl: 1, category: 'wallet' }));
+      const fromCollection = await ok(
+        get('dnsResolve', { address: seed.dns.collection.toString(), name: label, ttl: 1, category: 'wallet' }),
+      );
       expect(fromCollection.entries).toHaveLength(1);
       expect(fromCollection.entries[0].entry.smc_address.account_address).toBe(tonlibForm(item.wallet!));
       const hex = createHash('sha256').update('wallet').digest('hex');
-      expect(await ok(get('dnsResolve', { address: seed.dns.collection.toString(), name: label, ttl: 1, category: hex }))).toEqual(fromCollection);
+      expect(await ok(get('dnsResolve', { address: seed.dns.collection.toString(), name: label, ttl: 1, category: hex }))).toEqual(
+        fromCollection,
+      );
       // A name nobody registered under a zone the root does not know resolves to nothing.
       expect((await ok(get('dnsResolve', { name: 'example.nothing', ttl: 3 }))).entries).toEqual([]);
     });
@@ -165,7 +183,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
           expect(sa.account!.addr.equals(address)).toBe(true);
           expect(sa.account!.storage.balance.coins.toString()).toBe(info.balance);
           expect(sa.lastTransactionLt.toString()).toBe(info.last_transaction_id.lt);
-          expect(Buffer.from(sa.lastTransactionHash.toString(16).padStart(64, '0'), 'hex').toString('base64')).toBe(info.last_transaction_id.hash);
+          expect(Buffer.from(sa.lastTransactionHash.toString(16).padStart(64, '0'), 'hex').toString('base64')).toBe(
+            info.last_transaction_id.hash,
+          );
           if (state.type === 'active') {
             expect(state.state.code!.toBoc().equals(Cell.fromBase64(info.code).toBoc())).toBe(true);
             expect(state.state.data!.toBoc().equals(Cell.fromBase64(info.data).toBoc())).toBe(true);
@@ -184,7 +204,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
       expect(rpcBody.result).toEqual(await ok(get('getShardAccountCell', params)));
       // An account that does not exist: account_none, no last transaction.
       const nobody = new Address(0, createHash('sha256').update(`nobody ${network}`).digest());
-      const none = loadShardAccount(Cell.fromBase64((await ok(get('getShardAccountCell', { address: nobody.toRawString() }))).bytes).beginParse());
+      const none = loadShardAccount(
+        Cell.fromBase64((await ok(get('getShardAccountCell', { address: nobody.toRawString() }))).bytes).beginParse(),
+      );
       expect(none.account).toBeFalsy();
       expect(none.lastTransactionLt).toBe(0n);
     });
@@ -238,7 +260,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
 
     it('say the same X-API-Version as the GET forms', async () => {
       const viaGet = await fetch(`${url('getMasterchainInfo')}`, { headers: headers() });
-      const viaPost = await fetch(url('getMasterchainInfo'), { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: '{}' });
+      const viaPost = await fetch(url('getMasterchainInfo'), {
+        method: 'POST',
+        headers: { ...headers(), 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(viaPost.status).toBe(200);
       expect(viaGet.headers.get('x-api-version')).toMatch(/^2\.2\.\d+$/);
       expect(viaPost.headers.get('x-api-version')).toBe(viaGet.headers.get('x-api-version'));
@@ -268,7 +294,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v2 2.1 operations on %s', (n
 
     it('takes numbers as strings and 64-bit values as numbers, as toncenter does; refuses what the GET form refuses', async () => {
       const last = (await ok(get('getMasterchainInfo'))).last.seqno as number;
-      expect(await ok(post('lookupBlock', { workchain: '-1', shard: SHARD, seqno: String(last) }))).toEqual(await ok(get('lookupBlock', { workchain: -1, shard: SHARD, seqno: last })));
+      expect(await ok(post('lookupBlock', { workchain: '-1', shard: SHARD, seqno: String(last) }))).toEqual(
+        await ok(get('lookupBlock', { workchain: -1, shard: SHARD, seqno: last })),
+      );
       expect(await ok(post('getTransactions', { address: devnet.faucet.address.toString(), limit: 2, to_lt: 0 }))).toEqual(
         await ok(get('getTransactions', { address: devnet.faucet.address.toString(), limit: 2 })),
       );

@@ -22,7 +22,10 @@ let devnet: Devnet;
 let seed: SeedSummary;
 let faucet: Awaited<ReturnType<typeof devnetFaucet>>;
 
-async function get(method: string, params: Record<string, string | number | boolean | string[]> = {}): Promise<{ status: number; body: Envelope }> {
+async function get(
+  method: string,
+  params: Record<string, string | number | boolean | string[]> = {},
+): Promise<{ status: number; body: Envelope }> {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) for (const item of Array.isArray(v) ? v : [v]) qs.append(k, String(item));
   const res = await fetch(`${base}/api/v2/${method}?${qs}`, { headers: { 'X-API-Key': key } });
@@ -69,7 +72,11 @@ describe('accounts', () => {
     const info = await ok(get('getAddressInformation', { address: faucet.address.toString() }));
     expect(info).toMatchObject({ '@type': 'raw.fullAccountState', state: 'active', frozen_hash: '', suspended: false });
     expect(BigInt(info.balance)).toBeGreaterThan(0n);
-    expect(Cell.fromBase64(info.code).hash().equals(WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey }).init.code.hash())).toBe(true);
+    expect(
+      Cell.fromBase64(info.code)
+        .hash()
+        .equals(WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey }).init.code.hash()),
+    ).toBe(true);
     // The faucet only pays out (seeding), so its balance never grows from one masterchain block to the next.
     const last = (await ok(get('getMasterchainInfo'))).last.seqno as number;
     const balances: bigint[] = [];
@@ -151,7 +158,17 @@ describe('blocks', () => {
     const header = await ok(get('getBlockHeader', { workchain: 0, shard: SHARD, seqno: basechain.seqno }));
     expect(header).toMatchObject({ '@type': 'blocks.header', id: basechain });
     expect(BigInt(header.end_lt)).toBeGreaterThanOrEqual(BigInt(header.start_lt));
-    await fails(get('getBlockHeader', { workchain: 0, shard: SHARD, seqno: basechain.seqno, root_hash: Buffer.alloc(32).toString('base64'), file_hash: basechain.file_hash }), 404, /not found|has/);
+    await fails(
+      get('getBlockHeader', {
+        workchain: 0,
+        shard: SHARD,
+        seqno: basechain.seqno,
+        root_hash: Buffer.alloc(32).toString('base64'),
+        file_hash: basechain.file_hash,
+      }),
+      404,
+      /not found|has/,
+    );
     const proof = await ok(get('getShardBlockProof', { workchain: 0, shard: SHARD, seqno: basechain.seqno }));
     expect(proof['@type']).toBe('blocks.shardBlockProof');
     expect(proof.mc_id.workchain).toBe(-1);
@@ -170,14 +187,18 @@ describe('transactions, send, run', () => {
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
     const seqno = (await ok(post('runGetMethod', { address: faucet.address.toString(), method: 'seqno', stack: [] }))).stack[0][1];
     const signer = signerFromSeed(faucet.secretKey.subarray(0, 32));
-    const boc = await walletTransferBoc(wallet, signer, Number(BigInt(seqno)), [internal({ to: dest, value: toNano('3'), bounce: false, body: 'rest comment' })]);
+    const boc = await walletTransferBoc(wallet, signer, Number(BigInt(seqno)), [
+      internal({ to: dest, value: toNano('3'), bounce: false, body: 'rest comment' }),
+    ]);
     sent = await ok(post('sendBocReturnHash', { boc: boc.toString('base64') }));
     expect(sent['@type' as keyof typeof sent]).toBe('raw.extMessageInfo');
     expect(Buffer.from(sent.hash, 'base64').equals(Cell.fromBoc(boc)[0].hash())).toBe(true);
     await devnet.produceBlock();
     await fails(post('sendBoc', { boc: boc.toString('base64') }), 422, /.+/);
     await fails(post('sendBoc', { boc: 'AAAA' }), 422, /boc/);
-    const next = await walletTransferBoc(wallet, signer, Number(BigInt(seqno)) + 1, [internal({ to: dest, value: toNano('1'), bounce: false })]);
+    const next = await walletTransferBoc(wallet, signer, Number(BigInt(seqno)) + 1, [
+      internal({ to: dest, value: toNano('1'), bounce: false }),
+    ]);
     expect(await ok(post('sendBoc', { boc: next.toString('base64') }))).toEqual({ '@type': 'ok' });
     await devnet.produceBlock();
   });
@@ -201,10 +222,16 @@ describe('transactions, send, run', () => {
     expect(std.transactions[0]['@type']).toBe('raw.transaction');
 
     const createdLt = oldest.in_msg.created_lt;
-    const located = await ok(get('tryLocateResultTx', { source: faucet.address.toString(), destination: dest.toString(), created_lt: createdLt }));
+    const located = await ok(
+      get('tryLocateResultTx', { source: faucet.address.toString(), destination: dest.toString(), created_lt: createdLt }),
+    );
     expect(located.transaction_id).toEqual(oldest.transaction_id);
-    expect(await ok(get('tryLocateTx', { source: faucet.address.toString(), destination: dest.toString(), created_lt: createdLt }))).toEqual(located);
-    const source = await ok(get('tryLocateSourceTx', { source: faucet.address.toString(), destination: dest.toString(), created_lt: createdLt }));
+    expect(
+      await ok(get('tryLocateTx', { source: faucet.address.toString(), destination: dest.toString(), created_lt: createdLt })),
+    ).toEqual(located);
+    const source = await ok(
+      get('tryLocateSourceTx', { source: faucet.address.toString(), destination: dest.toString(), created_lt: createdLt }),
+    );
     expect(source.out_msgs.some((m: { created_lt: string }) => m.created_lt === createdLt)).toBe(true);
     await fails(get('tryLocateTx', { source: faucet.address.toString(), destination: dest.toString(), created_lt: '1' }), 404, /not found/);
 
@@ -224,35 +251,57 @@ describe('transactions, send, run', () => {
     expect(all.transactions.length).toBeGreaterThanOrEqual(2);
     const first = await ok(get('getBlockTransactions', { workchain: 0, shard: SHARD, seqno: basechain.seqno, count: 1 }));
     expect(first.incomplete).toBe(true);
-    const rest = await ok(get('getBlockTransactions', {
-      workchain: 0, shard: SHARD, seqno: basechain.seqno,
-      after_lt: first.transactions[0].lt, after_hash: first.transactions[0].account.split(':')[1],
-    }));
+    const rest = await ok(
+      get('getBlockTransactions', {
+        workchain: 0,
+        shard: SHARD,
+        seqno: basechain.seqno,
+        after_lt: first.transactions[0].lt,
+        after_hash: first.transactions[0].account.split(':')[1],
+      }),
+    );
     expect([...first.transactions, ...rest.transactions]).toEqual(all.transactions);
     const ext = await ok(get('getBlockTransactionsExt', { workchain: 0, shard: SHARD, seqno: basechain.seqno }));
     expect(ext['@type']).toBe('blocks.transactionsExt');
-    expect(ext.transactions.map((t: { transaction_id: { hash: string } }) => t.transaction_id.hash)).toEqual(all.transactions.map((t: { hash: string }) => t.hash));
-    await fails(get('getBlockTransactions', { workchain: 0, shard: SHARD, seqno: basechain.seqno, after_lt: '5' }), 422, /together|after_hash/);
+    expect(ext.transactions.map((t: { transaction_id: { hash: string } }) => t.transaction_id.hash)).toEqual(
+      all.transactions.map((t: { hash: string }) => t.hash),
+    );
+    await fails(
+      get('getBlockTransactions', { workchain: 0, shard: SHARD, seqno: basechain.seqno, after_lt: '5' }),
+      422,
+      /together|after_hash/,
+    );
   });
 
   it('estimateFee, runGetMethod and runGetMethodStd', async () => {
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
-    const seqno = Number(BigInt((await ok(post('runGetMethod', { address: faucet.address.toString(), method: 'seqno', stack: [] }))).stack[0][1]));
+    const seqno = Number(
+      BigInt((await ok(post('runGetMethod', { address: faucet.address.toString(), method: 'seqno', stack: [] }))).stack[0][1]),
+    );
     // Signed with the wrong key: only ignore_chksig lets the wallet accept it.
     const body = wallet.createTransfer({ seqno, secretKey: keyPairFromSeed(Buffer.alloc(32, 1)).secretKey, messages: [] });
-    const fees = await ok(post('estimateFee', { address: faucet.address.toString(), body: body.toBoc().toString('base64'), ignore_chksig: true }));
+    const fees = await ok(
+      post('estimateFee', { address: faucet.address.toString(), body: body.toBoc().toString('base64'), ignore_chksig: true }),
+    );
     expect(fees['@type']).toBe('query.fees');
     expect(fees.source_fees.gas_fee).toBeGreaterThan(0);
-    await fails(post('estimateFee', { address: faucet.address.toString(), body: body.toBoc().toString('base64'), ignore_chksig: false }), 422, /.+/);
+    await fails(
+      post('estimateFee', { address: faucet.address.toString(), body: body.toBoc().toString('base64'), ignore_chksig: false }),
+      422,
+      /.+/,
+    );
 
     const run = await ok(post('runGetMethod', { address: seed.jetton.minter.toString(), method: 'get_jetton_data', stack: [] }));
     expect(run).toMatchObject({ '@type': 'smc.runResult', exit_code: 0 });
     expect(run.stack[0][0]).toBe('num');
     expect(run.stack[3][0]).toBe('cell');
-    const walletAddr = await ok(post('runGetMethod', {
-      address: seed.jetton.minter.toString(), method: 'get_wallet_address',
-      stack: [['tvm.Slice', beginCell().storeAddress(faucet.address).endCell().toBoc().toString('base64')]],
-    }));
+    const walletAddr = await ok(
+      post('runGetMethod', {
+        address: seed.jetton.minter.toString(),
+        method: 'get_wallet_address',
+        stack: [['tvm.Slice', beginCell().storeAddress(faucet.address).endCell().toBoc().toString('base64')]],
+      }),
+    );
     expect(walletAddr.exit_code).toBe(0);
     const missing = await ok(post('runGetMethod', { address: faucet.address.toString(), method: 'no_such_method', stack: [] }));
     expect(missing.exit_code).not.toBe(0);

@@ -158,25 +158,36 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
   it('action_type=stake_withdrawal_request and stake_withdrawal: the nominator leaving with "w", the owner withdrawing', async () => {
     const { pools } = seed;
     const requests = (await ok('actions', { action_type: 'stake_withdrawal_request', limit: '100' })).actions;
-    expect(requests.filter((a: any) => a.details.pool === raw(pools.nominatorPool)).map((a: any) => [a.details.stake_holder, a.details.provider])).toEqual([
-      [raw(pools.withdrawn), 'nominator'],
-    ]);
+    expect(
+      requests
+        .filter((a: any) => a.details.pool === raw(pools.nominatorPool))
+        .map((a: any) => [a.details.stake_holder, a.details.provider]),
+    ).toEqual([[raw(pools.withdrawn), 'nominator']]);
     const withdrawals = (await ok('actions', { action_type: 'stake_withdrawal', limit: '100' })).actions;
-    expect(withdrawals.filter((a: any) => a.details.pool === raw(pools.singleNominatorPool)).map((a: any) => [a.details.stake_holder, a.details.amount])).toEqual([
-      [raw(pools.owner), pools.singleNominatorWithdrawal.toString()],
-    ]);
+    expect(
+      withdrawals
+        .filter((a: any) => a.details.pool === raw(pools.singleNominatorPool))
+        .map((a: any) => [a.details.stake_holder, a.details.amount]),
+    ).toEqual([[raw(pools.owner), pools.singleNominatorWithdrawal.toString()]]);
   });
 
   it('action_type=auction_bid: the bid on the getgems auction and the bids on the .ton DNS auction', async () => {
     const { auction, dns } = seed.sales;
     const bids = (await ok('actions', { action_type: 'auction_bid', limit: '100' })).actions;
     const getgems = bids.filter((a: any) => a.details.auction === raw(auction.address));
-    expect(getgems.map((a: any) => [a.details.bidder, a.details.amount, a.details.nft_item])).toEqual([[raw(auction.bidder), auction.bid.toString(), raw(auction.nft)]]);
+    expect(getgems.map((a: any) => [a.details.bidder, a.details.amount, a.details.nft_item])).toEqual([
+      [raw(auction.bidder), auction.bid.toString(), raw(auction.nft)],
+    ]);
     const onDns = bids.filter((a: any) => a.details.auction === raw(dns.item));
     expect(onDns.map((a: any) => a.details.bidder)).toContain(raw(dns.bidder));
-    expect(onDns.find((a: any) => a.details.bidder === raw(dns.bidder)).details).toMatchObject({ amount: dns.bid.toString(), nft_item: raw(dns.item) });
+    expect(onDns.find((a: any) => a.details.bidder === raw(dns.bidder)).details).toMatchObject({
+      amount: dns.bid.toString(),
+      nft_item: raw(dns.item),
+    });
     // The opener's bid goes back to it when the higher one arrives.
-    const outbids = (await ok('actions', { action_type: 'auction_outbid', limit: '100' })).actions.filter((a: any) => a.details.auction === raw(dns.item));
+    const outbids = (await ok('actions', { action_type: 'auction_outbid', limit: '100' })).actions.filter(
+      (a: any) => a.details.auction === raw(dns.item),
+    );
     expect(outbids.map((a: any) => [a.details.bidder, a.details.new_bidder])).toEqual([[raw(dns.outbid), raw(dns.bidder)]]);
   });
 
@@ -184,11 +195,22 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     const { sale, auction, collection } = seed.sales;
     const onSale = (await ok('actions', { action_type: 'nft_put_on_sale', limit: '100' })).actions;
     expect(onSale.map((a: any) => a.details)).toEqual([
-      expect.objectContaining({ owner: raw(sale.seller), nft_item: raw(sale.nft), nft_collection: raw(collection), sale_address: raw(sale.address), full_price: sale.fullPrice.toString() }),
+      expect.objectContaining({
+        owner: raw(sale.seller),
+        nft_item: raw(sale.nft),
+        nft_collection: raw(collection),
+        sale_address: raw(sale.address),
+        full_price: sale.fullPrice.toString(),
+      }),
     ]);
     const onAuction = (await ok('actions', { action_type: 'nft_put_on_auction', limit: '100' })).actions;
     expect(onAuction.map((a: any) => a.details)).toEqual([
-      expect.objectContaining({ owner: raw(auction.seller), nft_item: raw(auction.nft), nft_collection: raw(collection), auction_address: raw(auction.address) }),
+      expect.objectContaining({
+        owner: raw(auction.seller),
+        nft_item: raw(auction.nft),
+        nft_collection: raw(collection),
+        auction_address: raw(auction.address),
+      }),
     ]);
   });
 
@@ -196,7 +218,9 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     const { sale } = seed.sales;
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
     const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
-    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: sale.address, value: sale.fullPrice + toNano('1'), bounce: true })]);
+    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+      internal({ to: sale.address, value: sale.fullPrice + toNano('1'), bounce: true }),
+    ]);
     const { hash } = await devnet.sendMessage(boc);
     await indexer.waitFor((await devnet.produceBlock()).seqno);
     await indexer.waitFor((await devnet.produceBlock()).seqno);
@@ -204,7 +228,11 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     expect(traces).toHaveLength(1);
     const purchases = traces[0].actions.filter((a: any) => a.type !== 'ton_transfer' && a.type !== 'call_contract');
     expect(purchases.map((a: any) => a.type)).toEqual(['nft_purchase']);
-    expect(purchases[0].details).toMatchObject({ nft_item: raw(sale.nft), new_owner: raw(devnet.faucet.address), price: sale.fullPrice.toString() });
+    expect(purchases[0].details).toMatchObject({
+      nft_item: raw(sale.nft),
+      new_owner: raw(devnet.faucet.address),
+      price: sale.fullPrice.toString(),
+    });
   });
 
   it('address book: each contract the seed deploys has the interfaces of the rule (code hash, else get-method subsets)', async () => {
@@ -234,7 +262,10 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
       [devnet.faucet.address, ['wallet_v4r2']],
       ...s.wallets.map((w): [Address, string[]] => [w.address, [`wallet_${w.version}`]]),
     ];
-    const book = (await ok('addressBook', { address: expected.map(([a]) => raw(a)).join(',') })) as Record<string, { interfaces: string[] }>;
+    const book = (await ok('addressBook', { address: expected.map(([a]) => raw(a)).join(',') })) as Record<
+      string,
+      { interfaces: string[] }
+    >;
     expect(expected.map(([a]) => [raw(a), book[raw(a)]?.interfaces])).toEqual(expected.map(([a, names]) => [raw(a), names]));
   });
 

@@ -14,7 +14,10 @@ import { indexedOperations } from '@tongate/handlers-v3';
  * a latest client sees the purchase alone.
  */
 const databaseUrl = process.env.DATABASE_URL;
-const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];
+const backends = [
+  { name: 'pglite', url: undefined as string | undefined },
+  ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : []),
+];
 
 describe.each(backends)('/actions by supported action types on $name', ({ name, url }) => {
   const schema = `actions_visibility_${process.pid}_${name}`;
@@ -41,7 +44,9 @@ describe.each(backends)('/actions by supported action types on $name', ({ name, 
 
   const listed = async (query: Record<string, unknown>, headers?: Record<string, string>) => {
     const ops = indexedOperations({ db: store.chain('mainnet'), network: 'mainnet' });
-    const r = (await ops.getActions({ query: { limit: 100, offset: 0, sort: 'desc', ...query }, ctx: ctx(headers) } as never)) as { body: { actions: { type: string }[] } };
+    const r = (await ops.getActions({ query: { limit: 100, offset: 0, sort: 'desc', ...query }, ctx: ctx(headers) } as never)) as {
+      body: { actions: { type: string }[] };
+    };
     return r.body.actions.map((a) => a.type).sort();
   };
   const expected = (requested: string[] | undefined, header?: string) =>

@@ -16,8 +16,11 @@ const FIXTURES = fixturePath('actions');
 
 /** The first body with this opcode in a fixture file. */
 function fixtureBody(file: string, opcode: number): string {
-  const fixture = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as { transactions: { messages: { opcode: number | null; body: string | null }[] }[] };
-  for (const tx of fixture.transactions) for (const m of tx.messages) if (m.opcode !== null && m.opcode >>> 0 === opcode && m.body) return m.body;
+  const fixture = JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as {
+    transactions: { messages: { opcode: number | null; body: string | null }[] }[];
+  };
+  for (const tx of fixture.transactions)
+    for (const m of tx.messages) if (m.opcode !== null && m.opcode >>> 0 === opcode && m.body) return m.body;
   throw new Error(`no body with opcode ${opcode.toString(16)} in ${file}`);
 }
 
@@ -44,7 +47,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 /decode on %s', (network)
     // -1 is 0xffffffff (bounce); 305419896 is 0x12345678, which no scheme has.
     expect(r.body.opcodes).toEqual(['jetton_transfer', 'nft_transfer', 'text_comment', 'bounce', 'unknown']);
     expect(r.body.bodies).toHaveLength(3);
-    expect(r.body.bodies[0]).toMatchObject({ '@type': 'jetton_transfer', type: 'jetton_transfer', query_id: '0', amount: '10000', forward_ton_amount: '100000000' });
+    expect(r.body.bodies[0]).toMatchObject({
+      '@type': 'jetton_transfer',
+      type: 'jetton_transfer',
+      query_id: '0',
+      amount: '10000',
+      forward_ton_amount: '100000000',
+    });
     expect(r.body.bodies[0].destination).toMatch(/^0:[0-9A-F]{64}$/);
     expect(r.body.bodies[1]).toMatchObject({ '@type': 'nft_transfer', forward_amount: '30000000', custom_payload: null });
     expect(r.body.bodies[2]).toEqual({ '@type': 'text_comment', type: 'text_comment', comment: 'Hello, Bob!' });
@@ -97,7 +106,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 /decode on %s', (network)
     const manyBodies = await get(`bodies=${Array.from({ length: 1001 }, () => 'AA').join(',')}`);
     expect(manyBodies.status).toBe(422);
     expect(manyBodies.body.error).toBe('invalid bodies: at most 1000 items, got 1001');
-    const thousand = await post({ opcodes: Array.from({ length: 1000 }, (_, i) => String(i)), bodies: Array.from({ length: 1000 }, () => jettonTransfer) });
+    const thousand = await post({
+      opcodes: Array.from({ length: 1000 }, (_, i) => String(i)),
+      bodies: Array.from({ length: 1000 }, () => jettonTransfer),
+    });
     expect(thousand.status).toBe(200);
     expect(thousand.body.bodies).toHaveLength(1000);
 

@@ -5,7 +5,17 @@
  * what v3 answers, after the seed and after this test's own DNS operations.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { Address, beginCell, contractAddress, Dictionary, internal, toNano, WalletContractV4, type MessageRelaxed, type TupleItem } from '@ton/ton';
+import {
+  Address,
+  beginCell,
+  contractAddress,
+  Dictionary,
+  internal,
+  toNano,
+  WalletContractV4,
+  type MessageRelaxed,
+  type TupleItem,
+} from '@ton/ton';
 import { dns, multisig, signerFromSeed, vesting, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { useKeyedGateway, v3Requests } from './gateway-fixture.js';
@@ -68,7 +78,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
       expect(record.dns_next_resolver).toBe(item.nextResolver ? raw(item.nextResolver) : null);
       // The owner's wallet record points back at it: its address book entry names the domain.
       expect(r.body.address_book[raw(item.owner)].domain).toBe(item.domain);
-      expect(r.body.address_book[raw(item.address)].user_friendly).toBe(item.address.toString({ testOnly: network === 'testnet', urlSafe: true, bounceable: true }));
+      expect(r.body.address_book[raw(item.address)].user_friendly).toBe(
+        item.address.toString({ testOnly: network === 'testnet', urlSafe: true, bounceable: true }),
+      );
     }
     expect((await v3('dns/records', { domain: `nobody-${Date.now()}.ton` })).body.records).toEqual([]);
   });
@@ -91,8 +103,21 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     const labels = [`ccc-${tag}`, `a-${tag}`, `bb-${tag}`, `bb2-${tag}`];
     // The faucet is the devnet collection's admin: it registers the domains to itself, then sets their wallet records.
     const items = labels.map((label) => ({ label, address: dns.dnsItemAddress(seed.dns.collection, label) }));
-    await faucetSends(labels.map((label) => internal({ to: seed.dns.collection, value: toNano('1.2'), bounce: true, body: dns.registerDomainBody(label, faucet) })));
-    await faucetSends(items.map((i) => internal({ to: i.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet)) })));
+    await faucetSends(
+      labels.map((label) =>
+        internal({ to: seed.dns.collection, value: toNano('1.2'), bounce: true, body: dns.registerDomainBody(label, faucet) }),
+      ),
+    );
+    await faucetSends(
+      items.map((i) =>
+        internal({
+          to: i.address,
+          value: toNano('0.05'),
+          bounce: true,
+          body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet)),
+        }),
+      ),
+    );
 
     // Ordered by domain length, then domain.
     const expected = labels.map((l) => `${l}.ton`).sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
@@ -101,7 +126,8 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     expect(all.body.records.map((x: { domain: string }) => x.domain)).toEqual(expected);
     expect(all.body.address_book[raw(faucet)].domain).toBe(expected[0]);
     const pages = [];
-    for (let offset = 0; offset < 4; offset += 3) pages.push(...(await v3('dns/records', { wallet: raw(faucet), limit: '3', offset: String(offset) })).body.records);
+    for (let offset = 0; offset < 4; offset += 3)
+      pages.push(...(await v3('dns/records', { wallet: raw(faucet), limit: '3', offset: String(offset) })).body.records);
     expect(pages.map((x: { domain: string }) => x.domain)).toEqual(expected);
 
     // The shortest domain's wallet record moves to another address, and a site record is set then deleted.
@@ -109,25 +135,41 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     const elsewhere = new Address(0, Buffer.from(`${network}-dns-wallet-elsewhere`.padEnd(32, '#')));
     const adnl = Buffer.alloc(32, 7);
     await faucetSends([
-      internal({ to: shortest.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(elsewhere)) }),
-      internal({ to: shortest.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('site', dns.dnsRecord.siteAdnl(adnl)) }),
+      internal({
+        to: shortest.address,
+        value: toNano('0.05'),
+        bounce: true,
+        body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(elsewhere)),
+      }),
+      internal({
+        to: shortest.address,
+        value: toNano('0.05'),
+        bounce: true,
+        body: dns.changeDnsRecordBody('site', dns.dnsRecord.siteAdnl(adnl)),
+      }),
     ]);
     expect((await resolve(shortest.address, 'wallet'))!.loadAddress().equals(elsewhere)).toBe(true);
     let r = await v3('dns/records', { domain: expected[0] });
-    expect(r.body.records[0]).toMatchObject({ dns_wallet: raw(elsewhere), dns_site_adnl: adnl.toString('hex'), nft_item_owner: raw(faucet) });
+    expect(r.body.records[0]).toMatchObject({
+      dns_wallet: raw(elsewhere),
+      dns_site_adnl: adnl.toString('hex'),
+      nft_item_owner: raw(faucet),
+    });
     const moved = await v3('dns/records', { wallet: raw(faucet) });
     expect(moved.body.records.map((x: { domain: string }) => x.domain)).toEqual(expected.slice(1));
     expect(moved.body.address_book[raw(faucet)].domain).toBe(expected[1]);
     // The new wallet does not own the domain: no domain in its address book entry.
     expect((await v3('addressBook', { address: raw(elsewhere) })).body[raw(elsewhere)].domain).toBeNull();
 
-    await faucetSends([internal({ to: shortest.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('site', null) })]);
+    await faucetSends([
+      internal({ to: shortest.address, value: toNano('0.05'), bounce: true, body: dns.changeDnsRecordBody('site', null) }),
+    ]);
     expect(await resolve(shortest.address, 'site')).toBeNull();
     r = await v3('dns/records', { domain: expected[0] });
     expect(r.body.records[0]).toMatchObject({ dns_wallet: raw(elsewhere), dns_site_adnl: null });
   });
 
-  it('dns/records: a domain in auction has no owner and no records; its auction is the item\'s', async () => {
+  it("dns/records: a domain in auction has no owner and no records; its auction is the item's", async () => {
     const bidder = devnet.faucet.address;
     const label = `auction-${network}-${Date.now().toString(36)}`;
     const item = { address: dns.dnsItemAddress(seed.dns.collection, label) };
@@ -140,7 +182,15 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     expect(Number((info.stack[2] as { value: bigint }).value) - opened).toBeLessThanOrEqual(3605);
     const r = await v3('dns/records', { domain: `${label}.ton` });
     expect(r.body.records).toEqual([
-      { nft_item_address: raw(item.address), nft_item_owner: null, domain: `${label}.ton`, dns_wallet: null, dns_site_adnl: null, dns_storage_bag_id: null, dns_next_resolver: null },
+      {
+        nft_item_address: raw(item.address),
+        nft_item_owner: null,
+        domain: `${label}.ton`,
+        dns_wallet: null,
+        dns_site_adnl: null,
+        dns_storage_bag_id: null,
+        dns_next_resolver: null,
+      },
     ]);
   });
 
@@ -154,7 +204,17 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
       label,
       ...dns.forgedDnsItemInit({ collection: seed.dns.collection, label, owner: faucet, lastFillUpTime: now }),
     }));
-    await faucetSends(copies.map((c) => internal({ to: c.address, value: toNano('1.5'), bounce: false, init: c.init, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet)) })));
+    await faucetSends(
+      copies.map((c) =>
+        internal({
+          to: c.address,
+          value: toNano('1.5'),
+          bounce: false,
+          init: c.init,
+          body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet)),
+        }),
+      ),
+    );
     for (const c of copies) {
       // On chain it runs the item code and answers like an item.
       expect((await devnet.getAccountState(c.address)).code!.hash().equals(dns.dnsItemCode().hash())).toBe(true);
@@ -199,7 +259,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     const n = (i: number) => Number((r.stack[i] as { value: bigint }).value);
     const a = (i: number) => raw((r.stack[i] as { cell: import('@ton/core').Cell }).cell.beginParse().loadAddress());
     const list = r.stack[7] as TupleItem;
-    const whitelist = list.type === 'cell' ? Dictionary.loadDirect(Dictionary.Keys.Address(), { serialize: () => {}, parse: () => true }, list.cell).keys().map(raw).sort() : [];
+    const whitelist =
+      list.type === 'cell'
+        ? Dictionary.loadDirect(Dictionary.Keys.Address(), { serialize: () => {}, parse: () => true }, list.cell)
+            .keys()
+            .map(raw)
+            .sort()
+        : [];
     return {
       address: raw(address),
       start_time: n(0),
@@ -218,14 +284,20 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     const r = await v3('vesting', { contract_address: seed.vesting.address.toString({ testOnly: network === 'testnet' }) });
     expect(r.status).toBe(200);
     expect(r.body.vesting_contracts).toEqual([await vestingOnChain(seed.vesting.address)]);
-    expect(r.body.vesting_contracts[0]).toMatchObject({ owner_address: raw(seed.vesting.owner), sender_address: raw(seed.vesting.sender), total_amount: seed.vesting.totalAmount.toString() });
+    expect(r.body.vesting_contracts[0]).toMatchObject({
+      owner_address: raw(seed.vesting.owner),
+      sender_address: raw(seed.vesting.sender),
+      total_amount: seed.vesting.totalAmount.toString(),
+    });
     expect(r.body.vesting_contracts[0].whitelist).toEqual(seed.vesting.whitelist.map(raw).sort());
-    for (const a of [seed.vesting.address, seed.vesting.owner, seed.vesting.sender, ...seed.vesting.whitelist]) expect(r.body.address_book[raw(a)]).toBeDefined();
+    for (const a of [seed.vesting.address, seed.vesting.owner, seed.vesting.sender, ...seed.vesting.whitelist])
+      expect(r.body.address_book[raw(a)]).toBeDefined();
   });
 
   it('vesting by wallet: owner or sender, and whitelisted addresses with check_whitelist', async () => {
     const v = seed.vesting;
-    for (const wallet of [v.owner, v.sender]) expect(addressesOf((await v3('vesting', { wallet_address: raw(wallet) })).body)).toContain(raw(v.address));
+    for (const wallet of [v.owner, v.sender])
+      expect(addressesOf((await v3('vesting', { wallet_address: raw(wallet) })).body)).toContain(raw(v.address));
     const bob = v.whitelist[0];
     expect(addressesOf((await v3('vesting', { wallet_address: raw(bob) })).body)).not.toContain(raw(v.address));
     expect(addressesOf((await v3('vesting', { wallet_address: raw(bob), check_whitelist: 'true' })).body)).toEqual([raw(v.address)]);
@@ -234,7 +306,15 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
   it('vesting follows the test’s own contract: deploy, whitelist, pages in order of first sight', async () => {
     const owner = new Address(0, Buffer.from(`${network}-vesting-owner`.padEnd(32, '#')));
     const friend = new Address(0, Buffer.from(`${network}-vesting-friend`.padEnd(32, '#')));
-    const params = { owner, sender: devnet.faucet.address, startTime: 1_700_000_000, totalDuration: 1000, unlockPeriod: 100, cliffDuration: 200, totalAmount: toNano('3') };
+    const params = {
+      owner,
+      sender: devnet.faucet.address,
+      startTime: 1_700_000_000,
+      totalDuration: 1000,
+      unlockPeriod: 100,
+      cliffDuration: 200,
+      totalAmount: toNano('3'),
+    };
     const own = vesting.vestingWalletInit(params);
     await faucetSends([internal({ to: own.address, value: toNano('3.5'), bounce: false, init: own.init })]);
     let r = await v3('vesting', { contract_address: raw(own.address) });
@@ -250,7 +330,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     const all = addressesOf((await v3('vesting', { wallet_address: raw(devnet.faucet.address) })).body);
     expect(all.indexOf(raw(seed.vesting.address))).toBeLessThan(all.indexOf(raw(own.address)));
     const paged = [];
-    for (let offset = 0; offset < all.length; offset++) paged.push(...addressesOf((await v3('vesting', { wallet_address: raw(devnet.faucet.address), limit: '1', offset: String(offset) })).body));
+    for (let offset = 0; offset < all.length; offset++)
+      paged.push(
+        ...addressesOf((await v3('vesting', { wallet_address: raw(devnet.faucet.address), limit: '1', offset: String(offset) })).body),
+      );
     expect(paged).toEqual(all);
   });
 
@@ -282,7 +365,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
       approvals_num: Number(n(6)),
       expiration_date: Number(n(7)),
       order_boc: order.type === 'cell' ? order.cell.toBoc().toString('base64') : null,
-      signers: signers.type === 'cell' ? [...Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Address(), signers.cell)].sort(([a], [b]) => a - b).map(([, a]) => raw(a)) : [],
+      signers:
+        signers.type === 'cell'
+          ? [...Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Address(), signers.cell)]
+              .sort(([a], [b]) => a - b)
+              .map(([, a]) => raw(a))
+          : [],
     };
   };
 
@@ -307,7 +395,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     for (const a of [m.address, ...m.signers, ...m.proposers]) expect(r.body.address_book[raw(a)]).toBeDefined();
 
     // By signer or proposer; without orders on request.
-    for (const who of [m.signers[1], m.proposers[0]]) expect((await v3('multisig/wallets', { wallet_address: raw(who) })).body.multisigs.map((x: { address: string }) => x.address)).toContain(raw(m.address));
+    for (const who of [m.signers[1], m.proposers[0]])
+      expect(
+        (await v3('multisig/wallets', { wallet_address: raw(who) })).body.multisigs.map((x: { address: string }) => x.address),
+      ).toContain(raw(m.address));
     const bare = await v3('multisig/wallets', { address: raw(m.address), include_orders: 'false' });
     expect(bare.body.multisigs[0].orders).toBeUndefined();
   });
@@ -339,12 +430,26 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
 
     const order = multisig.multisigOrder([{ message: internal({ to: payee, value: toNano('0.25'), bounce: false }), mode: 3 }]);
     const expirationDate = Math.floor(Date.now() / 1000) + 3600;
-    await faucetSends([internal({ to: own.address, value: toNano('0.3'), bounce: true, body: multisig.multisigNewOrderBody({ orderSeqno: 0n, bySigner: true, index: 0, expirationDate, order }) })]);
+    await faucetSends([
+      internal({
+        to: own.address,
+        value: toNano('0.3'),
+        bounce: true,
+        body: multisig.multisigNewOrderBody({ orderSeqno: 0n, bySigner: true, index: 0, expirationDate, order }),
+      }),
+    ]);
     const orderAddress = multisig.multisigOrderAddress(own.address, 0n);
     r = await v3('multisig/wallets', { wallet_address: raw(faucet) });
     const mine = r.body.multisigs.find((x: { address: string }) => x.address === raw(own.address));
     expect(mine).toMatchObject({ next_order_seqno: '1' });
-    expect(mine.orders).toEqual([expect.objectContaining({ ...(await orderOnChain(orderAddress)), sent_for_execution: true, approvals_num: 1, expiration_date: expirationDate })]);
+    expect(mine.orders).toEqual([
+      expect.objectContaining({
+        ...(await orderOnChain(orderAddress)),
+        sent_for_execution: true,
+        approvals_num: 1,
+        expiration_date: expirationDate,
+      }),
+    ]);
     expect((await devnet.getAccountState(payee)).balance).toBeGreaterThan(0n);
   });
 
@@ -352,9 +457,21 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     // The order code, deployed already initialised: get_order_data names the multisig, whose get_order_address(5)
     // is another address, so the index does not take it as that multisig's order.
     const m = seed.multisig;
-    const signers = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Address()).set(0, devnet.faucet.address)).endCell();
+    const signers = beginCell()
+      .storeDictDirect(Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Address()).set(0, devnet.faucet.address))
+      .endCell();
     const order = multisig.multisigOrder([{ message: internal({ to: devnet.faucet.address, value: 1n, bounce: false }), mode: 3 }]);
-    const data = beginCell().storeAddress(m.address).storeUint(5, 256).storeUint(1, 8).storeBit(false).storeRef(signers).storeUint(0, 256).storeUint(0, 8).storeUint(2_000_000_000, 48).storeRef(order).endCell();
+    const data = beginCell()
+      .storeAddress(m.address)
+      .storeUint(5, 256)
+      .storeUint(1, 8)
+      .storeBit(false)
+      .storeRef(signers)
+      .storeUint(0, 256)
+      .storeUint(0, 8)
+      .storeUint(2_000_000_000, 48)
+      .storeRef(order)
+      .endCell();
     const init = { code: multisig.multisigOrderCode(), data };
     const fake = contractAddress(0, init);
     await faucetSends([internal({ to: fake, value: toNano('0.1'), bounce: false, init })]);
@@ -368,7 +485,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 DNS, vesting and multisig
     const none = await v3('multisig/wallets', {});
     expect(none.status).toBe(422);
     expect(none.body.error).toMatch(/address or wallet_address/);
-    for (const [path, name] of [['multisig/wallets', 'wallet_address'], ['multisig/orders', 'multisig_address']] as const) {
+    for (const [path, name] of [
+      ['multisig/wallets', 'wallet_address'],
+      ['multisig/orders', 'multisig_address'],
+    ] as const) {
       const r = await v3(path, { [name]: 'nope' });
       expect(r.status).toBe(422);
       expect(r.body.error).toMatch(new RegExp(name));

@@ -31,12 +31,18 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   }
-  const emulate = (op: 'emulateTrace' | 'emulateTonConnect', body: unknown, headers?: Record<string, string>) => call(`/api/emulate/v1/${op}`, body, headers);
+  const emulate = (op: 'emulateTrace' | 'emulateTonConnect', body: unknown, headers?: Record<string, string>) =>
+    call(`/api/emulate/v1/${op}`, body, headers);
 
   async function faucetTransfer(out: Parameters<typeof internal>[0][]) {
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
     const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
-    return walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, out.map((m) => internal(m)));
+    return walletTransferBoc(
+      wallet,
+      signerFromSeed(devnet.faucet.secretKey),
+      seqno,
+      out.map((m) => internal(m)),
+    );
   }
 
   /** What must agree between an emulated and a real transaction (hashes, lt and time differ: they ran elsewhen). */
@@ -50,10 +56,22 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
     // sealed: the emulation runs at the time it is asked, so only the fees beside storage must be the same.
     fees_beside_storage: (BigInt(tx.total_fees) - BigInt(tx.description.storage_ph?.storage_fees_collected ?? 0)).toString(),
     aborted: tx.description.aborted,
-    compute: { success: tx.description.compute_ph.success, exit_code: tx.description.compute_ph.exit_code, gas_used: tx.description.compute_ph.gas_used },
+    compute: {
+      success: tx.description.compute_ph.success,
+      exit_code: tx.description.compute_ph.exit_code,
+      gas_used: tx.description.compute_ph.gas_used,
+    },
     action: tx.description.action ? { success: tx.description.action.success, msgs_created: tx.description.action.msgs_created } : null,
-    in_msg: { source: tx.in_msg.source, destination: tx.in_msg.destination, value: tx.in_msg.value, opcode: tx.in_msg.opcode, body: tx.in_msg.message_content?.body },
-    out_msgs: tx.out_msgs.map((m: any) => ({ destination: m.destination, value: m.value, body: m.message_content?.body })).sort((a: any, b: any) => (a.destination < b.destination ? -1 : 1)),
+    in_msg: {
+      source: tx.in_msg.source,
+      destination: tx.in_msg.destination,
+      value: tx.in_msg.value,
+      opcode: tx.in_msg.opcode,
+      body: tx.in_msg.message_content?.body,
+    },
+    out_msgs: tx.out_msgs
+      .map((m: any) => ({ destination: m.destination, value: m.value, body: m.message_content?.body }))
+      .sort((a: any, b: any) => (a.destination < b.destination ? -1 : 1)),
   });
   const actionEssence = (a: any) => ({ type: a.type, success: a.success, details: a.details });
 
@@ -66,10 +84,12 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
 
   it('emulateTrace of a signed wallet transfer foresees the transactions and actions the chain then makes', async () => {
     const [one, two] = [receiver('one'), receiver('two')];
-    const boc = (await faucetTransfer([
-      { to: one, value: 345_678_901n, bounce: false, body: `emulated ${run}` },
-      { to: two, value: 123_456_789n, bounce: false, body: beginCell().storeUint(0, 32).storeStringTail('second').endCell() },
-    ])).toString('base64');
+    const boc = (
+      await faucetTransfer([
+        { to: one, value: 345_678_901n, bounce: false, body: `emulated ${run}` },
+        { to: two, value: 123_456_789n, bounce: false, body: beginCell().storeUint(0, 32).storeStringTail('second').endCell() },
+      ])
+    ).toString('base64');
     const head = (await devnet.getMasterchainInfo()).last.seqno;
     const emulated = await emulate('emulateTrace', { boc, with_actions: true, include_address_book: true, include_code_data: true });
     expect(emulated.status, JSON.stringify(emulated.body)).toBe(200);
@@ -95,7 +115,11 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
     expect(Object.keys(r.data_cells).length).toBeGreaterThan(0);
     const transfers = r.actions.filter((a: any) => a.type === 'ton_transfer');
     expect(transfers).toHaveLength(2);
-    expect(transfers.find((a: any) => a.details.destination === raw(one)).details).toMatchObject({ source: raw(devnet.faucet.address), value: '345678901', comment: `emulated ${run}` });
+    expect(transfers.find((a: any) => a.details.destination === raw(one)).details).toMatchObject({
+      source: raw(devnet.faucet.address),
+      value: '345678901',
+      comment: `emulated ${run}`,
+    });
     // Emulation sent nothing.
     expect((await call(`/api/v3/transactionsByMessage?msg_hash=${encodeURIComponent(extHash)}`)).body.transactions).toEqual([]);
 
@@ -113,7 +137,10 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
       }
     }
     expect(real, 'the real trace in the index').toBeDefined();
-    const byAccount = (txs: Record<string, any>) => Object.values(txs).map(essence).sort((a, b) => (a.account < b.account ? -1 : 1));
+    const byAccount = (txs: Record<string, any>) =>
+      Object.values(txs)
+        .map(essence)
+        .sort((a, b) => (a.account < b.account ? -1 : 1));
     expect(byAccount(r.transactions)).toEqual(byAccount(real.transactions));
     const sortActions = (list: any[]) => list.map(actionEssence).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
     expect(sortActions(r.actions)).toEqual(sortActions(real.actions));
@@ -126,7 +153,10 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
   });
 
   it('emulateTonConnect runs a transfer from each deployed wallet version, unsigned', async () => {
-    const wallets = [...seed.wallets.map((w) => ({ name: w.version, address: w.address })), { name: 'faucet v4r2', address: devnet.faucet.address }];
+    const wallets = [
+      ...seed.wallets.map((w) => ({ name: w.version, address: w.address })),
+      { name: 'faucet v4r2', address: devnet.faucet.address },
+    ];
     expect(wallets.map((w) => w.name)).toEqual(expect.arrayContaining(['v3r2', 'v4r2', 'v5r1']));
     for (const wallet of wallets) {
       const to = receiver(`tonconnect-${wallet.name}`);
@@ -142,19 +172,36 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
       expect(root.description.compute_ph, wallet.name).toMatchObject({ success: true, exit_code: 0 });
       expect(res.body.trace.children, wallet.name).toHaveLength(1);
       const child = res.body.transactions[res.body.trace.children[0].tx_hash];
-      expect(child.in_msg, wallet.name).toMatchObject({ source: raw(wallet.address), destination: raw(to), value: '10000000', bounce: false });
+      expect(child.in_msg, wallet.name).toMatchObject({
+        source: raw(wallet.address),
+        destination: raw(to),
+        value: '10000000',
+        bounce: false,
+      });
       expect(child.in_msg.message_content.decoded, wallet.name).toMatchObject({ comment: `hello from ${wallet.name}` });
-      expect(res.body.actions.map((a: any) => a.type), wallet.name).toEqual(['ton_transfer']);
+      expect(
+        res.body.actions.map((a: any) => a.type),
+        wallet.name,
+      ).toEqual(['ton_transfer']);
     }
   });
 
   it('refuses what it cannot emulate with a 4xx naming the field, and is only served under /api/emulate/v1', async () => {
-    const notWallet = await emulate('emulateTonConnect', { from: seed.jetton.minter.toString(), messages: [{ address: raw(receiver('x')), amount: '1' }] });
+    const notWallet = await emulate('emulateTonConnect', {
+      from: seed.jetton.minter.toString(),
+      messages: [{ address: raw(receiver('x')), amount: '1' }],
+    });
     expect(notWallet.status).toBe(409);
     expect(notWallet.body.error).toMatch(/^from: /);
-    const nobody = await emulate('emulateTonConnect', { from: raw(receiver('nobody')), messages: [{ address: raw(receiver('x')), amount: '1' }] });
+    const nobody = await emulate('emulateTonConnect', {
+      from: raw(receiver('nobody')),
+      messages: [{ address: raw(receiver('x')), amount: '1' }],
+    });
     expect(nobody.status).toBe(409);
-    const five = await emulate('emulateTonConnect', { from: raw(devnet.faucet.address), messages: Array.from({ length: 5 }, () => ({ address: raw(receiver('x')), amount: '1' })) });
+    const five = await emulate('emulateTonConnect', {
+      from: raw(devnet.faucet.address),
+      messages: Array.from({ length: 5 }, () => ({ address: raw(receiver('x')), amount: '1' })),
+    });
     expect(five.status).toBe(422);
     expect(five.body.error).toMatch(/messages/);
     const badBoc = await emulate('emulateTrace', { boc: 'te6cckEBAQEAAgAAAEysuc0=' });
@@ -166,7 +213,10 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
     expect(unknown.status).toBe(422);
     expect(unknown.body.error).toMatch(/bogus/);
     expect((await call('/api/v3/emulateTrace', { boc: 'te6cckEBAQEAAgAAAEysuc0=' })).status).toBe(404);
-    expect(await call('/api/emulate/v1/emulateSomethingElse', {})).toMatchObject({ status: 404, body: { error: expect.stringMatching(/not found/) } });
+    expect(await call('/api/emulate/v1/emulateSomethingElse', {})).toMatchObject({
+      status: 404,
+      body: { error: expect.stringMatching(/not found/) },
+    });
     const get = await call('/api/emulate/v1/emulateTrace');
     expect(get.status).toBe(405);
     expect(get.body).toEqual({ error: expect.any(String) });

@@ -31,7 +31,8 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     const res = await fetch(`${base}/api/${path}?${qs}`, { headers: { 'X-API-Key': suite.keys[network], ...headers } });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const v3 = (path: string, params?: Record<string, string | string[]>, headers?: Record<string, string>) => get(`v3/${path}`, params, headers);
+  const v3 = (path: string, params?: Record<string, string | string[]>, headers?: Record<string, string>) =>
+    get(`v3/${path}`, params, headers);
   const v2 = async (path: string, params: Record<string, string>) => {
     const r = await get(`v2/${path}`, params);
     expect(r.status).toBe(200);
@@ -51,7 +52,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
     const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
     const comment = `indexed ${network}`;
-    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: receiver, value: 123_456_789n, bounce: false, body: comment })]);
+    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+      internal({ to: receiver, value: 123_456_789n, bounce: false, body: comment }),
+    ]);
     const { hash } = await devnet.sendMessage(boc);
     const block = await devnet.produceBlock();
     const sealedAt = Date.now();
@@ -69,7 +72,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     const r = await v3('masterchainInfo');
     expect(r.status).toBe(200);
     const info = await devnet.getMasterchainInfo();
-    expect(r.body.first).toMatchObject({ workchain: -1, shard: '8000000000000000', seqno: info.init.seqno, root_hash: info.init.rootHash.toString('base64') });
+    expect(r.body.first).toMatchObject({
+      workchain: -1,
+      shard: '8000000000000000',
+      seqno: info.init.seqno,
+      root_hash: info.init.rootHash.toString('base64'),
+    });
     expect(r.body.last.seqno).toBeGreaterThanOrEqual(own.mcSeqno);
     const last = await devnet.lookupBlock({ workchain: -1, shard: -(2n ** 63n), seqno: r.body.last.seqno });
     expect(r.body.last.root_hash).toBe(last.rootHash.toString('base64'));
@@ -82,8 +90,14 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     const value = (line: RegExp) => Number(metrics.match(line)?.[1] ?? NaN);
     expect(value(new RegExp(`^tongate_indexer_blocks_written\\{network="${network}"\\} (\\d+)$`, 'm'))).toBeGreaterThanOrEqual(own.mcSeqno);
     for (const stage of ['collect', 'prepare:traces', 'write:chain', 'write:traces', 'commit']) {
-      expect(value(new RegExp(`^tongate_indexer_stage_seconds\\{network="${network}",stage="${stage}"\\} ([\\d.e-]+)$`, 'm')), stage).toBeGreaterThan(0);
-      expect(value(new RegExp(`^tongate_indexer_last_block_stage_seconds\\{network="${network}",stage="${stage}"\\} ([\\d.e-]+)$`, 'm')), stage).toBeGreaterThanOrEqual(0);
+      expect(
+        value(new RegExp(`^tongate_indexer_stage_seconds\\{network="${network}",stage="${stage}"\\} ([\\d.e-]+)$`, 'm')),
+        stage,
+      ).toBeGreaterThan(0);
+      expect(
+        value(new RegExp(`^tongate_indexer_last_block_stage_seconds\\{network="${network}",stage="${stage}"\\} ([\\d.e-]+)$`, 'm')),
+        stage,
+      ).toBeGreaterThanOrEqual(0);
     }
   });
 
@@ -92,9 +106,15 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     const shardTop = mc.shardBlocks![0]!;
     const byMc = await v3('blocks', { mc_seqno: String(own.mcSeqno), sort: 'asc' });
     expect(byMc.status).toBe(200);
-    expect(byMc.body.blocks.map((b: any) => `${b.workchain}:${b.seqno}`)).toEqual(expect.arrayContaining([`-1:${own.mcSeqno}`, `0:${shardTop.seqno}`]));
+    expect(byMc.body.blocks.map((b: any) => `${b.workchain}:${b.seqno}`)).toEqual(
+      expect.arrayContaining([`-1:${own.mcSeqno}`, `0:${shardTop.seqno}`]),
+    );
     const shardBlock = byMc.body.blocks.find((b: any) => b.workchain === 0);
-    expect(shardBlock).toMatchObject({ shard: '8000000000000000', root_hash: shardTop.rootHash.toString('base64'), masterchain_block_ref: { workchain: -1, seqno: own.mcSeqno } });
+    expect(shardBlock).toMatchObject({
+      shard: '8000000000000000',
+      root_hash: shardTop.rootHash.toString('base64'),
+      masterchain_block_ref: { workchain: -1, seqno: own.mcSeqno },
+    });
     expect(shardBlock.tx_count).toBeGreaterThan(0);
 
     const byHash = await v3('blocks', { root_hash: shardTop.rootHash.toString('hex'), workchain: '0', shard: '0x8000000000000000' });
@@ -107,7 +127,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     const seqnos = (r: any) => r.body.blocks.map((b: any) => b.seqno);
     expect([...seqnos(first), ...seqnos(second)]).toEqual(seqnos(all));
     expect(seqnos(all)).toEqual([...seqnos(all)].sort((a, b) => b - a));
-    const window = await v3('blocks', { workchain: '-1', start_lt: first.body.blocks[2].start_lt, end_lt: first.body.blocks[0].start_lt, sort: 'desc' });
+    const window = await v3('blocks', {
+      workchain: '-1',
+      start_lt: first.body.blocks[2].start_lt,
+      end_lt: first.body.blocks[0].start_lt,
+      sort: 'desc',
+    });
     expect(seqnos(window)).toEqual(seqnos(first));
   });
 
@@ -117,7 +142,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     expect(shards.body.blocks.some((b: any) => b.workchain === 0)).toBe(true);
     const state = await v3('masterchainBlockShardState', { seqno: String(own.mcSeqno) });
     const tops = await devnet.getShards(own.mcSeqno);
-    expect(state.body.blocks.map((b: any) => [b.workchain, b.seqno, b.root_hash])).toEqual(tops.map((t) => [t.workchain, t.seqno, t.rootHash.toString('base64')]));
+    expect(state.body.blocks.map((b: any) => [b.workchain, b.seqno, b.root_hash])).toEqual(
+      tops.map((t) => [t.workchain, t.seqno, t.rootHash.toString('base64')]),
+    );
     for (const path of ['masterchainBlockShards', 'masterchainBlockShardState', 'transactionsByMasterchainBlock']) {
       const missing = await v3(path, { seqno: '99999999' });
       expect(missing.status).toBe(404);
@@ -131,7 +158,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     const v2txs = await v2('getTransactions', { address: friendly(faucet), limit: '20' });
     const r = await v3('transactions', { account: friendly(faucet), limit: '20' });
     expect(r.status).toBe(200);
-    expect(r.body.transactions.map((t: any) => [t.hash, t.lt])).toEqual(v2txs.map((t: any) => [t.transaction_id.hash, t.transaction_id.lt]));
+    expect(r.body.transactions.map((t: any) => [t.hash, t.lt])).toEqual(
+      v2txs.map((t: any) => [t.transaction_id.hash, t.transaction_id.lt]),
+    );
     const latest = r.body.transactions[0];
     expect(latest.account).toBe(raw(faucet));
     expect(latest.in_msg).toMatchObject({ hash: own.extHash.toString('base64'), source: null, destination: raw(faucet), created_lt: null });
@@ -171,7 +200,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     expect(byTime.body.transactions.map((x: any) => x.hash)).toContain(t.hash);
     const byHash = await v3('transactions', { hash: hex(t.hash) });
     expect(byHash.body.transactions.map((x: any) => x.hash)).toEqual([t.hash]);
-    const byBlock = await v3('transactions', { workchain: String(t.block_ref.workchain), shard: t.block_ref.shard, seqno: String(t.block_ref.seqno), limit: '1000' });
+    const byBlock = await v3('transactions', {
+      workchain: String(t.block_ref.workchain),
+      shard: t.block_ref.shard,
+      seqno: String(t.block_ref.seqno),
+      limit: '1000',
+    });
     expect(byBlock.body.transactions.map((x: any) => x.hash)).toContain(t.hash);
     const excluded = await v3('transactions', { exclude_account: t.account, limit: '50' });
     expect(excluded.body.transactions.every((x: any) => x.account !== t.account)).toBe(true);
@@ -233,7 +267,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     expect(both.body.messages).toHaveLength(1);
     expect(both.body.messages[0].out_msg_tx_hash).toBe(tx.hash);
     expect(both.body.messages[0].in_msg_tx_hash).toMatch(/=$/);
-    expect(both.body.address_book[raw(own.receiver)].user_friendly).toBe(own.receiver.toString({ urlSafe: true, bounceable: false, testOnly: network === 'testnet' }));
+    expect(both.body.address_book[raw(own.receiver)].user_friendly).toBe(
+      own.receiver.toString({ urlSafe: true, bounceable: false, testOnly: network === 'testnet' }),
+    );
 
     const toReceiver = await v3('messages', { destination: friendly(own.receiver) });
     expect(toReceiver.body.messages.map((m: any) => m.hash)).toContain(internalMsg.hash);
@@ -270,13 +306,25 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     expect(noBoc.body.accounts[0]).toMatchObject({ code_boc: null, data_boc: null, interfaces: ['wallet_v4r2'] });
     expect(noBoc.body.accounts[0].contract_methods).toContain(85143); // seqno
 
-    const w = await v3('walletStates', { address: [friendly(devnet.faucet.address), raw(seed.jetton.minter), ...seed.wallets.map((x) => raw(x.address))] });
+    const w = await v3('walletStates', {
+      address: [friendly(devnet.faucet.address), raw(seed.jetton.minter), ...seed.wallets.map((x) => raw(x.address))],
+    });
     expect(w.status).toBe(200);
     const faucetWallet = w.body.wallets.find((x: any) => x.address === raw(devnet.faucet.address));
     const v2wallet = await v2('getWalletInformation', { address: friendly(devnet.faucet.address) });
-    expect(faucetWallet).toMatchObject({ is_wallet: true, wallet_type: 'wallet v4 r2', seqno: v2wallet.seqno, wallet_id: v2wallet.wallet_id, balance: v2wallet.balance });
+    expect(faucetWallet).toMatchObject({
+      is_wallet: true,
+      wallet_type: 'wallet v4 r2',
+      seqno: v2wallet.seqno,
+      wallet_id: v2wallet.wallet_id,
+      balance: v2wallet.balance,
+    });
     const v5 = seed.wallets.find((x) => x.version === 'v5r1')!;
-    expect(w.body.wallets.find((x: any) => x.address === raw(v5.address))).toMatchObject({ is_wallet: true, wallet_type: 'wallet v5 r1', is_signature_allowed: true });
+    expect(w.body.wallets.find((x: any) => x.address === raw(v5.address))).toMatchObject({
+      is_wallet: true,
+      wallet_type: 'wallet v5 r1',
+      is_signature_allowed: true,
+    });
     expect(w.body.wallets.find((x: any) => x.address === raw(seed.jetton.minter))).toMatchObject({ is_wallet: false, wallet_type: null });
   });
 
@@ -287,8 +335,16 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     const r = await v3('addressBook', { address: [asGiven, minterRaw, badChecksum] });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([asGiven, minterRaw, badChecksum].sort());
-    expect(r.body[asGiven]).toEqual({ user_friendly: devnet.faucet.address.toString({ urlSafe: true, bounceable: false, testOnly: network === 'testnet' }), domain: null, interfaces: ['wallet_v4r2'] });
-    expect(r.body[minterRaw]).toEqual({ user_friendly: seed.jetton.minter.toString({ urlSafe: true, bounceable: true, testOnly: network === 'testnet' }), domain: null, interfaces: ['jetton_master'] });
+    expect(r.body[asGiven]).toEqual({
+      user_friendly: devnet.faucet.address.toString({ urlSafe: true, bounceable: false, testOnly: network === 'testnet' }),
+      domain: null,
+      interfaces: ['wallet_v4r2'],
+    });
+    expect(r.body[minterRaw]).toEqual({
+      user_friendly: seed.jetton.minter.toString({ urlSafe: true, bounceable: true, testOnly: network === 'testnet' }),
+      domain: null,
+      interfaces: ['jetton_master'],
+    });
     expect(r.body[badChecksum]).toEqual({ user_friendly: null, domain: null, interfaces: [] });
   });
 
@@ -319,14 +375,20 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 indexed operations on %s'
     // A time limit the reads meet changes nothing; values past the hosted cap are read as the cap.
     expect((await v3('transactions', query, { 'X-Timeout': '3000' })).body).toEqual(plain.body);
     expect((await v3('transactions', query, { 'X-Timeout': '600000' })).body).toEqual(plain.body);
-    for (const [header, value] of [['X-Timeout', '-5'], ['X-Timeout', 'soon'], ['X-Timeout', '0'], ['X-No-Address-Book', 'yes'], ['X-No-Metadata', 'maybe']]) {
+    for (const [header, value] of [
+      ['X-Timeout', '-5'],
+      ['X-Timeout', 'soon'],
+      ['X-Timeout', '0'],
+      ['X-No-Address-Book', 'yes'],
+      ['X-No-Metadata', 'maybe'],
+    ]) {
       const r = await v3('transactions', query, { [header]: value });
       expect(r.status, `${header}: ${value}`).toBe(422);
       expect(r.body.error.toLowerCase()).toContain(header.toLowerCase());
     }
   });
 
-  it('/events is /traces under another key, with every trace\'s actions', async () => {
+  it("/events is /traces under another key, with every trace's actions", async () => {
     const query = { account: raw(devnet.faucet.address), limit: '3' };
     const traces = await v3('traces', { ...query, include_actions: 'true' });
     const events = await v3('events', query);

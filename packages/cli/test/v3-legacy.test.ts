@@ -32,13 +32,20 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
     return { status: res.status, body: (await res.json()) as any };
   };
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}/api/v3/${path}`, { method: 'POST', headers: { 'X-API-Key': keys[network], 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/api/v3/${path}`, {
+      method: 'POST',
+      headers: { 'X-API-Key': keys[network], 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const faucetSeqno = async () => Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
+  const faucetSeqno = async () =>
+    Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
   const transfer = async (to: Address, value: bigint, seqno?: number) => {
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
-    return walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno ?? (await faucetSeqno()), [internal({ to, value, bounce: false, body: 'v3 legacy' })]);
+    return walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno ?? (await faucetSeqno()), [
+      internal({ to, value, bounce: false, body: 'v3 legacy' }),
+    ]);
   };
 
   beforeAll(() => {
@@ -109,7 +116,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
   it('estimateFee: the fees of a transfer body, signature check skipped', async () => {
     const boc = await transfer(new Address(0, Buffer.alloc(32, 0x63)), toNano('0.1'));
     const body = loadMessageRelaxedBody(boc);
-    const r = await post('estimateFee', { address: devnet.faucet.address.toString(), body: body.toBoc().toString('base64'), ignore_chksig: true });
+    const r = await post('estimateFee', {
+      address: devnet.faucet.address.toString(),
+      body: body.toBoc().toString('base64'),
+      ignore_chksig: true,
+    });
     expect(r.status).toBe(200);
     expect(r.body.source_fees.gas_fee).toBeGreaterThan(0);
     expect(r.body.source_fees.fwd_fee).toBeGreaterThan(0);
@@ -138,7 +149,14 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
     expect(BigInt(key.body.stack[0].value)).toBe(BigInt(`0x${devnet.faucet.publicKey.toString('hex')}`));
 
     // Two int arguments, decimal and hex: no plugin is installed.
-    const plugin = await post('runGetMethod', { address, method: 'is_plugin_installed', stack: [{ type: 'num', value: '0' }, { type: 'num', value: '0x1234' }] });
+    const plugin = await post('runGetMethod', {
+      address,
+      method: 'is_plugin_installed',
+      stack: [
+        { type: 'num', value: '0' },
+        { type: 'num', value: '0x1234' },
+      ],
+    });
     expect(plugin.body).toMatchObject({ exit_code: 0, stack: [{ type: 'num', value: '0x0' }] });
 
     // A numeric method id (seqno's) and an unknown method: a non-zero exit code is still a 200.

@@ -79,7 +79,13 @@ describe.each(['mainnet', 'testnet'] as const)('metadata fetches on %s', (networ
       const c = tokens.nftCollectionInit(wallet.address, uri, `${uri}#item-`);
       if (label === 'allowed') allowed = c.address;
       else collections.set(label, c.address);
-      return internal({ to: c.address, value: toNano('0.2'), bounce: false, init: c.init, body: tokens.nftMintBody({ index: 0n, owner: wallet.address, itemValue: toNano('0.05'), contentSuffix: '0' }) });
+      return internal({
+        to: c.address,
+        value: toNano('0.2'),
+        bounce: false,
+        init: c.init,
+        body: tokens.nftMintBody({ index: 0n, owner: wallet.address, itemValue: toNano('0.05'), contentSuffix: '0' }),
+      });
     });
     let last = 0;
     for (let i = 0; i < deploys.length; i += 4) {
@@ -99,10 +105,19 @@ describe.each(['mainnet', 'testnet'] as const)('metadata fetches on %s', (networ
       if (body[raw(allowed)]?.is_indexed) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    expect(body[raw(allowed)]).toMatchObject({ is_indexed: true, token_info: [{ type: 'nft_collections', valid: true, name: `Allowed /${network}/collection.json` }] });
+    expect(body[raw(allowed)]).toMatchObject({
+      is_indexed: true,
+      token_info: [{ type: 'nft_collections', valid: true, name: `Allowed /${network}/collection.json` }],
+    });
     // The refused ones were looked at in the same rounds: wait until the fetcher has counted every one.
     const metrics = async () => (await (await fetch(`http://127.0.0.1:${suite.service.ports[network]}/metrics`)).text()).split('\n');
-    const refusedCount = async () => Number((await metrics()).find((l) => l.startsWith(`tongate_metadata_fetches{network="${network}",outcome="refused"}`))?.split(' ').at(-1) ?? 0);
+    const refusedCount = async () =>
+      Number(
+        (await metrics())
+          .find((l) => l.startsWith(`tongate_metadata_fetches{network="${network}",outcome="refused"}`))
+          ?.split(' ')
+          .at(-1) ?? 0,
+      );
     for (let i = 0; i < 60 && (await refusedCount()) < collections.size * 2; i++) await new Promise((resolve) => setTimeout(resolve, 500));
     // Each collection and its item.
     expect(await refusedCount()).toBeGreaterThanOrEqual(collections.size * 2);

@@ -46,7 +46,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 async function faucetTransfer(devnet: Devnet, receiver: Address, comment: string) {
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
   const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
-  return walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: receiver, value: 234_567_890n, bounce: false, body: comment })]);
+  return walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+    internal({ to: receiver, value: 234_567_890n, bounce: false, body: comment }),
+  ]);
 }
 
 describe.each(NETWORKS)('pending traces on %s', (network) => {
@@ -86,18 +88,34 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
     expect(trace.trace).toMatchObject({ tx_hash: rootHash, children: [{ tx_hash: childHash, children: [] }] });
     const root = trace.transactions[rootHash];
     const child = trace.transactions[childHash];
-    expect(root).toMatchObject({ account: raw(devnet.faucet.address), emulated: true, finality: 'pending', mc_block_seqno: null, trace_id: traceId, trace_external_hash: extHash });
+    expect(root).toMatchObject({
+      account: raw(devnet.faucet.address),
+      emulated: true,
+      finality: 'pending',
+      mc_block_seqno: null,
+      trace_id: traceId,
+      trace_external_hash: extHash,
+    });
     expect(root.in_msg).toMatchObject({ hash: extHash, hash_norm: hashNorm });
     expect(child).toMatchObject({ account: raw(receiver), emulated: true, finality: 'pending', end_status: 'uninit' });
-    expect(child.in_msg).toMatchObject({ source: raw(devnet.faucet.address), destination: raw(receiver), value: '234567890', message_content: { decoded: { comment } } });
+    expect(child.in_msg).toMatchObject({
+      source: raw(devnet.faucet.address),
+      destination: raw(receiver),
+      value: '234567890',
+      message_content: { decoded: { comment } },
+    });
     expect(traces.body.address_book[raw(receiver)]).toBeDefined();
     // The same trace by the receiver, and by the normalized hash.
-    const byAccount = await call(network, 'v3/pendingTraces', { query: { account: receiver.toString({ testOnly: network === 'testnet' }) } });
+    const byAccount = await call(network, 'v3/pendingTraces', {
+      query: { account: receiver.toString({ testOnly: network === 'testnet' }) },
+    });
     expect(byAccount.body.traces.map((t: any) => t.trace_id)).toEqual([traceId]);
     const byNorm = await call(network, 'v3/pendingTraces', { query: { ext_msg_hash: hashNorm } });
     expect(byNorm.body.traces.map((t: any) => t.trace_id)).toEqual([traceId]);
 
-    const actions = await call(network, 'v3/pendingActions', { query: { account: raw(devnet.faucet.address), include_transactions: 'true' } });
+    const actions = await call(network, 'v3/pendingActions', {
+      query: { account: raw(devnet.faucet.address), include_transactions: 'true' },
+    });
     expect(actions.status).toBe(200);
     const transfer = actions.body.actions.find((a: any) => a.trace_id === traceId);
     expect(transfer).toMatchObject({
@@ -142,7 +160,12 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
     expect(finalized.mc_block_seqno).toBe(block.seqno);
     const real = await call(network, 'v3/transactionsByMessage', { query: { msg_hash: extHash } });
     expect(real.body.transactions).toHaveLength(1);
-    expect(real.body.transactions[0]).toMatchObject({ account: raw(devnet.faucet.address), mc_block_seqno: block.seqno, emulated: false, finality: 'finalized' });
+    expect(real.body.transactions[0]).toMatchObject({
+      account: raw(devnet.faucet.address),
+      mc_block_seqno: block.seqno,
+      emulated: false,
+      finality: 'finalized',
+    });
     // And the real trace: rooted at the real transaction, with every transaction the emulation foresaw (their
     // hashes differ: the real ones ran at another lt and time).
     const trace = await until('the real trace', async () => {
@@ -153,7 +176,11 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
     });
     expect(trace.trace_id).toBe(real.body.transactions[0].hash);
     expect(trace.external_hash).toBe(extHash);
-    expect(Object.values(trace.transactions).map((t: any) => t.account).sort()).toEqual([raw(devnet.faucet.address), raw(receiver)].sort());
+    expect(
+      Object.values(trace.transactions)
+        .map((t: any) => t.account)
+        .sort(),
+    ).toEqual([raw(devnet.faucet.address), raw(receiver)].sort());
   });
 
   it('never leaks to the other network', async () => {
@@ -167,7 +194,9 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
   });
 
   it('v3 /message and JSON-RPC sendBoc are emulated too; the documented errors', async () => {
-    const viaV3 = await call(network, 'v3/message', { body: { boc: (await faucetTransfer(devnet, receiver, `${comment} v3`)).toString('base64') } });
+    const viaV3 = await call(network, 'v3/message', {
+      body: { boc: (await faucetTransfer(devnet, receiver, `${comment} v3`)).toString('base64') },
+    });
     expect(viaV3.status).toBe(200);
     const traced = await call(network, 'v3/pendingTraces', { query: { ext_msg_hash: viaV3.body.message_hash } });
     expect(traced.body.traces).toHaveLength(1);
@@ -185,6 +214,9 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
     expect((await call(network, 'v3/pendingActions', {})).status).toBe(422);
     expect(await call(network, 'v3/pendingTransactions', {})).toEqual({ status: 422, body: { error: 'account or trace_id is required' } });
     const nobody = new Address(0, Buffer.alloc(32, 7));
-    expect(await call(network, 'v3/pendingTransactions', { query: { account: raw(nobody) } })).toEqual({ status: 404, body: { error: 'emulated traces not found' } });
+    expect(await call(network, 'v3/pendingTransactions', { query: { account: raw(nobody) } })).toEqual({
+      status: 404,
+      body: { error: 'emulated traces not found' },
+    });
   });
 });

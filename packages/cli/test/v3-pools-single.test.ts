@@ -25,14 +25,21 @@ const opOf = (t: ChainTransaction) => {
 const valueIn = (t: ChainTransaction) => (t.tx.inMessage?.info.type === 'internal' ? t.tx.inMessage.info.value.coins : 0n);
 /** What a transaction did to the account's balance: the inbound value, less its fees and what its messages took. */
 const flow = (t: ChainTransaction) =>
-  valueIn(t) - t.tx.totalFees.coins - [...t.tx.outMessages.values()].reduce((s, m) => s + (m.info.type === 'internal' ? m.info.value.coins + m.info.forwardFee + m.info.ihrFee : 0n), 0n);
+  valueIn(t) -
+  t.tx.totalFees.coins -
+  [...t.tx.outMessages.values()].reduce(
+    (s, m) => s + (m.info.type === 'internal' ? m.info.value.coins + m.info.forwardFee + m.info.ihrFee : 0n),
+    0n,
+  );
 
 describe.each(['mainnet', 'testnet'] as const)('a single-nominator pool round on %s', (network) => {
   let devnet: Devnet;
   let pools: PoolSeedSummary;
 
   const v3 = async (path: string, params: Record<string, string> = {}) => {
-    const res = await fetch(`http://127.0.0.1:${suite.service.ports[network]}/api/v3/${path}?${new URLSearchParams(params)}`, { headers: { 'X-API-Key': suite.keys[network] } });
+    const res = await fetch(`http://127.0.0.1:${suite.service.ports[network]}/api/v3/${path}?${new URLSearchParams(params)}`, {
+      headers: { 'X-API-Key': suite.keys[network] },
+    });
     const body = (await res.json()) as any;
     expect(res.status, JSON.stringify(body)).toBe(200);
     return body;
@@ -78,7 +85,11 @@ describe.each(['mainnet', 'testnet'] as const)('a single-nominator pool round on
       const earlier = txs.filter((t) => t.lt < recovered.lt);
       const stakeTx = earlier.find((t) => opOf(t) === OP.newStake)!;
       expect(stakeTx.tx.inMessage!.info.src!.toString()).toBe(pools.singleNominatorValidator.toString());
-      const toElector = (t: ChainTransaction) => [...t.tx.outMessages.values()].reduce((s, m) => s + (m.info.type === 'internal' && m.info.dest.equals(ELECTOR_ADDRESS) ? m.info.value.coins : 0n), 0n);
+      const toElector = (t: ChainTransaction) =>
+        [...t.tx.outMessages.values()].reduce(
+          (s, m) => s + (m.info.type === 'internal' && m.info.dest.equals(ELECTOR_ADDRESS) ? m.info.value.coins : 0n),
+          0n,
+        );
       const confirmation = earlier.find((t) => opOf(t) === OP.stakeAccepted && t.lt > stakeTx.lt)!;
       const staked = toElector(stakeTx) - valueIn(confirmation);
       // The pool's balance around the recover answer: its block's balances, less what the pool's other transactions of

@@ -25,7 +25,9 @@ describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', (
   const carolKey = signerFromSeed(Buffer.alloc(32, network === 'mainnet' ? 7 : 8));
 
   const v3 = async (path: string, params: Record<string, string> = {}) => {
-    const res = await fetch(`http://127.0.0.1:${suite.service.ports[network]}/api/v3/${path}?${new URLSearchParams(params)}`, { headers: { 'X-API-Key': suite.keys[network] } });
+    const res = await fetch(`http://127.0.0.1:${suite.service.ports[network]}/api/v3/${path}?${new URLSearchParams(params)}`, {
+      headers: { 'X-API-Key': suite.keys[network] },
+    });
     const body = (await res.json()) as any;
     expect(res.status, JSON.stringify(body)).toBe(200);
     return body;
@@ -36,9 +38,17 @@ describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', (
   };
   /** The masterchain block of a pool transaction, by its hash in the index. */
   const blockOf = async (txHash: string) => (await v3('transactions', { hash: txHash })).transactions[0].mc_block_seqno as number;
-  const events = async (params: Record<string, string>) => (await v3('staking/nominatorPools/nominatorEvents', { pool: raw(pools.nominatorPool), ...params })).events as any[];
+  const events = async (params: Record<string, string>) =>
+    (await v3('staking/nominatorPools/nominatorEvents', { pool: raw(pools.nominatorPool), ...params })).events as any[];
   /** A comment transfer from a wallet (seqno 0 deploys it); bounceable unless it funds an undeployed wallet. */
-  const sendFrom = async (wallet: WalletContractV4, key: ReturnType<typeof signerFromSeed>, to: Address, value: bigint, comment: string, bounce = true) => {
+  const sendFrom = async (
+    wallet: WalletContractV4,
+    key: ReturnType<typeof signerFromSeed>,
+    to: Address,
+    value: bigint,
+    comment: string,
+    bounce = true,
+  ) => {
     const seqno = Number(((await devnet.runGetMethod(wallet.address, 'seqno', [])).stack[0] as { value: bigint } | undefined)?.value ?? 0n);
     await devnet.sendMessage(await walletTransferBoc(wallet, key, seqno, [internal({ to, value, bounce, body: comment })]));
   };
@@ -57,9 +67,13 @@ describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', (
     await until('the pool staked at the elector', 90_000, async () => (await poolData()).state === 2);
     await until('carol deployed', 30_000, async () => (await devnet.getAccountState(carol.address)).balance > 0n);
     await sendFrom(carol, carolKey, pools.nominatorPool, toNano('1001'), 'd');
-    await until('carol pending', 30_000, async () => (await poolData()).nominators.some((n) => n.address.equals(carol.address) && n.pendingDepositAmount === toNano('1000')));
+    await until('carol pending', 30_000, async () =>
+      (await poolData()).nominators.some((n) => n.address.equals(carol.address) && n.pendingDepositAmount === toNano('1000')),
+    );
     await sendFrom(carol, carolKey, pools.nominatorPool, toNano('1'), 'w');
-    await until('carol withdraw request', 30_000, async () => (await poolData()).nominators.some((n) => n.address.equals(carol.address) && n.withdrawRequested));
+    await until('carol withdraw request', 30_000, async () =>
+      (await poolData()).nominators.some((n) => n.address.equals(carol.address) && n.withdrawRequested),
+    );
     const carolEvents = await until('carol events indexed', 30_000, async () => {
       const list = await events({ nominator: raw(carol.address) });
       return list.length >= 2 ? list : null;
@@ -88,20 +102,40 @@ describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', (
     expect(BigInt(row.reward)).toBe(bobAfter.amount - bobBefore.amount);
     expect(BigInt(row.reward)).toBeGreaterThan(0n);
     // The validator's part, by the pool's share (40 %): bob is the only staked nominator, so he has the rest.
-    const validatorRewards = await v3('staking/nominatorPools/validatorRewards', { pool: raw(pools.nominatorPool), validator: raw(pools.validator) });
+    const validatorRewards = await v3('staking/nominatorPools/validatorRewards', {
+      pool: raw(pools.nominatorPool),
+      validator: raw(pools.validator),
+    });
     const validatorRow = validatorRewards.rewards.find((r: any) => r.tx_hash === row.tx_hash);
-    expect(validatorRow).toMatchObject({ balance_before: before.validatorAmount.toString(), reward: (after.validatorAmount - before.validatorAmount).toString(), cycle_start: before.stakeAt });
+    expect(validatorRow).toMatchObject({
+      balance_before: before.validatorAmount.toString(),
+      reward: (after.validatorAmount - before.validatorAmount).toString(),
+      cycle_start: before.stakeAt,
+    });
     const total = BigInt(validatorRow.reward) + BigInt(row.reward);
     expect(BigInt(validatorRow.reward)).toBe((total * BigInt(pools.validatorRewardShare)) / 10000n);
     const validatorEvents = await v3('staking/nominatorPools/validatorEvents', { pool: raw(pools.nominatorPool), type: 'reward' });
-    expect(validatorEvents.events.find((e: any) => e.tx_hash === row.tx_hash)).toMatchObject({ amount: validatorRow.reward, validator_reward_share: pools.validatorRewardShare });
+    expect(validatorEvents.events.find((e: any) => e.tx_hash === row.tx_hash)).toMatchObject({
+      amount: validatorRow.reward,
+      validator_reward_share: pools.validatorRewardShare,
+    });
     // carol: her pending deposit joined her amount in the same transaction, then op 2 paid her out.
     const carolEvents = await until('carol paid out', 60_000, async () => {
       const list = await events({ nominator: raw(carol.address) });
       return list.some((e) => e.type === 'withdrawal') ? list : null;
     });
-    expect(carolEvents.find((e) => e.type === 'pending_deposit_activation')).toMatchObject({ tx_hash: row.tx_hash, amount: toNano('1000').toString(), balance_after: toNano('1000').toString(), pending_balance_after: '0' });
-    expect(carolEvents.find((e) => e.type === 'withdrawal')).toMatchObject({ amount: toNano('1000').toString(), balance_before: toNano('1000').toString(), balance_after: '0', withdraw_request_before: true });
+    expect(carolEvents.find((e) => e.type === 'pending_deposit_activation')).toMatchObject({
+      tx_hash: row.tx_hash,
+      amount: toNano('1000').toString(),
+      balance_after: toNano('1000').toString(),
+      pending_balance_after: '0',
+    });
+    expect(carolEvents.find((e) => e.type === 'withdrawal')).toMatchObject({
+      amount: toNano('1000').toString(),
+      balance_before: toNano('1000').toString(),
+      balance_after: '0',
+      withdraw_request_before: true,
+    });
     expect((await v3('staking/nominatorPools/nominator', { nominator: raw(carol.address) })).nominator_pools).toEqual([]);
   }, 240_000);
 });

@@ -22,7 +22,9 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
   let pools: PoolSeedSummary;
 
   const v3 = async (path: string, params: Record<string, string> = {}) => {
-    const res = await fetch(`${base}/api/v3/staking/nominatorPools/${path}?${new URLSearchParams(params)}`, { headers: { 'X-API-Key': suite.keys[network] } });
+    const res = await fetch(`${base}/api/v3/staking/nominatorPools/${path}?${new URLSearchParams(params)}`, {
+      headers: { 'X-API-Key': suite.keys[network] },
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   const ok = async (path: string, params: Record<string, string> = {}) => {
@@ -45,7 +47,15 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     const body = await ok('pool', { pool: friendly(pools.nominatorPool) });
     const data = await stack(pools.nominatorPool, 'get_pool_data');
     const [state, count, sent, validatorAmount, validator, share, max, minValidator, minNominator] = [
-      data.readNumber(), data.readNumber(), data.readBigNumber(), data.readBigNumber(), data.readBigNumber(), data.readNumber(), data.readNumber(), data.readBigNumber(), data.readBigNumber(),
+      data.readNumber(),
+      data.readNumber(),
+      data.readBigNumber(),
+      data.readBigNumber(),
+      data.readBigNumber(),
+      data.readNumber(),
+      data.readNumber(),
+      data.readBigNumber(),
+      data.readBigNumber(),
     ];
     expect(body).toMatchObject({
       validator_address: `-1:${validator.toString(16).padStart(64, '0').toUpperCase()}`,
@@ -62,8 +72,12 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     expect(validatorAmount).toBe(pools.validatorDeposit);
     const listed = readListNominators(await stack(pools.nominatorPool, 'list_nominators'));
     expect(listed.length).toBeGreaterThan(0);
-    expect(body.active_nominators).toEqual(listed.map((n) => ({ address: raw(n.address), balance: n.amount.toString(), pending_balance: n.pendingDepositAmount.toString() })));
-    expect(body.address_book[raw(pools.nominatorPool)].user_friendly).toBe(pools.nominatorPool.toString({ urlSafe: true, bounceable: true, testOnly: network === 'testnet' }));
+    expect(body.active_nominators).toEqual(
+      listed.map((n) => ({ address: raw(n.address), balance: n.amount.toString(), pending_balance: n.pendingDepositAmount.toString() })),
+    );
+    expect(body.address_book[raw(pools.nominatorPool)].user_friendly).toBe(
+      pools.nominatorPool.toString({ urlSafe: true, bounceable: true, testOnly: network === 'testnet' }),
+    );
   });
 
   it('pool: a single-nominator pool — idle (nothing at the elector), the owner holding the balance', async () => {
@@ -71,7 +85,12 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     const data = await stack(pools.singleNominatorPool, 'get_pool_data');
     // get_pool_data answers state 2 always (so that mytonctrl always tries to recover); the index follows the stake.
     expect(data.readNumber()).toBe(2);
-    expect(body).toMatchObject({ state: 0, stake_amount_sent: '0', nominators_count: data.readNumber(), validator_address: raw(pools.singleNominatorValidator) });
+    expect(body).toMatchObject({
+      state: 0,
+      stake_amount_sent: '0',
+      nominators_count: data.readNumber(),
+      validator_address: raw(pools.singleNominatorValidator),
+    });
     const balance = (await devnet.getAccountState(pools.singleNominatorPool)).balance;
     expect(body.active_nominators).toEqual([{ address: raw(pools.owner), balance: balance.toString(), pending_balance: '0' }]);
   });
@@ -89,7 +108,11 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     const listed = readListNominators(await stack(pools.nominatorPool, 'list_nominators'));
     const bobEntry = listed.find((n) => n.address.equals(bob))!;
     expect((await ok('nominator', { nominator: friendly(bob) })).nominator_pools).toEqual([
-      { pool_address: raw(pools.nominatorPool), balance: bobEntry.amount.toString(), pending_balance: bobEntry.pendingDepositAmount.toString() },
+      {
+        pool_address: raw(pools.nominatorPool),
+        balance: bobEntry.amount.toString(),
+        pending_balance: bobEntry.pendingDepositAmount.toString(),
+      },
     ]);
     // alice left the pool with `w`.
     expect((await ok('nominator', { nominator: raw(alice) })).nominator_pools).toEqual([]);
@@ -120,14 +143,23 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     for (const e of events) {
       expect(BigInt(e.balance_delta)).toBe(BigInt(e.balance_after) - BigInt(e.balance_before));
       // The event's transaction is the pool's, in the index.
-      const tx = await fetch(`${base}/api/v3/transactions?${new URLSearchParams({ hash: e.tx_hash })}`, { headers: { 'X-API-Key': suite.keys[network] } }).then((r) => r.json() as any);
+      const tx = await fetch(`${base}/api/v3/transactions?${new URLSearchParams({ hash: e.tx_hash })}`, {
+        headers: { 'X-API-Key': suite.keys[network] },
+      }).then((r) => r.json() as any);
       expect(tx.transactions[0]).toMatchObject({ account: raw(pools.nominatorPool), lt: e.tx_lt, now: e.utime });
     }
     const withdrawal = own[0];
-    expect(withdrawal).toMatchObject({ balance_before: pools.deposits[0]!.amount.toString(), balance_after: '0', withdraw_request_before: false, withdraw_request_after: false });
+    expect(withdrawal).toMatchObject({
+      balance_before: pools.deposits[0]!.amount.toString(),
+      balance_after: '0',
+      withdraw_request_before: false,
+      withdraw_request_after: false,
+    });
     // Bob's events end at what the pool holds for him.
     const bobEvents = await ok('nominatorEvents', { pool: raw(pools.nominatorPool), nominator: friendly(bob) });
-    const entry = await devnet.runGetMethod(pools.nominatorPool, 'get_nominator_data', [{ type: 'int', value: BigInt('0x' + bob.hash.toString('hex')) }]);
+    const entry = await devnet.runGetMethod(pools.nominatorPool, 'get_nominator_data', [
+      { type: 'int', value: BigInt('0x' + bob.hash.toString('hex')) },
+    ]);
     expect(bobEvents.events[0].balance_after).toBe(new TupleReader(entry.stack).readBigNumber().toString());
     expect(bobEvents.events.every((e: any) => e.nominator_address === raw(bob))).toBe(true);
   });
@@ -141,13 +173,22 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
       ['deposit', raw(pools.owner), pools.singleNominatorDeposits[0]!.amount.toString()],
     ]);
     for (const e of events) {
-      expect(e).toMatchObject({ pool_address: raw(pool), pending_balance_before: '0', pending_balance_after: '0', pending_balance_delta: '0', withdraw_request_before: false, withdraw_request_after: false });
+      expect(e).toMatchObject({
+        pool_address: raw(pool),
+        pending_balance_before: '0',
+        pending_balance_after: '0',
+        pending_balance_delta: '0',
+        withdraw_request_before: false,
+        withdraw_request_after: false,
+      });
       // The owner's balance is the pool account's: before and after are its states around the event's block (the
       // seed gives each of these transactions a block of its own).
       const tx = (await devnet.getTransaction(pool, BigInt(e.tx_lt)))!;
       expect(tx.hash.toString('base64')).toBe(e.tx_hash);
       const seqno = tx.block.seqno;
-      const inBlock = (await devnet.listBlockTransactions(tx.block, { count: 100 })).transactions.filter((t) => t.account.equals(pool.hash));
+      const inBlock = (await devnet.listBlockTransactions(tx.block, { count: 100 })).transactions.filter((t) =>
+        t.account.equals(pool.hash),
+      );
       expect(inBlock).toHaveLength(1);
       expect(e.balance_before).toBe((await devnet.getAccountState(pool, seqno - 1)).balance.toString());
       expect(e.balance_after).toBe((await devnet.getAccountState(pool, seqno)).balance.toString());
@@ -172,16 +213,27 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
     const older = (await ok('nominatorEvents', { pool: raw(pools.nominatorPool), end_utime: String(newest - 1) })).events;
     expect(older).toEqual(all.filter((e: any) => e.utime <= newest - 1));
     const last = all[0];
-    const windowed = await ok('nominatorEvents', { pool: raw(pools.nominatorPool), start_utime: String(last.utime), end_utime: String(last.utime) });
+    const windowed = await ok('nominatorEvents', {
+      pool: raw(pools.nominatorPool),
+      start_utime: String(last.utime),
+      end_utime: String(last.utime),
+    });
     expect(windowed.events.every((e: any) => e.utime === last.utime)).toBe(true);
     expect([windowed.start_utime, windowed.end_utime]).toEqual([last.utime, last.utime]);
     expect((await v3('nominatorEvents', { pool: raw(pools.nominatorPool), start_utime: '20', end_utime: '10' })).status).toBe(422);
     // limit (default 100, at most 1000) cuts the newest rows off the same order.
-    for (const n of [1, 2, 3]) expect((await ok('nominatorEvents', { pool: raw(pools.nominatorPool), limit: String(n) })).events).toEqual(all.slice(0, n));
+    for (const n of [1, 2, 3])
+      expect((await ok('nominatorEvents', { pool: raw(pools.nominatorPool), limit: String(n) })).events).toEqual(all.slice(0, n));
     for (const limit of ['0', '1001', 'ten']) {
-      expect(await v3('nominatorEvents', { pool: raw(pools.nominatorPool), limit })).toMatchObject({ status: 422, body: { error: expect.stringMatching(/limit/) } });
+      expect(await v3('nominatorEvents', { pool: raw(pools.nominatorPool), limit })).toMatchObject({
+        status: 422,
+        body: { error: expect.stringMatching(/limit/) },
+      });
     }
-    expect(await v3('nominatorEvents', { pool: raw(pools.nominatorPool), offset: '1' })).toMatchObject({ status: 422, body: { error: expect.stringMatching(/offset/) } });
+    expect(await v3('nominatorEvents', { pool: raw(pools.nominatorPool), offset: '1' })).toMatchObject({
+      status: 422,
+      body: { error: expect.stringMatching(/offset/) },
+    });
     expect((await v3('nominatorEvents', {})).status).toBe(422);
     expect((await ok('nominatorEvents', { pool: raw(pools.validator) })).events).toEqual([]);
   });
@@ -189,7 +241,16 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
   it('validatorEvents: the validator deposit (op 4), by pool or by validator; type filter; one of them required', async () => {
     const byPool = await ok('validatorEvents', { pool: raw(pools.nominatorPool) });
     expect(byPool.events).toEqual([
-      expect.objectContaining({ type: 'deposit', pool_address: raw(pools.nominatorPool), validator_address: raw(pools.validator), amount: pools.validatorDeposit.toString(), balance_before: '0', balance_after: pools.validatorDeposit.toString(), balance_delta: pools.validatorDeposit.toString(), validator_reward_share: pools.validatorRewardShare }),
+      expect.objectContaining({
+        type: 'deposit',
+        pool_address: raw(pools.nominatorPool),
+        validator_address: raw(pools.validator),
+        amount: pools.validatorDeposit.toString(),
+        balance_before: '0',
+        balance_after: pools.validatorDeposit.toString(),
+        balance_delta: pools.validatorDeposit.toString(),
+        validator_reward_share: pools.validatorRewardShare,
+      }),
     ]);
     expect((await ok('validatorEvents', { validator: friendly(pools.validator) })).events).toEqual(byPool.events);
     expect((await ok('validatorEvents', { validator: raw(pools.validator), type: 'reward' })).events).toEqual([]);
@@ -199,8 +260,14 @@ describe.each(['mainnet', 'testnet'] as const)('nominator pools on %s', (network
 
   it('rewards: nothing recovered yet — empty pages with total_on_page 0; required parameters', async () => {
     const [, bob] = pools.nominators as [Address, Address];
-    expect(await ok('nominatorRewards', { pool: raw(pools.nominatorPool), nominator: raw(bob) })).toMatchObject({ rewards: [], total_on_page: '0' });
-    expect(await ok('validatorRewards', { pool: raw(pools.nominatorPool), validator: raw(pools.validator) })).toMatchObject({ rewards: [], total_on_page: '0' });
+    expect(await ok('nominatorRewards', { pool: raw(pools.nominatorPool), nominator: raw(bob) })).toMatchObject({
+      rewards: [],
+      total_on_page: '0',
+    });
+    expect(await ok('validatorRewards', { pool: raw(pools.nominatorPool), validator: raw(pools.validator) })).toMatchObject({
+      rewards: [],
+      total_on_page: '0',
+    });
     expect((await v3('nominatorRewards', { pool: raw(pools.nominatorPool) })).status).toBe(422);
     expect((await v3('validatorRewards', { validator: raw(pools.validator) })).status).toBe(422);
     expect(TON).toBe(10n ** 9n);

@@ -41,9 +41,17 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     const seqno = Number(int((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0]));
     const now = Math.floor(Date.now() / 1000);
     const labels = [1, 2, 3].map((n) => `${network}-page-${n}-${now}`);
-    const forgedInit = devnetDns.forgedDnsItemInit({ collection: seed.dns.collection, label: `${network}-forged-${now}`, owner: null, auction: { maxBidAddress: devnet.faucet.address, maxBidAmount: toNano('1'), endTime: now + 3600 }, lastFillUpTime: now });
+    const forgedInit = devnetDns.forgedDnsItemInit({
+      collection: seed.dns.collection,
+      label: `${network}-forged-${now}`,
+      owner: null,
+      auction: { maxBidAddress: devnet.faucet.address, maxBidAmount: toNano('1'), endTime: now + 3600 },
+      lastFillUpTime: now,
+    });
     const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
-      ...labels.map((label) => internal({ to: seed.dns.collection, value: toNano('1'), bounce: true, body: devnetDns.openAuctionBody(label) })),
+      ...labels.map((label) =>
+        internal({ to: seed.dns.collection, value: toNano('1'), bounce: true, body: devnetDns.openAuctionBody(label) }),
+      ),
       internal({ to: forgedInit.address, value: toNano('1'), bounce: false, init: forgedInit.init }),
     ]);
     await devnet.sendMessage(boc);
@@ -79,11 +87,25 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     });
     expect(r.body.metadata[raw(sale.nft)]).toMatchObject({ token_info: [{ type: 'nft_items', nft_index: '0' }] });
     expect(byType.getgems_sale.nft_owner_address).toBe(raw(sale.seller));
-    expect(byType.getgems_sale.details).toMatchObject({ is_complete: false, full_price: int(saleData[5]).toString(), marketplace_fee: ((int(saleData[5]) * int(saleData[7])) / 100000n).toString() });
+    expect(byType.getgems_sale.details).toMatchObject({
+      is_complete: false,
+      full_price: int(saleData[5]).toString(),
+      marketplace_fee: ((int(saleData[5]) * int(saleData[7])) / 100000n).toString(),
+    });
 
     const auctionData = (await devnet.runGetMethod(auction.address, 'get_sale_data', [])).stack;
-    expect(byType.getgems_auction).toMatchObject({ address: raw(auction.address), nft_address: raw(auction.nft), nft_owner_address: raw(auction.seller) });
-    expect(byType.getgems_auction.nft_item).toMatchObject({ address: raw(auction.nft), owner_address: raw(auction.address), on_sale: true, auction_contract_address: raw(auction.address), real_owner: raw(auction.seller) });
+    expect(byType.getgems_auction).toMatchObject({
+      address: raw(auction.address),
+      nft_address: raw(auction.nft),
+      nft_owner_address: raw(auction.seller),
+    });
+    expect(byType.getgems_auction.nft_item).toMatchObject({
+      address: raw(auction.nft),
+      owner_address: raw(auction.address),
+      on_sale: true,
+      auction_contract_address: raw(auction.address),
+      real_owner: raw(auction.seller),
+    });
     expect(byType.getgems_auction.details).toMatchObject({
       end_flag: false,
       end_time: Number(int(auctionData[2])),
@@ -103,7 +125,9 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
     const seqno = Number(int((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0]));
     // A plain transfer of the price and the gas buys the NFT.
-    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: sale.address, value: sale.fullPrice + toNano('1'), bounce: true })]);
+    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+      internal({ to: sale.address, value: sale.fullPrice + toNano('1'), bounce: true }),
+    ]);
     await devnet.sendMessage(boc);
     await indexer.waitFor((await devnet.produceBlock()).seqno);
     const saleData = (await devnet.runGetMethod(sale.address, 'get_fix_price_data_v4', [])).stack;

@@ -17,7 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexedOperations, storedTransactionsReply, transactionsReply } from '@tongate/handlers-v3';
 
 const databaseUrl = process.env.DATABASE_URL;
-const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];
+const backends = [
+  { name: 'pglite', url: undefined as string | undefined },
+  ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : []),
+];
 
 describe.each(backends)('stored wire forms on $name', ({ name, url }) => {
   const schema = `stored_wire_${process.pid}_${name}`;
@@ -46,7 +49,14 @@ describe.each(backends)('stored wire forms on $name', ({ name, url }) => {
   });
 
   const db = () => store.chain('testnet');
-  const pageOf = (account: string) => db().selectFrom('transactions').selectAll().where('account', 'in', [account]).orderBy('lt', 'desc').orderBy('account', 'desc').limit(100);
+  const pageOf = (account: string) =>
+    db()
+      .selectFrom('transactions')
+      .selectAll()
+      .where('account', 'in', [account])
+      .orderBy('lt', 'desc')
+      .orderBy('account', 'desc')
+      .limit(100);
   const order = { sort: 'desc' as const, byTime: false };
 
   it('every account history and every block page: the same reply as the joins, trace ids included', async () => {
@@ -57,7 +67,10 @@ describe.each(backends)('stored wire forms on $name', ({ name, url }) => {
     for (const account of accounts) {
       const text = await storedTransactionsReply(db(), pageOf(account), order, true);
       expect(text, account).not.toBeNull();
-      const stored = JSON.parse(text!) as { transactions: { trace_id: string | null; in_msg: unknown }[]; address_book: Record<string, unknown> };
+      const stored = JSON.parse(text!) as {
+        transactions: { trace_id: string | null; in_msg: unknown }[];
+        address_book: Record<string, unknown>;
+      };
       const joined = JSON.parse(JSON.stringify(await transactionsReply(db(), pageOf(account), order, true)));
       expect(stored, account).toEqual(joined);
       withTrace += stored.transactions.filter((t) => t.trace_id !== null).length;
@@ -67,15 +80,30 @@ describe.each(backends)('stored wire forms on $name', ({ name, url }) => {
     expect(withPeers).toBeGreaterThan(0);
     const seqnos = (await db().selectFrom('transactions').select('mc_block_seqno').distinct().execute()).map((r) => r.mc_block_seqno);
     for (const seqno of seqnos) {
-      const page = () => db().selectFrom('transactions').selectAll().where('mc_block_seqno', '=', seqno).orderBy('lt', 'asc').orderBy('account', 'asc').limit(1000);
+      const page = () =>
+        db()
+          .selectFrom('transactions')
+          .selectAll()
+          .where('mc_block_seqno', '=', seqno)
+          .orderBy('lt', 'asc')
+          .orderBy('account', 'asc')
+          .limit(1000);
       const asc = { sort: 'asc' as const, byTime: false };
-      expect(JSON.parse((await storedTransactionsReply(db(), page(), asc, false))!), `block ${seqno}`).toEqual(JSON.parse(JSON.stringify(await transactionsReply(db(), page(), asc, false))));
+      expect(JSON.parse((await storedTransactionsReply(db(), page(), asc, false))!), `block ${seqno}`).toEqual(
+        JSON.parse(JSON.stringify(await transactionsReply(db(), page(), asc, false))),
+      );
     }
   }, 120_000);
 
   it('the operation replies with the stored text, and through the joins when a row has no current wire form', async () => {
     const ops = indexedOperations({ db: db(), network: 'testnet' });
-    const [busiest] = await db().selectFrom('transactions').select('account').groupBy('account').orderBy(({ fn }) => fn.countAll(), 'desc').limit(1).execute();
+    const [busiest] = await db()
+      .selectFrom('transactions')
+      .select('account')
+      .groupBy('account')
+      .orderBy(({ fn }) => fn.countAll(), 'desc')
+      .limit(1)
+      .execute();
     const query = { account: [Address.parse(busiest!.account)], limit: 100, offset: 0, sort: 'desc' } as never;
     const fast = (await ops.getTransactions({ query, ctx } as never)) as { body: unknown };
     expect(fast.body).toBeInstanceOf(SerializedJson);
@@ -84,20 +112,32 @@ describe.each(backends)('stored wire forms on $name', ({ name, url }) => {
 
     // A row from before the wire form (no wire) and one with an older form: both pages fall back to the joins.
     const [first, second] = expected.transactions;
-    await db().updateTable('transactions').set({ wire: null, wire_peers: null, wire_version: null }).where('hash', '=', first!.hash).execute();
+    await db()
+      .updateTable('transactions')
+      .set({ wire: null, wire_peers: null, wire_version: null })
+      .where('hash', '=', first!.hash)
+      .execute();
     expect(await storedTransactionsReply(db(), pageOf(busiest!.account), order, true)).toBeNull();
     const slow = (await ops.getTransactions({ query, ctx } as never)) as { body: unknown };
     expect(slow.body).not.toBeInstanceOf(SerializedJson);
     expect(JSON.parse(JSON.stringify(slow.body))).toEqual(expected);
 
-    await db().updateTable('transactions').set({ wire_version: WIRE_VERSION - 1 }).where('hash', '=', second!.hash).execute();
+    await db()
+      .updateTable('transactions')
+      .set({ wire_version: WIRE_VERSION - 1 })
+      .where('hash', '=', second!.hash)
+      .execute();
     expect(await storedTransactionsReply(db(), pageOf(busiest!.account), order, true)).toBeNull();
     expect(JSON.parse(JSON.stringify(((await ops.getTransactions({ query, ctx } as never)) as { body: unknown }).body))).toEqual(expected);
     await db().updateTable('transactions').set({ wire_version: WIRE_VERSION }).where('hash', '=', second!.hash).execute();
   }, 60_000);
 
   it('the backfill stores, for rows written without one, the wire form the writer stores', async () => {
-    const written = await db().selectFrom('transactions').select(['hash', 'wire', 'wire_peers', 'wire_version']).where('wire', 'is not', null).execute();
+    const written = await db()
+      .selectFrom('transactions')
+      .select(['hash', 'wire', 'wire_peers', 'wire_version'])
+      .where('wire', 'is not', null)
+      .execute();
     expect(written.length).toBeGreaterThan(100);
     await db().updateTable('transactions').set({ wire: null, wire_peers: null, wire_version: null }).execute();
     let batches = 0;
@@ -108,7 +148,9 @@ describe.each(backends)('stored wire forms on $name', ({ name, url }) => {
     }
     expect(updated).toBeGreaterThanOrEqual(written.length);
     expect(batches).toBeGreaterThan(1);
-    const after = new Map((await db().selectFrom('transactions').select(['hash', 'wire', 'wire_peers', 'wire_version']).execute()).map((r) => [r.hash, r]));
+    const after = new Map(
+      (await db().selectFrom('transactions').select(['hash', 'wire', 'wire_peers', 'wire_version']).execute()).map((r) => [r.hash, r]),
+    );
     for (const w of written) {
       const b = after.get(w.hash)!;
       expect(b.wire_version, w.hash).toBe(WIRE_VERSION);

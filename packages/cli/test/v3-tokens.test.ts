@@ -50,7 +50,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     const signer = signerFromSeed(devnet.faucet.secretKey);
     let seqno = Number(int((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0]));
     const send = async (to: Address, body: Cell, init?: StateInit) => {
-      await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, [internal({ to, value: toNano('0.5'), bounce: !init, init, body })]));
+      await devnet.sendMessage(
+        await walletTransferBoc(wallet, signer, seqno++, [internal({ to, value: toNano('0.5'), bounce: !init, init, body })]),
+      );
       return devnet.produceBlock();
     };
     own.faucet = wallet.address;
@@ -59,24 +61,66 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     own.sent = 600n * 10n ** 6n;
     own.burned = own.minted - own.sent;
     // A jetton with on-chain content, minted to the faucet, which sends part of it and burns the rest.
-    const content = tokens.onchainContent({ name: `Own ${network} token`, symbol: 'OWN', decimals: '6', description: 'minted by v3-tokens' });
+    const content = tokens.onchainContent({
+      name: `Own ${network} token`,
+      symbol: 'OWN',
+      decimals: '6',
+      description: 'minted by v3-tokens',
+    });
     const minter = tokens.jettonMinterInit(wallet.address, content);
     own.minter = minter.address;
     own.faucetJw = tokens.jettonWalletAddress(wallet.address, minter.address);
     own.receiverJw = tokens.jettonWalletAddress(own.receiver, minter.address);
-    await send(minter.address, tokens.jettonMintBody({ minter: minter.address, to: wallet.address, amount: own.minted, responseTo: wallet.address, walletForwardValue: toNano('0.1') }), minter.init);
+    await send(
+      minter.address,
+      tokens.jettonMintBody({
+        minter: minter.address,
+        to: wallet.address,
+        amount: own.minted,
+        responseTo: wallet.address,
+        walletForwardValue: toNano('0.1'),
+      }),
+      minter.init,
+    );
     const forwardPayload = beginCell().storeUint(0, 32).storeStringTail('own transfer').endCell();
-    await send(own.faucetJw, tokens.jettonTransferBody({ amount: own.sent, to: own.receiver, responseTo: wallet.address, forwardTonAmount: toNano('0.01'), forwardPayload, queryId: 77n }));
+    await send(
+      own.faucetJw,
+      tokens.jettonTransferBody({
+        amount: own.sent,
+        to: own.receiver,
+        responseTo: wallet.address,
+        forwardTonAmount: toNano('0.01'),
+        forwardPayload,
+        queryId: 77n,
+      }),
+    );
     await send(own.faucetJw, tokens.jettonBurnBody({ amount: own.burned, responseTo: wallet.address, queryId: 78n }));
     // An NFT collection of the faucet's: item 0 minted to the faucet, then handed to the receiver.
-    const collection = tokens.nftCollectionInit(wallet.address, `https://devnet.tongate.local/own-${network}/collection.json`, `https://devnet.tongate.local/own-${network}/`);
+    const collection = tokens.nftCollectionInit(
+      wallet.address,
+      `https://devnet.tongate.local/own-${network}/collection.json`,
+      `https://devnet.tongate.local/own-${network}/`,
+    );
     own.collection = collection.address;
     own.item = tokens.nftItemAddress(collection.address, 0n);
-    await send(collection.address, tokens.nftMintBody({ index: 0n, owner: wallet.address, itemValue: toNano('0.05'), contentSuffix: '0.json' }), collection.init);
-    await send(own.item, tokens.nftTransferBody({ newOwner: own.receiver, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 79n }));
+    await send(
+      collection.address,
+      tokens.nftMintBody({ index: 0n, owner: wallet.address, itemValue: toNano('0.05'), contentSuffix: '0.json' }),
+      collection.init,
+    );
+    await send(
+      own.item,
+      tokens.nftTransferBody({ newOwner: own.receiver, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 79n }),
+    );
     // Two requests that fail: a jetton transfer from the now empty wallet, an NFT transfer by its former owner.
-    await send(own.faucetJw, tokens.jettonTransferBody({ amount: 1n, to: own.receiver, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 80n }));
-    const last = await send(own.item, tokens.nftTransferBody({ newOwner: wallet.address, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 81n }));
+    await send(
+      own.faucetJw,
+      tokens.jettonTransferBody({ amount: 1n, to: own.receiver, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 80n }),
+    );
+    const last = await send(
+      own.item,
+      tokens.nftTransferBody({ newOwner: wallet.address, responseTo: wallet.address, forwardTonAmount: 0n, queryId: 81n }),
+    );
     await indexer.waitFor(last.seqno, 90_000);
   });
 
@@ -88,7 +132,8 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect(r.status).toBe(200);
     expect(r.body.jetton_masters.map((m: any) => m.address)).toEqual([raw(seed.jetton.minter), raw(own.minter)].sort());
     for (const m of r.body.jetton_masters) {
-      const [supply, mintable, , , walletCode] = (await devnet.runGetMethod(Address.parseRaw(m.address), 'get_jetton_data', [])).stack as any[];
+      const [supply, mintable, , , walletCode] = (await devnet.runGetMethod(Address.parseRaw(m.address), 'get_jetton_data', []))
+        .stack as any[];
       expect(m.total_supply).toBe(int(supply).toString());
       expect(m.mintable).toBe(int(mintable) !== 0n);
       expect(m.jetton_wallet_code_hash).toBe(walletCode.cell.hash().toString('base64'));
@@ -101,15 +146,30 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     // On-chain content is indexed as it is (off-chain content is not fetched: the fetcher is off by default; see nft/items).
     expect(r.body.metadata[raw(own.minter)]).toEqual({
       is_indexed: true,
-      token_info: [{ type: 'jetton_masters', valid: true, name: `Own ${network} token`, symbol: 'OWN', description: 'minted by v3-tokens', extra: { decimals: '6' } }],
+      token_info: [
+        {
+          type: 'jetton_masters',
+          valid: true,
+          name: `Own ${network} token`,
+          symbol: 'OWN',
+          description: 'minted by v3-tokens',
+          extra: { decimals: '6' },
+        },
+      ],
     });
-    expect(r.body.metadata[raw(seed.jetton.minter)]).toMatchObject({ is_indexed: true, token_info: [{ type: 'jetton_masters', valid: true, name: 'Devnet Seed Jetton', symbol: 'SEED' }] });
+    expect(r.body.metadata[raw(seed.jetton.minter)]).toMatchObject({
+      is_indexed: true,
+      token_info: [{ type: 'jetton_masters', valid: true, name: 'Devnet Seed Jetton', symbol: 'SEED' }],
+    });
 
     const byAdmin = await v3('jetton/masters', { admin_address: own.faucet.toString() });
     expect(byAdmin.body.jetton_masters.map((m: any) => m.address)).toContain(raw(own.minter));
     expect(byAdmin.body.jetton_masters.every((m: any) => m.admin_address === raw(own.faucet))).toBe(true);
     const all = (await v3('jetton/masters', { limit: '1000' })).body.jetton_masters.map((m: any) => m.address);
-    const pages = [...(await v3('jetton/masters', { limit: '1', offset: '0' })).body.jetton_masters, ...(await v3('jetton/masters', { limit: '1', offset: '1' })).body.jetton_masters];
+    const pages = [
+      ...(await v3('jetton/masters', { limit: '1', offset: '0' })).body.jetton_masters,
+      ...(await v3('jetton/masters', { limit: '1', offset: '1' })).body.jetton_masters,
+    ];
     expect(pages.map((m: any) => m.address)).toEqual(all.slice(0, 2));
   });
 
@@ -132,17 +192,26 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect(nonZero.body.jetton_wallets.map((w: any) => w.address)).toEqual([raw(own.receiverJw)]);
 
     const [alice, bob] = seed.wallets;
-    const mine = await v3('jetton/wallets', { owner_address: alice!.address.toString(), jetton_address: [raw(seed.jetton.minter), raw(own.minter)] });
+    const mine = await v3('jetton/wallets', {
+      owner_address: alice!.address.toString(),
+      jetton_address: [raw(seed.jetton.minter), raw(own.minter)],
+    });
     expect(mine.status).toBe(200);
     expect(mine.body.jetton_wallets).toHaveLength(1);
-    expect(mine.body.jetton_wallets[0]).toMatchObject({ address: raw(seed.jetton.wallets[0]!), owner: raw(alice!.address), balance: await balanceOf(seed.jetton.wallets[0]!) });
+    expect(mine.body.jetton_wallets[0]).toMatchObject({
+      address: raw(seed.jetton.wallets[0]!),
+      owner: raw(alice!.address),
+      balance: await balanceOf(seed.jetton.wallets[0]!),
+    });
     const bobs = await v3('jetton/wallets', { address: raw(seed.jetton.wallets[1]!) });
     expect(bobs.body.jetton_wallets[0]).toMatchObject({ owner: raw(bob!.address), balance: await balanceOf(seed.jetton.wallets[1]!) });
     expect(bobs.body.address_book[raw(bob!.address)].interfaces).toEqual(['wallet_v5r1']);
 
     const first = await v3('jetton/wallets', { jetton_address: raw(own.minter), limit: '1' });
     const second = await v3('jetton/wallets', { jetton_address: raw(own.minter), limit: '1', offset: '1' });
-    expect([...first.body.jetton_wallets, ...second.body.jetton_wallets].map((w: any) => w.address)).toEqual(r.body.jetton_wallets.map((w: any) => w.address));
+    expect([...first.body.jetton_wallets, ...second.body.jetton_wallets].map((w: any) => w.address)).toEqual(
+      r.body.jetton_wallets.map((w: any) => w.address),
+    );
     const several = await v3('jetton/wallets', { jetton_address: [raw(seed.jetton.minter), raw(own.minter)] });
     expect(several.status).toBe(422);
     expect(several.body.error).toMatch(/owner_address/);
@@ -174,17 +243,41 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     // The failed transfer from the empty wallet ran (aborted) but moved nothing: it is not listed.
     const walletTxs = (await v3('transactions', { account: raw(own.faucetJw), limit: '20' })).body.transactions;
     expect(walletTxs.some((x: any) => x.description.aborted === true && x.in_msg?.opcode === '0x0f8a7ea5')).toBe(true);
-    expect((await v3('jetton/transfers', { jetton_wallet: raw(own.faucetJw) })).body.jetton_transfers.map((x: any) => x.query_id)).toEqual(['77']);
+    expect((await v3('jetton/transfers', { jetton_wallet: raw(own.faucetJw) })).body.jetton_transfers.map((x: any) => x.query_id)).toEqual([
+      '77',
+    ]);
 
     const out = await v3('jetton/transfers', { owner_address: own.faucet.toString(), direction: 'out' });
     expect(out.body.jetton_transfers.map((x: any) => x.transaction_hash)).toContain(t.transaction_hash);
     expect(out.body.jetton_transfers.every((x: any) => x.source === raw(own.faucet))).toBe(true);
-    expect((await v3('jetton/transfers', { owner_address: raw(own.faucet), direction: 'in' })).body.jetton_transfers.every((x: any) => x.destination === raw(own.faucet))).toBe(true);
-    expect((await v3('jetton/transfers', { owner_address: raw(own.receiver), direction: 'in' })).body.jetton_transfers.map((x: any) => x.transaction_hash)).toEqual([t.transaction_hash]);
+    expect(
+      (await v3('jetton/transfers', { owner_address: raw(own.faucet), direction: 'in' })).body.jetton_transfers.every(
+        (x: any) => x.destination === raw(own.faucet),
+      ),
+    ).toBe(true);
+    expect(
+      (await v3('jetton/transfers', { owner_address: raw(own.receiver), direction: 'in' })).body.jetton_transfers.map(
+        (x: any) => x.transaction_hash,
+      ),
+    ).toEqual([t.transaction_hash]);
     expect((await v3('jetton/transfers', { jetton_wallet: raw(own.faucetJw) })).body.jetton_transfers).toHaveLength(1);
-    expect((await v3('jetton/transfers', { jetton_master: raw(own.minter), start_lt: t.transaction_lt, end_lt: t.transaction_lt })).body.jetton_transfers).toHaveLength(1);
-    expect((await v3('jetton/transfers', { jetton_master: raw(own.minter), end_lt: String(BigInt(t.transaction_lt) - 1n) })).body.jetton_transfers).toHaveLength(0);
-    expect((await v3('jetton/transfers', { jetton_master: raw(own.minter), start_utime: String(t.transaction_now), end_utime: String(t.transaction_now) })).body.jetton_transfers).toHaveLength(1);
+    expect(
+      (await v3('jetton/transfers', { jetton_master: raw(own.minter), start_lt: t.transaction_lt, end_lt: t.transaction_lt })).body
+        .jetton_transfers,
+    ).toHaveLength(1);
+    expect(
+      (await v3('jetton/transfers', { jetton_master: raw(own.minter), end_lt: String(BigInt(t.transaction_lt) - 1n) })).body
+        .jetton_transfers,
+    ).toHaveLength(0);
+    expect(
+      (
+        await v3('jetton/transfers', {
+          jetton_master: raw(own.minter),
+          start_utime: String(t.transaction_now),
+          end_utime: String(t.transaction_now),
+        })
+      ).body.jetton_transfers,
+    ).toHaveLength(1);
 
     // Either side: the seed transfer has alice as sender and bob as receiver, and is listed once.
     const both = await v3('jetton/transfers', { owner_address: [raw(seed.wallets[0]!.address), raw(seed.wallets[1]!.address)] });
@@ -194,7 +287,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect([far.status, far.body.jetton_transfers]).toEqual([200, []]);
     const seeded = await v3('jetton/transfers', { jetton_master: raw(seed.jetton.minter) });
     expect(seeded.body.jetton_transfers).toHaveLength(1);
-    expect(seeded.body.jetton_transfers[0]).toMatchObject({ source: raw(seed.wallets[0]!.address), destination: raw(seed.wallets[1]!.address), amount: seed.jetton.transferred.toString() });
+    expect(seeded.body.jetton_transfers[0]).toMatchObject({
+      source: raw(seed.wallets[0]!.address),
+      destination: raw(seed.wallets[1]!.address),
+      amount: seed.jetton.transferred.toString(),
+    });
     expect(seeded.body.jetton_transfers[0].decoded_forward_payload).toMatchObject({ comment: 'jettons for bob' });
 
     const desc = (await v3('jetton/transfers', { limit: '100' })).body.jetton_transfers;
@@ -213,9 +310,19 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect(r.status).toBe(200);
     const mine = r.body.jetton_burns.filter((b: any) => b.jetton_master === raw(own.minter));
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ query_id: '78', owner: raw(own.faucet), jetton_wallet: raw(own.faucetJw), amount: own.burned.toString(), transaction_aborted: false, response_destination: raw(own.faucet), custom_payload: null });
+    expect(mine[0]).toMatchObject({
+      query_id: '78',
+      owner: raw(own.faucet),
+      jetton_wallet: raw(own.faucetJw),
+      amount: own.burned.toString(),
+      transaction_aborted: false,
+      response_destination: raw(own.faucet),
+      custom_payload: null,
+    });
     const seeded = await v3('jetton/burns', { jetton_master: raw(seed.jetton.minter) });
-    expect(seeded.body.jetton_burns.map((b: any) => [b.owner, b.jetton_wallet, b.amount])).toEqual([[raw(seed.wallets[1]!.address), raw(seed.jetton.wallets[1]!), seed.jetton.burned.toString()]]);
+    expect(seeded.body.jetton_burns.map((b: any) => [b.owner, b.jetton_wallet, b.amount])).toEqual([
+      [raw(seed.wallets[1]!.address), raw(seed.jetton.wallets[1]!), seed.jetton.burned.toString()],
+    ]);
     expect((await v3('jetton/burns', { jetton_wallet: raw(own.faucetJw) })).body.jetton_burns).toHaveLength(1);
     expect((await v3('jetton/burns', { jetton_wallet: raw(own.receiverJw) })).body.jetton_burns).toHaveLength(0);
   });
@@ -230,21 +337,35 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
       expect(col.owner_address).toBe(raw(owner.cell.beginParse().loadAddress()));
       expect(col.collection_content).toEqual({ uri: expect.stringMatching(/collection\.json$/) });
     }
-    expect((await v3('nft/collections', { owner_address: raw(own.faucet) })).body.nft_collections.map((x: any) => x.address)).toContain(raw(own.collection));
+    expect((await v3('nft/collections', { owner_address: raw(own.faucet) })).body.nft_collections.map((x: any) => x.address)).toContain(
+      raw(own.collection),
+    );
 
     const items = await v3('nft/items', { collection_address: raw(own.collection) });
     expect(items.status).toBe(200);
     expect(items.body.nft_items).toHaveLength(1);
     const item = items.body.nft_items[0];
     const [init, index, , owner] = (await devnet.runGetMethod(own.item, 'get_nft_data', [])).stack as any[];
-    expect(item).toMatchObject({ address: raw(own.item), init: int(init) !== 0n, index: int(index).toString(), collection_address: raw(own.collection), owner_address: raw(owner.cell.beginParse().loadAddress()), on_sale: false });
+    expect(item).toMatchObject({
+      address: raw(own.item),
+      init: int(init) !== 0n,
+      index: int(index).toString(),
+      collection_address: raw(own.collection),
+      owner_address: raw(owner.cell.beginParse().loadAddress()),
+      on_sale: false,
+    });
     expect(item.owner_address).toBe(raw(own.receiver));
     expect(item.content).toEqual({ uri: `https://devnet.tongate.local/own-${network}/0.json` });
     expect(item.collection).toMatchObject({ address: raw(own.collection), next_item_index: '1' });
     expect(items.body.address_book[raw(own.item)].interfaces).toContain('nft_item');
-    expect(items.body.metadata[raw(own.item)]).toEqual({ is_indexed: false, token_info: [{ type: 'nft_items', valid: true, nft_index: '0' }] });
+    expect(items.body.metadata[raw(own.item)]).toEqual({
+      is_indexed: false,
+      token_info: [{ type: 'nft_items', valid: true, nft_index: '0' }],
+    });
 
-    expect((await v3('nft/items', { owner_address: raw(own.receiver) })).body.nft_items.map((x: any) => x.address)).toEqual([raw(own.item)]);
+    expect((await v3('nft/items', { owner_address: raw(own.receiver) })).body.nft_items.map((x: any) => x.address)).toEqual([
+      raw(own.item),
+    ]);
     expect((await v3('nft/items', { address: raw(seed.nft.item) })).body.nft_items[0].owner_address).toBe(raw(seed.nft.ownerAfterTransfer));
     expect((await v3('nft/items', { collection_address: raw(own.collection), index: '0' })).body.nft_items).toHaveLength(1);
     expect((await v3('nft/items', { collection_address: raw(own.collection), index: '1' })).body.nft_items).toHaveLength(0);
@@ -280,19 +401,34 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     });
     const hash = r.body.nft_transfers[0].transaction_hash;
     expect(r.body.nft_transfers[0].trace_id).toBe((await v3('transactions', { hash })).body.transactions[0].trace_id);
-    expect((await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'in' })).body.nft_transfers.map((x: any) => x.transaction_hash)).toEqual([hash]);
+    expect(
+      (await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'in' })).body.nft_transfers.map(
+        (x: any) => x.transaction_hash,
+      ),
+    ).toEqual([hash]);
     expect((await v3('nft/transfers', { owner_address: raw(own.receiver), direction: 'out' })).body.nft_transfers).toHaveLength(0);
-    expect((await v3('nft/transfers', { owner_address: raw(own.faucet), direction: 'out' })).body.nft_transfers.map((x: any) => x.transaction_hash)).toContain(hash);
+    expect(
+      (await v3('nft/transfers', { owner_address: raw(own.faucet), direction: 'out' })).body.nft_transfers.map(
+        (x: any) => x.transaction_hash,
+      ),
+    ).toContain(hash);
     // Either side, newest first, each transfer once (the failed one names the faucet on both sides), paged.
-    const faucetSide = (await v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection) })).body.nft_transfers;
+    const faucetSide = (await v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection) })).body
+      .nft_transfers;
     expect(faucetSide.map((x: any) => x.query_id)).toEqual(['81', '79']);
-    const paged = [0, 1].map((offset) => v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection), limit: '1', offset: String(offset) }));
+    const paged = [0, 1].map((offset) =>
+      v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection), limit: '1', offset: String(offset) }),
+    );
     expect((await Promise.all(paged)).flatMap((p) => p.body.nft_transfers.map((x: any) => x.query_id))).toEqual(['81', '79']);
-    const ascending = (await v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection), sort: 'asc' })).body.nft_transfers;
+    const ascending = (await v3('nft/transfers', { owner_address: raw(own.faucet), collection_address: raw(own.collection), sort: 'asc' }))
+      .body.nft_transfers;
     expect(ascending.map((x: any) => x.query_id)).toEqual(['79', '81']);
-    expect((await v3('nft/transfers', { collection_address: raw(seed.nft.collection) })).body.nft_transfers.map((x: any) => [x.old_owner, x.new_owner])).toEqual([
-      [raw(seed.wallets[0]!.address), raw(seed.nft.ownerAfterTransfer)],
-    ]);
+    expect(
+      (await v3('nft/transfers', { collection_address: raw(seed.nft.collection) })).body.nft_transfers.map((x: any) => [
+        x.old_owner,
+        x.new_owner,
+      ]),
+    ).toEqual([[raw(seed.wallets[0]!.address), raw(seed.nft.ownerAfterTransfer)]]);
     expect((await v3('nft/transfers', { direction: 'out' })).status).toBe(422);
   });
 
@@ -302,7 +438,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
     expect(Object.keys(r.body).sort()).toEqual([raw(own.minter), raw(own.receiverJw), raw(own.collection)].sort());
     expect(r.body[raw(own.receiverJw)]).toEqual({
       is_indexed: true,
-      token_info: [{ type: 'jetton_wallets', valid: true, extra: { owner: raw(own.receiver), jetton: raw(own.minter), balance: await balanceOf(own.receiverJw) } }],
+      token_info: [
+        {
+          type: 'jetton_wallets',
+          valid: true,
+          extra: { owner: raw(own.receiver), jetton: raw(own.minter), balance: await balanceOf(own.receiverJw) },
+        },
+      ],
     });
     expect(r.body[raw(own.collection)]).toEqual({ is_indexed: false, token_info: [{ type: 'nft_collections', valid: true }] });
     expect((await v3('metadata', { address: 'not-an-address' })).status).toBe(422);

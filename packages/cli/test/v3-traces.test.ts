@@ -56,7 +56,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
     const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
     const comment = `traces ${network}`;
-    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: receiver, value: 500_000_000n, bounce: true, body: comment })]);
+    const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+      internal({ to: receiver, value: 500_000_000n, bounce: true, body: comment }),
+    ]);
     const { hash } = await devnet.sendMessage(boc);
     const block = await devnet.produceBlock();
     await devnet.produceBlock();
@@ -77,7 +79,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     const t = own.trace;
     const faucet = raw(devnet.faucet.address);
     expect(t.external_hash).toBe(own.extHash.toString('base64'));
-    expect(t.trace_info).toEqual({ trace_state: 'complete', messages: 2, transactions: 3, pending_messages: 0, classification_state: 'ok' });
+    expect(t.trace_info).toEqual({
+      trace_state: 'complete',
+      messages: 2,
+      transactions: 3,
+      pending_messages: 0,
+      classification_state: 'ok',
+    });
     expect(t.is_incomplete).toBe(false);
     expect(t.transactions_order).toHaveLength(3);
     const [first, second, third] = t.transactions_order.map((h: string) => t.transactions[h]);
@@ -88,7 +96,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     expect(t.trace).toEqual({
       tx_hash: first.hash,
       in_msg_hash: own.extHash.toString('base64'),
-      children: [{ tx_hash: second.hash, in_msg_hash: second.in_msg.hash, children: [{ tx_hash: third.hash, in_msg_hash: third.in_msg.hash, children: [] }] }],
+      children: [
+        {
+          tx_hash: second.hash,
+          in_msg_hash: second.in_msg.hash,
+          children: [{ tx_hash: third.hash, in_msg_hash: third.in_msg.hash, children: [] }],
+        },
+      ],
     });
     expect(BigInt(t.start_lt)).toBe(BigInt(first.lt));
     expect(BigInt(t.end_lt)).toBe(BigInt(third.lt));
@@ -98,7 +112,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     expect(first.out_msgs[0].decoded_opcode).toBe('text_comment');
     // The action: a TON transfer with its comment, failed since the value came back.
     const transfer = t.actions.find((a: any) => a.type === 'ton_transfer');
-    expect(transfer).toMatchObject({ trace_id: t.trace_id, success: false, details: { source: faucet, destination: raw(own.receiver), value: '500000000', comment: own.comment } });
+    expect(transfer).toMatchObject({
+      trace_id: t.trace_id,
+      success: false,
+      details: { source: faucet, destination: raw(own.receiver), value: '500000000', comment: own.comment },
+    });
     expect(transfer.transactions).toEqual(expect.arrayContaining([first.hash, second.hash]));
   });
 
@@ -111,14 +129,26 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     const types = new Set(actions.map((a: any) => a.type));
     for (const type of ['ton_transfer', 'jetton_transfer', 'jetton_burn', 'nft_transfer']) expect(types, type).toContain(type);
     const jetton = actions.find((a: any) => a.type === 'jetton_transfer');
-    expect(jetton.details).toMatchObject({ asset: raw(seed.jetton.minter), amount: seed.jetton.transferred.toString(), comment: 'jettons for bob' });
+    expect(jetton.details).toMatchObject({
+      asset: raw(seed.jetton.minter),
+      amount: seed.jetton.transferred.toString(),
+      comment: 'jettons for bob',
+    });
     // The seed's encrypted comment is a TON transfer marked encrypted.
     const encrypted = actions.find(
-      (a: any) => a.type === 'ton_transfer' && a.details.source === raw(seed.encryptedComment.from) && a.details.destination === raw(seed.encryptedComment.to) && a.details.encrypted,
+      (a: any) =>
+        a.type === 'ton_transfer' &&
+        a.details.source === raw(seed.encryptedComment.from) &&
+        a.details.destination === raw(seed.encryptedComment.to) &&
+        a.details.encrypted,
     );
     expect(encrypted, 'encrypted comment transfer').toBeDefined();
     const nft = actions.find((a: any) => a.type === 'nft_transfer');
-    expect(nft.details).toMatchObject({ nft_collection: raw(seed.nft.collection), nft_item: raw(seed.nft.item), new_owner: raw(seed.nft.ownerAfterTransfer) });
+    expect(nft.details).toMatchObject({
+      nft_collection: raw(seed.nft.collection),
+      nft_item: raw(seed.nft.item),
+      new_owner: raw(seed.nft.ownerAfterTransfer),
+    });
   });
 
   it('/traces filters: account, trace_id, tx_hash, msg_hash, mc_seqno, lt and utime windows, and pages that never overlap', async () => {
@@ -136,7 +166,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     expect((await ok('traces', { trace_id: t.trace_id })).traces[0].actions).toBeUndefined();
 
     const all = ids(await ok('traces', { limit: '8', sort: 'asc' }));
-    const pages = [...ids(await ok('traces', { limit: '4', sort: 'asc' })), ...ids(await ok('traces', { limit: '4', offset: '4', sort: 'asc' }))];
+    const pages = [
+      ...ids(await ok('traces', { limit: '4', sort: 'asc' })),
+      ...ids(await ok('traces', { limit: '4', offset: '4', sort: 'asc' })),
+    ];
     expect(pages).toEqual(all);
     const desc = await ok('traces', { limit: '8' });
     const lts = desc.traces.map((x: any) => BigInt(x.end_lt));
@@ -166,10 +199,16 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     expect(ids(await ok('actions', { tx_hash: hex(own.trace.transactions_order[1]) }))).toEqual([transfer.action_id]);
     expect(ids(await ok('actions', { msg_hash: own.extHash.toString('hex') }))).toContain(transfer.action_id);
     expect(ids(await ok('actions', { action_id: transfer.action_id }))).toEqual([transfer.action_id]);
-    expect(ids(await ok('actions', { mc_seqno: String(transfer.trace_mc_seqno_end), account: raw(own.receiver) }))).toEqual([transfer.action_id]);
-    expect(ids(await ok('actions', { start_lt: transfer.trace_end_lt, end_lt: transfer.trace_end_lt, account: raw(own.receiver) }))).toEqual([transfer.action_id]);
+    expect(ids(await ok('actions', { mc_seqno: String(transfer.trace_mc_seqno_end), account: raw(own.receiver) }))).toEqual([
+      transfer.action_id,
+    ]);
+    expect(
+      ids(await ok('actions', { start_lt: transfer.trace_end_lt, end_lt: transfer.trace_end_lt, account: raw(own.receiver) })),
+    ).toEqual([transfer.action_id]);
     expect(ids(await ok('actions', { end_lt: String(BigInt(transfer.trace_end_lt) - 1n), account: raw(own.receiver) }))).toEqual([]);
-    expect(ids(await ok('actions', { start_utime: String(transfer.trace_end_utime), account: raw(own.receiver) }))).toEqual([transfer.action_id]);
+    expect(ids(await ok('actions', { start_utime: String(transfer.trace_end_utime), account: raw(own.receiver) }))).toEqual([
+      transfer.action_id,
+    ]);
 
     const jettons = await ok('actions', { action_type: 'jetton_transfer,jetton_burn' });
     expect(jettons.actions.length).toBeGreaterThanOrEqual(2);
@@ -184,7 +223,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
     expect((await ok('actions', { action_id: transfer.action_id })).actions[0].accounts).toBeUndefined();
 
     const all = ids(await ok('actions', { limit: '10', sort: 'asc' }));
-    expect([...ids(await ok('actions', { limit: '5', sort: 'asc' })), ...ids(await ok('actions', { limit: '5', offset: '5', sort: 'asc' }))]).toEqual(all);
+    expect([
+      ...ids(await ok('actions', { limit: '5', sort: 'asc' })),
+      ...ids(await ok('actions', { limit: '5', offset: '5', sort: 'asc' })),
+    ]).toEqual(all);
     const desc = (await ok('actions', { limit: '10' })).actions.map((a: any) => BigInt(a.trace_end_lt));
     expect(desc).toEqual([...desc].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
   });

@@ -9,7 +9,15 @@
  * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
  */
 import { Address, Dictionary, TupleReader, type Slice } from '@ton/core';
-import { complaintFine, complaintVoteThreshold, decodeValidatorSet, readParticipantListExtended, readShowComplaint, type ParticipantListing, type ShownComplaint } from '@tongate/contracts';
+import {
+  complaintFine,
+  complaintVoteThreshold,
+  decodeValidatorSet,
+  readParticipantListExtended,
+  readShowComplaint,
+  type ParticipantListing,
+  type ShownComplaint,
+} from '@tongate/contracts';
 import { ELECTOR_ADDRESS, type Devnet, type SeedSummary } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -43,8 +51,16 @@ function readPastElections(stack: TupleReader): PastElectionView[] {
     };
     const frozen = new Map<string, { holder: string; weight: bigint; stake: bigint }>();
     if (frozenCell.type === 'cell') {
-      const dict = Dictionary.loadDirect(Dictionary.Keys.BigUint(256), { serialize: () => undefined, parse: (s: Slice) => ({ addr: s.loadUintBig(256), weight: s.loadUintBig(64), stake: s.loadCoins() }) }, frozenCell.cell);
-      for (const [key, f] of dict) frozen.set(hex256(key), { holder: `-1:${hex256(f.addr).toUpperCase()}`, weight: f.weight, stake: f.stake });
+      const dict = Dictionary.loadDirect(
+        Dictionary.Keys.BigUint(256),
+        {
+          serialize: () => undefined,
+          parse: (s: Slice) => ({ addr: s.loadUintBig(256), weight: s.loadUintBig(64), stake: s.loadCoins() }),
+        },
+        frozenCell.cell,
+      );
+      for (const [key, f] of dict)
+        frozen.set(hex256(key), { holder: `-1:${hex256(f.addr).toUpperCase()}`, weight: f.weight, stake: f.stake });
     }
     return { electionId: Number(int(id)), vsetHash: hex256(int(vsetHash)), totalStake: int(totalStake), bonuses: int(bonuses), frozen };
   });
@@ -55,7 +71,8 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
   let indexer: Indexer;
   let seed: SeedSummary;
   const api = v3Requests(suite, network);
-  const get = (path: string, query: Record<string, string> = {}, headers: Record<string, string> = {}) => api.get(`validators/${path}`, query, headers);
+  const get = (path: string, query: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+    api.get(`validators/${path}`, query, headers);
   /** The last participant_list_extended the elector answered for the first election (its final form). */
   let listing: ParticipantListing;
   /** The elector's past_elections entry of that election while its stakes were frozen. */
@@ -106,12 +123,21 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
         round = past; // bonuses keep growing while it is frozen, and fines take from it
         for (const [hash, shown] of await readComplaints(electionId)) complaints.set(hash, shown);
       }
-      const credits = await Promise.all(seed.validators!.validators.map(async (v) => {
-        const r = await devnet.runGetMethod(ELECTOR_ADDRESS, 'compute_returned_stake', [{ type: 'int', value: BigInt('0x' + v.stakeHolder.hash.toString('hex')) }]);
-        return (r.stack[0] as { value: bigint }).value;
-      }));
+      const credits = await Promise.all(
+        seed.validators!.validators.map(async (v) => {
+          const r = await devnet.runGetMethod(ELECTOR_ADDRESS, 'compute_returned_stake', [
+            { type: 'int', value: BigInt('0x' + v.stakeHolder.hash.toString('hex')) },
+          ]);
+          return (r.stack[0] as { value: bigint }).value;
+        }),
+      );
       const r = await get('events', { type: 'stake_recovered', limit: '1000' });
-      return !past && credits.every((c) => c === 0n) && r.status === 200 && holders.every((h) => r.body.events.some((e: { stake_holder_address: string }) => e.stake_holder_address === h));
+      return (
+        !past &&
+        credits.every((c) => c === 0n) &&
+        r.status === 200 &&
+        holders.every((h) => r.body.events.some((e: { stake_holder_address: string }) => e.stake_holder_address === h))
+      );
     });
     await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno);
   });
@@ -124,7 +150,10 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     for (const pair of new TupleReader(listed.stack).readLispList()) {
       if (pair.type !== 'tuple' || pair.items[0].type !== 'int') throw new Error('list_complaints: unexpected entry');
       const hash = pair.items[0].value;
-      const shown = await devnet.runGetMethod(ELECTOR_ADDRESS, 'show_complaint', [{ type: 'int', value: BigInt(electionId) }, { type: 'int', value: hash }]);
+      const shown = await devnet.runGetMethod(ELECTOR_ADDRESS, 'show_complaint', [
+        { type: 'int', value: BigInt(electionId) },
+        { type: 'int', value: hash },
+      ]);
       const c = readShowComplaint(new TupleReader(shown.stack));
       if (c) out.set(hex256(hash), c);
     }
@@ -159,7 +188,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     for (const h of holders) expect(r.body.address_book[h]).toBeDefined();
     // Filters: by a participant; finished; a window on election_id.
     const holder = holders[1];
-    const mine = await get('elections', { stake_holder_address: holder, return_participants: 'true', election_id: String(listing.electAt) });
+    const mine = await get('elections', {
+      stake_holder_address: holder,
+      return_participants: 'true',
+      election_id: String(listing.electAt),
+    });
     expect(mine.body.elections[0].participants.map((p: { stake_holder_address: string }) => p.stake_holder_address)).toEqual([holder]);
     const running = await get('elections', { finished: 'false', end_utime: String(listing.electAt) });
     expect(running.status).toBe(200);
@@ -202,7 +235,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
         stake: frozen.stake.toString(),
         stake_holder_address: frozen.holder,
         max_factor: listing.participants.find((p) => p.validatorPubkey === v.pubkey)!.maxFactor,
-        complaints: [...complaints.entries()].filter(([, c]) => c.complaint.validatorPubkey === v.pubkey).map(([hash]) => expect.objectContaining({ complaint_hash: hash, election_id: round.electionId })),
+        complaints: [...complaints.entries()]
+          .filter(([, c]) => c.complaint.validatorPubkey === v.pubkey)
+          .map(([hash]) => expect.objectContaining({ complaint_hash: hash, election_id: round.electionId })),
       });
       expect(frozen.weight).toBe(v.weight);
     }
@@ -210,7 +245,11 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     const byElection = await get('cycles', { election_id: String(round.electionId) });
     expect(byElection.body.cycles.map((x: { cycle_start: number }) => x.cycle_start)).toEqual([installedSet.utimeSince]);
     expect(byElection.body.cycles[0].validators).toBeUndefined();
-    const mine = await get('cycles', { election_id: String(round.electionId), stake_holder_address: holders[2], return_validators: 'true' });
+    const mine = await get('cycles', {
+      election_id: String(round.electionId),
+      stake_holder_address: holders[2],
+      return_validators: 'true',
+    });
     expect(mine.body.cycles[0].validators.map((v: { stake_holder_address: string }) => v.stake_holder_address)).toEqual([holders[2]]);
     expect((await get('cycles', { cycle_start: '1' })).body.cycles).toEqual([]);
   });
@@ -220,7 +259,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect(r.status).toBe(200);
     for (const v of seed.validators!.validators) {
       const h = raw(v.stakeHolder);
-      const accepted = r.body.events.find((e: any) => e.type === 'stake_accepted' && e.stake_holder_address === h && e.election_id === round.electionId);
+      const accepted = r.body.events.find(
+        (e: any) => e.type === 'stake_accepted' && e.stake_holder_address === h && e.election_id === round.electionId,
+      );
       expect(accepted).toMatchObject({ validator_pubkey: v.validatorPubkey, amount: v.stake.toString(), reason: null });
       expect(accepted.adnl_addr).toBe(listing.participants.find((p) => p.validatorPubkey === v.validatorPubkey)!.adnlAddr);
       const tx = await devnet.getTransaction(ELECTOR_ADDRESS, BigInt(accepted.tx_lt));
@@ -236,10 +277,13 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     }
     // Newest first; a time window reaches any part of the list.
     const times = r.body.events.map((e: { utime: number; tx_lt: string }) => [e.utime, BigInt(e.tx_lt)] as const);
-    for (let i = 1; i < times.length; i++) expect(times[i][0] < times[i - 1][0] || (times[i][0] === times[i - 1][0] && times[i][1] < times[i - 1][1])).toBe(true);
+    for (let i = 1; i < times.length; i++)
+      expect(times[i][0] < times[i - 1][0] || (times[i][0] === times[i - 1][0] && times[i][1] < times[i - 1][1])).toBe(true);
     const middle = r.body.events[Math.floor(r.body.events.length / 2)].utime;
     const older = await get('events', { end_utime: String(middle), limit: '1000' });
-    expect(older.body.events.map((e: { tx_hash: string }) => e.tx_hash)).toEqual(r.body.events.filter((e: { utime: number }) => e.utime <= middle).map((e: { tx_hash: string }) => e.tx_hash));
+    expect(older.body.events.map((e: { tx_hash: string }) => e.tx_hash)).toEqual(
+      r.body.events.filter((e: { utime: number }) => e.utime <= middle).map((e: { tx_hash: string }) => e.tx_hash),
+    );
     // Filters.
     const one = await get('events', { stake_holder_address: holders[0], type: 'stake_accepted' });
     expect(one.body.events.length).toBeGreaterThan(0);
@@ -282,7 +326,12 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
         weight_remaining: shown.weightRemaining.toString(),
         approved_percent: Number((votedWeight * 10000n) / installedSet.totalWeight) / 100,
         is_passed: shown.weightRemaining < 0n,
-        voted_validators: voters.map((v) => ({ validator_index: v.index, validator_pubkey: v.pubkey, adnl_addr: v.adnlAddr, weight: v.weight.toString() })),
+        voted_validators: voters.map((v) => ({
+          validator_index: v.index,
+          validator_pubkey: v.pubkey,
+          adnl_addr: v.adnlAddr,
+          weight: v.weight.toString(),
+        })),
       });
       expect(c.is_passed).toBe(true);
       expect(c.approved_percent).toBeGreaterThan(66.66);
@@ -295,21 +344,48 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     // Filters: the accused, its holder, the cycle, a time window, and ones that match nothing.
     const [hash, one] = [...complaints.entries()][0];
     const holder = round.frozen.get(one.complaint.validatorPubkey)!.holder;
-    for (const query of <Record<string, string>[]>[{ validator_pubkey: one.complaint.validatorPubkey }, { stake_holder_address: holder }, { cycle_start: String(installedSet.utimeSince) }, { start_utime: String(one.complaint.createdAt), end_utime: String(one.complaint.createdAt) }]) {
+    for (const query of <Record<string, string>[]>[
+      { validator_pubkey: one.complaint.validatorPubkey },
+      { stake_holder_address: holder },
+      { cycle_start: String(installedSet.utimeSince) },
+      { start_utime: String(one.complaint.createdAt), end_utime: String(one.complaint.createdAt) },
+    ]) {
       const f = await get('complaints', query);
       expect(f.status, JSON.stringify(query)).toBe(200);
-      expect(f.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash), JSON.stringify(query)).toContain(hash);
+      expect(
+        f.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash),
+        JSON.stringify(query),
+      ).toContain(hash);
     }
     const adnl = installedSet.validators.find((v) => v.pubkey === one.complaint.validatorPubkey)!.adnlAddr!;
-    expect((await get('complaints', { adnl_address: adnl, election_id: String(round.electionId) })).body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash)).toContain(hash);
+    expect(
+      (await get('complaints', { adnl_address: adnl, election_id: String(round.electionId) })).body.complaints.map(
+        (c: { complaint_hash: string }) => c.complaint_hash,
+      ),
+    ).toContain(hash);
     // The hosted API takes keys and ADNL addresses in base64 and base64url too.
     for (const form of ['base64', 'base64url'] as const) {
-      const byAdnl = await get('complaints', { adnl_address: Buffer.from(adnl, 'hex').toString(form), election_id: String(round.electionId) });
-      expect(byAdnl.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash), form).toContain(hash);
-      const byKey = await get('complaints', { validator_pubkey: Buffer.from(one.complaint.validatorPubkey, 'hex').toString(form), election_id: String(round.electionId) });
-      expect(byKey.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash), form).toContain(hash);
+      const byAdnl = await get('complaints', {
+        adnl_address: Buffer.from(adnl, 'hex').toString(form),
+        election_id: String(round.electionId),
+      });
+      expect(
+        byAdnl.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash),
+        form,
+      ).toContain(hash);
+      const byKey = await get('complaints', {
+        validator_pubkey: Buffer.from(one.complaint.validatorPubkey, 'hex').toString(form),
+        election_id: String(round.electionId),
+      });
+      expect(
+        byKey.body.complaints.map((c: { complaint_hash: string }) => c.complaint_hash),
+        form,
+      ).toContain(hash);
     }
-    expect((await get('complaints', { election_id: String(round.electionId), validator_pubkey: 'ab'.repeat(32) })).body).toEqual({ complaints: [], address_book: {} });
+    expect((await get('complaints', { election_id: String(round.electionId), validator_pubkey: 'ab'.repeat(32) })).body).toEqual({
+      complaints: [],
+      address_book: {},
+    });
     expect((await get('complaints', { end_utime: String(one.complaint.createdAt - 3600) })).body.complaints).toEqual([]);
   });
 
@@ -349,7 +425,9 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect(without.status).toBe(200);
     expect(without.body).not.toHaveProperty('address_book');
     expect(without.body.events).toEqual(plain.body.events);
-    expect((await get('cycles', { return_validators: 'true', limit: '1' }, { 'X-No-Address-Book': '1' })).body).not.toHaveProperty('address_book');
+    expect((await get('cycles', { return_validators: 'true', limit: '1' }, { 'X-No-Address-Book': '1' })).body).not.toHaveProperty(
+      'address_book',
+    );
     expect((await get('events', {}, { 'X-No-Address-Book': 'false' })).body.address_book).toEqual(plain.body.address_book);
   });
 

@@ -32,7 +32,14 @@ const compile = (tsconfig) => execFileSync(tsc, ['-p', tsconfig], { stdio: 'inhe
 // The SDK: its own build settings, plus declarations, into the staged copy.
 writeJson(path.join(stage, 'tsconfig.sdk.json'), {
   extends: path.join(sdkDir, 'tsconfig.build.json'),
-  compilerOptions: { outDir: path.join(sdkStage, 'dist'), rootDir: sdkDir, declaration: true, sourceMap: false, incremental: false, tsBuildInfoFile: null },
+  compilerOptions: {
+    outDir: path.join(sdkStage, 'dist'),
+    rootDir: sdkDir,
+    declaration: true,
+    sourceMap: false,
+    incremental: false,
+    tsBuildInfoFile: null,
+  },
   include: ['*.ts', 'v2/**/*.ts', 'v3/**/*.ts', 'runtime/**/*.ts'].map((p) => path.join(sdkDir, p)),
 });
 compile(path.join(stage, 'tsconfig.sdk.json'));

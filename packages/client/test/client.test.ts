@@ -83,7 +83,11 @@ describe('createTonGateClient', () => {
     const ton = createTonGateClient({ baseUrl: 'http://h', apiKey: 'k2', fetch: fetchImpl });
     const error = await ton.v3.emulateTrace({ boc: 'te6cckEBAQEAAgAAAEysuc0=' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'TonGateApiError', status: 422, text: 'boc: not a message' });
-    expect(calls[0]).toMatchObject({ method: 'POST', url: 'http://h/api/emulate/v1/emulateTrace', body: { boc: 'te6cckEBAQEAAgAAAEysuc0=' } });
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      url: 'http://h/api/emulate/v1/emulateTrace',
+      body: { boc: 'te6cckEBAQEAAgAAAEysuc0=' },
+    });
     expect(calls[0].headers.get('x-api-key')).toBe('k2');
   });
 

@@ -103,7 +103,10 @@ export function decodeValidatorSet(cell: Cell): ValidatorSet {
     const main = s.loadUint(16);
     let totalWeight = tag === 0x12 ? s.loadUintBig(64) : null;
     // validators#11 holds a non-empty Hashmap inline; validators_ext#12 a HashmapE.
-    const list = tag === 0x12 ? s.loadDict(Dictionary.Keys.Uint(16), VALIDATOR_DESCRIPTION) : Dictionary.loadDirect(Dictionary.Keys.Uint(16), VALIDATOR_DESCRIPTION, s);
+    const list =
+      tag === 0x12
+        ? s.loadDict(Dictionary.Keys.Uint(16), VALIDATOR_DESCRIPTION)
+        : Dictionary.loadDirect(Dictionary.Keys.Uint(16), VALIDATOR_DESCRIPTION, s);
     const validators = [...list].sort(([a], [b]) => a - b).map(([index, v]) => ({ index, ...v }));
     totalWeight ??= validators.reduce((sum, v) => sum + v.weight, 0n);
     return { hash: cell.hash().toString('hex'), utimeSince, utimeUntil, total, main, totalWeight, validators };

@@ -43,7 +43,12 @@ export interface DnsItem {
 }
 
 const category = (name: string) => hex256(BigInt('0x' + sha256_sync(name).toString('hex')));
-export const DNS_CATEGORIES = { wallet: category('wallet'), nextResolver: category('dns_next_resolver'), site: category('site'), storage: category('storage') } as const;
+export const DNS_CATEGORIES = {
+  wallet: category('wallet'),
+  nextResolver: category('dns_next_resolver'),
+  site: category('site'),
+  storage: category('storage'),
+} as const;
 
 const RECORD = readOnlyValue((s: Slice) => s.loadRef());
 
@@ -77,11 +82,16 @@ export function decodeDnsRecord(cell: Cell): DnsRecordValue | null {
   try {
     const s = cell.beginParse();
     switch (s.loadUint(16)) {
-      case 0x9fd3: return { type: 'smc_address', address: s.loadAddress() }; // flags and capabilities follow
-      case 0xba93: return { type: 'next_resolver', address: s.loadAddress() };
-      case 0xad01: return { type: 'adnl_address', adnl: hex256(s.loadUintBig(256)) };
-      case 0x7473: return { type: 'storage_address', bagId: hex256(s.loadUintBig(256)) };
-      default: return null;
+      case 0x9fd3:
+        return { type: 'smc_address', address: s.loadAddress() }; // flags and capabilities follow
+      case 0xba93:
+        return { type: 'next_resolver', address: s.loadAddress() };
+      case 0xad01:
+        return { type: 'adnl_address', adnl: hex256(s.loadUintBig(256)) };
+      case 0x7473:
+        return { type: 'storage_address', bagId: hex256(s.loadUintBig(256)) };
+      default:
+        return null;
     }
   } catch {
     return null;
@@ -98,7 +108,11 @@ export function decodeDnsItemData(data: Cell): DnsItem {
     const domain = domainSlice.loadBuffer(domainSlice.remainingBits / 8).toString('utf8');
     const auctionCell = s.loadMaybeRef();
     const auction = auctionCell
-      ? decodeExactly(auctionCell, 'dns auction', (a) => ({ maxBidAddress: a.loadMaybeAddress(), maxBidAmount: a.loadCoins(), auctionEndTime: Number(a.loadUintBig(64)) }))
+      ? decodeExactly(auctionCell, 'dns auction', (a) => ({
+          maxBidAddress: a.loadMaybeAddress(),
+          maxBidAmount: a.loadCoins(),
+          auctionEndTime: Number(a.loadUintBig(64)),
+        }))
       : null;
     return { index, collection, owner, domain, auction, lastFillUpTime: Number(s.loadUintBig(64)), records };
   });

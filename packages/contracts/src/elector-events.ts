@@ -36,13 +36,25 @@ export type ElectorEvent =
     }
   | { type: 'stake_recovered'; stakeHolderAddress: Address; queryId: bigint; amount: bigint };
 
-export function electorEvent(stakeHolderAddress: Address, inbound: CarriedMessage, outbound: readonly CarriedMessage[]): ElectorEvent | null {
+export function electorEvent(
+  stakeHolderAddress: Address,
+  inbound: CarriedMessage,
+  outbound: readonly CarriedMessage[],
+): ElectorEvent | null {
   const request = decodeElectorMessage(inbound.body);
   const answers = outbound.map((m) => ({ message: decodeElectorMessage(m.body), value: m.value }));
   if (request?.type === 'new_stake') {
-    const common = { stakeHolderAddress, queryId: request.queryId, validatorPubkey: request.validatorPubkey, adnlAddr: request.adnlAddr, electionId: request.stakeAt, maxFactor: request.maxFactor };
+    const common = {
+      stakeHolderAddress,
+      queryId: request.queryId,
+      validatorPubkey: request.validatorPubkey,
+      adnlAddr: request.adnlAddr,
+      electionId: request.stakeAt,
+      maxFactor: request.maxFactor,
+    };
     const rejection = answers.find((a) => a.message?.type === 'stake_rejected');
-    if (rejection?.message?.type === 'stake_rejected') return { type: 'stake_rejected', ...common, amount: rejection.value, reason: rejection.message.reason };
+    if (rejection?.message?.type === 'stake_rejected')
+      return { type: 'stake_rejected', ...common, amount: rejection.value, reason: rejection.message.reason };
     return { type: 'stake_accepted', ...common, amount: inbound.value - NEW_STAKE_FEE, reason: null };
   }
   if (request?.type === 'recover_stake') {

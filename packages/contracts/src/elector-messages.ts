@@ -43,7 +43,15 @@ export type ElectorMessage =
   | { type: 'recover_stake_response'; queryId: bigint }
   | { type: 'error'; queryId: bigint; op: number }
   | { type: 'register_complaint'; queryId: bigint; electionId: number; complaint: ValidatorComplaint }
-  | { type: 'vote_complaint'; queryId: bigint; signature: Buffer; signTag: number; validatorIndex: number; electionId: number; complaintHash: string }
+  | {
+      type: 'vote_complaint';
+      queryId: bigint;
+      signature: Buffer;
+      signTag: number;
+      validatorIndex: number;
+      electionId: number;
+      complaintHash: string;
+    }
   /** `result`: 0 registered, else the elector's refusal code (1 not from the masterchain, 2 no such election, 3 invalid,
    * 4 expired, 5 not enough paid, 6 no such validator, 7 fine above the stake, 8 fine not above the price, 9 exists). */
   | { type: 'complaint_response'; queryId: bigint; result: number }
@@ -68,7 +76,12 @@ const readBody: Record<number, (s: Slice, queryId: bigint) => ElectorMessage> = 
   [ELECTOR_OPS.recoverStake]: (_, queryId) => ({ type: 'recover_stake', queryId }),
   [ELECTOR_OPS.recoverStakeResponse]: (_, queryId) => ({ type: 'recover_stake_response', queryId }),
   [ELECTOR_OPS.error]: (s, queryId) => ({ type: 'error', queryId, op: s.loadUint(32) }),
-  [ELECTOR_OPS.registerComplaint]: (s, queryId) => ({ type: 'register_complaint', queryId, electionId: s.loadUint(32), complaint: decodeValidatorComplaint(s) }),
+  [ELECTOR_OPS.registerComplaint]: (s, queryId) => ({
+    type: 'register_complaint',
+    queryId,
+    electionId: s.loadUint(32),
+    complaint: decodeValidatorComplaint(s),
+  }),
   [ELECTOR_OPS.voteComplaint]: (s, queryId) => ({
     type: 'vote_complaint',
     queryId,

@@ -125,7 +125,10 @@ const COMPLAINT_STATUS = readOnlyValue((s: Slice) => {
   expectTag(s, 8, 0x2d, 'complaint status');
   const complaint = decodeExactly(s.loadRef(), 'validator complaint', decodeValidatorComplaint);
   // voters:(HashmapE 16 True): the values are empty.
-  const voters = s.loadDict(Dictionary.Keys.Uint(16), readOnlyValue(() => true));
+  const voters = s.loadDict(
+    Dictionary.Keys.Uint(16),
+    readOnlyValue(() => true),
+  );
   return {
     complaint,
     voters: [...voters.keys()].sort((a, b) => a - b),
@@ -237,12 +240,19 @@ export function readParticipantListExtended(stack: TupleReader): ParticipantList
   const participants: ParticipantListing['participants'] = [];
   for (const item of list) {
     // [pubkey, [stake, max_factor, src_addr, adnl_addr]]
-    if (item.type !== 'tuple' || item.items.length !== 2 || item.items[0].type !== 'int' || item.items[1].type !== 'tuple') throw new Error('participant_list_extended: unexpected entry');
+    if (item.type !== 'tuple' || item.items.length !== 2 || item.items[0].type !== 'int' || item.items[1].type !== 'tuple')
+      throw new Error('participant_list_extended: unexpected entry');
     const [stake, maxFactor, src, adnl] = item.items[1].items.map((v) => {
       if (v.type !== 'int') throw new Error('participant_list_extended: unexpected value');
       return v.value;
     });
-    participants.push({ validatorPubkey: hex256(item.items[0].value), stake, maxFactor: Number(maxFactor), stakeHolderAddress: masterchainAddress(src), adnlAddr: hex256(adnl) });
+    participants.push({
+      validatorPubkey: hex256(item.items[0].value),
+      stake,
+      maxFactor: Number(maxFactor),
+      stakeHolderAddress: masterchainAddress(src),
+      adnlAddr: hex256(adnl),
+    });
   }
   participants.sort((a, b) => (a.validatorPubkey < b.validatorPubkey ? -1 : 1));
   return { electAt, electClose, minStake, totalStake, participants, failed, finished };
@@ -276,7 +286,12 @@ export function complaintVoteThreshold(totalWeight: bigint): bigint {
 
 /** What a complaint costs to file (`complaint_storage_price` without the 1 TON the message must carry on top):
  * `deposit + ((bits + 1024)·bit_price + (refs + 2)·cell_price) · expire_in`, from config param 13. */
-export function complaintPrice(prices: { deposit: bigint; bitPrice: bigint; cellPrice: bigint }, bits: number, refs: number, expireIn: number): bigint {
+export function complaintPrice(
+  prices: { deposit: bigint; bitPrice: bigint; cellPrice: bigint },
+  bits: number,
+  refs: number,
+  expireIn: number,
+): bigint {
   const perSecond = BigInt(bits + 1024) * prices.bitPrice + BigInt(refs + 2) * prices.cellPrice;
   return perSecond * BigInt(expireIn) + prices.deposit;
 }

@@ -57,13 +57,25 @@ function configString(config: Cell | undefined): string {
 }
 
 /** Runs `method` with `args` on `state`; the result stack is read in order. Throws GetMethodError on a non-zero exit. */
-export async function runGetMethod(state: ContractState, method: string, args: TupleItem[] = [], options: GetMethodOptions = {}): Promise<TupleReader> {
+export async function runGetMethod(
+  state: ContractState,
+  method: string,
+  args: TupleItem[] = [],
+  options: GetMethodOptions = {},
+): Promise<TupleReader> {
   return new TupleReader(await runGetMethodItems(state, method, args, options));
 }
 
 /** runGetMethod with the result stack as items (for callers that check each item's type). */
-export async function runGetMethodItems(state: ContractState, method: string, args: TupleItem[] = [], options: GetMethodOptions = {}): Promise<TupleItem[]> {
-  const result = await (await executor()).runGetMethod({
+export async function runGetMethodItems(
+  state: ContractState,
+  method: string,
+  args: TupleItem[] = [],
+  options: GetMethodOptions = {},
+): Promise<TupleItem[]> {
+  const result = await (
+    await executor()
+  ).runGetMethod({
     code: state.code,
     data: state.data,
     methodId: methodId(method),

@@ -10,7 +10,11 @@ import { methodId } from './get-method.js';
  * `update_multisig_params#1d0cfbd3`.
  */
 
-export const MULTISIG_METHODS = { data: methodId('get_multisig_data'), orderAddress: methodId('get_order_address'), orderData: methodId('get_order_data') } as const;
+export const MULTISIG_METHODS = {
+  data: methodId('get_multisig_data'),
+  orderAddress: methodId('get_order_address'),
+  orderData: methodId('get_order_data'),
+} as const;
 
 export interface MultisigData {
   nextOrderSeqno: bigint;
@@ -93,11 +97,18 @@ export function decodeMultisigOrderActions(order: Cell): MultisigAction[] {
         const s = action.beginParse();
         const tag = s.loadUint(32);
         if (tag === MULTISIG_ACTION_TAGS.updateParams) return { type: 'update_multisig_params' };
-        if (tag !== MULTISIG_ACTION_TAGS.sendMessage) return { type: 'unknown', error: `unknown action tag 0x${tag.toString(16).padStart(8, '0')}` };
+        if (tag !== MULTISIG_ACTION_TAGS.sendMessage)
+          return { type: 'unknown', error: `unknown action tag 0x${tag.toString(16).padStart(8, '0')}` };
         const mode = s.loadUint(8);
         const message = loadMessageRelaxed(s.loadRef().beginParse());
         const internal = message.info.type === 'internal' ? message.info : null;
-        return { type: 'send_message', mode, destination: internal?.dest ?? null, value: internal?.value.coins ?? null, body: message.body };
+        return {
+          type: 'send_message',
+          mode,
+          destination: internal?.dest ?? null,
+          value: internal?.value.coins ?? null,
+          body: message.body,
+        };
       } catch (e) {
         return { type: 'unknown', error: `action does not decode: ${(e as Error).message}` };
       }

@@ -4,8 +4,13 @@ import { GetMethodError, methodId, runGetMethod, type ContractState, type GetMet
 import { FIX_PRICE_SALE_MAGIC, readFixPriceDataV4, readFixPriceRest, type GetgemsSale } from './getgems-sale.js';
 import { AUCTION_MAGIC, readAuctionDataV4, readAuctionRest, type GetgemsAuction } from './getgems-auction.js';
 import {
-  readRoyaltyParams, readTelemintAuctionConfig, readTelemintAuctionState, readTelemintTokenName,
-  type RoyaltyParams, type TelemintAuctionConfig, type TelemintAuctionState,
+  readRoyaltyParams,
+  readTelemintAuctionConfig,
+  readTelemintAuctionState,
+  readTelemintTokenName,
+  type RoyaltyParams,
+  type TelemintAuctionConfig,
+  type TelemintAuctionState,
 } from './telemint.js';
 
 /**
@@ -34,7 +39,8 @@ export async function readNftSale(state: ContractState, options: GetMethodOption
   if (has('get_auction_data_v4')) return { type: 'getgems_auction', auction: readAuctionDataV4(await run('get_auction_data_v4')) };
   if (has('get_telemint_token_name') && has('get_telemint_auction_state') && has('get_telemint_auction_config')) {
     // Both auction methods throw while no auction runs.
-    const optional = <T>(p: Promise<T>) => p.catch((e: unknown) => (e instanceof GetMethodError && e.exitCode !== null ? null : Promise.reject(e)));
+    const optional = <T>(p: Promise<T>) =>
+      p.catch((e: unknown) => (e instanceof GetMethodError && e.exitCode !== null ? null : Promise.reject(e)));
     return {
       type: 'teleitem',
       item: {

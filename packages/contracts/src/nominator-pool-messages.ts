@@ -25,7 +25,18 @@ export type NominatorPoolMessage =
   | { type: 'deposit' }
   | { type: 'withdraw' }
   | { type: 'vote'; support: boolean; proposalHash: string }
-  | { type: 'accept_coins' | 'process_withdraw_requests' | 'emergency_process_withdraw_request' | 'validator_deposit' | 'update_validator_set_hash' | 'clean_votings' | 'new_stake' | 'recover_stake'; queryId: bigint }
+  | {
+      type:
+        | 'accept_coins'
+        | 'process_withdraw_requests'
+        | 'emergency_process_withdraw_request'
+        | 'validator_deposit'
+        | 'update_validator_set_hash'
+        | 'clean_votings'
+        | 'new_stake'
+        | 'recover_stake';
+      queryId: bigint;
+    }
   | { type: 'validator_withdraw'; queryId: bigint; amount: bigint };
 
 const OP_TYPES: Record<number, Exclude<NominatorPoolMessage, { queryId: bigint; amount: bigint }>['type']> = {
@@ -79,9 +90,18 @@ export interface NominatorChange {
   after: NominatorPosition | null;
 }
 
-const position = (n: PoolNominator): NominatorPosition => ({ amount: n.amount, pendingDepositAmount: n.pendingDepositAmount, withdrawRequested: n.withdrawRequested });
+const position = (n: PoolNominator): NominatorPosition => ({
+  amount: n.amount,
+  pendingDepositAmount: n.pendingDepositAmount,
+  withdrawRequested: n.withdrawRequested,
+});
 const same = (a: NominatorPosition | null, b: NominatorPosition | null) =>
-  a === b || (a !== null && b !== null && a.amount === b.amount && a.pendingDepositAmount === b.pendingDepositAmount && a.withdrawRequested === b.withdrawRequested);
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.amount === b.amount &&
+    a.pendingDepositAmount === b.pendingDepositAmount &&
+    a.withdrawRequested === b.withdrawRequested);
 
 /** Nominators whose entry differs between two states of the same pool (a transaction's before and after). */
 export function nominatorChanges(before: NominatorPoolData, after: NominatorPoolData): NominatorChange[] {
@@ -93,5 +113,8 @@ export function nominatorChanges(before: NominatorPoolData, after: NominatorPool
     if (entry) entry.after = position(n);
     else entries.set(key, { address: n.address, before: null, after: position(n) });
   }
-  return [...entries.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, e]) => e).filter((e) => !same(e.before, e.after));
+  return [...entries.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([, e]) => e)
+    .filter((e) => !same(e.before, e.after));
 }

@@ -66,7 +66,11 @@ export function decodeNominatorPoolData(data: Cell): NominatorPoolData {
       stakeAmountSent,
       validatorAmount,
       ...config,
-      nominators: entries256(nominators).map(([id, n]) => ({ address: basechainAddress(BigInt('0x' + id)), ...n, withdrawRequested: withdrawRequests.has(BigInt('0x' + id)) })),
+      nominators: entries256(nominators).map(([id, n]) => ({
+        address: basechainAddress(BigInt('0x' + id)),
+        ...n,
+        withdrawRequested: withdrawRequests.has(BigInt('0x' + id)),
+      })),
       stakeAt: s.loadUint(32),
       savedValidatorSetHash: hex256(s.loadUintBig(256)),
       validatorSetChangesCount: s.loadUint(8),
@@ -79,14 +83,17 @@ export function decodeNominatorPoolData(data: Cell): NominatorPoolData {
 
 /** `list_nominators` get-method result: `[[address, amount, pending_deposit_amount, withdraw_requested], …]`. */
 export function readListNominators(stack: TupleReader): PoolNominator[] {
-  return stack.readLispList().map((item) => {
-    if (item.type !== 'tuple' || item.items.length !== 4) throw new Error('list_nominators: unexpected entry');
-    const [address, amount, pending, withdraw] = item.items.map((v) => {
-      if (v.type !== 'int') throw new Error('list_nominators: unexpected value');
-      return v.value;
-    });
-    return { address: basechainAddress(address), amount, pendingDepositAmount: pending, withdrawRequested: withdraw !== 0n };
-  }).sort((a, b) => a.address.hash.compare(b.address.hash));
+  return stack
+    .readLispList()
+    .map((item) => {
+      if (item.type !== 'tuple' || item.items.length !== 4) throw new Error('list_nominators: unexpected entry');
+      const [address, amount, pending, withdraw] = item.items.map((v) => {
+        if (v.type !== 'int') throw new Error('list_nominators: unexpected value');
+        return v.value;
+      });
+      return { address: basechainAddress(address), amount, pendingDepositAmount: pending, withdrawRequested: withdraw !== 0n };
+    })
+    .sort((a, b) => a.address.hash.compare(b.address.hash));
 }
 
 export interface PoolRewardSplit {
@@ -129,5 +136,5 @@ export function splitRecoveredStake(pool: NominatorPoolData, recovered: bigint):
 /** Floor division, as the TVM's MULDIV rounds (toward −∞), also for a negative share. */
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }

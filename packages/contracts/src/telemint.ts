@@ -38,7 +38,13 @@ export function readTelemintTokenName(stack: TupleReader): string {
 
 /** `get_telemint_auction_state` → `(bidder, bid, bid_ts, min_bid, end_time)`; the method throws when no auction runs. */
 export function readTelemintAuctionState(stack: TupleReader): TelemintAuctionState {
-  return { bidderAddress: stack.readAddressOpt(), bid: stack.readBigNumber(), bidTs: stack.readNumber(), minBid: stack.readBigNumber(), endTime: stack.readNumber() };
+  return {
+    bidderAddress: stack.readAddressOpt(),
+    bid: stack.readBigNumber(),
+    bidTs: stack.readNumber(),
+    minBid: stack.readBigNumber(),
+    endTime: stack.readNumber(),
+  };
 }
 
 /** `get_telemint_auction_config` → `(beneficiary, initial_min_bid, max_bid, min_bid_step, min_extend_time, duration)`. */
@@ -63,7 +69,9 @@ export function readRoyaltyParams(stack: TupleReader): RoyaltyParams {
  * (`me\0t\0yoganews\0`); this gives the usual dotted name (`yoganews.t.me`).
  */
 export function readFullDomain(stack: TupleReader): string {
-  const labels = readSnakeString(stack.readCell().beginParse()).split('\0').filter((l) => l.length > 0);
+  const labels = readSnakeString(stack.readCell().beginParse())
+    .split('\0')
+    .filter((l) => l.length > 0);
   return labels.reverse().join('.');
 }
 

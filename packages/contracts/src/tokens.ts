@@ -78,7 +78,14 @@ function addressOf(item: TupleItem | undefined): Address | null {
 }
 
 /** The answer read by `read`, or null when the method fails or its stack does not have the standard shape. */
-async function readStack<T>(run: TokenGetMethods, address: Address, method: string, args: TupleItem[], minItems: number, read: (stack: TupleItem[]) => T): Promise<T | null> {
+async function readStack<T>(
+  run: TokenGetMethods,
+  address: Address,
+  method: string,
+  args: TupleItem[],
+  minItems: number,
+  read: (stack: TupleItem[]) => T,
+): Promise<T | null> {
   const stack = await run(address, method, args);
   if (!stack || stack.length < minItems) return null;
   try {
@@ -137,14 +144,26 @@ export function readNftItem(run: TokenGetMethods, address: Address): Promise<Nft
 /** True when the item has no collection, or its collection names `item` as the item of its index. */
 export async function verifyNftItem(run: TokenGetMethods, item: Address, data: NftItemData): Promise<boolean> {
   if (!data.collection) return true;
-  const expected = await readStack(run, data.collection, 'get_nft_address_by_index', [{ type: 'int', value: data.index }], 1, ([a]) => addressOf(a));
+  const expected = await readStack(run, data.collection, 'get_nft_address_by_index', [{ type: 'int', value: data.index }], 1, ([a]) =>
+    addressOf(a),
+  );
   return expected !== null && expected.equals(item);
 }
 
 /** The item's full content: its collection composes it from the individual part (often a bare URI suffix). */
 export async function nftItemContent(run: TokenGetMethods, data: NftItemData): Promise<Cell | null> {
   if (!data.collection) return data.individualContent;
-  return readStack(run, data.collection, 'get_nft_content', [{ type: 'int', value: data.index }, { type: 'cell', cell: data.individualContent }], 1, ([c]) => cellOf(c));
+  return readStack(
+    run,
+    data.collection,
+    'get_nft_content',
+    [
+      { type: 'int', value: data.index },
+      { type: 'cell', cell: data.individualContent },
+    ],
+    1,
+    ([c]) => cellOf(c),
+  );
 }
 
 /**

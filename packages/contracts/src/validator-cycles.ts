@@ -35,10 +35,16 @@ export interface ValidatorCycle {
   validators: CycleValidator[];
 }
 
-export function validatorCycle(set: ValidatorSet, pastElections: readonly PastElection[], election?: CurrentElection | null): ValidatorCycle {
+export function validatorCycle(
+  set: ValidatorSet,
+  pastElections: readonly PastElection[],
+  election?: CurrentElection | null,
+): ValidatorCycle {
   const round = pastElections.find((p) => p.vsetHash === set.hash) ?? null;
   const frozen = new Map(round?.frozen.map((f) => [f.validatorPubkey, f]));
-  const declared = new Map(election && round && election.electAt === round.electionId ? election.participants.map((p) => [p.validatorPubkey, p.maxFactor]) : []);
+  const declared = new Map(
+    election && round && election.electAt === round.electionId ? election.participants.map((p) => [p.validatorPubkey, p.maxFactor]) : [],
+  );
   const validators = set.validators.map((v) => {
     const f = frozen.get(v.pubkey);
     return {

@@ -20,7 +20,11 @@ import { fixtureCell, fixtureJson } from './fixtures.js';
 
 const expected = fixtureJson('dns-item/expected.json');
 const code = fixtureCell('dns-item/code.boc.b64');
-const items = ['data.boc.b64', 'data-2.boc.b64'].map((file) => ({ file, data: fixtureCell(`dns-item/${file}`), address: Address.parseRaw(expected[file].address) }));
+const items = ['data.boc.b64', 'data-2.boc.b64'].map((file) => ({
+  file,
+  data: fixtureCell(`dns-item/${file}`),
+  address: Address.parseRaw(expected[file].address),
+}));
 const [inAuction, claimed] = items;
 
 describe('.ton DNS item', () => {
@@ -31,8 +35,17 @@ describe('.ton DNS item', () => {
   it('decodes the item in auction to the recorded values', () => {
     const item = decodeDnsItemData(inAuction.data);
     const want = expected['data.boc.b64'];
-    expect({ collection: item.collection?.toRawString(), owner: item.owner, domain: item.domain, last_fill_up_time: item.lastFillUpTime }).toEqual(want.decoded);
-    expect({ max_bid_address: item.auction?.maxBidAddress?.toRawString().toUpperCase(), max_bid_amount: item.auction?.maxBidAmount.toString(), auction_end_time: item.auction?.auctionEndTime }).toEqual(want.get_auction_info);
+    expect({
+      collection: item.collection?.toRawString(),
+      owner: item.owner,
+      domain: item.domain,
+      last_fill_up_time: item.lastFillUpTime,
+    }).toEqual(want.decoded);
+    expect({
+      max_bid_address: item.auction?.maxBidAddress?.toRawString().toUpperCase(),
+      max_bid_amount: item.auction?.maxBidAmount.toString(),
+      auction_end_time: item.auction?.auctionEndTime,
+    }).toEqual(want.get_auction_info);
     expect(item.collection!.equals(TON_DNS_COLLECTION)).toBe(true);
   });
 
@@ -50,8 +63,14 @@ describe('.ton DNS item', () => {
       const domain = (await runGetMethod(state, 'get_domain')).readCell().beginParse();
       expect(domain.loadBuffer(domain.remainingBits / 8).toString('utf8')).toBe(item.domain);
       const info = await runGetMethod(state, 'get_auction_info');
-      expect({ maxBidAddress: info.readAddressOpt()?.toRawString() ?? null, maxBidAmount: info.readBigNumber(), auctionEndTime: info.readNumber() }).toEqual(
-        item.auction ? { ...item.auction, maxBidAddress: item.auction.maxBidAddress?.toRawString() ?? null } : { maxBidAddress: null, maxBidAmount: 0n, auctionEndTime: 0 },
+      expect({
+        maxBidAddress: info.readAddressOpt()?.toRawString() ?? null,
+        maxBidAmount: info.readBigNumber(),
+        auctionEndTime: info.readNumber(),
+      }).toEqual(
+        item.auction
+          ? { ...item.auction, maxBidAddress: item.auction.maxBidAddress?.toRawString() ?? null }
+          : { maxBidAddress: null, maxBidAmount: 0n, auctionEndTime: 0 },
       );
       expect((await runGetMethod(state, 'get_last_fill_up_time')).readNumber()).toBe(item.lastFillUpTime);
     }
@@ -68,13 +87,25 @@ describe('.ton DNS item', () => {
     expect(resolved.readNumber()).toBe(8);
     const record = decodeDnsRecord(resolved.readCell());
     expect(record?.type === 'smc_address' && record.address.equals(item.records.wallet!)).toBe(true);
-    expect(decodeDnsItemData(inAuction.data).records).toEqual({ wallet: null, nextResolver: null, siteAdnl: null, storageBagId: null, other: new Map() });
+    expect(decodeDnsItemData(inAuction.data).records).toEqual({
+      wallet: null,
+      nextResolver: null,
+      siteAdnl: null,
+      storageBagId: null,
+      other: new Map(),
+    });
   });
 
   it('decodes the other standard record kinds', () => {
     const adnl = 'ab'.repeat(32);
-    expect(decodeDnsRecord(beginCell().storeUint(0xad01, 16).storeBuffer(Buffer.from(adnl, 'hex')).storeUint(0, 8).endCell())).toEqual({ type: 'adnl_address', adnl });
-    expect(decodeDnsRecord(beginCell().storeUint(0x7473, 16).storeBuffer(Buffer.from(adnl, 'hex')).endCell())).toEqual({ type: 'storage_address', bagId: adnl });
+    expect(decodeDnsRecord(beginCell().storeUint(0xad01, 16).storeBuffer(Buffer.from(adnl, 'hex')).storeUint(0, 8).endCell())).toEqual({
+      type: 'adnl_address',
+      adnl,
+    });
+    expect(decodeDnsRecord(beginCell().storeUint(0x7473, 16).storeBuffer(Buffer.from(adnl, 'hex')).endCell())).toEqual({
+      type: 'storage_address',
+      bagId: adnl,
+    });
     const next = decodeDnsRecord(beginCell().storeUint(0xba93, 16).storeAddress(TON_DNS_COLLECTION).endCell());
     expect(next?.type === 'next_resolver' && next.address.equals(TON_DNS_COLLECTION)).toBe(true);
     expect(decodeDnsRecord(beginCell().storeUint(0x1234, 16).endCell())).toBeNull();
@@ -84,7 +115,11 @@ describe('.ton DNS item', () => {
   it('auction state moves from bidding to won with time alone', () => {
     const item = decodeDnsItemData(inAuction.data);
     const end = item.auction!.auctionEndTime;
-    expect([dnsAuctionState(item, end - 1), dnsAuctionState(item, end), dnsAuctionState(item, end + 1)]).toEqual(['bidding', 'bidding', 'won']);
+    expect([dnsAuctionState(item, end - 1), dnsAuctionState(item, end), dnsAuctionState(item, end + 1)]).toEqual([
+      'bidding',
+      'bidding',
+      'won',
+    ]);
     expect(dnsAuctionState(decodeDnsItemData(claimed.data), end)).toBeNull();
   });
 });
@@ -92,7 +127,7 @@ describe('.ton DNS item', () => {
 describe('.ton item authenticity (recorded mainnet items)', () => {
   const trusted = { address: TON_DNS_COLLECTION, itemCodeHash: code.hash(), itemCodeDepth: code.depth() };
 
-  it('a genuine item: its address is the collection\'s state init for its index', () => {
+  it("a genuine item: its address is the collection's state init for its index", () => {
     for (const { data, address } of items) {
       const index = decodeDnsItemData(data).index;
       expect(dnsItemAddress(code, index, TON_DNS_COLLECTION).equals(address)).toBe(true);
@@ -112,7 +147,11 @@ describe('.ton item authenticity (recorded mainnet items)', () => {
     const index = s.loadUintBig(256);
     s.loadAddress();
     const rest = s;
-    const otherIndex = beginCell().storeUint(index ^ 1n, 256).storeAddress(TON_DNS_COLLECTION).storeSlice(rest.clone()).endCell();
+    const otherIndex = beginCell()
+      .storeUint(index ^ 1n, 256)
+      .storeAddress(TON_DNS_COLLECTION)
+      .storeSlice(rest.clone())
+      .endCell();
     expect(isGenuineDnsItem({ address: claimed.address, codeHash: code.hash(), data: otherIndex }, trusted)).toBe(false);
     const forgedCollection = new Address(0, Buffer.alloc(32, 9));
     const otherCollection = beginCell().storeUint(index, 256).storeAddress(forgedCollection).storeSlice(rest.clone()).endCell();
@@ -120,7 +159,12 @@ describe('.ton item authenticity (recorded mainnet items)', () => {
     // Even at the address that collection would give it: it is not the trusted collection.
     const atForgedAddress = dnsItemAddress(code, index, forgedCollection);
     expect(isGenuineDnsItem({ address: atForgedAddress, codeHash: code.hash(), data: otherCollection }, trusted)).toBe(false);
-    expect(isGenuineDnsItem({ address: atForgedAddress, codeHash: code.hash(), data: otherCollection }, { ...trusted, address: forgedCollection })).toBe(true);
+    expect(
+      isGenuineDnsItem(
+        { address: atForgedAddress, codeHash: code.hash(), data: otherCollection },
+        { ...trusted, address: forgedCollection },
+      ),
+    ).toBe(true);
   });
 
   it('refuses other code, even at the address that code would have there', () => {
@@ -138,9 +182,19 @@ describe('.ton item authenticity (recorded mainnet items)', () => {
     expect(subdomain.type === 'slice' && subdomain.cell.beginParse().loadBuffer(4).toString('latin1')).toBe('ton\0');
     expect(category.type === 'int' && category.value.toString(16).padStart(64, '0')).toBe(DNS_CATEGORIES.nextResolver);
     const record = beginCell().storeUint(0xba93, 16).storeAddress(TON_DNS_COLLECTION).endCell();
-    expect(tonCollectionFromRootResolve([{ type: 'int', value: 24n }, { type: 'cell', cell: record }])!.equals(TON_DNS_COLLECTION)).toBe(true);
+    expect(
+      tonCollectionFromRootResolve([
+        { type: 'int', value: 24n },
+        { type: 'cell', cell: record },
+      ])!.equals(TON_DNS_COLLECTION),
+    ).toBe(true);
     expect(tonCollectionFromRootResolve([{ type: 'int', value: 0n }, { type: 'null' }])).toBeNull();
-    expect(tonCollectionFromRootResolve([{ type: 'int', value: 24n }, { type: 'cell', cell: beginCell().storeUint(0x9fd3, 16).storeAddress(TON_DNS_COLLECTION).storeUint(0, 8).endCell() }])).toBeNull();
+    expect(
+      tonCollectionFromRootResolve([
+        { type: 'int', value: 24n },
+        { type: 'cell', cell: beginCell().storeUint(0x9fd3, 16).storeAddress(TON_DNS_COLLECTION).storeUint(0, 8).endCell() },
+      ]),
+    ).toBeNull();
     const collectionData = beginCell().storeRef(beginCell().endCell()).storeRef(code).endCell();
     expect(dnsCollectionItemCode(collectionData)!.hash().equals(code.hash())).toBe(true);
     expect(dnsCollectionItemCode(beginCell().storeUint(1, 8).endCell())).toBeNull();

@@ -18,31 +18,71 @@ const validatorKeys = keyPairFromSeed(Buffer.alloc(32, 9));
 const adnl = BigInt('0x' + 'c4'.repeat(32));
 
 function newStake(queryId: bigint, stakeAt: number, maxFactor: number, signer = validatorKeys.secretKey): Cell {
-  const signed = beginCell().storeUint(0x654c5074, 32).storeUint(stakeAt, 32).storeUint(maxFactor, 32).storeBuffer(holder.hash).storeUint(adnl, 256).endCell();
-  return beginCell().storeUint(ELECTOR_OPS.newStake, 32).storeUint(queryId, 64).storeBuffer(validatorKeys.publicKey).storeUint(stakeAt, 32).storeUint(maxFactor, 32).storeUint(adnl, 256)
-    .storeRef(beginCell().storeBuffer(sign(signed.beginParse().loadBuffer(76), signer)).endCell()).endCell();
+  const signed = beginCell()
+    .storeUint(0x654c5074, 32)
+    .storeUint(stakeAt, 32)
+    .storeUint(maxFactor, 32)
+    .storeBuffer(holder.hash)
+    .storeUint(adnl, 256)
+    .endCell();
+  return beginCell()
+    .storeUint(ELECTOR_OPS.newStake, 32)
+    .storeUint(queryId, 64)
+    .storeBuffer(validatorKeys.publicKey)
+    .storeUint(stakeAt, 32)
+    .storeUint(maxFactor, 32)
+    .storeUint(adnl, 256)
+    .storeRef(
+      beginCell()
+        .storeBuffer(sign(signed.beginParse().loadBuffer(76), signer))
+        .endCell(),
+    )
+    .endCell();
 }
 
 /** Sends `body` with `value` from `from` to the elector; returns the event, the elector's answers and its state after. */
 async function exchange(chain: Blockchain, value: bigint, body: Cell, from = holder) {
   const result = await chain.sendMessage({
-    info: { type: 'internal', src: from, dest: ELECTOR_ADDRESS, value: { coins: value }, bounce: true, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: chain.now! },
+    info: {
+      type: 'internal',
+      src: from,
+      dest: ELECTOR_ADDRESS,
+      value: { coins: value },
+      bounce: true,
+      bounced: false,
+      ihrDisabled: true,
+      ihrFee: 0n,
+      forwardFee: 0n,
+      createdLt: 0n,
+      createdAt: chain.now!,
+    },
     body,
   });
   const tx = result.transactions.find((t) => t.inMessage?.info.dest?.toString() === ELECTOR_ADDRESS.toString())!;
-  const outbound: CarriedMessage[] = [...tx.outMessages.values()].map((m) => ({ body: m.body, value: m.info.type === 'internal' ? m.info.value.coins : 0n }));
+  const outbound: CarriedMessage[] = [...tx.outMessages.values()].map((m) => ({
+    body: m.body,
+    value: m.info.type === 'internal' ? m.info.value.coins : 0n,
+  }));
   return { event: electorEvent(from, { body, value }, outbound), outbound, state: decodeElectorData(await dataOf(chain, ELECTOR_ADDRESS)) };
 }
 
 const open = () => chainWith(ELECTOR_ADDRESS, code, data, { now: election.electClose - 1000, config, balance: 10n ** 18n });
 const pubkey = validatorKeys.publicKey.toString('hex');
 
-describe('elector events from the recorded elector\'s own answers', () => {
+describe("elector events from the recorded elector's own answers", () => {
   it('a signed stake is accepted: the member holds the value less 1 TON, confirmed or not', async () => {
     const chain = await open();
     const { event, state, outbound } = await exchange(chain, toNano('400001'), newStake(77n, election.electAt, 196608));
     expect(outbound.map((m) => decodeElectorMessage(m.body))).toEqual([{ type: 'new_stake_confirmation', queryId: 77n, comment: 0 }]);
-    expect(event).toMatchObject({ type: 'stake_accepted', queryId: 77n, amount: toNano('400000'), validatorPubkey: pubkey, electionId: election.electAt, maxFactor: 196608, reason: null });
+    expect(event).toMatchObject({
+      type: 'stake_accepted',
+      queryId: 77n,
+      amount: toNano('400000'),
+      validatorPubkey: pubkey,
+      electionId: election.electAt,
+      maxFactor: 196608,
+      reason: null,
+    });
     const member = state.election!.participants.find((p) => p.validatorPubkey === pubkey)!;
     expect(member.stake).toBe(event!.amount);
     expect(member.stakeHolderAddress.equals(holder)).toBe(true);
@@ -54,7 +94,7 @@ describe('elector events from the recorded elector\'s own answers', () => {
     expect(again.state.election!.participants.find((p) => p.validatorPubkey === pubkey)!.stake).toBe(toNano('500000'));
   });
 
-  it('rejections carry the elector\'s reason: bad signature 1, under 1/4096 of the total 2, wrong election 3, below min_stake 5, factor below 1.0 6', async () => {
+  it("rejections carry the elector's reason: bad signature 1, under 1/4096 of the total 2, wrong election 3, below min_stake 5, factor below 1.0 6", async () => {
     const chain = await open();
     const cases: [Cell, bigint, number][] = [
       [newStake(1n, election.electAt, 196608, keyPairFromSeed(Buffer.alloc(32, 1)).secretKey), toNano('400001'), 1],

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { Dictionary, beginCell } from '@ton/core';
-import { complaintFine, complaintPrice, complaintReward, complaintVoteThreshold, decodeElectorData, readParticipantListExtended, unfreezeCredits, validatorBonus, type ElectorState } from '../src/elector.js';
+import {
+  complaintFine,
+  complaintPrice,
+  complaintReward,
+  complaintVoteThreshold,
+  decodeElectorData,
+  readParticipantListExtended,
+  unfreezeCredits,
+  validatorBonus,
+  type ElectorState,
+} from '../src/elector.js';
 import { decodeElectionConfig, loadConfigDictionary } from '../src/config-params.js';
 import { runGetMethod } from '../src/get-method.js';
 import { fixtureCell, fixtureJson } from './fixtures.js';
@@ -32,7 +42,15 @@ function summary(state: ElectorState) {
     past_elections: Object.fromEntries(
       state.pastElections.map((p) => [
         String(p.electionId),
-        { unfreeze_at: p.unfreezeAt, stake_held: p.stakeHeld, vset_hash: p.vsetHash, total_stake: p.totalStake.toString(), bonuses: p.bonuses.toString(), frozen_entries: p.frozen.length, complaints: p.complaints.length },
+        {
+          unfreeze_at: p.unfreezeAt,
+          stake_held: p.stakeHeld,
+          vset_hash: p.vsetHash,
+          total_stake: p.totalStake.toString(),
+          bonuses: p.bonuses.toString(),
+          frozen_entries: p.frozen.length,
+          complaints: p.complaints.length,
+        },
       ]),
     ),
   };
@@ -66,14 +84,24 @@ describe('elector data', () => {
 
   it('matches the contract: participant_list_extended lists the same 316 members, each max_factor 196608', async () => {
     const state = decodeElectorData(data);
-    const listed = readParticipantListExtended(await runGetMethod({ code, data, address: ELECTOR }, 'participant_list_extended', [], { config }))!;
+    const listed = readParticipantListExtended(
+      await runGetMethod({ code, data, address: ELECTOR }, 'participant_list_extended', [], { config }),
+    )!;
     expect(listed.participants).toHaveLength(expected['participant_list_extended(code,data,config)'].validators_count);
-    expect(new Set(listed.participants.map((p) => p.maxFactor))).toEqual(new Set([expected['participant_list_extended(code,data,config)'].every_max_factor]));
+    expect(new Set(listed.participants.map((p) => p.maxFactor))).toEqual(
+      new Set([expected['participant_list_extended(code,data,config)'].every_max_factor]),
+    );
     const { participants, ...head } = state.election!;
-    const raw = <T extends { stakeHolderAddress: { toRawString(): string } }>(ps: T[]) => ps.map((p) => ({ ...p, stakeHolderAddress: p.stakeHolderAddress.toRawString() }));
-    expect({ ...listed, participants: raw(listed.participants) }).toEqual({ ...head, participants: raw(participants.map(({ time: _, ...p }) => p)) });
+    const raw = <T extends { stakeHolderAddress: { toRawString(): string } }>(ps: T[]) =>
+      ps.map((p) => ({ ...p, stakeHolderAddress: p.stakeHolderAddress.toRawString() }));
+    expect({ ...listed, participants: raw(listed.participants) }).toEqual({
+      ...head,
+      participants: raw(participants.map(({ time: _, ...p }) => p)),
+    });
     // That deep result corrupts the emulator instance that produced it; the runner must have replaced it.
-    expect((await runGetMethod({ code, data, address: ELECTOR }, 'active_election_id', [], { config })).readNumber()).toBe(state.election!.electAt);
+    expect((await runGetMethod({ code, data, address: ELECTOR }, 'active_election_id', [], { config })).readNumber()).toBe(
+      state.election!.electAt,
+    );
   });
 
   it('matches the contract: past_elections and compute_returned_stake', async () => {
@@ -85,13 +113,23 @@ describe('elector data', () => {
       const [id, unfreezeAt, stakeHeld, vsetHash, frozen, totalStake, bonuses] = item.items;
       const p = state.pastElections[i];
       expect([id, unfreezeAt, stakeHeld, vsetHash, totalStake, bonuses].map((v) => (v.type === 'int' ? v.value : null))).toEqual([
-        BigInt(p.electionId), BigInt(p.unfreezeAt), BigInt(p.stakeHeld), BigInt('0x' + p.vsetHash), p.totalStake, p.bonuses,
+        BigInt(p.electionId),
+        BigInt(p.unfreezeAt),
+        BigInt(p.stakeHeld),
+        BigInt('0x' + p.vsetHash),
+        p.totalStake,
+        p.bonuses,
       ]);
       if (frozen.type !== 'cell') throw new Error('frozen dict is not a cell');
       expect(Dictionary.loadDirect(Dictionary.Keys.BigUint(256), RAW_VALUE, frozen.cell).size).toBe(p.frozen.length);
     }
     for (const [holder, amount] of [...state.credits].slice(0, 8)) {
-      const returned = await runGetMethod({ code, data: data2, address: ELECTOR }, 'compute_returned_stake', [{ type: 'int', value: BigInt('0x' + holder) }], { config });
+      const returned = await runGetMethod(
+        { code, data: data2, address: ELECTOR },
+        'compute_returned_stake',
+        [{ type: 'int', value: BigInt('0x' + holder) }],
+        { config },
+      );
       expect(returned.readBigNumber()).toBe(amount);
     }
   });
@@ -112,13 +150,25 @@ describe('elector complaints', () => {
     const bonuses = entry.loadCoins();
     expect(entry.loadMaybeRef()).toBeNull();
     const description = beginCell().storeUint(0x5c1bd1c9, 32).storeUint(42, 32).endCell();
-    const complaint = beginCell().storeUint(0xbc, 8).storeUint(0xabcdefn, 256).storeRef(description).storeUint(1778150000, 32).storeUint(1, 8)
-      .storeUint(0x1234n, 256).storeCoins(2_000_000_000n).storeCoins(101_000_000_000n).storeUint(7, 32).endCell();
+    const complaint = beginCell()
+      .storeUint(0xbc, 8)
+      .storeUint(0xabcdefn, 256)
+      .storeRef(description)
+      .storeUint(1778150000, 32)
+      .storeUint(1, 8)
+      .storeUint(0x1234n, 256)
+      .storeCoins(2_000_000_000n)
+      .storeCoins(101_000_000_000n)
+      .storeUint(7, 32)
+      .endCell();
     const voters = Dictionary.empty(Dictionary.Keys.Uint(16), { parse: () => true, serialize: () => undefined });
     voters.set(17, true).set(3, true);
     const status = beginCell().storeUint(0x2d, 8).storeRef(complaint).storeDict(voters).storeUint(0x99n, 256).storeInt(-5n, 64).endCell();
     const complaints = Dictionary.empty(Dictionary.Keys.BigUint(256), RAW_VALUE).set(0x77n, status);
-    past.set(electionId, beginCell().storeBits(head).storeMaybeRef(frozen).storeCoins(totalStake).storeCoins(bonuses).storeDict(complaints).endCell());
+    past.set(
+      electionId,
+      beginCell().storeBits(head).storeMaybeRef(frozen).storeCoins(totalStake).storeCoins(bonuses).storeDict(complaints).endCell(),
+    );
     const withComplaint = beginCell().storeMaybeRef(elect).storeMaybeRef(credits).storeDict(past).storeSlice(s).endCell();
 
     const [decoded] = decodeElectorData(withComplaint).pastElections[0].complaints;
@@ -127,22 +177,60 @@ describe('elector complaints', () => {
       voters: [3, 17],
       vsetId: '99'.padStart(64, '0'),
       weightRemaining: -5n,
-      complaint: { validatorPubkey: 'abcdef'.padStart(64, '0'), createdAt: 1778150000, severity: 1, paid: 2_000_000_000n, suggestedFine: 101_000_000_000n, suggestedFinePart: 7 },
+      complaint: {
+        validatorPubkey: 'abcdef'.padStart(64, '0'),
+        createdAt: 1778150000,
+        severity: 1,
+        paid: 2_000_000_000n,
+        suggestedFine: 101_000_000_000n,
+        suggestedFinePart: 7,
+      },
     });
     expect(decoded.complaint.description.equals(description)).toBe(true);
     expect(decoded.complaint.rewardAddress.toRawString()).toBe('-1:' + '1234'.padStart(64, '0'));
 
     // show_complaint → [[pubkey, description, created_at, severity, reward_addr, paid, fine, fine_part], voters, vset_id, weight_remaining]
-    const shown = (await runGetMethod({ code, data: withComplaint, address: ELECTOR }, 'show_complaint', [{ type: 'int', value: BigInt(electionId) }, { type: 'int', value: 0x77n }], { config })).readTuple();
+    const shown = (
+      await runGetMethod(
+        { code, data: withComplaint, address: ELECTOR },
+        'show_complaint',
+        [
+          { type: 'int', value: BigInt(electionId) },
+          { type: 'int', value: 0x77n },
+        ],
+        { config },
+      )
+    ).readTuple();
     const fields = shown.readTuple();
     expect(fields.readBigNumber()).toBe(BigInt('0x' + decoded.complaint.validatorPubkey));
     expect(fields.readCell().equals(decoded.complaint.description)).toBe(true);
-    expect([fields.readNumber(), fields.readNumber(), fields.readBigNumber(), fields.readBigNumber(), fields.readBigNumber(), fields.readNumber()]).toEqual([
-      decoded.complaint.createdAt, decoded.complaint.severity, BigInt('0x' + decoded.complaint.rewardAddress.hash.toString('hex')), decoded.complaint.paid, decoded.complaint.suggestedFine, decoded.complaint.suggestedFinePart,
+    expect([
+      fields.readNumber(),
+      fields.readNumber(),
+      fields.readBigNumber(),
+      fields.readBigNumber(),
+      fields.readBigNumber(),
+      fields.readNumber(),
+    ]).toEqual([
+      decoded.complaint.createdAt,
+      decoded.complaint.severity,
+      BigInt('0x' + decoded.complaint.rewardAddress.hash.toString('hex')),
+      decoded.complaint.paid,
+      decoded.complaint.suggestedFine,
+      decoded.complaint.suggestedFinePart,
     ]);
-    expect(shown.readLispList().map((v) => (v.type === 'int' ? Number(v.value) : NaN)).sort((a, b) => a - b)).toEqual(decoded.voters);
+    expect(
+      shown
+        .readLispList()
+        .map((v) => (v.type === 'int' ? Number(v.value) : NaN))
+        .sort((a, b) => a - b),
+    ).toEqual(decoded.voters);
     expect([shown.readBigNumber(), shown.readBigNumber()]).toEqual([BigInt('0x' + decoded.vsetId), decoded.weightRemaining]);
-    const listed = (await runGetMethod({ code, data: withComplaint, address: ELECTOR }, 'list_complaints', [{ type: 'int', value: BigInt(electionId) }], { config })).readLispList();
+    const listed = (
+      await runGetMethod({ code, data: withComplaint, address: ELECTOR }, 'list_complaints', [{ type: 'int', value: BigInt(electionId) }], {
+        config,
+      })
+    ).readLispList();
     expect(listed).toHaveLength(1);
   });
 });
@@ -174,10 +262,23 @@ describe('elector reward split', () => {
     const past = Dictionary.loadDirect(Dictionary.Keys.Uint(32), RAW_VALUE, s.loadMaybeRef());
     const entry = past.get(round.electionId)!.beginParse();
     entry.skip(32);
-    past.set(round.electionId, beginCell().storeUint(now - 1, 32).storeSlice(entry).endCell());
+    past.set(
+      round.electionId,
+      beginCell()
+        .storeUint(now - 1, 32)
+        .storeSlice(entry)
+        .endCell(),
+    );
     const grams = s.loadCoins();
     s.skip(32);
-    const patched = beginCell().storeMaybeRef(elect).storeMaybeRef(credits).storeDict(past).storeCoins(grams).storeUint(0, 32).storeSlice(s).endCell();
+    const patched = beginCell()
+      .storeMaybeRef(elect)
+      .storeMaybeRef(credits)
+      .storeDict(past)
+      .storeCoins(grams)
+      .storeUint(0, 32)
+      .storeSlice(s)
+      .endCell();
 
     const chain = await chainWith(ELECTOR, code, patched, { now, config, balance: 10n ** 18n });
     await chain.runTickTock(ELECTOR, 'tick');
@@ -208,7 +309,11 @@ describe('config params', () => {
       electionsEndBefore: want.param15.elections_end_before,
       stakeHeldFor: want.param15.stake_held_for,
     });
-    expect(cfg.counts).toEqual({ maxValidators: want.param16.max_validators, maxMainValidators: want.param16.max_main_validators, minValidators: want.param16.min_validators });
+    expect(cfg.counts).toEqual({
+      maxValidators: want.param16.max_validators,
+      maxMainValidators: want.param16.max_main_validators,
+      minValidators: want.param16.min_validators,
+    });
     expect(cfg.stakeLimits).toEqual({
       minStake: BigInt(want.param17.min_stake),
       maxStake: BigInt(want.param17.max_stake),
@@ -219,9 +324,15 @@ describe('config params', () => {
 
   it('decodes the validator sets 32 and 34; 36 is absent; p34 is the elector active set', () => {
     expect(cfg.nextValidators).toBeNull();
-    for (const [set, rec] of [[cfg.previousValidators!, want.param32], [cfg.currentValidators!, want.param34]] as const) {
+    for (const [set, rec] of [
+      [cfg.previousValidators!, want.param32],
+      [cfg.currentValidators!, want.param34],
+    ] as const) {
       expect({ utime_since: set.utimeSince, utime_until: set.utimeUntil, total: set.total, main: set.main }).toEqual({
-        utime_since: rec.utime_since, utime_until: rec.utime_until, total: rec.total, main: rec.main,
+        utime_since: rec.utime_since,
+        utime_until: rec.utime_until,
+        total: rec.total,
+        main: rec.main,
       });
       expect(set.validators).toHaveLength(set.total);
       expect(set.validators.map((v) => v.index)).toEqual([...Array(set.total).keys()]);
@@ -260,6 +371,6 @@ describe('complaint arithmetic (elector-code.fc register_complaint / register_vo
     expect(complaintVoteThreshold(10n)).toBe(6n);
     expect(complaintVoteThreshold(1n << 60n)).toBe(((1n << 60n) * 2n) / 3n);
     // The devnet's (mainnet's) config 13: 1 TON deposit, 1 nanoton a bit, 500 a cell, per second.
-    expect(complaintPrice({ deposit: TON, bitPrice: 1n, cellPrice: 500n }, 1000, 2, 100)).toBe(TON + ((1000n + 1024n) + 4n * 500n) * 100n);
+    expect(complaintPrice({ deposit: TON, bitPrice: 1n, cellPrice: 500n }, 1000, 2, 100)).toBe(TON + (1000n + 1024n + 4n * 500n) * 100n);
   });
 });

@@ -8,7 +8,11 @@ const expected = fixtureJson('validator-controller/expected.json');
 
 describe('liquid-staking validator controller', () => {
   it('reads get_validator_controller_data to the values the README records', async () => {
-    const state = { code: fixtureCell('validator-controller/code.boc.b64'), data: fixtureCell('validator-controller/data.boc.b64'), address: Address.parseRaw(expected.address) };
+    const state = {
+      code: fixtureCell('validator-controller/code.boc.b64'),
+      data: fixtureCell('validator-controller/data.boc.b64'),
+      address: Address.parseRaw(expected.address),
+    };
     const c = readValidatorControllerData(await runGetMethod(state, 'get_validator_controller_data'));
     // The README gives these (some shortened with an ellipsis); the rest of the tuple is checked by position and type.
     expect(c.savedValidatorSetHash.startsWith('0b82cc85')).toBe(true);

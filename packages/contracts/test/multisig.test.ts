@@ -34,9 +34,23 @@ describe('multisig v2 get-methods', () => {
     const order = orderCell([beginCell().storeUint(MULTISIG_ACTION_TAGS.updateParams, 32)]);
     const data = readMultisigOrderData([
       { type: 'slice', cell: beginCell().storeAddress(multisig).endCell() },
-      int(3), int(2), int(-1), indexed(addresses), int(5), int(2), int(1_800_000_000), { type: 'cell', cell: order },
+      int(3),
+      int(2),
+      int(-1),
+      indexed(addresses),
+      int(5),
+      int(2),
+      int(1_800_000_000),
+      { type: 'cell', cell: order },
     ])!;
-    expect(data).toMatchObject({ orderSeqno: 3n, threshold: 2, sentForExecution: true, approvalsMask: 5n, approvalsNum: 2, expirationDate: 1_800_000_000 });
+    expect(data).toMatchObject({
+      orderSeqno: 3n,
+      threshold: 2,
+      sentForExecution: true,
+      approvalsMask: 5n,
+      approvalsNum: 2,
+      expirationDate: 1_800_000_000,
+    });
     expect(data.multisig.equals(multisig)).toBe(true);
     expect(data.signers).toHaveLength(3);
     expect(data.order!.equals(order)).toBe(true);
@@ -50,7 +64,9 @@ describe('multisig v2 get-methods', () => {
   });
 
   it('order actions: send_message decoded, parameter updates named, unknown tags kept with the reason', () => {
-    const message = beginCell().store(storeMessageRelaxed(internal({ to: addresses[1], value: 123n, bounce: false, body: 'hello' }))).endCell();
+    const message = beginCell()
+      .store(storeMessageRelaxed(internal({ to: addresses[1], value: 123n, bounce: false, body: 'hello' })))
+      .endCell();
     const actions = decodeMultisigOrderActions(
       orderCell([
         beginCell().storeUint(MULTISIG_ACTION_TAGS.sendMessage, 32).storeUint(3, 8).storeRef(message),

@@ -7,7 +7,11 @@ import { fixtureCell, fixtureJson } from './fixtures.js';
 
 const state = (dir: string) => {
   const expected = fixtureJson(`${dir}/expected.json`);
-  return { code: fixtureCell(`${dir}/code.boc.b64`), data: fixtureCell(`${dir}/data.boc.b64`), address: Address.parseRaw(expected.address ?? expected['data.boc.b64'].address) };
+  return {
+    code: fixtureCell(`${dir}/code.boc.b64`),
+    data: fixtureCell(`${dir}/data.boc.b64`),
+    address: Address.parseRaw(expected.address ?? expected['data.boc.b64'].address),
+  };
 };
 const raw = (a: Address | null) => a?.toRawString() ?? null;
 
@@ -18,9 +22,18 @@ describe('getgems fixed-price sale v4', () => {
     if (got?.type !== 'getgems_sale') throw new Error(`not a sale: ${got?.type}`);
     const s = got.sale;
     expect({
-      is_complete: s.isComplete, created_at: s.createdAt, marketplace: raw(s.marketplace), nft: raw(s.nft), nft_owner: raw(s.nftOwner),
-      full_price: s.fullPrice.toString(), fee_address: raw(s.marketplaceFeeAddress), fee_percent: s.feePercent, royalty_address: raw(s.royaltyAddress),
-      royalty_percent: s.royaltyPercent, sold_at: s.soldAt, sold_query_id: Number(s.soldQueryId),
+      is_complete: s.isComplete,
+      created_at: s.createdAt,
+      marketplace: raw(s.marketplace),
+      nft: raw(s.nft),
+      nft_owner: raw(s.nftOwner),
+      full_price: s.fullPrice.toString(),
+      fee_address: raw(s.marketplaceFeeAddress),
+      fee_percent: s.feePercent,
+      royalty_address: raw(s.royaltyAddress),
+      royalty_percent: s.royaltyPercent,
+      sold_at: s.soldAt,
+      sold_query_id: Number(s.soldQueryId),
     }).toEqual({ ...want, jetton_price_dict: undefined });
     expect(s.version).toBe('v4');
     expect(s.jettonPriceDict).not.toBeNull();
@@ -36,11 +49,26 @@ describe('getgems auction', () => {
     if (got?.type !== 'getgems_auction') throw new Error(`not an auction: ${got?.type}`);
     const a = got.auction;
     expect({
-      magic: 0x415543, end: a.end, end_time: a.endTime, marketplace: raw(a.marketplace), nft: raw(a.nft), owner: raw(a.nftOwner),
-      last_bid: Number(a.lastBid), last_member: raw(a.lastMember), min_step: Number(a.minStep), mp_fee_addr: raw(a.mpFeeAddress),
-      mp_fee_factor: Number(a.mpFeeFactor), mp_fee_base: Number(a.mpFeeBase), royalty_fee_addr: raw(a.royaltyFeeAddress),
-      royalty_fee_factor: Number(a.royaltyFeeFactor), royalty_fee_base: Number(a.royaltyFeeBase), max_bid: Number(a.maxBid),
-      min_bid: Number(a.minBid), created_at: a.createdAt, last_bid_at: a.lastBidAt, is_canceled: a.isCanceled,
+      magic: 0x415543,
+      end: a.end,
+      end_time: a.endTime,
+      marketplace: raw(a.marketplace),
+      nft: raw(a.nft),
+      owner: raw(a.nftOwner),
+      last_bid: Number(a.lastBid),
+      last_member: raw(a.lastMember),
+      min_step: Number(a.minStep),
+      mp_fee_addr: raw(a.mpFeeAddress),
+      mp_fee_factor: Number(a.mpFeeFactor),
+      mp_fee_base: Number(a.mpFeeBase),
+      royalty_fee_addr: raw(a.royaltyFeeAddress),
+      royalty_fee_factor: Number(a.royaltyFeeFactor),
+      royalty_fee_base: Number(a.royaltyFeeBase),
+      max_bid: Number(a.maxBid),
+      min_bid: Number(a.minBid),
+      created_at: a.createdAt,
+      last_bid_at: a.lastBidAt,
+      is_canceled: a.isCanceled,
     }).toEqual(want);
     expect([a.version, a.v4]).toEqual(['v1-v3', null]);
   });
@@ -59,8 +87,20 @@ describe('Telemint item', () => {
     expect(item.tokenName).toBe('yoganews');
     expect(fixtureJson('telemint-item/expected.json').get_full_domain).toBe(`${item.tokenName}.t.me`);
     // Started by Fragment without a bid yet: no bidder, the initial minimum bid, an end time.
-    expect(item.auction).toEqual({ bidderAddress: null, bid: 0n, bidTs: 0, minBid: item.auctionConfig!.initialMinBid, endTime: 1683280182 });
-    expect(item.auctionConfig).toMatchObject({ initialMinBid: 80_000_000_000n, maxBid: 80_000_000_000n, minBidStep: 5n, minExtendTime: 3600, duration: 604800 });
+    expect(item.auction).toEqual({
+      bidderAddress: null,
+      bid: 0n,
+      bidTs: 0,
+      minBid: item.auctionConfig!.initialMinBid,
+      endTime: 1683280182,
+    });
+    expect(item.auctionConfig).toMatchObject({
+      initialMinBid: 80_000_000_000n,
+      maxBid: 80_000_000_000n,
+      minBidStep: 5n,
+      minExtendTime: 3600,
+      duration: 604800,
+    });
     expect(item.royalty).toMatchObject({ numerator: 5, denominator: 100 });
     expect(item.royalty!.destination).not.toBeNull();
   });

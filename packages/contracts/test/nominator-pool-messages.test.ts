@@ -16,11 +16,22 @@ describe('nominator pool messages', () => {
   it('decodes comments and ops', () => {
     expect(decodeNominatorPoolMessage(comment('d'))).toEqual({ type: 'deposit' });
     expect(decodeNominatorPoolMessage(comment('w'))).toEqual({ type: 'withdraw' });
-    expect(decodeNominatorPoolMessage(comment('y' + 'AB'.repeat(32)))).toEqual({ type: 'vote', support: true, proposalHash: 'ab'.repeat(32) });
+    expect(decodeNominatorPoolMessage(comment('y' + 'AB'.repeat(32)))).toEqual({
+      type: 'vote',
+      support: true,
+      proposalHash: 'ab'.repeat(32),
+    });
     expect(decodeNominatorPoolMessage(comment('n' + 'zz'.repeat(32)))).toBeNull();
     expect(decodeNominatorPoolMessage(comment('hello'))).toBeNull();
-    expect(decodeNominatorPoolMessage(op(NOMINATOR_POOL_OPS.processWithdrawRequests).endCell())).toEqual({ type: 'process_withdraw_requests', queryId: 9n });
-    expect(decodeNominatorPoolMessage(op(NOMINATOR_POOL_OPS.validatorWithdraw).storeCoins(toNano('5')).endCell())).toEqual({ type: 'validator_withdraw', queryId: 9n, amount: toNano('5') });
+    expect(decodeNominatorPoolMessage(op(NOMINATOR_POOL_OPS.processWithdrawRequests).endCell())).toEqual({
+      type: 'process_withdraw_requests',
+      queryId: 9n,
+    });
+    expect(decodeNominatorPoolMessage(op(NOMINATOR_POOL_OPS.validatorWithdraw).storeCoins(toNano('5')).endCell())).toEqual({
+      type: 'validator_withdraw',
+      queryId: 9n,
+      amount: toNano('5'),
+    });
     expect(decodeNominatorPoolMessage(op(0x12345678).endCell())).toBeNull();
   });
 });
@@ -35,7 +46,11 @@ describe('nominator changes, as the pool itself makes them (recorded pool in the
     const chain = await chainWith(POOL, code, recorded, { now: pool.stakeAt + 1000 });
     const afterDeposit = decodeNominatorPoolData(await deliver(chain, newcomer, POOL, toNano('20001'), comment('d')));
     expect(nominatorChanges(pool, afterDeposit).map((c) => ({ ...c, address: c.address.toRawString() }))).toEqual([
-      { address: newcomer.toRawString(), before: null, after: { amount: 0n, pendingDepositAmount: toNano('20000'), withdrawRequested: false } },
+      {
+        address: newcomer.toRawString(),
+        before: null,
+        after: { amount: 0n, pendingDepositAmount: toNano('20000'), withdrawRequested: false },
+      },
     ]);
     expect(afterDeposit.nominatorsCount).toBe(pool.nominatorsCount + 1);
 
@@ -51,7 +66,13 @@ describe('nominator changes, as the pool itself makes them (recorded pool in the
     const chain = await chainWith(POOL, code, recorded, { now: pool.stakeAt + 1000 });
     const staked = decodeNominatorPoolData(await deliver(chain, newcomer, POOL, toNano('20001'), comment('d')));
     const recovered = decodeNominatorPoolData(
-      await deliver(chain, ELECTOR_ADDRESS, POOL, pool.stakeAmountSent + toNano('3000'), beginCell().storeUint(ELECTOR_OPS.recoverStakeResponse, 32).storeUint(0, 64).endCell()),
+      await deliver(
+        chain,
+        ELECTOR_ADDRESS,
+        POOL,
+        pool.stakeAmountSent + toNano('3000'),
+        beginCell().storeUint(ELECTOR_OPS.recoverStakeResponse, 32).storeUint(0, 64).endCell(),
+      ),
     );
     expect(recovered.state).toBe(0);
     const changes = nominatorChanges(staked, recovered);

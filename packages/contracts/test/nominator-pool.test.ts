@@ -8,7 +8,11 @@ import { ELECTOR_ADDRESS, chainWith, deliver } from './sandbox.js';
 
 const expected = fixtureJson('nominator-pool/expected.json');
 const code = fixtureCell('nominator-pool/code.boc.b64');
-const states = ['data.boc.b64', 'data-2.boc.b64'].map((file) => ({ file, data: fixtureCell(`nominator-pool/${file}`), address: Address.parseRaw(expected[file].address) }));
+const states = ['data.boc.b64', 'data-2.boc.b64'].map((file) => ({
+  file,
+  data: fixtureCell(`nominator-pool/${file}`),
+  address: Address.parseRaw(expected[file].address),
+}));
 
 /** The README's `get_pool_data` view, from our decoder. */
 function poolData(p: NominatorPoolData) {
@@ -35,10 +39,20 @@ describe('nominator pool data', () => {
   it('decodes the recorded pools to the recorded values', () => {
     const [one, seven] = states.map((s) => decodeNominatorPoolData(s.data));
     expect(poolData(one)).toEqual(expected['data.boc.b64'].get_pool_data);
-    expect(one.nominators.map((n) => ({ address: n.address.toRawString(), amount: n.amount.toString(), pending_deposit_amount: n.pendingDepositAmount.toString() }))).toEqual(expected['data.boc.b64'].nominators_dict);
+    expect(
+      one.nominators.map((n) => ({
+        address: n.address.toRawString(),
+        amount: n.amount.toString(),
+        pending_deposit_amount: n.pendingDepositAmount.toString(),
+      })),
+    ).toEqual(expected['data.boc.b64'].nominators_dict);
     expect(poolData(seven)).toEqual(expected['data-2.boc.b64'].decoded);
-    expect(seven.nominators.map((n) => ({ address: n.address.toRawString(), amount: n.amount.toString() }))).toEqual(expected['data-2.boc.b64'].nominators_dict);
-    expect(seven.nominators.reduce((s, n) => s + n.pendingDepositAmount, 0n).toString()).toBe(expected['data-2.boc.b64'].all_pending_deposit_amount);
+    expect(seven.nominators.map((n) => ({ address: n.address.toRawString(), amount: n.amount.toString() }))).toEqual(
+      expected['data-2.boc.b64'].nominators_dict,
+    );
+    expect(seven.nominators.reduce((s, n) => s + n.pendingDepositAmount, 0n).toString()).toBe(
+      expected['data-2.boc.b64'].all_pending_deposit_amount,
+    );
     expect(one.validatorAddress.workChain).toBe(-1);
   });
 
@@ -46,16 +60,39 @@ describe('nominator pool data', () => {
     for (const { data, address } of states) {
       const pool = decodeNominatorPoolData(data);
       const got = await runGetMethod({ code, data, address }, 'get_pool_data');
-      expect([got.readNumber(), got.readNumber(), got.readBigNumber(), got.readBigNumber(), got.readBigNumber(), got.readNumber(), got.readNumber(), got.readBigNumber(), got.readBigNumber()]).toEqual([
-        pool.state, pool.nominatorsCount, pool.stakeAmountSent, pool.validatorAmount, BigInt('0x' + pool.validatorAddress.hash.toString('hex')),
-        pool.validatorRewardShare, pool.maxNominatorsCount, pool.minValidatorStake, pool.minNominatorStake,
+      expect([
+        got.readNumber(),
+        got.readNumber(),
+        got.readBigNumber(),
+        got.readBigNumber(),
+        got.readBigNumber(),
+        got.readNumber(),
+        got.readNumber(),
+        got.readBigNumber(),
+        got.readBigNumber(),
+      ]).toEqual([
+        pool.state,
+        pool.nominatorsCount,
+        pool.stakeAmountSent,
+        pool.validatorAmount,
+        BigInt('0x' + pool.validatorAddress.hash.toString('hex')),
+        pool.validatorRewardShare,
+        pool.maxNominatorsCount,
+        pool.minValidatorStake,
+        pool.minNominatorStake,
       ]);
       got.skip(2); // nominators and withdraw_requests dictionaries
       expect([got.readNumber(), got.readBigNumber(), got.readNumber(), got.readNumber(), got.readNumber()]).toEqual([
-        pool.stakeAt, BigInt('0x' + pool.savedValidatorSetHash), pool.validatorSetChangesCount, pool.validatorSetChangeTime, pool.stakeHeldFor,
+        pool.stakeAt,
+        BigInt('0x' + pool.savedValidatorSetHash),
+        pool.validatorSetChangesCount,
+        pool.validatorSetChangeTime,
+        pool.stakeHeldFor,
       ]);
       const listed = readListNominators(await runGetMethod({ code, data, address }, 'list_nominators'));
-      expect(listed.map((n) => ({ ...n, address: n.address.toRawString() }))).toEqual(pool.nominators.map((n) => ({ ...n, address: n.address.toRawString() })));
+      expect(listed.map((n) => ({ ...n, address: n.address.toRawString() }))).toEqual(
+        pool.nominators.map((n) => ({ ...n, address: n.address.toRawString() })),
+      );
     }
   });
 });
@@ -80,7 +117,14 @@ function withShareAndPending(data: Cell, share: number, pending: bigint): Cell {
   const [firstKey] = [...nominators.keys()];
   const first = nominators.get(firstKey)!;
   nominators.set(firstKey, { amount: first.amount, pending });
-  return beginCell().storeBits(head).storeCoins(sent).storeCoins(validatorAmount).storeRef(newConfig).storeDict(nominators).storeSlice(s).endCell();
+  return beginCell()
+    .storeBits(head)
+    .storeCoins(sent)
+    .storeCoins(validatorAmount)
+    .storeRef(newConfig)
+    .storeDict(nominators)
+    .storeSlice(s)
+    .endCell();
 }
 describe('nominator pool reward split', () => {
   it('equals what the pool itself does when the elector returns the stake: gain, small loss, loss past the validator', async () => {
@@ -88,13 +132,27 @@ describe('nominator pool reward split', () => {
       const data = withShareAndPending(recorded, 3000, toNano('42'));
       const pool = decodeNominatorPoolData(data);
       expect(pool.validatorRewardShare).toBe(3000);
-      for (const recovered of [pool.stakeAmountSent + toNano('1234.567891234'), pool.stakeAmountSent - toNano('500'), pool.stakeAmountSent - pool.validatorAmount - toNano('777.123456789')]) {
+      for (const recovered of [
+        pool.stakeAmountSent + toNano('1234.567891234'),
+        pool.stakeAmountSent - toNano('500'),
+        pool.stakeAmountSent - pool.validatorAmount - toNano('777.123456789'),
+      ]) {
         const chain = await chainWith(address, code, data, { now: pool.stakeAt + 100_000 });
-        const after = decodeNominatorPoolData(await deliver(chain, ELECTOR_ADDRESS, address, recovered, beginCell().storeUint(ELECTOR_OPS.recoverStakeResponse, 32).storeUint(0, 64).endCell()));
+        const after = decodeNominatorPoolData(
+          await deliver(
+            chain,
+            ELECTOR_ADDRESS,
+            address,
+            recovered,
+            beginCell().storeUint(ELECTOR_OPS.recoverStakeResponse, 32).storeUint(0, 64).endCell(),
+          ),
+        );
         const split = splitRecoveredStake(pool, recovered);
         expect(after.state).toBe(0);
         expect(after.validatorAmount).toBe(split.validatorAmountAfter);
-        expect(after.nominators.map((n) => [n.amount, n.pendingDepositAmount])).toEqual(split.nominators.map((n) => [n.amount, n.pendingDepositAmount]));
+        expect(after.nominators.map((n) => [n.amount, n.pendingDepositAmount])).toEqual(
+          split.nominators.map((n) => [n.amount, n.pendingDepositAmount]),
+        );
       }
     }
   });

@@ -11,10 +11,18 @@ export const RAW_VALUE = {
   serialize: (v: Cell, b: Builder) => void b.storeSlice(v.beginParse()),
 };
 
-export async function chainWith(address: Address, code: Cell, data: Cell, options: { now: number; config?: Cell; balance?: bigint }): Promise<Blockchain> {
+export async function chainWith(
+  address: Address,
+  code: Cell,
+  data: Cell,
+  options: { now: number; config?: Cell; balance?: bigint },
+): Promise<Blockchain> {
   const chain = await Blockchain.create(options.config ? { config: options.config } : undefined);
   chain.now = options.now;
-  await chain.setShardAccount(address, createShardAccount({ address, code, data, balance: options.balance ?? 10n ** 10n, workchain: address.workChain }));
+  await chain.setShardAccount(
+    address,
+    createShardAccount({ address, code, data, balance: options.balance ?? 10n ** 10n, workchain: address.workChain }),
+  );
   return chain;
 }
 
@@ -25,9 +33,27 @@ export async function dataOf(chain: Blockchain, address: Address): Promise<Cell>
 }
 
 /** Delivers an internal message `from` → `to` carrying `value` and `body`; returns the receiver's data afterwards. */
-export async function deliver(chain: Blockchain, from: Address, to: Address, value: bigint, body: Cell = beginCell().endCell()): Promise<Cell> {
+export async function deliver(
+  chain: Blockchain,
+  from: Address,
+  to: Address,
+  value: bigint,
+  body: Cell = beginCell().endCell(),
+): Promise<Cell> {
   await chain.sendMessage({
-    info: { type: 'internal', src: from, dest: to, value: { coins: value }, bounce: true, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: chain.now ?? 0 },
+    info: {
+      type: 'internal',
+      src: from,
+      dest: to,
+      value: { coins: value },
+      bounce: true,
+      bounced: false,
+      ihrDisabled: true,
+      ihrFee: 0n,
+      forwardFee: 0n,
+      createdLt: 0n,
+      createdAt: chain.now ?? 0,
+    },
     body,
   });
   return dataOf(chain, to);

@@ -5,7 +5,11 @@ import { runGetMethod } from '../src/get-method.js';
 import { fixtureCell, fixtureJson } from './fixtures.js';
 
 const expected = fixtureJson('single-nominator/expected.json');
-const state = { code: fixtureCell('single-nominator/code.boc.b64'), data: fixtureCell('single-nominator/data.boc.b64'), address: Address.parseRaw(expected.address) };
+const state = {
+  code: fixtureCell('single-nominator/code.boc.b64'),
+  data: fixtureCell('single-nominator/data.boc.b64'),
+  address: Address.parseRaw(expected.address),
+};
 
 describe('single-nominator pool', () => {
   it('decodes owner and validator to the recorded get_roles', () => {
@@ -22,7 +26,25 @@ describe('single-nominator pool', () => {
   it('get_pool_data is the fixed compatibility tuple the README records', async () => {
     const got = await runGetMethod(state, 'get_pool_data');
     const want = expected.get_pool_data;
-    const order = ['state', 'nominators_count', 'stake_amount_sent', 'validator_amount', 'min_stake', 'deposit_fee', 'withdraw_fee', 'pool_fee', 'receipt_price', 'nominators', 'withdraw_requests', 'stake_at', 'saved_validator_set_hash', 'validator_set_changes_count', 'validator_set_change_time', 'stake_held_for', 'config_proposal_votings'];
+    const order = [
+      'state',
+      'nominators_count',
+      'stake_amount_sent',
+      'validator_amount',
+      'min_stake',
+      'deposit_fee',
+      'withdraw_fee',
+      'pool_fee',
+      'receipt_price',
+      'nominators',
+      'withdraw_requests',
+      'stake_at',
+      'saved_validator_set_hash',
+      'validator_set_changes_count',
+      'validator_set_change_time',
+      'stake_held_for',
+      'config_proposal_votings',
+    ];
     expect(got.remaining).toBe(order.length);
     for (const key of order) {
       const item = got.pop();

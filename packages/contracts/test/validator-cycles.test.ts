@@ -14,7 +14,14 @@ describe('the current cycle of the recorded state', () => {
   it('joins param 34 with its past-elections entry', () => {
     const state = decodeElectorData(data);
     const cycle = validatorCycle(config.currentValidators!, state.pastElections, state.election);
-    expect(cycle).toMatchObject({ cycleStart: 1700613896, cycleEnd: 1700679432, electionId: 1700613896, total: 332, main: 100, totalStake: 238975025471957894n });
+    expect(cycle).toMatchObject({
+      cycleStart: 1700613896,
+      cycleEnd: 1700679432,
+      electionId: 1700613896,
+      total: 332,
+      main: 100,
+      totalStake: 238975025471957894n,
+    });
     expect(cycle.validators.every((v) => v.stake !== null && v.stakeHolderAddress !== null)).toBe(true);
     expect(cycle.validators.reduce((s, v) => s + v.stake!, 0n)).toBe(cycle.totalStake);
     expect(cycle.validators.some((v) => v.stake === cycle.minStake) && cycle.validators.some((v) => v.stake === cycle.maxStake)).toBe(true);
@@ -36,7 +43,11 @@ describe('the election the elector conducts on the recorded state (tick-tock aft
 
   beforeAll(async () => {
     before = decodeElectorData(data);
-    const chain = await chainWith(ELECTOR_ADDRESS, code, data, { now: before.election!.electClose + 10, config: fixtureCell('elector/config.boc.b64'), balance: 10n ** 18n });
+    const chain = await chainWith(ELECTOR_ADDRESS, code, data, {
+      now: before.election!.electClose + 10,
+      config: fixtureCell('elector/config.boc.b64'),
+      balance: 10n ** 18n,
+    });
     const { transactions } = await chain.runTickTock(ELECTOR_ADDRESS, 'tick');
     after = decodeElectorData(await dataOf(chain, ELECTOR_ADDRESS));
     const sent = [...transactions[0].outMessages.values()].map((m) => decodeElectorMessage(m.body));
@@ -76,7 +87,9 @@ describe('the election the elector conducts on the recorded state (tick-tock aft
 
   it('credits back what the election did not use', () => {
     const gained = [...after.credits].reduce((s, [holder, amount]) => s + amount - (before.credits.get(holder) ?? 0n), 0n);
-    expect(gained).toBe(before.election!.totalStake - after.pastElections.find((p) => p.electionId === before.election!.electAt)!.totalStake);
+    expect(gained).toBe(
+      before.election!.totalStake - after.pastElections.find((p) => p.electionId === before.election!.electAt)!.totalStake,
+    );
   });
 
   it('participant indices place each participant in the set', () => {

@@ -15,7 +15,16 @@ function whitelist(addresses: Address[]): TupleItem {
   return addresses.length ? { type: 'cell', cell: beginCell().storeDictDirect(dict).endCell() } : { type: 'null' };
 }
 
-const stack = (list: TupleItem = whitelist(friends)): TupleItem[] => [int(1_700_000_000), int(63_072_000), int(2_592_000), int(31_536_000), int(10n ** 14n), address(sender), address(owner), list];
+const stack = (list: TupleItem = whitelist(friends)): TupleItem[] => [
+  int(1_700_000_000),
+  int(63_072_000),
+  int(2_592_000),
+  int(31_536_000),
+  int(10n ** 14n),
+  address(sender),
+  address(owner),
+  list,
+];
 
 describe('get_vesting_data', () => {
   it('is looked for by its method id', () => {
@@ -24,7 +33,13 @@ describe('get_vesting_data', () => {
 
   it('reads the eight values and the whitelist (HashmapE 267 keyed by address)', () => {
     const data = readVestingData(stack())!;
-    expect(data).toMatchObject({ startTime: 1_700_000_000, totalDuration: 63_072_000, unlockPeriod: 2_592_000, cliffDuration: 31_536_000, totalAmount: 10n ** 14n });
+    expect(data).toMatchObject({
+      startTime: 1_700_000_000,
+      totalDuration: 63_072_000,
+      unlockPeriod: 2_592_000,
+      cliffDuration: 31_536_000,
+      totalAmount: 10n ** 14n,
+    });
     expect(data.owner!.equals(owner)).toBe(true);
     expect(data.sender!.equals(sender)).toBe(true);
     expect(data.whitelist.map((a) => a.toRawString()).sort()).toEqual(friends.map((a) => a.toRawString()).sort());

@@ -1,7 +1,14 @@
 import { mnemonicNew, mnemonicToPrivateKey } from '@ton/crypto';
 import {
-  WalletContractV1R1, WalletContractV1R2, WalletContractV1R3, WalletContractV2R1, WalletContractV2R2,
-  WalletContractV3R1, WalletContractV3R2, WalletContractV4, WalletContractV5R1,
+  WalletContractV1R1,
+  WalletContractV1R2,
+  WalletContractV1R3,
+  WalletContractV2R1,
+  WalletContractV2R2,
+  WalletContractV3R1,
+  WalletContractV3R2,
+  WalletContractV4,
+  WalletContractV5R1,
 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
 import { beginCell, Cell } from '@ton/core';
@@ -40,7 +47,8 @@ describe('wallet detection by code hash', async () => {
 
 describe('highload wallet detection', () => {
   // tonlib's highload-wallet-v2-r2 code (SmartContractCode.cpp), the most common highload wallet on chain.
-  const v2r2 = 'te6ccgEBCQEA6QABFP8A9KQT9LzyyAsBAgEgAgMCAUgEBQHu8oMI1xgg0x/TP/gjqh9TILnyY+1E0NMf0z/T//QE0VNggED0Dm+hMfJgUXO68qIH+QFUEIf5EPKjAvQE0fgAf44YIYAQ9HhvoW+hIJgC0wfUMAH7AJEy4gGz5luDJaHIQDSAQPRDiuYxyBLLHxPLP8v/9ADJ7VQIAATQMAIBIAYHABe9nOdqJoaa+Y64X/wAQb5fl2omhpj5jpn+n/mPoCaKkQQCB6BzfQmMktv8ld0fFAA4IIBA9JZvoW+hMlEQlDBTA7neIJMzNgGSMjDisw==';
+  const v2r2 =
+    'te6ccgEBCQEA6QABFP8A9KQT9LzyyAsBAgEgAgMCAUgEBQHu8oMI1xgg0x/TP/gjqh9TILnyY+1E0NMf0z/T//QE0VNggED0Dm+hMfJgUXO68qIH+QFUEIf5EPKjAvQE0fgAf44YIYAQ9HhvoW+hIJgC0wfUMAH7AJEy4gGz5luDJaHIQDSAQPRDiuYxyBLLHxPLP8v/9ADJ7VQIAATQMAIBIAYHABe9nOdqJoaa+Y64X/wAQb5fl2omhpj5jpn+n/mPoCaKkQQCB6BzfQmMktv8ld0fFAA4IIBA9JZvoW+hMlEQlDBTA7neIJMzNgGSMjDisw==';
   it('recognises highload v2 r2 and reads its wallet_id', () => {
     const kind = detectHighload(Cell.fromBase64(v2r2));
     expect(kind).toEqual({ version: 2, revision: 2 });

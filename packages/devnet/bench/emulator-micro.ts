@@ -39,4 +39,10 @@ for (let round = 0; round < 6; round++) {
   }
 }
 for (const [name, us] of Object.entries(best)) console.log(`${name}: ${us.toFixed(0)} µs CPU per transaction (best of 6 rounds of ${n})`);
-console.log('load average', (await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' '));
+console.log(
+  'load average',
+  (await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' '),
+);

@@ -29,7 +29,15 @@ const signStart = performance.now();
 const bocs: Buffer[] = [];
 for (let seqno = 0; seqno < count; seqno++) {
   const to = receivers[seqno % receivers.length];
-  bocs.push(await walletTransferBoc(wallet, signer, seqno, [internal({ to, value: toNano('0.01'), bounce: false, body: comment(`bench ${seqno}`) })], { validForSeconds: 3600 }));
+  bocs.push(
+    await walletTransferBoc(
+      wallet,
+      signer,
+      seqno,
+      [internal({ to, value: toNano('0.01'), bounce: false, body: comment(`bench ${seqno}`) })],
+      { validForSeconds: 3600 },
+    ),
+  );
 }
 const signMs = performance.now() - signStart;
 

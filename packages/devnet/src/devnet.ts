@@ -25,8 +25,22 @@ import {
   ChainError,
   externalMessageOf,
 } from '@tongate/chain';
-import { decodeElectorData, decodeElectionConfig, decodeValidatorSet, loadConfigDictionary, type ElectionTiming, type ElectorState } from '@tongate/contracts';
-import { CONFIG_ADDRESS, DEVNET_ELECTION_TIMING, ELECTOR_ADDRESS, ElectorDriver, genesisElectorAccount, setElectionParams } from './elector.js';
+import {
+  decodeElectorData,
+  decodeElectionConfig,
+  decodeValidatorSet,
+  loadConfigDictionary,
+  type ElectionTiming,
+  type ElectorState,
+} from '@tongate/contracts';
+import {
+  CONFIG_ADDRESS,
+  DEVNET_ELECTION_TIMING,
+  ELECTOR_ADDRESS,
+  ElectorDriver,
+  genesisElectorAccount,
+  setElectionParams,
+} from './elector.js';
 import { DevnetExecutor } from './executor.js';
 import { devnetFaucet, type Faucet } from './faucet.js';
 import { blockchainControl, sandboxInternals, shareFrozenPrevBlocks, type SeamOptions } from './fast/index.js';
@@ -42,7 +56,15 @@ import { ChainReader } from './reader.js';
 import { MessageRunner } from './runner.js';
 import { runSeed, type SeedSummary } from './seed.js';
 import { ChainStore } from './store.js';
-import { DEVNET_MAX_FACTOR, devnetAdnlAddress, devnetValidators, newStakeBody, ValidatorOperator, type ComplaintRequest, type FiledComplaint } from './validators.js';
+import {
+  DEVNET_MAX_FACTOR,
+  devnetAdnlAddress,
+  devnetValidators,
+  newStakeBody,
+  ValidatorOperator,
+  type ComplaintRequest,
+  type FiledComplaint,
+} from './validators.js';
 import { PoolOperator, SingleNominatorOperator } from './pool-operator.js';
 import type { DevnetWallet } from './wallets.js';
 
@@ -73,7 +95,15 @@ export interface DevnetElectionStatus {
   /** Param 15 in force. */
   timing: ElectionTiming | null;
   /** The open election, if any: stakes are taken until `electClose` for the set starting at `electionId`. */
-  election: { electionId: number; electClose: number; minStake: bigint; totalStake: bigint; participants: number; finished: boolean; failed: boolean } | null;
+  election: {
+    electionId: number;
+    electClose: number;
+    minStake: bigint;
+    totalStake: bigint;
+    participants: number;
+    finished: boolean;
+    failed: boolean;
+  } | null;
   /** The elector's whole state, decoded. */
   state: ElectorState;
 }
@@ -137,7 +167,10 @@ export class Devnet implements ChainSource {
       const genUtime = nowSeconds();
       const validator = devnetValidatorSigner(globalId);
       const dns = devnetDns(faucet.address);
-      const config = recovered.length > 0 ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0] : electionGenesisConfig(globalId, genUtime, opts.electionTiming ?? DEVNET_ELECTION_TIMING, validator.publicKey, dns.root.address);
+      const config =
+        recovered.length > 0
+          ? Cell.fromBoc(store.getBlob(recovered[0].config!))[0]
+          : electionGenesisConfig(globalId, genUtime, opts.electionTiming ?? DEVNET_ELECTION_TIMING, validator.publicKey, dns.root.address);
       const executor = await DevnetExecutor.create({ seam });
       const bc = await Blockchain.create({ config, executor });
       bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
@@ -150,8 +183,7 @@ export class Devnet implements ChainSource {
         await producer.restore(recovered);
         // The journal's config patches (the elections' validator sets) are in the reader's config now.
         bc.setConfig(reader.config);
-      }
-      else
+      } else
         await producer.genesis(config, faucet, genUtime, [
           genesisElectorAccount(genUtime, loadConfigDictionary(config).get(34)!.hash()),
           genesisContractAccount(dns.root.address, dns.root.init, genUtime),
@@ -233,9 +265,14 @@ export class Devnet implements ChainSource {
             return p34 ? decodeValidatorSet(p34) : null;
           },
           complaintStoragePrice: async (bits, refs, expireIn) => {
-            const r = await this.runGetMethod(ELECTOR_ADDRESS, 'complaint_storage_price', [bits, refs, expireIn].map((n) => ({ type: 'int' as const, value: BigInt(n) })));
+            const r = await this.runGetMethod(
+              ELECTOR_ADDRESS,
+              'complaint_storage_price',
+              [bits, refs, expireIn].map((n) => ({ type: 'int' as const, value: BigInt(n) })),
+            );
             const top = r.stack[0];
-            if (r.exitCode !== 0 || top?.type !== 'int') throw new ChainError('unavailable', `complaint_storage_price failed (exit code ${r.exitCode})`);
+            if (r.exitCode !== 0 || top?.type !== 'int')
+              throw new ChainError('unavailable', `complaint_storage_price failed (exit code ${r.exitCode})`);
             return top.value;
           },
           logger: this.logger,
@@ -260,7 +297,10 @@ export class Devnet implements ChainSource {
     let timer: NodeJS.Timeout | undefined;
     // The operator files it in the next rounds; a devnet whose blocks stop (blockIntervalMs 0) would never answer.
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ChainError('unavailable', 'the complaint was not filed within 60 s (are blocks being produced?)')), 60_000);
+      timer = setTimeout(
+        () => reject(new ChainError('unavailable', 'the complaint was not filed within 60 s (are blocks being produced?)')),
+        60_000,
+      );
       timer.unref();
     });
     return Promise.race([this.operator!.fileComplaint(request), timeout]).finally(() => clearTimeout(timer));
@@ -270,10 +310,23 @@ export class Devnet implements ChainSource {
    * Starts the operator of a seeded pool, TON Foundation or single-nominator (pool-operator.ts): from the next round on
    * its validator stakes it in the elections and recovers the stake. False on a chain without the elector.
    */
-  startPoolOperator(pool: { kind?: 'nominator_pool' | 'single_nominator'; address: Address; validatorWallet: DevnetWallet; walletSigner: Ed25519Signer; validatorKey: Ed25519Signer }): boolean {
+  startPoolOperator(pool: {
+    kind?: 'nominator_pool' | 'single_nominator';
+    address: Address;
+    validatorWallet: DevnetWallet;
+    walletSigner: Ed25519Signer;
+    validatorKey: Ed25519Signer;
+  }): boolean {
     if (!this.history.firstMc || !this.hasElector()) return false;
     const electorStakeBody = ({ electionId, queryId }: { electionId: number; queryId: bigint }) =>
-      newStakeBody({ validator: pool.validatorKey, stakeHolder: pool.address, electionId, maxFactor: DEVNET_MAX_FACTOR, adnlAddr: devnetAdnlAddress(pool.validatorKey.publicKey), queryId });
+      newStakeBody({
+        validator: pool.validatorKey,
+        stakeHolder: pool.address,
+        electionId,
+        maxFactor: DEVNET_MAX_FACTOR,
+        adnlAddr: devnetAdnlAddress(pool.validatorKey.publicKey),
+        queryId,
+      });
     if (pool.kind === 'single_nominator') {
       const single = new SingleNominatorOperator(
         {
@@ -322,7 +375,10 @@ export class Devnet implements ChainSource {
   }
 
   private hasElector(): boolean {
-    return this.reader.configParam(1)?.beginParse().loadBuffer(32).equals(ELECTOR_ADDRESS.hash) === true && this.reader.accountAt(ELECTOR_ADDRESS, this.history.lastMc.id.seqno) !== null;
+    return (
+      this.reader.configParam(1)?.beginParse().loadBuffer(32).equals(ELECTOR_ADDRESS.hash) === true &&
+      this.reader.accountAt(ELECTOR_ADDRESS, this.history.lastMc.id.seqno) !== null
+    );
   }
 
   private liveElectorState(): Promise<ElectorState> {
@@ -341,7 +397,17 @@ export class Devnet implements ChainSource {
       elector: ELECTOR_ADDRESS,
       config: CONFIG_ADDRESS,
       timing: decodeElectionConfig(loadConfigDictionary(this.reader.config)).timing,
-      election: e ? { electionId: e.electAt, electClose: e.electClose, minStake: e.minStake, totalStake: e.totalStake, participants: e.participants.length, finished: e.finished, failed: e.failed } : null,
+      election: e
+        ? {
+            electionId: e.electAt,
+            electClose: e.electClose,
+            minStake: e.minStake,
+            totalStake: e.totalStake,
+            participants: e.participants.length,
+            finished: e.finished,
+            failed: e.failed,
+          }
+        : null,
       state,
     };
   }
@@ -398,12 +464,18 @@ export class Devnet implements ChainSource {
     return this.history.mcAt(mcSeqno).shardBlocks;
   }
 
-  async listBlockTransactions(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ShortTransactionId>> {
+  async listBlockTransactions(
+    ref: BlockRef,
+    opts: { count: number; after?: BlockTransactionCursor },
+  ): Promise<BlockTransactionsPage<ShortTransactionId>> {
     const { txs, incomplete } = this.history.blockPage(ref, opts);
     return { transactions: txs.map((t) => ({ account: t.account, workchain: t.workchain, lt: t.lt, hash: t.hash })), incomplete };
   }
 
-  async listBlockTransactionsExt(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ChainTransaction>> {
+  async listBlockTransactionsExt(
+    ref: BlockRef,
+    opts: { count: number; after?: BlockTransactionCursor },
+  ): Promise<BlockTransactionsPage<ChainTransaction>> {
     const { block, txs, incomplete } = this.history.blockPage(ref, opts);
     return { transactions: txs.map((t) => this.reader.transaction(t, block.id)), incomplete };
   }
@@ -491,7 +563,11 @@ export class Devnet implements ChainSource {
 /** A new chain's config: the sandbox's mainnet config for the network, with the devnet's election params. */
 function electionGenesisConfig(globalId: number, genUtime: number, timing: ElectionTiming, validatorKey: Buffer, dnsRoot: Address): Cell {
   const dict = loadConfigDictionary(genesisConfig(globalId, dnsRoot));
-  setElectionParams(dict, { genUtime, timing, validator: { publicKey: validatorKey, adnlAddr: devnetAdnlAddress(validatorKey), weight: 1n << 60n } });
+  setElectionParams(dict, {
+    genUtime,
+    timing,
+    validator: { publicKey: validatorKey, adnlAddr: devnetAdnlAddress(validatorKey), weight: 1n << 60n },
+  });
   return beginCell().storeDictDirect(dict).endCell();
 }
 

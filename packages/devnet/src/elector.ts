@@ -1,4 +1,14 @@
-import { Address, beginCell, Cell, Dictionary, loadMessage, loadShardAccount, storeShardAccount, type DictionaryValue, type ShardAccount } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  Dictionary,
+  loadMessage,
+  loadShardAccount,
+  storeShardAccount,
+  type DictionaryValue,
+  type ShardAccount,
+} from '@ton/core';
 import type { Blockchain, SmartContract } from '@ton/sandbox';
 import {
   decodeConfigParam15,
@@ -38,7 +48,12 @@ export const CONFIG_ADDRESS = new Address(-1, Buffer.alloc(32, 0x55));
 export function devnetElectionTiming(electedFor: number): ElectionTiming {
   if (!Number.isInteger(electedFor) || electedFor < 12) throw new Error('a devnet validation cycle lasts at least 12 s');
   const sixth = Math.floor(electedFor / 6);
-  return Object.freeze({ validatorsElectedFor: electedFor, electionsStartBefore: Math.floor(electedFor / 2), electionsEndBefore: sixth, stakeHeldFor: sixth });
+  return Object.freeze({
+    validatorsElectedFor: electedFor,
+    electionsStartBefore: Math.floor(electedFor / 2),
+    electionsEndBefore: sixth,
+    stakeHeldFor: sixth,
+  });
 }
 
 /** The default: a set validates 2 minutes, elections open 1 minute before it starts and close 20 s before. */
@@ -71,7 +86,8 @@ export interface GenesisValidator {
 
 /** `validator_addr#73 public_key:(ed25519_pubkey#8e81278a pubkey:bits256) weight:uint64 adnl_addr:bits256`. */
 const VALIDATOR_DESCR: DictionaryValue<GenesisValidator> = {
-  serialize: (v, b) => b.storeUint(0x73, 8).storeUint(0x8e81278a, 32).storeBuffer(v.publicKey, 32).storeUint(v.weight, 64).storeBuffer(v.adnlAddr, 32),
+  serialize: (v, b) =>
+    b.storeUint(0x73, 8).storeUint(0x8e81278a, 32).storeBuffer(v.publicKey, 32).storeUint(v.weight, 64).storeBuffer(v.adnlAddr, 32),
   parse: () => {
     throw new Error('write-only');
   },
@@ -87,7 +103,10 @@ export function validatorSetCell(utimeSince: number, utimeUntil: number, validat
     .storeUint(utimeUntil, 32)
     .storeUint(validators.length, 16)
     .storeUint(Math.min(validators.length, maxMain), 16)
-    .storeUint(validators.reduce((s, v) => s + v.weight, 0n), 64)
+    .storeUint(
+      validators.reduce((s, v) => s + v.weight, 0n),
+      64,
+    )
     .storeDict(list)
     .endCell();
 }
@@ -96,13 +115,35 @@ export function validatorSetCell(utimeSince: number, utimeUntil: number, validat
  * Election params of a new devnet's config: 15, 16 and 17 as above, 34 = the genesis set (the block signer alone,
  * from `genUtime` for one elected period), no 32 or 36.
  */
-export function setElectionParams(config: Dictionary<number, Cell>, opts: { genUtime: number; timing: ElectionTiming; validator: GenesisValidator }): void {
+export function setElectionParams(
+  config: Dictionary<number, Cell>,
+  opts: { genUtime: number; timing: ElectionTiming; validator: GenesisValidator },
+): void {
   const { timing, genUtime } = opts;
-  config.set(15, beginCell().storeUint(timing.validatorsElectedFor, 32).storeUint(timing.electionsStartBefore, 32).storeUint(timing.electionsEndBefore, 32).storeUint(timing.stakeHeldFor, 32).endCell());
+  config.set(
+    15,
+    beginCell()
+      .storeUint(timing.validatorsElectedFor, 32)
+      .storeUint(timing.electionsStartBefore, 32)
+      .storeUint(timing.electionsEndBefore, 32)
+      .storeUint(timing.stakeHeldFor, 32)
+      .endCell(),
+  );
   const counts = DEVNET_VALIDATOR_COUNTS;
-  config.set(16, beginCell().storeUint(counts.maxValidators, 16).storeUint(counts.maxMainValidators, 16).storeUint(counts.minValidators, 16).endCell());
+  config.set(
+    16,
+    beginCell().storeUint(counts.maxValidators, 16).storeUint(counts.maxMainValidators, 16).storeUint(counts.minValidators, 16).endCell(),
+  );
   const limits = DEVNET_STAKE_LIMITS;
-  config.set(17, beginCell().storeCoins(limits.minStake).storeCoins(limits.maxStake).storeCoins(limits.minTotalStake).storeUint(limits.maxStakeFactor, 32).endCell());
+  config.set(
+    17,
+    beginCell()
+      .storeCoins(limits.minStake)
+      .storeCoins(limits.maxStake)
+      .storeCoins(limits.minTotalStake)
+      .storeUint(limits.maxStakeFactor, 32)
+      .endCell(),
+  );
   config.set(34, validatorSetCell(genUtime, genUtime + timing.validatorsElectedFor, [opts.validator], counts.maxMainValidators));
   config.delete(32);
   config.delete(36);
@@ -113,7 +154,14 @@ export function setElectionParams(config: Dictionary<number, Cell>, opts: { genU
  * (`elect:nothing credits:{} past_elections:{} grams:0 active_id:0 active_hash`) whose active set is the genesis set.
  */
 export function genesisElectorAccount(genUtime: number, activeSetHash: Buffer): ShardAccount {
-  const data = beginCell().storeBit(false).storeDict(null).storeDict(null).storeCoins(0n).storeUint(0, 32).storeBuffer(activeSetHash, 32).endCell();
+  const data = beginCell()
+    .storeBit(false)
+    .storeDict(null)
+    .storeDict(null)
+    .storeCoins(0n)
+    .storeUint(0, 32)
+    .storeBuffer(activeSetHash, 32)
+    .endCell();
   return {
     account: {
       addr: ELECTOR_ADDRESS,
@@ -148,7 +196,6 @@ export interface ElectorRound {
 /** The params the devnet's config stand-in changes. */
 const VALIDATOR_SET_PARAMS = [32, 34, 36];
 
-
 /**
  * Runs the elector's tick and plays the config contract, once per round inside the producer's queue. Absent on a
  * chain without an elector (a devnet recorded before it had one). The devnet is the only writer of its config, so
@@ -176,7 +223,13 @@ export class ElectorDriver {
   }
 
   /** A driver when the chain has the elector the config names (param 1) at the devnet's elector address. */
-  static async attach(parts: { bc: Blockchain; control: BlockchainControl; executor: DevnetExecutor; internals: SandboxInternals | null; logger?: { info(obj: object, msg?: string): void } }): Promise<ElectorDriver | null> {
+  static async attach(parts: {
+    bc: Blockchain;
+    control: BlockchainControl;
+    executor: DevnetExecutor;
+    internals: SandboxInternals | null;
+    logger?: { info(obj: object, msg?: string): void };
+  }): Promise<ElectorDriver | null> {
     const { bc } = parts;
     if (!paramAddress(loadConfigDictionary(bc.config), 1)?.equals(ELECTOR_ADDRESS.hash)) return null;
     const elector = await bc.getContract(ELECTOR_ADDRESS);
@@ -220,7 +273,14 @@ export class ElectorDriver {
     const contract = await this.bc.getContract(ELECTOR_ADDRESS);
     const current = this.internals?.contract(contract)._account ?? null;
     const idle = this.idle;
-    if (idle && current === idle.account && idle.configVersion === this.configVersion && now < idle.wakeAt && now - idle.ranAt < MAX_IDLE_SKIP_SECONDS) return null;
+    if (
+      idle &&
+      current === idle.account &&
+      idle.configVersion === this.configVersion &&
+      now < idle.wakeAt &&
+      now - idle.ranAt < MAX_IDLE_SKIP_SECONDS
+    )
+      return null;
     await this.control.setLt(this.bc.lt + 1_000_000n);
     const ran = await this.runTick(contract, now);
     if (!ran) return null;
@@ -229,7 +289,10 @@ export class ElectorDriver {
     const dataBefore = electorData(before);
     if (tx.outMessages.length === 0 && dataBefore !== null && dataBefore.equals(electorData(shardAccount) ?? Buffer.alloc(0))) {
       // Nothing happened: the state stays as it was, so an idle devnet does not grow by an elector snapshot a round.
-      this.idle = current === null ? null : { account: current, configVersion: this.configVersion, wakeAt: this.nextWake(dataBefore, now), ranAt: now };
+      this.idle =
+        current === null
+          ? null
+          : { account: current, configVersion: this.configVersion, wakeAt: this.nextWake(dataBefore, now), ranAt: now };
       return null;
     }
     this.idle = null;
@@ -239,7 +302,8 @@ export class ElectorDriver {
     for (const cell of tx.outMessages) {
       // The elector's tick only ever writes to the config contract: the set it elected (queried by election id).
       const out = loadMessage(cell.beginParse());
-      if (out.info.type !== 'internal' || !configAddress || out.info.dest.workChain !== -1 || !out.info.dest.hash.equals(configAddress)) continue;
+      if (out.info.type !== 'internal' || !configAddress || out.info.dest.workChain !== -1 || !out.info.dest.hash.equals(configAddress))
+        continue;
       const message = decodeElectorMessage(out.body);
       if (message?.type !== 'set_next_validator_set') continue;
       try {
@@ -270,7 +334,8 @@ export class ElectorDriver {
     for (const p of state.pastElections) if (p.electionId !== state.activeId) times.push(p.unfreezeAt);
     const current = this.config.get(34);
     const timing = this.config.get(15);
-    if (!state.election && current && timing) times.push(decodeValidatorSet(current).utimeUntil - decodeConfigParam15(timing).electionsStartBefore);
+    if (!state.election && current && timing)
+      times.push(decodeValidatorSet(current).utimeUntil - decodeConfigParam15(timing).electionsStartBefore);
     // A moment already past did not make the tick act (it was idle): the elector waits for something else there (an
     // election short of stake waits for stakes), which a state change brings.
     const ahead = times.filter((t) => t > now);
@@ -282,20 +347,22 @@ export class ElectorDriver {
     const bc = this.bc;
     if (this.internals && this.executor.canRunDirect) {
       const before = this.internals.contract(contract)._account;
-      const res = await this.executor.runTransactionBocRetrying({
-        config: bc.configBase64,
-        libs: bc.libs ?? null,
-        verbosity: 'short',
-        shardAccount: before,
-        message: '',
-        tickTock: 'tick',
-        now,
-        lt: bc.lt,
-        randomSeed: bc.random ?? Buffer.alloc(32),
-        ignoreChksig: false,
-        debugEnabled: false,
-        prevBlocksInfo: bc.prevBlocks,
-      }).catch((e: unknown) => ({ result: { success: false as const, error: String(e) } }));
+      const res = await this.executor
+        .runTransactionBocRetrying({
+          config: bc.configBase64,
+          libs: bc.libs ?? null,
+          verbosity: 'short',
+          shardAccount: before,
+          message: '',
+          tickTock: 'tick',
+          now,
+          lt: bc.lt,
+          randomSeed: bc.random ?? Buffer.alloc(32),
+          ignoreChksig: false,
+          debugEnabled: false,
+          prevBlocksInfo: bc.prevBlocks,
+        })
+        .catch((e: unknown) => ({ result: { success: false as const, error: String(e) } }));
       if (!res.result.success) {
         this.logger?.info({ err: res.result.error }, 'devnet: elector tick failed');
         return null;
@@ -308,7 +375,11 @@ export class ElectorDriver {
       const tx = await contract.runTickTock('tick', { now });
       const shardAccount = beginCell().store(storeShardAccount(contract.account)).endCell().toBoc().toString('base64');
       await this.bc.setShardAccount(ELECTOR_ADDRESS, before);
-      return { boc: tx.raw.toBoc(), shardAccount, before: beginCell().store(storeShardAccount(before)).endCell().toBoc().toString('base64') };
+      return {
+        boc: tx.raw.toBoc(),
+        shardAccount,
+        before: beginCell().store(storeShardAccount(before)).endCell().toBoc().toString('base64'),
+      };
     } catch (e) {
       this.logger?.info({ err: String(e).split('\n')[0] }, 'devnet: elector tick failed');
       await this.bc.setShardAccount(ELECTOR_ADDRESS, before);

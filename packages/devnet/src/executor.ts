@@ -237,7 +237,8 @@ export class DevnetExecutor implements IExecutor {
       for (const [id, amount] of Object.entries(args.extraCurrency)) extra[id] = amount.toString();
       params.extra_currencies = extra;
     }
-    if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
+    if (args.prevBlocksInfo !== undefined)
+      params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
     const stack = serializeTuple(args.stack).toBoc().toString('base64');
     const resp = this.guard(() => {
       const raw = access.invoke('_run_get_method', [JSON.stringify(params), stack, this.configString.get(access.module, args.config)]);
@@ -274,7 +275,9 @@ export class DevnetExecutor implements IExecutor {
   }
 
   /** runTransactionBoc, tried once more on a fresh emulator after a fault (see retryAfterFault). */
-  runTransactionBocRetrying(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string; tickTock?: 'tick' | 'tock' }): Promise<ExecutorEmulationResult> {
+  runTransactionBocRetrying(
+    args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string; tickTock?: 'tick' | 'tock' },
+  ): Promise<ExecutorEmulationResult> {
     return this.retryAfterFault(async () => this.runTransactionBoc(args));
   }
 
@@ -283,7 +286,9 @@ export class DevnetExecutor implements IExecutor {
    * message cells exactly as the emulator produced them (out_msgs) or the client sent them, without a Cell → BOC
    * round trip. Only call when canRunDirect, and after ready() (it throws EmulatorFault while a replacement is built).
    */
-  runTransactionBoc(args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string; tickTock?: 'tick' | 'tock' }): ExecutorEmulationResult {
+  runTransactionBoc(
+    args: Omit<ExecutorRunTransactionArgs, 'message'> & { message: string; tickTock?: 'tick' | 'tock' },
+  ): ExecutorEmulationResult {
     if (this.replacing) throw new EmulatorFault(new Error('the emulator is being restarted'));
     const access = this.access!;
     const module = access.module;
@@ -296,13 +301,19 @@ export class DevnetExecutor implements IExecutor {
       // A tick-tock transaction: no message, as the sandbox's runTickTock asks for it.
       ...(args.tickTock ? { is_tick_tock: true, is_tock: args.tickTock === 'tock' } : {}),
     };
-    if (args.prevBlocksInfo !== undefined) params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
+    if (args.prevBlocksInfo !== undefined)
+      params.prev_blocks_info = this.cached(this.prevBlocksCache, args.prevBlocksInfo, serializePrevBlocks);
     const resp = this.guard(() => {
       const emulator = access.emulatorPointer(args.config, VERBOSITY[args.verbosity]);
       // The same arguments as the sandbox's runCommon, written into wasm memory here: the libraries once per change
       // (like the config), the rest into one reused buffer. The sandbox's string heap sorted and searched its
       // buffers on every call, a few percent of a wallet transfer.
-      const libs = args.libs ? this.libsPointer.get(module, this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64'))) : 0;
+      const libs = args.libs
+        ? this.libsPointer.get(
+            module,
+            this.cached(this.libsCache, args.libs, (c) => c.toBoc().toString('base64')),
+          )
+        : 0;
       const [account, message, json] = this.scratch.write(module, [args.shardAccount, args.message, JSON.stringify(params)]);
       return JSON.parse(access.extractString(module._emulate_with_emulator(emulator, libs, account, message, json)));
     });

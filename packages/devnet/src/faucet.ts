@@ -9,8 +9,30 @@ import type { Address } from '@ton/core';
  * Never use this mnemonic outside a devnet: it is public.
  */
 export const DEVNET_FAUCET_MNEMONIC: readonly string[] = Object.freeze([
-  'budget', 'donor', 'ramp', 'icon', 'catch', 'poverty', 'swim', 'swamp', 'walk', 'grit', 'urban', 'truck',
-  'suffer', 'simple', 'rice', 'security', 'fancy', 'inside', 'slim', 'effort', 'spoon', 'oppose', 'borrow', 'skirt',
+  'budget',
+  'donor',
+  'ramp',
+  'icon',
+  'catch',
+  'poverty',
+  'swim',
+  'swamp',
+  'walk',
+  'grit',
+  'urban',
+  'truck',
+  'suffer',
+  'simple',
+  'rice',
+  'security',
+  'fancy',
+  'inside',
+  'slim',
+  'effort',
+  'spoon',
+  'oppose',
+  'borrow',
+  'skirt',
 ]);
 
 /** Genesis balance of the faucet: one billion TON. */

@@ -30,7 +30,11 @@ export function genesisContractAccount(address: Address, init: StateInit, genUti
   return {
     account: {
       addr: address,
-      storage: { lastTransLt: 0n, balance: { coins: DNS_GENESIS_BALANCE }, state: { type: 'active', state: { code: init.code!, data: init.data! } } },
+      storage: {
+        lastTransLt: 0n,
+        balance: { coins: DNS_GENESIS_BALANCE },
+        state: { type: 'active', state: { code: init.code!, data: init.data! } },
+      },
       storageStats: { used: { cells: 0n, bits: 0n }, lastPaid: genUtime, duePayment: null, storageExtra: null },
     },
     lastTransactionLt: 0n,

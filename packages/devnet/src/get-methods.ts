@@ -35,22 +35,24 @@ export class GetMethods {
     if (known) return known;
     const code = state.state.code;
     const balance = sa.account.storage.balance.coins;
-    const res = await emulatorCall(() => this.bc.executor.runGetMethod({
-      code,
-      data: state.state.data ?? beginCell().endCell(),
-      methodId,
-      stack,
-      config: this.bc.configBase64,
-      verbosity: 'short',
-      libs: this.reader.libs,
-      address,
-      unixTime: mc.genUtime,
-      balance,
-      randomSeed: mc.id.rootHash,
-      gasLimit: GET_METHOD_GAS_LIMIT,
-      debugEnabled: false,
-      prevBlocksInfo: this.bc.prevBlocks,
-    }));
+    const res = await emulatorCall(() =>
+      this.bc.executor.runGetMethod({
+        code,
+        data: state.state.data ?? beginCell().endCell(),
+        methodId,
+        stack,
+        config: this.bc.configBase64,
+        verbosity: 'short',
+        libs: this.reader.libs,
+        address,
+        unixTime: mc.genUtime,
+        balance,
+        randomSeed: mc.id.rootHash,
+        gasLimit: GET_METHOD_GAS_LIMIT,
+        debugEnabled: false,
+        prevBlocksInfo: this.bc.prevBlocks,
+      }),
+    );
     const result = getMethodResultOf(res.output, mc.id, lastTransaction);
     this.cache.set(key, result);
     return result;

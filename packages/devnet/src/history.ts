@@ -68,13 +68,17 @@ export class HistoryIndex {
 
   /** The last `count` masterchain block ids, newest first (what c7's PREVBLOCKS holds). */
   recentMcIds(count: number): BlockIdExt[] {
-    return this.mcBlocks.slice(-count).reverse().map((b) => b.id);
+    return this.mcBlocks
+      .slice(-count)
+      .reverse()
+      .map((b) => b.id);
   }
 
   /** A masterchain block by seqno; the last one when seqno is undefined. */
   mcAt(seqno: number | undefined): StoredBlock {
     if (seqno === undefined) return this.lastMc;
-    if (!Number.isInteger(seqno) || seqno < 0) throw new ChainError('invalid', `masterchain seqno must be a non-negative integer, got ${seqno}`);
+    if (!Number.isInteger(seqno) || seqno < 0)
+      throw new ChainError('invalid', `masterchain seqno must be a non-negative integer, got ${seqno}`);
     const b = this.mcBlocks[seqno];
     if (!b) throw new ChainError('not_found', `masterchain block ${seqno} not found (last is ${this.lastMc.id.seqno})`);
     return b;
@@ -82,14 +86,18 @@ export class HistoryIndex {
 
   private chainOf(workchain: number, shard: bigint): StoredBlock[] {
     if (shard !== WHOLE_SHARD || (workchain !== -1 && workchain !== 0)) {
-      throw new ChainError('not_found', `no shard ${workchain}:${BigInt.asUintN(64, shard).toString(16)} on the devnet (one shard 8000000000000000 per workchain)`);
+      throw new ChainError(
+        'not_found',
+        `no shard ${workchain}:${BigInt.asUintN(64, shard).toString(16)} on the devnet (one shard 8000000000000000 per workchain)`,
+      );
     }
     return workchain === -1 ? this.mcBlocks : this.shardBlocks;
   }
 
   blockAt(ref: BlockRef): StoredBlock {
     const b = this.chainOf(ref.workchain, ref.shard)[ref.seqno];
-    if (!b) throw new ChainError('not_found', `block (${ref.workchain},${BigInt.asUintN(64, ref.shard).toString(16)},${ref.seqno}) not found`);
+    if (!b)
+      throw new ChainError('not_found', `block (${ref.workchain},${BigInt.asUintN(64, ref.shard).toString(16)},${ref.seqno}) not found`);
     return b;
   }
 
@@ -114,8 +122,12 @@ export class HistoryIndex {
   }
 
   /** Up to `count` of a block's transactions in (account, lt) order, after the cursor when one is given. */
-  blockPage(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): { block: StoredBlock; txs: StoredTx[]; incomplete: boolean } {
-    if (!Number.isInteger(opts.count) || opts.count < 1) throw new ChainError('invalid', `count must be a positive integer, got ${opts.count}`);
+  blockPage(
+    ref: BlockRef,
+    opts: { count: number; after?: BlockTransactionCursor },
+  ): { block: StoredBlock; txs: StoredTx[]; incomplete: boolean } {
+    if (!Number.isInteger(opts.count) || opts.count < 1)
+      throw new ChainError('invalid', `count must be a positive integer, got ${opts.count}`);
     const block = this.blockAt(ref);
     let start = 0;
     if (opts.after) {

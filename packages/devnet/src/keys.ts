@@ -14,7 +14,11 @@ export interface Ed25519Signer {
 
 export function signerFromSeed(seed: Buffer): Ed25519Signer {
   if (seed.length !== 32 && seed.length !== 64) throw new Error('ed25519 seed must be 32 bytes (or a 64-byte secret key)');
-  const key: KeyObject = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed.subarray(0, 32)]), format: 'der', type: 'pkcs8' });
+  const key: KeyObject = createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, seed.subarray(0, 32)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
   return { publicKey: Buffer.from(spki.subarray(spki.length - 32)), sign: (data) => sign(null, data, key) };
 }

@@ -40,7 +40,8 @@ export class Messages {
     const raw = this.runner ? rawExternalMessage(boc) : null;
     const parsed = raw ? null : parseExternal(boc);
     return this.producer.serial(async () => {
-      if (this.producer.pendingCount >= EXT_MSG_QUEUE_SIZE_LIMIT) throw new ChainError('refused', 'external message queue is full, retry after the next block');
+      if (this.producer.pendingCount >= EXT_MSG_QUEUE_SIZE_LIMIT)
+        throw new ChainError('refused', 'external message queue is full, retry after the next block');
       let result: RunResult;
       if (this.runner?.applicable) {
         const dest = raw ? raw.dest : (parsed!.msg.info.dest as Address);
@@ -80,21 +81,26 @@ export class Messages {
     return this.producer.serial(async () => {
       const sc = await this.bc.getContract(dest);
       const lastTxTime = sc.account.account?.storageStats.lastPaid ?? 0;
-      const res = await emulatorCall(() => this.bc.executor.runTransaction({
-        config: this.bc.configBase64,
-        libs: this.bc.libs ?? null,
-        verbosity: 'short',
-        shardAccount: beginCell().store(storeShardAccount(sc.account)).endCell().toBoc().toString('base64'),
-        message,
-        now: Math.max(nowSeconds(), lastTxTime),
-        lt: this.bc.lt + LT_PER_ROUND,
-        randomSeed: Buffer.alloc(32),
-        ignoreChksig: opts.ignoreChksig,
-        debugEnabled: false,
-        prevBlocksInfo: this.bc.prevBlocks,
-      }));
+      const res = await emulatorCall(() =>
+        this.bc.executor.runTransaction({
+          config: this.bc.configBase64,
+          libs: this.bc.libs ?? null,
+          verbosity: 'short',
+          shardAccount: beginCell().store(storeShardAccount(sc.account)).endCell().toBoc().toString('base64'),
+          message,
+          now: Math.max(nowSeconds(), lastTxTime),
+          lt: this.bc.lt + LT_PER_ROUND,
+          randomSeed: Buffer.alloc(32),
+          ignoreChksig: opts.ignoreChksig,
+          debugEnabled: false,
+          prevBlocksInfo: this.bc.prevBlocks,
+        }),
+      );
       if (!res.result.success) {
-        throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
+        throw new ChainError(
+          'refused',
+          `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`,
+        );
       }
       return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
     });
@@ -103,7 +109,12 @@ export class Messages {
    * The whole trace of an external message on a copy of the live state (the message's own checks included), or on
    * the state of an earlier masterchain block when `stateAt` reads one.
    */
-  async emulateTrace(message: Cell, mcSeqno: number, opts: TraceEmulationOptions = {}, stateAt?: (address: Address) => Promise<ShardAccount>): Promise<EmulatedTrace> {
+  async emulateTrace(
+    message: Cell,
+    mcSeqno: number,
+    opts: TraceEmulationOptions = {},
+    stateAt?: (address: Address) => Promise<ShardAccount>,
+  ): Promise<EmulatedTrace> {
     externalOf(message);
     return this.producer.serial(() =>
       emulateTraceWith(
@@ -111,20 +122,23 @@ export class Messages {
           mcSeqno,
           shardAccount: stateAt ?? (async (address) => (await this.bc.getContract(address)).account),
           runTransaction: async (shardAccount, msg, { now, lt, ignoreChksig }) => {
-            const res = await emulatorCall(() => this.bc.executor.runTransaction({
-              config: this.bc.configBase64,
-              libs: this.bc.libs ?? null,
-              verbosity: 'short',
-              shardAccount: shardAccountBoc(shardAccount),
-              message: msg,
-              now: Math.max(now, nowSeconds()),
-              lt: lt > this.bc.lt + LT_PER_ROUND ? lt : this.bc.lt + LT_PER_ROUND,
-              randomSeed: Buffer.alloc(32),
-              ignoreChksig,
-              debugEnabled: false,
-              prevBlocksInfo: this.bc.prevBlocks,
-            }));
-            if (!res.result.success) return { error: `${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}` };
+            const res = await emulatorCall(() =>
+              this.bc.executor.runTransaction({
+                config: this.bc.configBase64,
+                libs: this.bc.libs ?? null,
+                verbosity: 'short',
+                shardAccount: shardAccountBoc(shardAccount),
+                message: msg,
+                now: Math.max(now, nowSeconds()),
+                lt: lt > this.bc.lt + LT_PER_ROUND ? lt : this.bc.lt + LT_PER_ROUND,
+                randomSeed: Buffer.alloc(32),
+                ignoreChksig,
+                debugEnabled: false,
+                prevBlocksInfo: this.bc.prevBlocks,
+              }),
+            );
+            if (!res.result.success)
+              return { error: `${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}` };
             return { transaction: Cell.fromBase64(res.result.transaction), shardAccount: shardAccountOfBoc(res.result.shardAccount) };
           },
         },

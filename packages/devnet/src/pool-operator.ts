@@ -94,8 +94,20 @@ export class PoolOperator extends ValidatorWalletOperator<PoolOperatorContext> {
       const election = await this.ctx.openElection();
       if (pool.nominators.some((n) => n.withdrawRequested)) {
         // A pool with withdraw requests may not stake: pay them first.
-        messages.push(internal({ to: this.pool, value: TON, bounce: true, body: opBody(NOMINATOR_POOL_OPS.processWithdrawRequests, queryId).storeUint(255, 8).endCell() }));
-      } else if (election && !election.finished && election.electionId !== this.stakedIn && pool.validatorAmount >= pool.minValidatorStake) {
+        messages.push(
+          internal({
+            to: this.pool,
+            value: TON,
+            bounce: true,
+            body: opBody(NOMINATOR_POOL_OPS.processWithdrawRequests, queryId).storeUint(255, 8).endCell(),
+          }),
+        );
+      } else if (
+        election &&
+        !election.finished &&
+        election.electionId !== this.stakedIn &&
+        pool.validatorAmount >= pool.minValidatorStake
+      ) {
         const amount = account.balance - POOL_RESERVE;
         if (amount >= MIN_STAKE_TO_SEND) {
           const body = poolNewStakeBody(this.ctx.electorStakeBody({ electionId: election.electionId, queryId }), amount);
@@ -105,11 +117,18 @@ export class PoolOperator extends ValidatorWalletOperator<PoolOperatorContext> {
       }
     } else {
       const setHash = await this.ctx.currentSetHash();
-      const recoverable = pool.state === 2 && pool.validatorSetChangesCount >= 2 && (pool.validatorSetChangesCount > 2 || now - pool.validatorSetChangeTime > pool.stakeHeldFor + 60);
+      const recoverable =
+        pool.state === 2 &&
+        pool.validatorSetChangesCount >= 2 &&
+        (pool.validatorSetChangesCount > 2 || now - pool.validatorSetChangeTime > pool.stakeHeldFor + 60);
       if (setHash !== null && setHash !== pool.savedValidatorSetHash && pool.validatorSetChangesCount < 3) {
-        messages.push(internal({ to: this.pool, value: TON, bounce: true, body: opBody(NOMINATOR_POOL_OPS.updateValidatorSetHash, queryId).endCell() }));
+        messages.push(
+          internal({ to: this.pool, value: TON, bounce: true, body: opBody(NOMINATOR_POOL_OPS.updateValidatorSetHash, queryId).endCell() }),
+        );
       } else if (recoverable && now - this.recoverAskedAt >= RECOVER_RETRY_SECONDS) {
-        messages.push(internal({ to: this.pool, value: TON, bounce: true, body: opBody(NOMINATOR_POOL_OPS.recoverStake, queryId).endCell() }));
+        messages.push(
+          internal({ to: this.pool, value: TON, bounce: true, body: opBody(NOMINATOR_POOL_OPS.recoverStake, queryId).endCell() }),
+        );
         this.recoverAskedAt = now;
       }
     }

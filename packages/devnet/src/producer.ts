@@ -87,7 +87,16 @@ export class BlockProducer {
       changed.push({ workchain: address.workChain, account: address.hash, shardAccountHash: cell.hash() });
     }
     const stateHash = nextStateHash(ZERO32, changed);
-    const round = this.buildRound({ genUtime, startLt: 0n, endLt: LT_PER_ROUND, txs: [], stateHash, accounts, prevShard: null, prevMc: null });
+    const round = this.buildRound({
+      genUtime,
+      startLt: 0n,
+      endLt: LT_PER_ROUND,
+      txs: [],
+      stateHash,
+      accounts,
+      prevShard: null,
+      prevMc: null,
+    });
     round.config = store.putBlob(config.toBoc());
     round.libs = store.putBlob(libs.toBoc());
     await this.parts.control.setLt(LT_PER_ROUND);
@@ -150,7 +159,9 @@ export class BlockProducer {
     const accounts: StoredAccount[] = [];
     const changed: { workchain: number; account: Buffer; shardAccountHash: Buffer }[] = [];
     for (const address of this.touched.values()) {
-      const cell = beginCell().store(storeShardAccount((await bc.getContract(address)).account)).endCell();
+      const cell = beginCell()
+        .store(storeShardAccount((await bc.getContract(address)).account))
+        .endCell();
       accounts.push({ workchain: address.workChain, account: address.hash, blob: store.putBlob(cell.toBoc()) });
       changed.push({ workchain: address.workChain, account: address.hash, shardAccountHash: cell.hash() });
     }
@@ -167,7 +178,8 @@ export class BlockProducer {
     this.touched.clear();
     this.updatePrevBlocks();
     const mc = round.blocks[1];
-    if (txs.length > 0) this.parts.logger?.info({ network: this.parts.network, mcSeqno: mc.id.seqno, transactions: txs.length }, 'devnet block');
+    if (txs.length > 0)
+      this.parts.logger?.info({ network: this.parts.network, mcSeqno: mc.id.seqno, transactions: txs.length }, 'devnet block');
     for (const listener of this.sealedListeners) queueMicrotask(() => listener(mc.id.seqno));
     return mc.id;
   }
@@ -182,7 +194,13 @@ export class BlockProducer {
     prevShard: StoredBlock | null;
     prevMc: StoredBlock | null;
   }): Round {
-    const content = (workchain: number, prev: StoredBlock | null, txs: StoredTx[], shardBlocks: BlockIdExt[], stateHash: Buffer): StoredBlock => {
+    const content = (
+      workchain: number,
+      prev: StoredBlock | null,
+      txs: StoredTx[],
+      shardBlocks: BlockIdExt[],
+      stateHash: Buffer,
+    ): StoredBlock => {
       const sorted = [...txs].sort(compareTx);
       const c: BlockContent = {
         globalId: this.parts.globalId,
@@ -209,7 +227,13 @@ export class BlockProducer {
         txs: sorted,
       };
     };
-    const toStored = (t: PendingTx & { blob: BlobRef }): StoredTx => ({ workchain: t.workchain, account: t.account, lt: t.lt, hash: t.hash, blob: t.blob });
+    const toStored = (t: PendingTx & { blob: BlobRef }): StoredTx => ({
+      workchain: t.workchain,
+      account: t.account,
+      lt: t.lt,
+      hash: t.hash,
+      blob: t.blob,
+    });
     const shard = content(0, args.prevShard, args.txs.filter((t) => t.workchain !== -1).map(toStored), [], ZERO32);
     const mc = content(-1, args.prevMc, args.txs.filter((t) => t.workchain === -1).map(toStored), [shard.id], args.stateHash);
     shard.masterchainRef = { workchain: -1, shard: WHOLE_SHARD, seqno: mc.id.seqno };
@@ -259,7 +283,11 @@ function genesisWalletAccount(faucet: Faucet, genUtime: number): ShardAccount {
   return {
     account: {
       addr: wallet.address,
-      storage: { lastTransLt: 0n, balance: { coins: DEVNET_FAUCET_BALANCE }, state: { type: 'active', state: { code: wallet.init.code, data: wallet.init.data } } },
+      storage: {
+        lastTransLt: 0n,
+        balance: { coins: DEVNET_FAUCET_BALANCE },
+        state: { type: 'active', state: { code: wallet.init.code, data: wallet.init.data } },
+      },
       storageStats: { used: { cells: 0n, bits: 0n }, lastPaid: genUtime, duePayment: null, storageExtra: null },
     },
     lastTransactionLt: 0n,

@@ -1,4 +1,12 @@
-import { blockSigningPayload, ChainError, nodeIdShort, type BlockHeader, type BlockRef, type BlockSignatures, type ShardBlockProof } from '@tongate/chain';
+import {
+  blockSigningPayload,
+  ChainError,
+  nodeIdShort,
+  type BlockHeader,
+  type BlockRef,
+  type BlockSignatures,
+  type ShardBlockProof,
+} from '@tongate/chain';
 import { serializeBlock } from './blocks.js';
 import type { HistoryIndex } from './history.js';
 import type { Ed25519Signer } from './keys.js';
@@ -61,7 +69,10 @@ export class Proofs {
     const mc = target.id.workchain === -1 ? target : history.mcAt(target.masterchainRef!.seqno);
     const from = history.mcAt(fromMcSeqno);
     if (from.id.seqno < mc.id.seqno) {
-      throw new ChainError('invalid', `masterchain block ${from.id.seqno} is older than block ${mc.id.seqno} that commits the requested block`);
+      throw new ChainError(
+        'invalid',
+        `masterchain block ${from.id.seqno} is older than block ${mc.id.seqno} that commits the requested block`,
+      );
     }
     if (from.id.seqno - mc.id.seqno > MAX_PROOF_LINKS) {
       throw new ChainError('invalid', `devnet proofs span at most ${MAX_PROOF_LINKS} masterchain blocks; pass a closer from_seqno`);
@@ -71,7 +82,14 @@ export class Proofs {
     for (let s = from.id.seqno; s > mc.id.seqno; s--) {
       const hi = history.mcAt(s);
       const lo = history.mcAt(s - 1);
-      mcProof.push({ toKeyBlock: false, from: hi.id, to: lo.id, destProof: this.serialized(lo), proof: this.serialized(hi), stateProof: Buffer.alloc(0) });
+      mcProof.push({
+        toKeyBlock: false,
+        from: hi.id,
+        to: lo.id,
+        destProof: this.serialized(lo),
+        proof: this.serialized(hi),
+        stateProof: Buffer.alloc(0),
+      });
     }
     return { from: from.id, mcId: mc.id, links, mcProof };
   }

@@ -1,6 +1,15 @@
 import { Address, beginCell, Cell, Dictionary, loadShardAccount, loadTransaction, type ShardAccount } from '@ton/core';
 import { readConfigPatch } from './config-patch.js';
-import { accountStateFields, ChainError, LruCache, type AccountState, type AccountStateFields, type BlockIdExt, type ChainTransaction, type TransactionId } from '@tongate/chain';
+import {
+  accountStateFields,
+  ChainError,
+  LruCache,
+  type AccountState,
+  type AccountStateFields,
+  type BlockIdExt,
+  type ChainTransaction,
+  type TransactionId,
+} from '@tongate/chain';
 import type { HistoryIndex } from './history.js';
 import type { BlobRef, ChainStore, Round, StoredTx } from './store.js';
 
@@ -67,7 +76,8 @@ export class ChainReader {
   }
 
   configParam(id: number): Cell | null {
-    if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31) throw new ChainError('invalid', `config param id must be a 32-bit integer, got ${id}`);
+    if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31)
+      throw new ChainError('invalid', `config param id must be a 32-bit integer, got ${id}`);
     return this.configDict.get(id) ?? null;
   }
 
@@ -114,7 +124,8 @@ export class ChainReader {
     if (!Number.isInteger(count) || count < 1) throw new ChainError('invalid', `count must be a positive integer, got ${count}`);
     const first = this.history.transaction(address, from.lt);
     if (!first) throw new ChainError('not_found', `no transaction of ${address.toRawString()} at lt ${from.lt}`);
-    if (!first.tx.hash.equals(from.hash)) throw new ChainError('not_found', `transaction of ${address.toRawString()} at lt ${from.lt} has another hash`);
+    if (!first.tx.hash.equals(from.hash))
+      throw new ChainError('not_found', `transaction of ${address.toRawString()} at lt ${from.lt} has another hash`);
     const out: ChainTransaction[] = [];
     let cur = first as typeof first | undefined;
     while (cur && out.length < count) {

@@ -92,7 +92,13 @@ export class MessageRunner {
         });
         if (!res.result.success) {
           const r = res.result;
-          throw new EmulationError(r.error, r.vmResults?.vmLog, r.vmResults?.vmExitCode, res.logs.length === 0 ? undefined : res.logs, res.debugLogs.length === 0 ? undefined : res.debugLogs);
+          throw new EmulationError(
+            r.error,
+            r.vmResults?.vmLog,
+            r.vmResults?.vmExitCode,
+            res.logs.length === 0 ? undefined : res.logs,
+            res.debugLogs.length === 0 ? undefined : res.debugLogs,
+          );
         }
         const boc = Buffer.from(res.result.transaction, 'base64');
         const tx = summarize(boc, res.result.shardAccount);
@@ -137,7 +143,10 @@ function summarize(boc: Buffer, shardAccount: string): { hash: Buffer; lt: bigin
  * re-serialized. Null when anything is unusual (exotic cells, an anycast or variable-length destination...), and
  * the caller decodes the transaction with @ton/core instead.
  */
-export function rawTransactionSummary(boc: Uint8Array, shardAccount: string): { hash: Buffer; lt: bigint; now: number; internals: OutInternal[] } | null {
+export function rawTransactionSummary(
+  boc: Uint8Array,
+  shardAccount: string,
+): { hash: Buffer; lt: bigint; now: number; internals: OutInternal[] } | null {
   const bag = RawBoc.parse(boc);
   if (!bag) return null;
   try {
@@ -152,7 +161,8 @@ export function rawTransactionSummary(boc: Uint8Array, shardAccount: string): { 
     const count = c.uint(15);
     // account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64
     const account = bocRoot(Buffer.from(shardAccount, 'base64'));
-    const hash = account && account.bits === 320 && readUint64(account.data, 256) === lt ? Buffer.from(account.data.subarray(0, 32)) : bag.hash(r);
+    const hash =
+      account && account.bits === 320 && readUint64(account.data, 256) === lt ? Buffer.from(account.data.subarray(0, 32)) : bag.hash(r);
     const internals: OutInternal[] = [];
     if (count > 0) {
       // ^[ in_msg:(Maybe ^Message) out_msgs:(HashmapE 15 ^Message) ]
@@ -182,7 +192,13 @@ export function rawTransactionSummary(boc: Uint8Array, shardAccount: string): { 
  * Collects the (key, value cell) pairs of a Hashmap n ^X (hm_edge: a label, then a leaf whose first reference is
  * the value, or a fork of two sub-maps); false when the structure is not one.
  */
-export function hashmapLeaves(bag: RawBoc, cell: number | undefined, n: number, prefix: number, out: { key: number; cell: number }[]): boolean {
+export function hashmapLeaves(
+  bag: RawBoc,
+  cell: number | undefined,
+  n: number,
+  prefix: number,
+  out: { key: number; cell: number }[],
+): boolean {
   if (cell === undefined) return false;
   const c = new BitCursor(bag.data[cell], bag.bits[cell]);
   const lenBits = Math.ceil(Math.log2(n + 1));
@@ -214,7 +230,9 @@ export function hashmapLeaves(bag: RawBoc, cell: number | undefined, n: number, 
     out.push({ key, cell: refs[0] });
     return true;
   }
-  return refs.length === 2 && hashmapLeaves(bag, refs[0], rest - 1, key * 2, out) && hashmapLeaves(bag, refs[1], rest - 1, key * 2 + 1, out);
+  return (
+    refs.length === 2 && hashmapLeaves(bag, refs[0], rest - 1, key * 2, out) && hashmapLeaves(bag, refs[1], rest - 1, key * 2 + 1, out)
+  );
 }
 
 /**
@@ -275,9 +293,17 @@ export function transactionSummary(boc: Buffer, shardAccount: string): { hash: B
   const account = bocRoot(Buffer.from(shardAccount, 'base64'));
   // transaction$0111 account_addr:bits256 lt:uint64 prev_trans_hash:bits256 prev_trans_lt:uint64 now:uint32 outmsg_cnt:uint15
   // account_descr$_ account:^Account last_trans_hash:bits256 last_trans_lt:uint64
-  if (root && root.bits >= 691 && readUint(root.data, 0, 4) === 0b0111 && readUint(root.data, 676, 15) === 0 && account && account.bits === 320) {
+  if (
+    root &&
+    root.bits >= 691 &&
+    readUint(root.data, 0, 4) === 0b0111 &&
+    readUint(root.data, 676, 15) === 0 &&
+    account &&
+    account.bits === 320
+  ) {
     const lt = readUint64(root.data, 260);
-    if (readUint64(account.data, 256) === lt) return { hash: Buffer.from(account.data.subarray(0, 32)), lt, now: readUint(root.data, 644, 32), outMessages: [] };
+    if (readUint64(account.data, 256) === lt)
+      return { hash: Buffer.from(account.data.subarray(0, 32)), lt, now: readUint(root.data, 644, 32), outMessages: [] };
   }
   const cell = Cell.fromBoc(boc)[0];
   return { hash: cell.hash(), ...readTransaction(cell) };

@@ -47,23 +47,68 @@ export async function seedDns<A>(ctx: SeedSender<A>, registrar: A, alice: A, bob
     internal({ to: collection, value: toNano('1.2'), bounce: true, body: registerDomainBody(`bob-${tag}`, bobAddress) }),
   ]);
   await ctx.produceBlock();
-  await ctx.send(alice, [internal({ to: aliceItem.address, value: toNano('0.05'), bounce: true, body: changeDnsRecordBody('wallet', dnsRecord.wallet(aliceAddress)) })]);
-  await ctx.send(bob, [internal({ to: bobItem.address, value: toNano('0.05'), bounce: true, body: changeDnsRecordBody('wallet', dnsRecord.wallet(bobAddress)) })]);
-  await ctx.produceBlock();
   await ctx.send(alice, [
-    internal({ to: aliceItem.address, value: toNano('0.05'), bounce: true, body: changeDnsRecordBody('site', dnsRecord.siteAdnl(siteAdnl)) }),
-    internal({ to: aliceItem.address, value: toNano('0.05'), bounce: true, body: changeDnsRecordBody('storage', dnsRecord.storageBag(storageBag)) }),
+    internal({
+      to: aliceItem.address,
+      value: toNano('0.05'),
+      bounce: true,
+      body: changeDnsRecordBody('wallet', dnsRecord.wallet(aliceAddress)),
+    }),
   ]);
   await ctx.send(bob, [
-    internal({ to: bobItem.address, value: toNano('0.05'), bounce: true, body: changeDnsRecordBody('dns_next_resolver', dnsRecord.nextResolver(bobAddress)) }),
+    internal({
+      to: bobItem.address,
+      value: toNano('0.05'),
+      bounce: true,
+      body: changeDnsRecordBody('wallet', dnsRecord.wallet(bobAddress)),
+    }),
+  ]);
+  await ctx.produceBlock();
+  await ctx.send(alice, [
+    internal({
+      to: aliceItem.address,
+      value: toNano('0.05'),
+      bounce: true,
+      body: changeDnsRecordBody('site', dnsRecord.siteAdnl(siteAdnl)),
+    }),
+    internal({
+      to: aliceItem.address,
+      value: toNano('0.05'),
+      bounce: true,
+      body: changeDnsRecordBody('storage', dnsRecord.storageBag(storageBag)),
+    }),
+  ]);
+  await ctx.send(bob, [
+    internal({
+      to: bobItem.address,
+      value: toNano('0.05'),
+      bounce: true,
+      body: changeDnsRecordBody('dns_next_resolver', dnsRecord.nextResolver(bobAddress)),
+    }),
   ]);
   await ctx.produceBlock();
   return {
     collection,
     root: dns.root.address,
     items: [
-      { address: aliceItem.address, domain: `alice-${tag}.ton`, owner: aliceAddress, wallet: aliceAddress, siteAdnl: siteAdnl.toString('hex'), storageBagId: storageBag.toString('hex'), nextResolver: null },
-      { address: bobItem.address, domain: `bob-${tag}.ton`, owner: bobAddress, wallet: bobAddress, siteAdnl: null, storageBagId: null, nextResolver: bobAddress },
+      {
+        address: aliceItem.address,
+        domain: `alice-${tag}.ton`,
+        owner: aliceAddress,
+        wallet: aliceAddress,
+        siteAdnl: siteAdnl.toString('hex'),
+        storageBagId: storageBag.toString('hex'),
+        nextResolver: null,
+      },
+      {
+        address: bobItem.address,
+        domain: `bob-${tag}.ton`,
+        owner: bobAddress,
+        wallet: bobAddress,
+        siteAdnl: null,
+        storageBagId: null,
+        nextResolver: bobAddress,
+      },
     ],
   };
 }

@@ -25,12 +25,32 @@ export async function seedMultisig<A>(ctx: SeedSender<A>, funder: A, alice: A, b
   const pays = { to: ctx.address(carol), value: toNano('1.5') };
   await ctx.send(funder, [internal({ to: wallet.address, value: toNano('5'), bounce: false, init: wallet.init })]);
   await ctx.produceBlock();
-  const first = multisigOrder([{ message: internal({ to: pays.to, value: pays.value, bounce: false, body: comment('paid by the multisig') }), mode: 3 }]);
-  await ctx.send(alice, [internal({ to: wallet.address, value: toNano('0.3'), bounce: true, body: multisigNewOrderBody({ orderSeqno: 0n, bySigner: true, index: 0, expirationDate, order: first }) })]);
+  const first = multisigOrder([
+    { message: internal({ to: pays.to, value: pays.value, bounce: false, body: comment('paid by the multisig') }), mode: 3 },
+  ]);
+  await ctx.send(alice, [
+    internal({
+      to: wallet.address,
+      value: toNano('0.3'),
+      bounce: true,
+      body: multisigNewOrderBody({ orderSeqno: 0n, bySigner: true, index: 0, expirationDate, order: first }),
+    }),
+  ]);
   await ctx.produceBlock();
-  const second = multisigOrder([{ message: internal({ to: ctx.address(alice), value: toNano('0.5'), bounce: false, body: comment('proposed by carol') }), mode: 3 }]);
-  await ctx.send(bob, [internal({ to: multisigOrderAddress(wallet.address, 0n), value: toNano('0.1'), bounce: true, body: multisigApproveBody(1) })]);
-  await ctx.send(carol, [internal({ to: wallet.address, value: toNano('0.3'), bounce: true, body: multisigNewOrderBody({ orderSeqno: 1n, bySigner: false, index: 0, expirationDate, order: second }) })]);
+  const second = multisigOrder([
+    { message: internal({ to: ctx.address(alice), value: toNano('0.5'), bounce: false, body: comment('proposed by carol') }), mode: 3 },
+  ]);
+  await ctx.send(bob, [
+    internal({ to: multisigOrderAddress(wallet.address, 0n), value: toNano('0.1'), bounce: true, body: multisigApproveBody(1) }),
+  ]);
+  await ctx.send(carol, [
+    internal({
+      to: wallet.address,
+      value: toNano('0.3'),
+      bounce: true,
+      body: multisigNewOrderBody({ orderSeqno: 1n, bySigner: false, index: 0, expirationDate, order: second }),
+    }),
+  ]);
   await ctx.produceBlock();
   return {
     address: wallet.address,

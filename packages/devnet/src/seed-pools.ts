@@ -49,7 +49,10 @@ const DEPOSIT_FEE = toNano('1');
 const SINGLE_NOMINATOR_DEPOSIT = toNano('15050');
 
 /** A fresh nominator pool's data: idle, no nominators, this config (`pool.fc` storage layout). */
-export function nominatorPoolInit(validator: Address, config: { rewardShare: number; maxNominators: number; minValidatorStake: bigint; minNominatorStake: bigint }): { address: Address; init: StateInit } {
+export function nominatorPoolInit(
+  validator: Address,
+  config: { rewardShare: number; maxNominators: number; minValidatorStake: bigint; minNominatorStake: bigint },
+): { address: Address; init: StateInit } {
   const configCell = beginCell()
     .storeBuffer(validator.hash)
     .storeUint(config.rewardShare, 16)
@@ -94,12 +97,22 @@ function freshActor(workchain: number): Actor {
  * nominators deposit with `d` (one twice) before one leaves with `w`; and a single-nominator pool that its owner
  * funds and withdraws from (op 0x1000), staked by its own validator. The pools run their recorded mainnet code.
  */
-export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () => Promise<unknown>, startOperator: (pool: PoolOperatorTarget) => boolean): Promise<PoolSeedSummary> {
+export async function seedPools(
+  faucet: Actor,
+  send: SeedSend,
+  produceBlock: () => Promise<unknown>,
+  startOperator: (pool: PoolOperatorTarget) => boolean,
+): Promise<PoolSeedSummary> {
   const validator = freshActor(-1);
   const singleValidator = freshActor(-1);
   const [alice, bob, owner] = [freshActor(0), freshActor(0), freshActor(0)];
   const validatorRewardShare = 4000;
-  const pool = nominatorPoolInit(validator.wallet.address, { rewardShare: validatorRewardShare, maxNominators: 40, minValidatorStake: toNano('10'), minNominatorStake: toNano('10') });
+  const pool = nominatorPoolInit(validator.wallet.address, {
+    rewardShare: validatorRewardShare,
+    maxNominators: 40,
+    minValidatorStake: toNano('10'),
+    minNominatorStake: toNano('10'),
+  });
   const single = singleNominatorInit(owner.wallet.address, singleValidator.wallet.address);
 
   await send(faucet, [
@@ -112,7 +125,12 @@ export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () 
   await send(faucet, [
     internal({ to: pool.address, value: toNano('5'), bounce: false, init: pool.init, body: opBody(1, 0n).endCell() }),
     internal({ to: single.address, value: toNano('2'), bounce: false, init: single.init }),
-    internal({ to: singleValidator.wallet.address, value: toNano('200'), bounce: false, body: comment('devnet seed: single nominator validator') }),
+    internal({
+      to: singleValidator.wallet.address,
+      value: toNano('200'),
+      bounce: false,
+      body: comment('devnet seed: single nominator validator'),
+    }),
   ]);
   await produceBlock();
 
@@ -133,11 +151,30 @@ export async function seedPools(faucet: Actor, send: SeedSend, produceBlock: () 
 
   await send(alice, [internal({ to: pool.address, value: toNano('1'), bounce: true, body: comment('w') })]);
   const singleNominatorWithdrawal = toNano('20');
-  await send(owner, [internal({ to: single.address, value: toNano('0.5'), bounce: true, body: opBody(0x1000, 2n).storeCoins(singleNominatorWithdrawal).endCell() })]);
+  await send(owner, [
+    internal({
+      to: single.address,
+      value: toNano('0.5'),
+      bounce: true,
+      body: opBody(0x1000, 2n).storeCoins(singleNominatorWithdrawal).endCell(),
+    }),
+  ]);
   await produceBlock();
 
-  const staking = startOperator({ kind: 'nominator_pool', address: pool.address, validatorWallet: validator.wallet, walletSigner: validator.signer, validatorKey: signerFromSeed(randomBytes(32)) });
-  const singleStaking = startOperator({ kind: 'single_nominator', address: single.address, validatorWallet: singleValidator.wallet, walletSigner: singleValidator.signer, validatorKey: signerFromSeed(randomBytes(32)) });
+  const staking = startOperator({
+    kind: 'nominator_pool',
+    address: pool.address,
+    validatorWallet: validator.wallet,
+    walletSigner: validator.signer,
+    validatorKey: signerFromSeed(randomBytes(32)),
+  });
+  const singleStaking = startOperator({
+    kind: 'single_nominator',
+    address: single.address,
+    validatorWallet: singleValidator.wallet,
+    walletSigner: singleValidator.signer,
+    validatorKey: signerFromSeed(randomBytes(32)),
+  });
 
   return {
     nominatorPool: pool.address,

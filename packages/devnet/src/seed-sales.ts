@@ -48,15 +48,30 @@ export async function seedSales<A extends SalesActor>(deps: SalesSeedDeps<A>): P
   const mp = marketplace.wallet.address;
 
   // 1. A collection with two items for the seller; the sale and the auction for them; the DNS auction opens.
-  const collection = nftCollectionInit(mp, `https://devnet.tongate.local/market-${tag}/collection.json`, `https://devnet.tongate.local/market-${tag}/`);
+  const collection = nftCollectionInit(
+    mp,
+    `https://devnet.tongate.local/market-${tag}/collection.json`,
+    `https://devnet.tongate.local/market-${tag}/`,
+  );
   const saleNft = nftItemAddress(collection.address, 0n);
   const auctionNft = nftItemAddress(collection.address, 1n);
   const fees = { marketplaceFeeAddress: mp, royaltyAddress: mp };
   const fullPrice = toNano('5');
   const sale = getgemsSaleV4Init({ marketplace: mp, nft: saleNft, fullPrice, createdAt: now, ...fees });
   const auctionEnd = now + AUCTION_SECONDS;
-  const auction = getgemsAuctionInit({ marketplace: mp, nft: auctionNft, minBid: toNano('1'), maxBid: toNano('100'), minStep: toNano('0.1'), stepTime: 300, endTime: auctionEnd, createdAt: now, ...fees });
-  const mint = (index: bigint) => nftMintBody({ index, owner: seller.wallet.address, itemValue: toNano('0.05'), contentSuffix: `${index}.json` });
+  const auction = getgemsAuctionInit({
+    marketplace: mp,
+    nft: auctionNft,
+    minBid: toNano('1'),
+    maxBid: toNano('100'),
+    minStep: toNano('0.1'),
+    stepTime: 300,
+    endTime: auctionEnd,
+    createdAt: now,
+    ...fees,
+  });
+  const mint = (index: bigint) =>
+    nftMintBody({ index, owner: seller.wallet.address, itemValue: toNano('0.05'), contentSuffix: `${index}.json` });
   // The sale and auction take no empty deploy message (that first transaction aborts and bounces its value back,
   // as on mainnet when a sale is deployed bare); the NFT's arrival is what activates them.
   await send(marketplace, [
@@ -72,7 +87,12 @@ export async function seedSales<A extends SalesActor>(deps: SalesSeedDeps<A>): P
 
   // 2. The seller hands the NFTs over; each contract learns its seller from ownership_assigned.
   const handOver = (nft: Address, to: Address) =>
-    internal({ to: nft, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: to, responseTo: seller.wallet.address, forwardTonAmount: toNano('0.02') }) });
+    internal({
+      to: nft,
+      value: toNano('0.1'),
+      bounce: true,
+      body: nftTransferBody({ newOwner: to, responseTo: seller.wallet.address, forwardTonAmount: toNano('0.02') }),
+    });
   await send(seller, [handOver(saleNft, sale.address), handOver(auctionNft, auction.address)]);
   await produceBlock();
 
@@ -88,7 +108,14 @@ export async function seedSales<A extends SalesActor>(deps: SalesSeedDeps<A>): P
   return {
     collection: collection.address,
     sale: { address: sale.address, nft: saleNft, seller: seller.wallet.address, fullPrice },
-    auction: { address: auction.address, nft: auctionNft, seller: seller.wallet.address, bidder: bidder.wallet.address, bid: auctionBid, endTime: auctionEnd },
+    auction: {
+      address: auction.address,
+      nft: auctionNft,
+      seller: seller.wallet.address,
+      bidder: bidder.wallet.address,
+      bid: auctionBid,
+      endTime: auctionEnd,
+    },
     dns: { item: dns.address, domain, bidder: bidder.wallet.address, bid: dnsBid, outbid: dnsOpener.wallet.address },
   };
 }

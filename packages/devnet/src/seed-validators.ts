@@ -27,10 +27,18 @@ const VALIDATOR_WALLET_FUNDING = toNano('1000000');
 export async function seedValidators(ctx: ValidatorsSeedContext): Promise<ValidatorsSeedSummary | null> {
   const started = ctx.startValidators();
   if (!started) return null;
-  await ctx.fromFaucet(started.validators.map((v) => internal({ to: v.wallet.address, value: VALIDATOR_WALLET_FUNDING, bounce: false, body: 'devnet validator stake holder' })));
+  await ctx.fromFaucet(
+    started.validators.map((v) =>
+      internal({ to: v.wallet.address, value: VALIDATOR_WALLET_FUNDING, bounce: false, body: 'devnet validator stake holder' }),
+    ),
+  );
   await ctx.produceBlock();
   return {
     elector: started.elector,
-    validators: started.validators.map((v) => ({ validatorPubkey: v.signer.publicKey.toString('hex'), stakeHolder: v.wallet.address, stake: v.stake })),
+    validators: started.validators.map((v) => ({
+      validatorPubkey: v.signer.publicKey.toString('hex'),
+      stakeHolder: v.wallet.address,
+      stake: v.stake,
+    })),
   };
 }

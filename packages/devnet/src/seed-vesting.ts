@@ -28,8 +28,12 @@ export async function seedVesting<A>(ctx: SeedSender<A>, funder: A, alice: A, bo
   await ctx.send(funder, [internal({ to: wallet.address, value: params.totalAmount + toNano('1'), bounce: false, init: wallet.init })]);
   await ctx.produceBlock();
   const relayed = { to: ctx.address(bob), value: toNano('2') };
-  const message = beginCell().store(storeMessageRelaxed(internal({ to: relayed.to, value: relayed.value, bounce: false, body: comment('vested, for bob') }))).endCell();
-  await ctx.send(funder, [internal({ to: wallet.address, value: toNano('0.05'), bounce: true, body: vestingAddWhitelistBody(ctx.address(carol)) })]);
+  const message = beginCell()
+    .store(storeMessageRelaxed(internal({ to: relayed.to, value: relayed.value, bounce: false, body: comment('vested, for bob') })))
+    .endCell();
+  await ctx.send(funder, [
+    internal({ to: wallet.address, value: toNano('0.05'), bounce: true, body: vestingAddWhitelistBody(ctx.address(carol)) }),
+  ]);
   await ctx.send(alice, [internal({ to: wallet.address, value: toNano('0.1'), bounce: true, body: vestingSendMessageBody(message, 3) })]);
   await ctx.produceBlock();
   return { ...params, whitelist: [ctx.address(bob), ctx.address(carol)], address: wallet.address, relayed };

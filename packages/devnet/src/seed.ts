@@ -122,14 +122,23 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   await ctx.produceBlock();
 
   // 2. Each wallet deploys itself with its first transfer, a comment to the other.
-  await send(alice, [internal({ to: bob.wallet.address, value: toNano('1.5'), bounce: false, body: comment('hi bob, from a v4r2 wallet') })]);
-  await send(bob, [internal({ to: alice.wallet.address, value: toNano('0.7'), bounce: true, body: comment('hi alice, from a v5r1 wallet') })]);
-  await send(carol, [internal({ to: alice.wallet.address, value: toNano('0.3'), bounce: true, body: comment('hi alice, from a v3r2 wallet') })]);
+  await send(alice, [
+    internal({ to: bob.wallet.address, value: toNano('1.5'), bounce: false, body: comment('hi bob, from a v4r2 wallet') }),
+  ]);
+  await send(bob, [
+    internal({ to: alice.wallet.address, value: toNano('0.7'), bounce: true, body: comment('hi alice, from a v5r1 wallet') }),
+  ]);
+  await send(carol, [
+    internal({ to: alice.wallet.address, value: toNano('0.3'), bounce: true, body: comment('hi alice, from a v3r2 wallet') }),
+  ]);
   await ctx.produceBlock();
 
   // 3. Jetton: the faucet deploys a minter and mints to alice in one message. Its content is on-chain (TEP-64), so its
   // name and symbol show without fetching anything; the NFT collection below has off-chain content.
-  const minter = jettonMinterInit(faucet.wallet.address, onchainContent({ name: 'Devnet Seed Jetton', symbol: 'SEED', decimals: '9', description: `devnet seed ${tag}` }));
+  const minter = jettonMinterInit(
+    faucet.wallet.address,
+    onchainContent({ name: 'Devnet Seed Jetton', symbol: 'SEED', decimals: '9', description: `devnet seed ${tag}` }),
+  );
   const minted = 1_000_000n * 10n ** 9n;
   await send(faucet, [
     internal({
@@ -137,7 +146,13 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
       value: toNano('0.5'),
       bounce: false,
       init: minter.init,
-      body: jettonMintBody({ minter: minter.address, to: alice.wallet.address, amount: minted, responseTo: faucet.wallet.address, walletForwardValue: toNano('0.1') }),
+      body: jettonMintBody({
+        minter: minter.address,
+        to: alice.wallet.address,
+        amount: minted,
+        responseTo: faucet.wallet.address,
+        walletForwardValue: toNano('0.1'),
+      }),
     }),
   ]);
   await ctx.produceBlock();
@@ -149,15 +164,27 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
       to: aliceJw,
       value: toNano('0.2'),
       bounce: true,
-      body: jettonTransferBody({ amount: transferred, to: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01'), forwardPayload: beginCell().storeUint(0, 32).storeStringTail('jettons for bob').endCell() }),
+      body: jettonTransferBody({
+        amount: transferred,
+        to: bob.wallet.address,
+        responseTo: alice.wallet.address,
+        forwardTonAmount: toNano('0.01'),
+        forwardPayload: beginCell().storeUint(0, 32).storeStringTail('jettons for bob').endCell(),
+      }),
     }),
   ]);
   await ctx.produceBlock();
   const burned = 1_000n * 10n ** 9n;
-  await send(bob, [internal({ to: bobJw, value: toNano('0.1'), bounce: true, body: jettonBurnBody({ amount: burned, responseTo: bob.wallet.address }) })]);
+  await send(bob, [
+    internal({ to: bobJw, value: toNano('0.1'), bounce: true, body: jettonBurnBody({ amount: burned, responseTo: bob.wallet.address }) }),
+  ]);
 
   // 4. NFT: the faucet deploys a collection and mints item 0 to alice; alice hands it to bob.
-  const collection = nftCollectionInit(faucet.wallet.address, `https://devnet.tongate.local/nft-${tag}/collection.json`, `https://devnet.tongate.local/nft-${tag}/`);
+  const collection = nftCollectionInit(
+    faucet.wallet.address,
+    `https://devnet.tongate.local/nft-${tag}/collection.json`,
+    `https://devnet.tongate.local/nft-${tag}/`,
+  );
   await send(faucet, [
     internal({
       to: collection.address,
@@ -169,7 +196,14 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   ]);
   await ctx.produceBlock();
   const item = nftItemAddress(collection.address, 0n);
-  await send(alice, [internal({ to: item, value: toNano('0.1'), bounce: true, body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }) })]);
+  await send(alice, [
+    internal({
+      to: item,
+      value: toNano('0.1'),
+      bounce: true,
+      body: nftTransferBody({ newOwner: bob.wallet.address, responseTo: alice.wallet.address, forwardTonAmount: toNano('0.01') }),
+    }),
+  ]);
   await ctx.produceBlock();
 
   // 5. DNS: alice and bob each own a .ton domain with records.
@@ -183,17 +217,36 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   // 7. An encrypted comment, and a bounceable transfer to an account that does not exist (it bounces back).
   // The encrypted comment's payload stands in for ciphertext: the index stores and classifies it, never decrypts it.
   const nowhere = new Address(0, randomBytes(32));
-  await send(alice, [internal({ to: bob.wallet.address, value: toNano('0.2'), bounce: true, body: encryptedCommentBody(randomBytes(96)) })]);
+  await send(alice, [
+    internal({ to: bob.wallet.address, value: toNano('0.2'), bounce: true, body: encryptedCommentBody(randomBytes(96)) }),
+  ]);
   await send(carol, [internal({ to: nowhere, value: toNano('0.25'), bounce: true, body: comment('this one bounces') })]);
 
   // 8. Sales: a getgems sale, a getgems auction with a bid and a .ton DNS auction (seed-sales.ts).
-  const sales = await seedSales({ send, produceBlock: () => ctx.produceBlock(), marketplace: faucet, seller: alice, bidder: bob, dnsOpener: carol, dnsCollection: dns.collection });
+  const sales = await seedSales({
+    send,
+    produceBlock: () => ctx.produceBlock(),
+    marketplace: faucet,
+    seller: alice,
+    bidder: bob,
+    dnsOpener: carol,
+    dnsCollection: dns.collection,
+  });
 
   // 9. Validators: their stake holder wallets are funded and they stake in every election from now on.
-  const validators = await seedValidators({ fromFaucet: (out) => send(faucet, out), produceBlock: () => ctx.produceBlock(), startValidators: ctx.startValidators });
+  const validators = await seedValidators({
+    fromFaucet: (out) => send(faucet, out),
+    produceBlock: () => ctx.produceBlock(),
+    startValidators: ctx.startValidators,
+  });
   // 10. Staking pools: a nominator pool (staking in every election when the chain has the elector) and a
   // single-nominator pool, with deposits and withdrawals.
-  const pools = await seedPools(faucet, send, () => ctx.produceBlock(), (pool) => ctx.startPoolOperator(pool));
+  const pools = await seedPools(
+    faucet,
+    send,
+    () => ctx.produceBlock(),
+    (pool) => ctx.startPoolOperator(pool),
+  );
   const lastBlock = await ctx.produceBlock();
 
   return {

@@ -218,10 +218,22 @@ function maxBlobEnd(r: Round): number {
 type Json = Record<string, unknown>;
 
 function encId(id: BlockIdExt): Json {
-  return { wc: id.workchain, shard: id.shard.toString(), seqno: id.seqno, root: id.rootHash.toString('hex'), file: id.fileHash.toString('hex') };
+  return {
+    wc: id.workchain,
+    shard: id.shard.toString(),
+    seqno: id.seqno,
+    root: id.rootHash.toString('hex'),
+    file: id.fileHash.toString('hex'),
+  };
 }
 function decId(j: any): BlockIdExt {
-  return { workchain: j.wc, shard: BigInt(j.shard), seqno: j.seqno, rootHash: Buffer.from(j.root, 'hex'), fileHash: Buffer.from(j.file, 'hex') };
+  return {
+    workchain: j.wc,
+    shard: BigInt(j.shard),
+    seqno: j.seqno,
+    rootHash: Buffer.from(j.root, 'hex'),
+    fileHash: Buffer.from(j.file, 'hex'),
+  };
 }
 function encBlob(b: BlobRef): [number, number] {
   return [b.off, b.len];
@@ -240,7 +252,9 @@ function encodeRound(r: Round): Json {
       endLt: b.endLt.toString(),
       prev: b.prevBlocks.map(encId),
       shards: b.shardBlocks.map(encId),
-      mcRef: b.masterchainRef ? { wc: b.masterchainRef.workchain, shard: b.masterchainRef.shard.toString(), seqno: b.masterchainRef.seqno } : undefined,
+      mcRef: b.masterchainRef
+        ? { wc: b.masterchainRef.workchain, shard: b.masterchainRef.shard.toString(), seqno: b.masterchainRef.seqno }
+        : undefined,
       state: b.stateHash.toString('hex'),
       txs: b.txs.map((t) => [t.workchain, t.account.toString('hex'), t.lt.toString(), t.hash.toString('hex'), ...encBlob(t.blob)]),
     })),

@@ -23,7 +23,14 @@ export const DEVNET_MAX_FACTOR = 3 * 65536;
  * masterchain account that sends the message and will own the stake: a wallet, or a pool that forwards the body.
  * Send it with value = stake + 1 TON; with query_id ≠ 0 the elector confirms with `0xf374484c`.
  */
-export function newStakeBody(args: { validator: Ed25519Signer; stakeHolder: Address; electionId: number; maxFactor: number; adnlAddr: Buffer; queryId: bigint }): Cell {
+export function newStakeBody(args: {
+  validator: Ed25519Signer;
+  stakeHolder: Address;
+  electionId: number;
+  maxFactor: number;
+  adnlAddr: Buffer;
+  queryId: bigint;
+}): Cell {
   if (args.stakeHolder.workChain !== -1) throw new Error('the elector accepts stakes only from masterchain accounts');
   const signed = beginCell()
     .storeUint(0x654c5074, 32)
@@ -109,10 +116,26 @@ export function complaintDataSize(body: Cell): { bits: number; refs: number } {
  * election_id:uint32 complaint_hash:uint256`): the validator of the current set at `validatorIndex` signs the part
  * after the signature. Any masterchain account may carry it; the elector counts the vote with that validator's weight.
  */
-export function voteComplaintBody(args: { validator: Ed25519Signer; queryId: bigint; validatorIndex: number; electionId: number; complaintHash: Buffer }): Cell {
-  const signed = beginCell().storeUint(0x56744350, 32).storeUint(args.validatorIndex, 16).storeUint(args.electionId, 32).storeBuffer(args.complaintHash, 32).endCell();
+export function voteComplaintBody(args: {
+  validator: Ed25519Signer;
+  queryId: bigint;
+  validatorIndex: number;
+  electionId: number;
+  complaintHash: Buffer;
+}): Cell {
+  const signed = beginCell()
+    .storeUint(0x56744350, 32)
+    .storeUint(args.validatorIndex, 16)
+    .storeUint(args.electionId, 32)
+    .storeBuffer(args.complaintHash, 32)
+    .endCell();
   const signature = args.validator.sign(signed.beginParse().loadBuffer(signed.bits.length / 8));
-  return beginCell().storeUint(ELECTOR_OPS.voteComplaint, 32).storeUint(args.queryId, 64).storeBuffer(signature, 64).storeSlice(signed.beginParse()).endCell();
+  return beginCell()
+    .storeUint(ELECTOR_OPS.voteComplaint, 32)
+    .storeUint(args.queryId, 64)
+    .storeBuffer(signature, 64)
+    .storeSlice(signed.beginParse())
+    .endCell();
 }
 
 /** The body of a recover_stake (`op 0x47657424 query_id`): the elector answers with the sender's whole credit. */
@@ -142,7 +165,10 @@ export function devnetAdnlAddress(publicKey: Buffer): Buffer {
  */
 export function devnetValidators(globalId: number, count = 3): DevnetValidator[] {
   return Array.from({ length: count }, (_, index) => {
-    const signer = index === 0 ? devnetValidatorSigner(globalId) : signerFromSeed(createHash('sha256').update(`tongate devnet validator ${globalId} #${index}`).digest());
+    const signer =
+      index === 0
+        ? devnetValidatorSigner(globalId)
+        : signerFromSeed(createHash('sha256').update(`tongate devnet validator ${globalId} #${index}`).digest());
     const walletSigner = signerFromSeed(createHash('sha256').update(`tongate devnet validator wallet ${globalId} #${index}`).digest());
     return {
       index,
@@ -258,14 +284,33 @@ export class ValidatorOperator {
         const election = state.election;
         const pubkey = v.signer.publicKey.toString('hex');
         // Like the elector, which takes stakes until it has conducted the election (even after elect_close).
-        const stakeFor = election && !election.finished && this.stakedIn.get(v.index) !== election.electAt && !election.participants.some((p) => p.validatorPubkey === pubkey) ? election.electAt : null;
+        const stakeFor =
+          election &&
+          !election.finished &&
+          this.stakedIn.get(v.index) !== election.electAt &&
+          !election.participants.some((p) => p.validatorPubkey === pubkey)
+            ? election.electAt
+            : null;
         if (stakeFor !== null) {
-          const body = newStakeBody({ validator: v.signer, stakeHolder: v.wallet.address, electionId: stakeFor, maxFactor: DEVNET_MAX_FACTOR, adnlAddr: v.adnlAddr, queryId: BigInt(now) });
-          out.push({ message: internal({ to: ELECTOR_ADDRESS, value: v.stake + STAKE_MESSAGE_FEE, bounce: true, body }), sent: () => this.stakedIn.set(v.index, stakeFor) });
+          const body = newStakeBody({
+            validator: v.signer,
+            stakeHolder: v.wallet.address,
+            electionId: stakeFor,
+            maxFactor: DEVNET_MAX_FACTOR,
+            adnlAddr: v.adnlAddr,
+            queryId: BigInt(now),
+          });
+          out.push({
+            message: internal({ to: ELECTOR_ADDRESS, value: v.stake + STAKE_MESSAGE_FEE, bounce: true, body }),
+            sent: () => this.stakedIn.set(v.index, stakeFor),
+          });
         }
         const credit = state.credits.get(v.wallet.address.hash.toString('hex')) ?? 0n;
         if (credit > 0n && now - (this.recoverAskedAt.get(v.index) ?? 0) >= RECOVER_RETRY_SECONDS) {
-          out.push({ message: internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body: recoverStakeBody(BigInt(now)) }), sent: () => this.recoverAskedAt.set(v.index, now) });
+          out.push({
+            message: internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body: recoverStakeBody(BigInt(now)) }),
+            sent: () => this.recoverAskedAt.set(v.index, now),
+          });
         }
       }
       await this.complaints(state, now, outbox);
@@ -276,7 +321,14 @@ export class ValidatorOperator {
         if (out.length === 0) continue;
         try {
           const seqno = await this.ctx.liveSeqno(v.wallet.address);
-          await this.ctx.sendMessage(await walletTransferBoc(v.wallet, v.walletSigner, seqno, out.map((o) => o.message)));
+          await this.ctx.sendMessage(
+            await walletTransferBoc(
+              v.wallet,
+              v.walletSigner,
+              seqno,
+              out.map((o) => o.message),
+            ),
+          );
         } catch (e) {
           // An unfunded wallet refuses the message; the next round tries again (the other validators go on).
           this.ctx.logger?.info({ validator: v.index, err: String(e).split('\n')[0] }, 'devnet: validator wallet refused its message');
@@ -303,24 +355,42 @@ export class ValidatorOperator {
     // Filing: against the set validating now (its stakes stay frozen the longest), from a devnet validator's wallet.
     const active = state.pastElections.find((p) => p.electionId === state.activeId && p.vsetHash === set.hash);
     const expireIn = active ? active.unfreezeAt - now : 0;
-    const accusable = active && expireIn >= COMPLAINT_MIN_EXPIRY_SECONDS ? active.frozen.filter((f) => ours.has(f.validatorPubkey) && !f.banned) : [];
+    const accusable =
+      active && expireIn >= COMPLAINT_MIN_EXPIRY_SECONDS ? active.frozen.filter((f) => ours.has(f.validatorPubkey) && !f.banned) : [];
     if (this.requested.length > 0 && (!active || accusable.length === 0)) {
-      const error = new Error(!active ? 'no validator set elected by the devnet elector is validating yet (the first cycle has not completed)' : 'the validating set’s stakes unfreeze too soon to file a complaint; try again in the next cycle');
+      const error = new Error(
+        !active
+          ? 'no validator set elected by the devnet elector is validating yet (the first cycle has not completed)'
+          : 'the validating set’s stakes unfreeze too soon to file a complaint; try again in the next cycle',
+      );
       for (const r of this.requested.splice(0)) r.reject(error);
     }
-    const filings: (ComplaintRequest & { resolve?(filed: FiledComplaint): void; reject?(e: Error): void })[] = [...this.requested.splice(0)];
-    if (this.autoComplaints && active && accusable.length > 0 && active.complaints.length === 0 && !this.complainedIn.has(active.electionId)) filings.push({});
+    const filings: (ComplaintRequest & { resolve?(filed: FiledComplaint): void; reject?(e: Error): void })[] = [
+      ...this.requested.splice(0),
+    ];
+    if (
+      this.autoComplaints &&
+      active &&
+      accusable.length > 0 &&
+      active.complaints.length === 0 &&
+      !this.complainedIn.has(active.electionId)
+    )
+      filings.push({});
     for (const request of filings) {
       const wanted = request.validatorPubkey?.toLowerCase();
       const accused = wanted === undefined ? accusable.at(-1) : active!.frozen.find((f) => f.validatorPubkey === wanted);
       if (!accused) {
-        request.reject?.(new Error(`validator ${request.validatorPubkey} has no frozen stake in the validating set (election ${active!.electionId})`));
+        request.reject?.(
+          new Error(`validator ${request.validatorPubkey} has no frozen stake in the validating set (election ${active!.electionId})`),
+        );
         continue;
       }
       const reporter = this.validators.find((v) => v.signer.publicKey.toString('hex') !== accused.validatorPubkey)!;
       const terms: ComplaintTerms = {
         validatorPubkey: Buffer.from(accused.validatorPubkey, 'hex'),
-        description: devnetComplaintDescription(`validator ${accused.validatorPubkey.slice(0, 16)}… produced no blocks in election ${active!.electionId} (filed at ${now}, #${++this.filedCount})`),
+        description: devnetComplaintDescription(
+          `validator ${accused.validatorPubkey.slice(0, 16)}… produced no blocks in election ${active!.electionId} (filed at ${now}, #${++this.filedCount})`,
+        ),
         severity: request.severity ?? 1,
         suggestedFine: request.suggestedFine ?? DEVNET_COMPLAINT_FINE,
         suggestedFinePart: request.suggestedFinePart ?? DEVNET_COMPLAINT_FINE_PART,
@@ -361,8 +431,16 @@ export class ValidatorOperator {
           if (!v || (sameSet && c.voters.includes(member.index))) continue;
           const key = `${c.complaintHash}:${set.hash}:${member.index}`;
           if (now - (this.votedAt.get(key) ?? 0) < COMPLAINT_RETRY_SECONDS) continue;
-          const body = voteComplaintBody({ validator: v.signer, queryId: BigInt(now), validatorIndex: member.index, electionId: past.electionId, complaintHash: Buffer.from(c.complaintHash, 'hex') });
-          outbox.get(v.index)!.push({ message: internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body }), sent: () => this.votedAt.set(key, now) });
+          const body = voteComplaintBody({
+            validator: v.signer,
+            queryId: BigInt(now),
+            validatorIndex: member.index,
+            electionId: past.electionId,
+            complaintHash: Buffer.from(c.complaintHash, 'hex'),
+          });
+          outbox
+            .get(v.index)!
+            .push({ message: internal({ to: ELECTOR_ADDRESS, value: TON, bounce: true, body }), sent: () => this.votedAt.set(key, now) });
         }
       }
     }
@@ -376,10 +454,19 @@ export class ValidatorOperator {
       const found = past?.complaints.find((c) => c.complaint.description.hash().equals(p.terms.description.hash()));
       if (found) {
         this.pending.splice(i, 1);
-        p.resolve({ electionId: p.electionId, complaintHash: found.complaintHash, validatorPubkey: found.complaint.validatorPubkey, reporter: p.reporter.wallet.address });
+        p.resolve({
+          electionId: p.electionId,
+          complaintHash: found.complaintHash,
+          validatorPubkey: found.complaint.validatorPubkey,
+          reporter: p.reporter.wallet.address,
+        });
       } else if (now - p.sentAt > 3 * COMPLAINT_RETRY_SECONDS) {
         this.pending.splice(i, 1);
-        p.reject(new Error(`the elector did not register the complaint against ${p.terms.validatorPubkey.toString('hex')} in election ${p.electionId}`));
+        p.reject(
+          new Error(
+            `the elector did not register the complaint against ${p.terms.validatorPubkey.toString('hex')} in election ${p.electionId}`,
+          ),
+        );
       }
     }
   }

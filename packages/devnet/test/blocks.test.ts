@@ -99,7 +99,10 @@ describe('block production', () => {
     const id = (await devnet.getShards(2))[0];
     const first = await devnet.listBlockTransactions(id, { count: 1 });
     expect(first.incomplete).toBe(true);
-    const rest = await devnet.listBlockTransactions(id, { count: 5, after: { account: first.transactions[0].account, lt: first.transactions[0].lt } });
+    const rest = await devnet.listBlockTransactions(id, {
+      count: 5,
+      after: { account: first.transactions[0].account, lt: first.transactions[0].lt },
+    });
     expect(rest.incomplete).toBe(false);
     expect(rest.transactions).toHaveLength(1);
     expect(Buffer.compare(first.transactions[0].account, rest.transactions[0].account)).toBeLessThan(0);
@@ -143,7 +146,9 @@ describe('signatures, proofs, queues', () => {
     expect(s.nodeIdShort.equals(nodeIdShort(devnet.validator.publicKey))).toBe(true);
     expect(verifyEd25519(devnet.validator.publicKey, blockSigningPayload(sigs.id.rootHash, sigs.id.fileHash), s.signature)).toBe(true);
     const other = await devnet.getMasterchainBlockSignatures(1);
-    expect(verifyEd25519(devnet.validator.publicKey, blockSigningPayload(sigs.id.rootHash, sigs.id.fileHash), other.signatures[0].signature)).toBe(false);
+    expect(
+      verifyEd25519(devnet.validator.publicKey, blockSigningPayload(sigs.id.rootHash, sigs.id.fileHash), other.signatures[0].signature),
+    ).toBe(false);
     await expectChainError(devnet.getMasterchainBlockSignatures(1000), 'not_found');
   });
 

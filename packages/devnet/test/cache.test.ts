@@ -76,7 +76,8 @@ describe('cached reads', () => {
   });
 
   it('runs a get-method once per block, account state, method and arguments', async () => {
-    const executor = (devnet as unknown as { getMethods: { bc: { executor: { runGetMethod: (...a: unknown[]) => Promise<unknown> } } } }).getMethods.bc.executor;
+    const executor = (devnet as unknown as { getMethods: { bc: { executor: { runGetMethod: (...a: unknown[]) => Promise<unknown> } } } })
+      .getMethods.bc.executor;
     const original = executor.runGetMethod;
     let runs = 0;
     executor.runGetMethod = function (this: unknown, ...a: unknown[]) {
@@ -94,7 +95,11 @@ describe('cached reads', () => {
       expect(await seqnoAt()).toBe(2n); // the latest block is secondBlock: same key
       expect(runs).toBe(2);
       // Other arguments are another run; the same ones again are not.
-      const plugin = (hash: bigint) => devnet.runGetMethod(devnet.faucet.address, 'is_plugin_installed', [{ type: 'int', value: 0n }, { type: 'int', value: hash }]);
+      const plugin = (hash: bigint) =>
+        devnet.runGetMethod(devnet.faucet.address, 'is_plugin_installed', [
+          { type: 'int', value: 0n },
+          { type: 'int', value: hash },
+        ]);
       await plugin(1n);
       await plugin(2n);
       await plugin(1n);

@@ -6,7 +6,14 @@
 import { internal, toNano, TupleReader, type Cell } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { complaintFine, complaintPrice, complaintVoteThreshold, decodeValidatorSet, readShowComplaint, type PastElection } from '@tongate/contracts';
+import {
+  complaintFine,
+  complaintPrice,
+  complaintVoteThreshold,
+  decodeValidatorSet,
+  readShowComplaint,
+  type PastElection,
+} from '@tongate/contracts';
 import {
   complaintDataSize,
   createDevnet,
@@ -32,7 +39,12 @@ describe('devnet complaints', () => {
     validators = devnet.startValidators()!.validators;
     const faucet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
     await devnet.sendMessage(
-      await walletTransferBoc(faucet, signerFromSeed(devnet.faucet.secretKey), await faucetSeqno(devnet), validators.map((v) => internal({ to: v.wallet.address, value: toNano('200000'), bounce: false }))),
+      await walletTransferBoc(
+        faucet,
+        signerFromSeed(devnet.faucet.secretKey),
+        await faucetSeqno(devnet),
+        validators.map((v) => internal({ to: v.wallet.address, value: toNano('200000'), bounce: false })),
+      ),
     );
   });
   afterAll(async () => {
@@ -50,7 +62,9 @@ describe('devnet complaints', () => {
       const { state } = await devnet.electionStatus();
       const p34 = decodeValidatorSet((await devnet.getConfigParam(34))!);
       const past = state.pastElections.find((p) => p.electionId === state.activeId && p.vsetHash === p34.hash);
-      return past && past.unfreezeAt - Math.floor(Date.now() / 1000) > 20 && past.frozen.some((f) => ours.has(f.validatorPubkey)) ? past : null;
+      return past && past.unfreezeAt - Math.floor(Date.now() / 1000) > 20 && past.frozen.some((f) => ours.has(f.validatorPubkey))
+        ? past
+        : null;
     });
     const accused = active.frozen.find((f) => ours.has(f.validatorPubkey))!;
     const fineTerms = { suggestedFine: toNano('7'), suggestedFinePart: 1 << 22 };
@@ -69,7 +83,12 @@ describe('devnet complaints', () => {
     };
     const registered = (await show())!;
     // What the elector stored: the sender as reward address, the registration time, and the price it kept.
-    expect(registered.complaint).toMatchObject({ validatorPubkey: accused.validatorPubkey, severity: 2, suggestedFine: fineTerms.suggestedFine, suggestedFinePart: fineTerms.suggestedFinePart });
+    expect(registered.complaint).toMatchObject({
+      validatorPubkey: accused.validatorPubkey,
+      severity: 2,
+      suggestedFine: fineTerms.suggestedFine,
+      suggestedFinePart: fineTerms.suggestedFinePart,
+    });
     expect(registered.complaint.rewardAddress.equals(filed.reporter)).toBe(true);
     const p13 = (await devnet.getConfigParam(13))!.beginParse();
     expect(p13.loadUint(8)).toBe(0x1a);
@@ -86,7 +105,11 @@ describe('devnet complaints', () => {
     const expireIn = active.unfreezeAt - registered.complaint.createdAt;
     expect(registered.complaint.paid).toBe(complaintPrice(prices, bits, refs, expireIn));
     // …which the elector's own get-method agrees with (it adds the 1 TON the message carries on top).
-    const priced = await devnet.runGetMethod(ELECTOR_ADDRESS, 'complaint_storage_price', [bits, refs, expireIn].map((n) => ({ type: 'int' as const, value: BigInt(n) })));
+    const priced = await devnet.runGetMethod(
+      ELECTOR_ADDRESS,
+      'complaint_storage_price',
+      [bits, refs, expireIn].map((n) => ({ type: 'int' as const, value: BigInt(n) })),
+    );
     expect((priced.stack[0] as { value: bigint }).value).toBe(registered.complaint.paid + (1n << 30n));
 
     // The devnet validators vote until it passes (weight_remaining below zero).
@@ -115,7 +138,9 @@ describe('devnet complaints', () => {
     expect(after.totalStake).toBe(totalAfterOtherFines(active, after, accused.validatorPubkey) - fine);
     // list_complaints lists it under its hash.
     const listed = await devnet.runGetMethod(ELECTOR_ADDRESS, 'list_complaints', [{ type: 'int', value: BigInt(filed.electionId) }]);
-    const hashes = new TupleReader(listed.stack).readLispList().map((pair) => (pair.type === 'tuple' && pair.items[0].type === 'int' ? pair.items[0].value.toString(16).padStart(64, '0') : ''));
+    const hashes = new TupleReader(listed.stack)
+      .readLispList()
+      .map((pair) => (pair.type === 'tuple' && pair.items[0].type === 'int' ? pair.items[0].value.toString(16).padStart(64, '0') : ''));
     expect(hashes).toContain(filed.complaintHash);
   }, 200_000);
 });

@@ -23,7 +23,8 @@ describe('devnet elector', () => {
     expect(summary.validators?.elector.equals(ELECTOR_ADDRESS)).toBe(true);
     const stakeHolders = summary.validators!.validators.map((v) => v.stakeHolder.hash.toString('hex'));
     // Every devnet validator is elected (the seeded nominator pool stakes beside them, so the set may hold more).
-    const holdersOf = (p: { frozen: { stakeHolderAddress: { hash: Buffer } }[] }) => new Set(p.frozen.map((f) => f.stakeHolderAddress.hash.toString('hex')));
+    const holdersOf = (p: { frozen: { stakeHolderAddress: { hash: Buffer } }[] }) =>
+      new Set(p.frozen.map((f) => f.stakeHolderAddress.hash.toString('hex')));
     const elected = await until('an elected set', 40_000, async () => {
       const s = await devnet.electionStatus();
       return s.state.pastElections.find((p) => stakeHolders.every((h) => holdersOf(p).has(h)));
@@ -50,7 +51,9 @@ describe('devnet elector, idle and restarted', () => {
     try {
       for (let i = 0; i < 5; i++) {
         const block = await devnet.produceBlock();
-        expect((await devnet.listBlockTransactions({ workchain: -1, shard: WHOLE_SHARD, seqno: block.seqno }, { count: 10 })).transactions).toEqual([]);
+        expect(
+          (await devnet.listBlockTransactions({ workchain: -1, shard: WHOLE_SHARD, seqno: block.seqno }, { count: 10 })).transactions,
+        ).toEqual([]);
       }
       const p34 = decodeValidatorSet((await devnet.getConfigParam(34))!);
       expect(p34.validators.map((v) => v.pubkey)).toEqual([devnet.validator.publicKey.toString('hex')]);

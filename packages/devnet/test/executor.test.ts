@@ -16,7 +16,9 @@ describe('DevnetExecutor', () => {
       const message = Cell.fromBoc(await faucetTransfer(devnet, 0, new Address(0, Buffer.alloc(32, 5)), toNano('1')))[0];
       const headers = await Promise.all([1, 0].map((seqno) => devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno })));
       const lib = Cell.fromBase64(jettonWalletCodeBoc);
-      const libs = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(lib.hash(), lib)).endCell();
+      const libs = beginCell()
+        .storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(lib.hash(), lib))
+        .endCell();
       const args = {
         config: (await devnet.getConfigAll()).toBoc().toString('base64'),
         libs,
@@ -32,7 +34,9 @@ describe('DevnetExecutor', () => {
       };
       const executor = await DevnetExecutor.create();
       // What reaches the emulator's entry point, read back from wasm memory (the emulator pointer apart).
-      const module = (executor.inner as unknown as { module: { _emulate_with_emulator(...a: number[]): number; UTF8ToString(p: number): string } }).module;
+      const module = (
+        executor.inner as unknown as { module: { _emulate_with_emulator(...a: number[]): number; UTF8ToString(p: number): string } }
+      ).module;
       const original = module._emulate_with_emulator;
       const seen: unknown[][] = [];
       module._emulate_with_emulator = (emulator: number, ...strings: number[]) => {
@@ -54,14 +58,16 @@ describe('DevnetExecutor', () => {
     }
   });
 
-  it('runs get-methods with the stock path\'s parameters and results, the config kept in wasm memory', async () => {
+  it("runs get-methods with the stock path's parameters and results, the config kept in wasm memory", async () => {
     const devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
     try {
       await devnet.produceBlock();
       const state = await devnet.getAccountState(devnet.faucet.address);
       const headers = await Promise.all([1, 0].map((seqno) => devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno })));
       const lib = Cell.fromBase64(jettonWalletCodeBoc);
-      const libs = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(lib.hash(), lib)).endCell();
+      const libs = beginCell()
+        .storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(lib.hash(), lib))
+        .endCell();
       const executor = await DevnetExecutor.create();
       const inner = executor.inner as unknown as { invoke(method: string, a: unknown[]): unknown };
       const original = inner.invoke;
@@ -92,7 +98,10 @@ describe('DevnetExecutor', () => {
       const stock = [await executor.inner.runGetMethod(seqno), await executor.inner.runGetMethod(publicKey)];
       const fast = [await executor.runGetMethod(seqno), await executor.runGetMethod(publicKey), await executor.runGetMethod(seqno)];
       // The emulator's log lines carry wall-clock timestamps; everything else must match exactly.
-      const comparable = (r: Awaited<ReturnType<typeof executor.runGetMethod>>) => ({ ...r, logs: r.logs.replace(/\[\d{4}-[\d:. -]+\]/g, '[time]') });
+      const comparable = (r: Awaited<ReturnType<typeof executor.runGetMethod>>) => ({
+        ...r,
+        logs: r.logs.replace(/\[\d{4}-[\d:. -]+\]/g, '[time]'),
+      });
       expect(comparable(fast[0])).toEqual(comparable(stock[0]));
       expect(comparable(fast[1])).toEqual(comparable(stock[1]));
       expect(comparable(fast[2])).toEqual(comparable(stock[0]));
@@ -142,7 +151,12 @@ describe('DevnetExecutor', () => {
         [await transfer(3), 33],
         // Empty body: cell underflow (9), raised as a C++ exception inside the emulator and caught through the
         // invoke_* wrappers, the path the memoized glue rewrites.
-        [beginCell().store(storeMessage(external({ to: devnet.faucet.address, body: beginCell().endCell() }))).endCell(), 9],
+        [
+          beginCell()
+            .store(storeMessage(external({ to: devnet.faucet.address, body: beginCell().endCell() })))
+            .endCell(),
+          9,
+        ],
         [await transfer(0), null],
       ];
       for (const [message, exitCode] of cases) {

@@ -6,8 +6,20 @@ import type { Round, StoredBlock, StoredTx } from '../src/store.js';
 // The history index on hand-made rounds: no sandbox, no store, no BOCs.
 
 const account = (n: number) => Buffer.alloc(32, n);
-const id = (workchain: number, seqno: number): BlockIdExt => ({ workchain, shard: WHOLE_SHARD, seqno, rootHash: Buffer.alloc(32, seqno + 1), fileHash: Buffer.alloc(32, 100 + seqno) });
-const tx = (n: number, lt: bigint, off: number, workchain = 0): StoredTx => ({ workchain, account: account(n), lt, hash: Buffer.alloc(32, Number(lt % 250n)), blob: { off, len: 1 } });
+const id = (workchain: number, seqno: number): BlockIdExt => ({
+  workchain,
+  shard: WHOLE_SHARD,
+  seqno,
+  rootHash: Buffer.alloc(32, seqno + 1),
+  fileHash: Buffer.alloc(32, 100 + seqno),
+});
+const tx = (n: number, lt: bigint, off: number, workchain = 0): StoredTx => ({
+  workchain,
+  account: account(n),
+  lt,
+  hash: Buffer.alloc(32, Number(lt % 250n)),
+  blob: { off, len: 1 },
+});
 
 /** Round `seqno`: lt range [seqno·1000, seqno·1000 + 1000), utime 100 + 10·seqno. */
 function round(seqno: number, txs: StoredTx[], accounts: Round['accounts'] = []): Round {
@@ -22,16 +34,35 @@ function round(seqno: number, txs: StoredTx[], accounts: Round['accounts'] = [])
     stateHash: Buffer.alloc(32, seqno),
     txs: blockTxs,
   });
-  return { blocks: [block(0, txs.filter((t) => t.workchain === 0)), block(-1, txs.filter((t) => t.workchain === -1))], accounts, lt: BigInt(seqno * 1000 + 1000) };
+  return {
+    blocks: [
+      block(
+        0,
+        txs.filter((t) => t.workchain === 0),
+      ),
+      block(
+        -1,
+        txs.filter((t) => t.workchain === -1),
+      ),
+    ],
+    accounts,
+    lt: BigInt(seqno * 1000 + 1000),
+  };
 }
 
 function chain(): HistoryIndex {
   const h = new HistoryIndex();
   h.apply(round(0, [], [{ workchain: 0, account: account(1), blob: { off: 10, len: 1 } }]));
-  h.apply(round(1, [tx(1, 1001n, 20), tx(1, 1003n, 21), tx(2, 1002n, 22)], [
-    { workchain: 0, account: account(1), blob: { off: 30, len: 1 } },
-    { workchain: 0, account: account(2), blob: { off: 31, len: 1 } },
-  ]));
+  h.apply(
+    round(
+      1,
+      [tx(1, 1001n, 20), tx(1, 1003n, 21), tx(2, 1002n, 22)],
+      [
+        { workchain: 0, account: account(1), blob: { off: 30, len: 1 } },
+        { workchain: 0, account: account(2), blob: { off: 31, len: 1 } },
+      ],
+    ),
+  );
   h.apply(round(2, []));
   h.apply(round(3, [tx(1, 3001n, 40), tx(9, 3002n, 41, -1)], [{ workchain: 0, account: account(1), blob: { off: 50, len: 1 } }]));
   return h;

@@ -64,7 +64,10 @@ describe('persistence', () => {
     expect(info1.header.id.rootHash.equals(seeded.lastBlock.rootHash)).toBe(true);
     expect(info1.info.last.seqno).toBe(seeded.lastBlock.seqno + 1); // the round sealed by close()
     expectAbout(info1.state.balance, toNano('5'));
-    expect(info1.history.map((t) => t.tx.inMessage!.body.beginParse().skip(32).loadStringTail())).toEqual(['sealed by close', 'before restart']);
+    expect(info1.history.map((t) => t.tx.inMessage!.body.beginParse().skip(32).loadStringTail())).toEqual([
+      'sealed by close',
+      'before restart',
+    ]);
     expect(info1.bob.status).toBe('active');
     expect(info1.jetton.exitCode).toBe(0);
     expect(info1.seqno).toBeGreaterThan(3);

@@ -7,7 +7,11 @@ import { hashmapLeaves } from '../src/runner.js';
 function tree(seed: number): Cell {
   let x = seed;
   const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31);
-  const leaves = Array.from({ length: 5 }, (_, i) => beginCell().storeUint(next() % 1000, 10 + i * 3).endCell());
+  const leaves = Array.from({ length: 5 }, (_, i) =>
+    beginCell()
+      .storeUint(next() % 1000, 10 + i * 3)
+      .endCell(),
+  );
   const build = (depth: number): Cell => {
     const b = beginCell();
     const bits = next() % 1023;
@@ -23,7 +27,10 @@ describe('RawBoc', () => {
   it('reads every cell as @ton/core does: bits, hashes, and sub-trees that re-serialize to the same cells', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const root = tree(seed);
-      for (const opts of [{ idx: false, crc32: false }, { idx: true, crc32: true }]) {
+      for (const opts of [
+        { idx: false, crc32: false },
+        { idx: true, crc32: true },
+      ]) {
         const bag = RawBoc.parse(root.toBoc(opts));
         expect(bag).not.toBeNull();
         expect(bag!.hash(bag!.root)).toEqual(root.hash());
@@ -41,7 +48,10 @@ describe('RawBoc', () => {
   });
 
   it('declines what it does not read: exotic cells, several roots, not a BOC, truncated', () => {
-    const pruned = new Cell({ exotic: true, bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.alloc(32)).storeUint(0, 16).endCell().bits });
+    const pruned = new Cell({
+      exotic: true,
+      bits: beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(Buffer.alloc(32)).storeUint(0, 16).endCell().bits,
+    });
     expect(RawBoc.parse(beginCell().storeRef(pruned).endCell().toBoc())).toBeNull();
     const a = beginCell().storeUint(1, 8).endCell();
     const b = beginCell().storeUint(2, 8).endCell();
@@ -62,7 +72,7 @@ describe('RawBoc', () => {
   });
 
   it('lists the entries of a 15-bit-key Hashmap of references as @ton/core wrote them', () => {
-    for (const keys of [[0], [0, 1], [0, 1, 2, 3], [5, 32767], Array.from({ length: 255 }, (_, i) => i * 97 % 32768)]) {
+    for (const keys of [[0], [0, 1], [0, 1, 2, 3], [5, 32767], Array.from({ length: 255 }, (_, i) => (i * 97) % 32768)]) {
       const dict = Dictionary.empty(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
       for (const k of keys) dict.set(k, beginCell().storeUint(k, 16).endCell());
       const holder = beginCell().storeDict(dict).endCell();

@@ -1,9 +1,31 @@
-import { Address, beginCell, Cell, comment, Dictionary, ExternalAddress, internal, loadMessage, loadTransaction, storeMessage, storeShardAccount, toNano, type MessageRelaxed } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  comment,
+  Dictionary,
+  ExternalAddress,
+  internal,
+  loadMessage,
+  loadTransaction,
+  storeMessage,
+  storeShardAccount,
+  toNano,
+  type MessageRelaxed,
+} from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { Blockchain, createEmptyShardAccount, EmulationError, TimeError, type BlockchainTransaction } from '@ton/sandbox';
 import { WHOLE_SHARD } from '@tongate/chain';
 import { describe, expect, it } from 'vitest';
-import { createDevnet, devnetFaucet, DEVNET_FAUCET_BALANCE, genesisConfig, GLOBAL_IDS, signerFromSeed, walletTransferBoc } from '../src/index.js';
+import {
+  createDevnet,
+  devnetFaucet,
+  DEVNET_FAUCET_BALANCE,
+  genesisConfig,
+  GLOBAL_IDS,
+  signerFromSeed,
+  walletTransferBoc,
+} from '../src/index.js';
 import { DevnetExecutor } from '../src/executor.js';
 import { sandboxInternals } from '../src/fast/index.js';
 import { bocRoot, MessageRunner, rawExternalMessage, rawTransactionSummary, readTransaction, transactionSummary } from '../src/runner.js';
@@ -17,16 +39,28 @@ async function chain(): Promise<Blockchain> {
   const bc = await Blockchain.create({ config: genesisConfig(GLOBAL_IDS.mainnet), executor: await DevnetExecutor.create() });
   bc.verbosity = { print: false, blockchainLogs: false, vmLogs: 'none', debugLogs: false };
   const lib = Cell.fromBase64(jettonWalletCodeBoc);
-  bc.libs = beginCell().storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(lib.hash(), lib)).endCell();
+  bc.libs = beginCell()
+    .storeDictDirect(Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell()).set(lib.hash(), lib))
+    .endCell();
   bc.now = NOW;
   bc.random = Buffer.alloc(32, 3);
-  const id = (seqno: number) => ({ workchain: -1, shard: WHOLE_SHARD, seqno, rootHash: Buffer.alloc(32, seqno + 1), fileHash: Buffer.alloc(32, seqno + 2) });
+  const id = (seqno: number) => ({
+    workchain: -1,
+    shard: WHOLE_SHARD,
+    seqno,
+    rootHash: Buffer.alloc(32, seqno + 1),
+    fileHash: Buffer.alloc(32, seqno + 2),
+  });
   bc.prevBlocks = { lastMcBlocks: [id(2), id(1), id(0)], prevKeyBlock: id(0) };
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
   await bc.setShardAccount(faucet.address, {
     account: {
       addr: faucet.address,
-      storage: { lastTransLt: 0n, balance: { coins: DEVNET_FAUCET_BALANCE }, state: { type: 'active', state: { code: wallet.init.code, data: wallet.init.data } } },
+      storage: {
+        lastTransLt: 0n,
+        balance: { coins: DEVNET_FAUCET_BALANCE },
+        state: { type: 'active', state: { code: wallet.init.code, data: wallet.init.data } },
+      },
       storageStats: { used: { cells: 0n, bits: 0n }, lastPaid: NOW - 100, duePayment: null, storageExtra: null },
     },
     lastTransactionLt: 0n,
@@ -54,7 +88,11 @@ async function viaRunner(runner: MessageRunner, boc: Buffer): Promise<Outcome> {
   const cell = Cell.fromBoc(boc)[0];
   const res = await runner.run(boc.toString('base64'), loadMessage(cell.beginParse()).info.dest as Address);
   // The runner keeps the emulator's bytes; re-serialize like the stock path to compare BOCs byte for byte.
-  const txs = res.transactions.map((t) => ({ hash: t.hash.toString('hex'), lt: t.lt, boc: Cell.fromBoc(t.boc)[0].toBoc().toString('base64') }));
+  const txs = res.transactions.map((t) => ({
+    hash: t.hash.toString('hex'),
+    lt: t.lt,
+    boc: Cell.fromBoc(t.boc)[0].toBoc().toString('base64'),
+  }));
   return { txs, failure: describeFailure(res.failure) };
 }
 
@@ -91,7 +129,11 @@ describe('MessageRunner', () => {
         ]),
       },
       // The new wallet deploys itself with its first external and answers with a comment too long to sit inline.
-      { boc: await walletTransferBoc(other, otherSigner, 0, [internal({ to: faucet.address, value: toNano('1'), bounce: true, body: comment('x'.repeat(400)) })]) },
+      {
+        boc: await walletTransferBoc(other, otherSigner, 0, [
+          internal({ to: faucet.address, value: toNano('1'), bounce: true, body: comment('x'.repeat(400)) }),
+        ]),
+      },
       // Rejected: wrong seqno.
       { boc: await fromFaucet(7, [internal({ to: plain, value: toNano('1'), bounce: false })]) },
       // Rejected: the clock is behind the account's last transaction.
@@ -112,14 +154,15 @@ describe('MessageRunner', () => {
       const b = await viaRunner(runner!, step.boc);
       expect(b).toEqual(a);
       expect(fast.lt).toBe(stock.lt);
-      for (const address of [faucet.address, other.address, plain, missing]) expect(await accountOf(fast, address)).toBe(await accountOf(stock, address));
+      for (const address of [faucet.address, other.address, plain, missing])
+        expect(await accountOf(fast, address)).toBe(await accountOf(stock, address));
       counts.push(a.txs.length);
     }
     // The scenario really exercised what it claims to.
     expect(counts).toEqual([5, 2, 0, 0, 2]);
   });
 
-  it('delivers a message as the cell that was sent, so the transaction\'s in_msg hash is the hash sendMessage returned', async () => {
+  it("delivers a message as the cell that was sent, so the transaction's in_msg hash is the hash sendMessage returned", async () => {
     // The sandbox queue re-encodes messages with @ton/core's storeMessage, which inlines a body that fits; a client
     // may keep it in a ref (valid TL-B), and then the executed message would not be the one the client tracks.
     const check = async (sandboxQueue: boolean) => {
@@ -127,9 +170,13 @@ describe('MessageRunner', () => {
       try {
         const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
         const to = new Address(0, Buffer.alloc(32, 0x33));
-        const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), 0, [internal({ to, value: toNano('1'), bounce: false, body: comment('short') })]);
+        const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), 0, [
+          internal({ to, value: toNano('1'), bounce: false, body: comment('short') }),
+        ]);
         const inline = Cell.fromBoc(boc)[0];
-        const withRefs = beginCell().store(storeMessage(loadMessage(inline.beginParse()), { forceRef: true })).endCell();
+        const withRefs = beginCell()
+          .store(storeMessage(loadMessage(inline.beginParse()), { forceRef: true }))
+          .endCell();
         expect(withRefs.hash()).not.toEqual(inline.hash());
         const { hash } = await devnet.sendMessage(withRefs.toBoc());
         expect(hash).toEqual(withRefs.hash());
@@ -157,16 +204,30 @@ describe('MessageRunner', () => {
     expect(stock.executed).not.toEqual(stock.sent);
   });
 
-  it('reads an external message\'s hash and destination in place as @ton/core does, and leaves the rest to it', async () => {
+  it("reads an external message's hash and destination in place as @ton/core does, and leaves the rest to it", async () => {
     const faucet = await devnetFaucet();
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
     const signer = signerFromSeed(faucet.secretKey);
     const fresh = WalletContractV4.create({ workchain: -1, publicKey: signerFromSeed(Buffer.alloc(32, 5)).publicKey });
-    const transfer = Cell.fromBoc(await walletTransferBoc(wallet, signer, 3, [internal({ to: new Address(0, Buffer.alloc(32, 1)), value: 1n, body: comment('x') })]))[0];
-    const withInit = beginCell().store(storeMessage({ info: { type: 'external-in', dest: fresh.address, importFee: 123456789n, src: new ExternalAddress(77n, 12) }, init: fresh.init, body: beginCell().storeUint(9, 32).endCell() })).endCell();
+    const transfer = Cell.fromBoc(
+      await walletTransferBoc(wallet, signer, 3, [internal({ to: new Address(0, Buffer.alloc(32, 1)), value: 1n, body: comment('x') })]),
+    )[0];
+    const withInit = beginCell()
+      .store(
+        storeMessage({
+          info: { type: 'external-in', dest: fresh.address, importFee: 123456789n, src: new ExternalAddress(77n, 12) },
+          init: fresh.init,
+          body: beginCell().storeUint(9, 32).endCell(),
+        }),
+      )
+      .endCell();
     for (const cell of [transfer, withInit]) {
       const msg = loadMessage(cell.beginParse());
-      for (const opts of [{ idx: false, crc32: false }, { idx: true, crc32: true }, { idx: false, crc32: true }]) {
+      for (const opts of [
+        { idx: false, crc32: false },
+        { idx: true, crc32: true },
+        { idx: false, crc32: true },
+      ]) {
         const raw = rawExternalMessage(cell.toBoc(opts));
         expect(raw).not.toBeNull();
         expect(raw!.hash).toEqual(cell.hash());
@@ -174,8 +235,29 @@ describe('MessageRunner', () => {
       }
     }
     // Not ext_in, another workchain, not a BOC, a bad checksum: left to @ton/core.
-    const internalMsg = beginCell().store(storeMessage({ info: { type: 'internal', ihrDisabled: true, bounce: false, bounced: false, src: faucet.address, dest: faucet.address, value: { coins: 1n }, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: 0 }, body: Cell.EMPTY })).endCell();
-    const elsewhere = beginCell().store(storeMessage({ info: { type: 'external-in', dest: new Address(7, Buffer.alloc(32)), importFee: 0n }, body: Cell.EMPTY })).endCell();
+    const internalMsg = beginCell()
+      .store(
+        storeMessage({
+          info: {
+            type: 'internal',
+            ihrDisabled: true,
+            bounce: false,
+            bounced: false,
+            src: faucet.address,
+            dest: faucet.address,
+            value: { coins: 1n },
+            ihrFee: 0n,
+            forwardFee: 0n,
+            createdLt: 0n,
+            createdAt: 0,
+          },
+          body: Cell.EMPTY,
+        }),
+      )
+      .endCell();
+    const elsewhere = beginCell()
+      .store(storeMessage({ info: { type: 'external-in', dest: new Address(7, Buffer.alloc(32)), importFee: 0n }, body: Cell.EMPTY }))
+      .endCell();
     expect(rawExternalMessage(internalMsg.toBoc())).toBeNull();
     expect(rawExternalMessage(elsewhere.toBoc())).toBeNull();
     expect(rawExternalMessage(Buffer.from('nope'))).toBeNull();
@@ -184,7 +266,7 @@ describe('MessageRunner', () => {
     expect(rawExternalMessage(corrupt)).toBeNull();
   });
 
-  it('reads a BOC\'s root cell in place as @ton/core decodes it', () => {
+  it("reads a BOC's root cell in place as @ton/core decodes it", () => {
     const child = beginCell().storeUint(7, 3).endCell();
     for (const bits of [0, 1, 7, 8, 320, 691, 1023]) {
       const b = beginCell();
@@ -205,14 +287,31 @@ describe('MessageRunner', () => {
     const executor = bc.executor as DevnetExecutor;
     const to = new Address(0, Buffer.alloc(32, 0x44));
     const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
-    const ext = await walletTransferBoc(wallet, signerFromSeed(faucet.secretKey), 0, [internal({ to, value: toNano('1'), bounce: false, body: comment('hi') })]);
+    const ext = await walletTransferBoc(wallet, signerFromSeed(faucet.secretKey), 0, [
+      internal({ to, value: toNano('1'), bounce: false, body: comment('hi') }),
+    ]);
     const run = (shardAccount: string, message: Cell, lt: bigint) =>
-      executor.runTransactionBoc({ config: bc.configBase64, libs: null, verbosity: 'short', shardAccount, message: message.toBoc().toString('base64'), now: NOW, lt, randomSeed: Buffer.alloc(32), ignoreChksig: false, debugEnabled: false });
+      executor.runTransactionBoc({
+        config: bc.configBase64,
+        libs: null,
+        verbosity: 'short',
+        shardAccount,
+        message: message.toBoc().toString('base64'),
+        now: NOW,
+        lt,
+        randomSeed: Buffer.alloc(32),
+        ignoreChksig: false,
+        debugEnabled: false,
+      });
     const first = run(await accountOf(bc, faucet.address), Cell.fromBoc(ext)[0], 2_000_000n);
     if (!first.result.success) throw new Error(first.result.error);
     const out = readTransaction(Cell.fromBase64(first.result.transaction)).outMessages;
     expect(out).toHaveLength(1);
-    const empty = beginCell().store(storeShardAccount(createEmptyShardAccount(to))).endCell().toBoc().toString('base64');
+    const empty = beginCell()
+      .store(storeShardAccount(createEmptyShardAccount(to)))
+      .endCell()
+      .toBoc()
+      .toString('base64');
     const second = run(empty, out[0], 3_000_000n);
     if (!second.result.success) throw new Error(second.result.error);
     const full = (b64: string) => {

@@ -80,8 +80,20 @@ describe('devnet on another @ton/sandbox version (public API only)', () => {
     const fast = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
     const fallback = await createDevnet({ network: 'testnet', blockIntervalMs: 0, dataDir, seam: OTHER_SANDBOX });
     try {
-      expect(fast.fastPaths).toEqual({ glue: 'memoized', directEmulator: true, directRunner: true, blockchainFields: true, sharedPrevBlocks: true });
-      expect(fallback.fastPaths).toEqual({ glue: 'stock', directEmulator: false, directRunner: false, blockchainFields: false, sharedPrevBlocks: false });
+      expect(fast.fastPaths).toEqual({
+        glue: 'memoized',
+        directEmulator: true,
+        directRunner: true,
+        blockchainFields: true,
+        sharedPrevBlocks: true,
+      });
+      expect(fallback.fastPaths).toEqual({
+        glue: 'stock',
+        directEmulator: false,
+        directRunner: false,
+        blockchainFields: false,
+        sharedPrevBlocks: false,
+      });
       const [a, b] = [await exercise(fast), await exercise(fallback)];
       expect(b.balances).toEqual([toNano('2'), toNano('3')]);
       expect(b.faucetSeqno).toBe(2);

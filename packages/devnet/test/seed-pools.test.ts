@@ -26,7 +26,9 @@ describe('seeded staking pools', () => {
     // alice left with `w`; bob's two deposits add up.
     const [alice, bob] = pools.nominators;
     const bobTotal = pools.deposits.filter((d) => d.nominator.equals(bob!)).reduce((s, d) => s + d.amount, 0n);
-    expect(data.nominators.map((n) => [n.address.toRawString(), n.amount, n.pendingDepositAmount])).toEqual([[bob!.toRawString(), bobTotal, 0n]]);
+    expect(data.nominators.map((n) => [n.address.toRawString(), n.amount, n.pendingDepositAmount])).toEqual([
+      [bob!.toRawString(), bobTotal, 0n],
+    ]);
     const listed = readListNominators(new TupleReader((await devnet.runGetMethod(pools.nominatorPool, 'list_nominators', [])).stack));
     expect(listed.map((n) => n.address.toRawString())).toEqual([bob!.toRawString()]);
     expect(pools.withdrawn.equals(alice!)).toBe(true);
@@ -82,7 +84,9 @@ describe('the seeded single-nominator pool stakes through the elector', () => {
     const all = await txs();
     const stakeTx = all.find((t) => opOf(t) === OP_NEW_STAKE && t.lt < recovered.lt)!;
     expect(stakeTx.tx.inMessage!.info.src!.toString()).toBe(sn.singleNominatorValidator.toString());
-    const sent = [...stakeTx.tx.outMessages.values()].find((m) => m.info.type === 'internal' && m.info.dest.toString() === ELECTOR_ADDRESS.toString())!;
+    const sent = [...stakeTx.tx.outMessages.values()].find(
+      (m) => m.info.type === 'internal' && m.info.dest.toString() === ELECTOR_ADDRESS.toString(),
+    )!;
     const sentValue = sent.info.type === 'internal' ? sent.info.value.coins : 0n;
     expect(sentValue).toBeGreaterThan(frozen.stake);
     const info = recovered.tx.inMessage!.info;

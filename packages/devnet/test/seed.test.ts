@@ -81,7 +81,10 @@ describe('seed', () => {
     const param4 = await devnet.getConfigParam(4);
     expect(new Address(-1, param4!.beginParse().loadBuffer(32)).equals(seed.dns.root)).toBe(true);
     const resolve = async (at: Address, text: string) =>
-      devnet.runGetMethod(at, 'dnsresolve', [{ type: 'slice', cell: beginCell().storeBuffer(Buffer.from(text, 'latin1')).endCell() }, { type: 'int', value: dns.dnsCategory('dns_next_resolver') }]);
+      devnet.runGetMethod(at, 'dnsresolve', [
+        { type: 'slice', cell: beginCell().storeBuffer(Buffer.from(text, 'latin1')).endCell() },
+        { type: 'int', value: dns.dnsCategory('dns_next_resolver') },
+      ]);
     const nextResolver = (stack: TupleItem[]) => (stack[1] as { cell: Cell }).cell.beginParse().skip(16).loadAddress();
     for (const text of ['ton\0', '\0ton\0', 'ton\0alice\0']) {
       const r = await resolve(seed.dns.root, text);
@@ -95,14 +98,20 @@ describe('seed', () => {
       const r = await resolve(seed.dns.collection, `\0${label}\0`);
       expect(int(r.stack[0])).toBe(BigInt(8 + label.length * 8));
       expect(nextResolver(r.stack).equals(item.address)).toBe(true);
-      const byIndex = await devnet.runGetMethod(seed.dns.collection, 'get_nft_address_by_index', [{ type: 'int', value: dns.dnsItemIndex(label) }]);
+      const byIndex = await devnet.runGetMethod(seed.dns.collection, 'get_nft_address_by_index', [
+        { type: 'int', value: dns.dnsItemIndex(label) },
+      ]);
       expect(addr(byIndex.stack[0]).equals(item.address)).toBe(true);
       // The collection deployed it: its first transaction's message came from the collection, with the state init.
       const state = await devnet.getAccountState(item.address);
       const txs = await devnet.getAccountTransactions(item.address, state.lastTransaction!, 50);
       const first = txs[txs.length - 1].tx.inMessage!;
       expect(first.info.src?.toString()).toBe(seed.dns.collection.toString());
-      expect(first.init?.data?.hash().equals(beginCell().storeUint(dns.dnsItemIndex(label), 256).storeAddress(seed.dns.collection).endCell().hash())).toBe(true);
+      expect(
+        first.init?.data
+          ?.hash()
+          .equals(beginCell().storeUint(dns.dnsItemIndex(label), 256).storeAddress(seed.dns.collection).endCell().hash()),
+      ).toBe(true);
     }
   });
 
@@ -114,13 +123,21 @@ describe('seed', () => {
       await devnet.produceBlock();
     };
     const tag = Date.now().toString(36);
-    const register = (label: string) => internal({ to: seed.dns.collection, value: toNano('1.2'), bounce: true, body: dns.registerDomainBody(label, v4.address) });
+    const register = (label: string) =>
+      internal({ to: seed.dns.collection, value: toNano('1.2'), bounce: true, body: dns.registerDomainBody(label, v4.address) });
     // Not the admin: refused.
     const signer = signerFromSeed(Buffer.from(v4.secretSeedHex, 'hex'));
-    await sendFrom(Buffer.from(v4.secretSeedHex, 'hex'), WalletContractV4.create({ workchain: 0, publicKey: signer.publicKey }), [register(`stolen-${tag}`)]);
+    await sendFrom(Buffer.from(v4.secretSeedHex, 'hex'), WalletContractV4.create({ workchain: 0, publicKey: signer.publicKey }), [
+      register(`stolen-${tag}`),
+    ]);
     // The admin, with labels the collection refuses: upper case, too short, a leading hyphen.
     const faucetWallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
-    await sendFrom(devnet.faucet.secretKey, faucetWallet, [register(`Upper-${tag}`), register('abc'), register(`-lead-${tag}`), register(`fine-${tag}`)]);
+    await sendFrom(devnet.faucet.secretKey, faucetWallet, [
+      register(`Upper-${tag}`),
+      register('abc'),
+      register(`-lead-${tag}`),
+      register(`fine-${tag}`),
+    ]);
     for (const label of [`stolen-${tag}`, `Upper-${tag}`, 'abc', `-lead-${tag}`]) {
       expect((await devnet.getAccountState(dns.dnsItemAddress(seed.dns.collection, label))).status, label).toBe('nonexist');
     }
@@ -154,19 +171,40 @@ describe('seed', () => {
     }
   });
 
-  it('deploys a vesting wallet that relays its owner\'s transfer to a whitelisted address', async () => {
+  it("deploys a vesting wallet that relays its owner's transfer to a whitelisted address", async () => {
     const v = seed.vesting;
     expect((await devnet.getAccountState(v.address)).code!.hash().toString('hex')).toBe(contractCodes.vestingWalletCodeHash);
     const r = await devnet.runGetMethod(v.address, 'get_vesting_data', []);
     expect(r.exitCode).toBe(0);
-    expect(r.stack.slice(0, 5).map(int)).toEqual([BigInt(v.startTime), BigInt(v.totalDuration), BigInt(v.unlockPeriod), BigInt(v.cliffDuration), v.totalAmount]);
+    expect(r.stack.slice(0, 5).map(int)).toEqual([
+      BigInt(v.startTime),
+      BigInt(v.totalDuration),
+      BigInt(v.unlockPeriod),
+      BigInt(v.cliffDuration),
+      v.totalAmount,
+    ]);
     expect(addr(r.stack[5]).equals(v.sender)).toBe(true);
     expect(addr(r.stack[6]).equals(v.owner)).toBe(true);
-    const whitelist = r.stack[7].type === 'cell' ? Dictionary.loadDirect(Dictionary.Keys.Address(), { serialize: () => {}, parse: () => true }, r.stack[7].cell) : null;
-    expect(whitelist!.keys().map((a) => a.toRawString()).sort()).toEqual(v.whitelist.map((a) => a.toRawString()).sort());
+    const whitelist =
+      r.stack[7].type === 'cell'
+        ? Dictionary.loadDirect(Dictionary.Keys.Address(), { serialize: () => {}, parse: () => true }, r.stack[7].cell)
+        : null;
+    expect(
+      whitelist!
+        .keys()
+        .map((a) => a.toRawString())
+        .sort(),
+    ).toEqual(v.whitelist.map((a) => a.toRawString()).sort());
     expect(int((await devnet.runGetMethod(v.address, 'seqno', [])).stack[0])).toBe(2n);
     const bobTxs = await devnet.getAccountTransactions(v.relayed.to, (await devnet.getAccountState(v.relayed.to)).lastTransaction!, 50);
-    expect(bobTxs.some((t) => t.tx.inMessage?.info.src?.toString() === v.address.toString() && t.tx.inMessage.info.type === 'internal' && t.tx.inMessage.info.value.coins === v.relayed.value)).toBe(true);
+    expect(
+      bobTxs.some(
+        (t) =>
+          t.tx.inMessage?.info.src?.toString() === v.address.toString() &&
+          t.tx.inMessage.info.type === 'internal' &&
+          t.tx.inMessage.info.value.coins === v.relayed.value,
+      ),
+    ).toBe(true);
   });
 
   it('the devnet vesting, multisig and order codes are their FunC sources compiled', async () => {
@@ -182,7 +220,12 @@ describe('seed', () => {
     for (const [file, hash] of cases) {
       const compiled = await compileFunc({ targets: [file], sources: (p: string) => readFileSync(dir + p, 'utf8') });
       expect(compiled.status, file).toBe('ok');
-      expect(Cell.fromBase64((compiled as { codeBoc: string }).codeBoc).hash().toString('hex'), file).toBe(hash);
+      expect(
+        Cell.fromBase64((compiled as { codeBoc: string }).codeBoc)
+          .hash()
+          .toString('hex'),
+        file,
+      ).toBe(hash);
     }
     expect(Cell.fromBase64(contractCodes.multisigCodeBoc).hash().toString('hex')).toBe(contractCodes.multisigCodeHash);
     expect(Cell.fromBase64(contractCodes.multisigOrderCodeBoc).hash().toString('hex')).toBe(contractCodes.multisigOrderCodeHash);
@@ -210,13 +253,24 @@ describe('seed', () => {
     }
     const carol = m.pays.to;
     const txs = await devnet.getAccountTransactions(carol, (await devnet.getAccountState(carol)).lastTransaction!, 50);
-    expect(txs.some((t) => t.tx.inMessage?.info.src?.toString() === m.address.toString() && t.tx.inMessage.info.type === 'internal' && t.tx.inMessage.info.value.coins === m.pays.value)).toBe(true);
+    expect(
+      txs.some(
+        (t) =>
+          t.tx.inMessage?.info.src?.toString() === m.address.toString() &&
+          t.tx.inMessage.info.type === 'internal' &&
+          t.tx.inMessage.info.value.coins === m.pays.value,
+      ),
+    ).toBe(true);
   });
 
   it('sends an encrypted comment and a transfer that bounces', async () => {
     const bobState = await devnet.getAccountState(seed.encryptedComment.to);
     const bobTxs = await devnet.getAccountTransactions(seed.encryptedComment.to, bobState.lastTransaction!, 50);
-    const encrypted = bobTxs.filter((t) => t.tx.inMessage?.info.src?.toString() === seed.encryptedComment.from.toString() && t.tx.inMessage.body.beginParse().preloadUint(32) === 0x2167da4b);
+    const encrypted = bobTxs.filter(
+      (t) =>
+        t.tx.inMessage?.info.src?.toString() === seed.encryptedComment.from.toString() &&
+        t.tx.inMessage.body.beginParse().preloadUint(32) === 0x2167da4b,
+    );
     expect(encrypted).toHaveLength(1);
     const from = await devnet.getAccountState(seed.bounced.from);
     const txs = await devnet.getAccountTransactions(seed.bounced.from, from.lastTransaction!, 5);

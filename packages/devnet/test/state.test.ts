@@ -42,7 +42,10 @@ describe('sendMessage', () => {
     const body = tx!.tx.inMessage!.body.beginParse();
     expect(body.loadUint(32)).toBe(0);
     expect(body.loadStringTail()).toBe('hello devnet');
-    const faucetTx = await devnet.getTransaction(devnet.faucet.address, tx!.tx.inMessage!.info.type === 'internal' ? tx!.tx.inMessage!.info.createdLt - 1n : 0n);
+    const faucetTx = await devnet.getTransaction(
+      devnet.faucet.address,
+      tx!.tx.inMessage!.info.type === 'internal' ? tx!.tx.inMessage!.info.createdLt - 1n : 0n,
+    );
     expect(faucetTx?.tx.inMessage?.info.type).toBe('external-in');
   });
 
@@ -77,7 +80,15 @@ describe('sendMessage', () => {
     expect((await chainErrorOf(devnet.sendMessage(internalMsg.toBoc()))).kind).toBe('invalid');
     // A well-formed ext_in header followed by a broken StateInit: the header is read in place, the emulator refuses
     // the message, and the answer still names it malformed rather than refused.
-    const brokenInit = beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(devnet.faucet.address).storeCoins(0).storeBit(true).storeBit(false).storeBit(true).endCell();
+    const brokenInit = beginCell()
+      .storeUint(0b10, 2)
+      .storeUint(0, 2)
+      .storeAddress(devnet.faucet.address)
+      .storeCoins(0)
+      .storeBit(true)
+      .storeBit(false)
+      .storeBit(true)
+      .endCell();
     expect(() => loadMessage(brokenInit.beginParse())).toThrow();
     const err = await chainErrorOf(devnet.sendMessage(brokenInit.toBoc()));
     expect(err.kind).toBe('invalid');
@@ -118,7 +129,10 @@ describe('state and history', () => {
     expect(all[1].lt < all[0].lt).toBe(true);
     const page1 = await devnet.getAccountTransactions(faucet, last, 1);
     expect(page1).toHaveLength(1);
-    const prev = { lt: page1[0].tx.prevTransactionLt, hash: Buffer.from(page1[0].tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex') };
+    const prev = {
+      lt: page1[0].tx.prevTransactionLt,
+      hash: Buffer.from(page1[0].tx.prevTransactionHash.toString(16).padStart(64, '0'), 'hex'),
+    };
     const page2 = await devnet.getAccountTransactions(faucet, prev, 1);
     expect(page2[0].hash.equals(all[1].hash)).toBe(true);
     expect((await chainErrorOf(devnet.getAccountTransactions(faucet, { lt: last.lt, hash: Buffer.alloc(32) }, 1))).kind).toBe('not_found');
@@ -165,7 +179,15 @@ describe('state and history', () => {
     const msg = loadMessage(cell.beginParse());
     const body = msg.body.beginParse();
     const tampered = beginCell().storeBuffer(Buffer.alloc(64)).storeSlice(body.skip(512)).endCell();
-    const bad = beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(devnet.faucet.address).storeCoins(0).storeBit(false).storeBit(true).storeRef(tampered).endCell();
+    const bad = beginCell()
+      .storeUint(0b10, 2)
+      .storeUint(0, 2)
+      .storeAddress(devnet.faucet.address)
+      .storeCoins(0)
+      .storeBit(false)
+      .storeBit(true)
+      .storeRef(tampered)
+      .endCell();
     expect((await devnet.emulateExternalMessage(bad, { ignoreChksig: true })).accepted).toBe(true);
     expect((await chainErrorOf(devnet.emulateExternalMessage(bad, { ignoreChksig: false }))).kind).toBe('refused');
   });

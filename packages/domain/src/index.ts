@@ -7,7 +7,15 @@
 export { apiErrorOf, mapChainErrors } from './chain-errors.js';
 export { readAccount, readWallet, simpleStatus, type WalletInfo } from './accounts.js';
 export { findInHistory, previousTransactionId, readAccountHistory, type HistoryRequest, type TransactionPage } from './transactions.js';
-export { chainSubmitter, estimateExternalFees, externalMessage, sendExternal, type FeeQuery, type MessageSubmitter, type SentMessage } from './messages.js';
+export {
+  chainSubmitter,
+  estimateExternalFees,
+  externalMessage,
+  sendExternal,
+  type FeeQuery,
+  type MessageSubmitter,
+  type SentMessage,
+} from './messages.js';
 export { parseMethod, runMethod, type GetMethodCall } from './get-methods.js';
 export * from './stack.js';
 export { b64, bocB64, cellDataBytes } from './cells.js';

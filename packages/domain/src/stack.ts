@@ -84,7 +84,8 @@ export function parseLegacyEntry(entry: unknown, depth = 0): TupleItem {
     case 'list':
     case 'tvm.List': {
       const elements = typeof value === 'object' && value !== null ? (value as { elements?: unknown }).elements : undefined;
-      if (!Array.isArray(elements)) throw stackError(`${type} expects {"@type": "tvm.${type.toLowerCase().includes('list') ? 'list' : 'tuple'}", "elements": [...]}`);
+      if (!Array.isArray(elements))
+        throw stackError(`${type} expects {"@type": "tvm.${type.toLowerCase().includes('list') ? 'list' : 'tuple'}", "elements": [...]}`);
       const items = elements.map((e) => parseStdEntry(e, depth + 1));
       return type.toLowerCase().includes('list') ? listToNestedPairs(items) : { type: 'tuple', items };
     }
@@ -150,7 +151,11 @@ export type CellObject = v2.LegacyCellObject;
 
 /** The cell tree as legacy clients expect it next to the BOC: data bits zero-padded to bytes, refs, special flag. */
 export function cellObject(cell: Cell): CellObject {
-  return { data: { b64: cellDataBytes(cell).toString('base64'), len: cell.bits.length }, refs: cell.refs.map(cellObject), special: cell.isExotic };
+  return {
+    data: { b64: cellDataBytes(cell).toString('base64'), len: cell.bits.length },
+    refs: cell.refs.map(cellObject),
+    special: cell.isExotic,
+  };
 }
 
 export function hexNumber(value: bigint): string {

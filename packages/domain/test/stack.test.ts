@@ -81,7 +81,10 @@ describe('stack codecs against a real wallet v4 on @ton/sandbox', async () => {
     const two = { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: '2' } };
     expect(parseLegacyStack([['list', { '@type': 'tvm.list', elements: [one, two] }]])[0]).toEqual({
       type: 'tuple',
-      items: [{ type: 'int', value: 1n }, { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'null' }] }],
+      items: [
+        { type: 'int', value: 1n },
+        { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'null' }] },
+      ],
     });
     expect(parseStdStack([{ '@type': 'tvm.stackEntryTuple', tuple: { '@type': 'tvm.tuple', elements: [one] } }])).toEqual([
       { type: 'tuple', items: [{ type: 'int', value: 1n }] },

@@ -14,7 +14,10 @@ export function detectAddress(address: Address, networkTestOnly: boolean): v2.De
     '@type': 'ext.utils.detectedAddress' as const,
     raw_form: address.toRawString(),
     bounceable: { '@type': 'ext.utils.detectedAddressVariant' as const, ...friendlyForms(address.workChain, address.hash, true, testOnly) },
-    non_bounceable: { '@type': 'ext.utils.detectedAddressVariant' as const, ...friendlyForms(address.workChain, address.hash, false, testOnly) },
+    non_bounceable: {
+      '@type': 'ext.utils.detectedAddressVariant' as const,
+      ...friendlyForms(address.workChain, address.hash, false, testOnly),
+    },
     given_type: !friendly ? 'raw_form' : friendly.bounceable ? 'friendly_bounceable' : 'friendly_non_bounceable',
     test_only: testOnly,
   };

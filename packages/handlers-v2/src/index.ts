@@ -37,7 +37,9 @@ function postForms(get: GetFormHandlers): Pick<V2Handlers, PostFormId> {
   const forms: Record<string, unknown> = {};
   for (const route of v2Routes) {
     if (route.method !== 'post' || !route.operationId.endsWith('Post')) continue;
-    const getForm = (get as unknown as Record<string, (input: { query: unknown; ctx: unknown }) => unknown>)[route.operationId.slice(0, -'Post'.length)];
+    const getForm = (get as unknown as Record<string, (input: { query: unknown; ctx: unknown }) => unknown>)[
+      route.operationId.slice(0, -'Post'.length)
+    ];
     if (typeof getForm !== 'function') throw new Error(`${route.operationId}: no GET form to answer it`);
     forms[route.operationId] = (input: { body: unknown; ctx: unknown }) => getForm.call(get, { query: input.body, ctx: input.ctx });
   }

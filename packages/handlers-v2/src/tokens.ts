@@ -73,7 +73,10 @@ async function jettonWallet(ctx: TokenContext) {
   // A wallet its master does not name is a fake: toncenter answers 409 rather than trying the other kinds.
   if (!(await verifyJettonWallet(run, ctx.address, data))) throw new ApiError(409, 'Verification on master failed');
   const claimed = await ctx.chain.runGetMethod(ctx.address, 'is_claimed', [], ctx.seqno).catch(() => null);
-  const mintless = claimed && claimed.exitCode === 0 && claimed.stack.length === 1 && claimed.stack[0]!.type === 'int' ? { mintless_is_claimed: claimed.stack[0]!.value !== 0n } : {};
+  const mintless =
+    claimed && claimed.exitCode === 0 && claimed.stack.length === 1 && claimed.stack[0]!.type === 'int'
+      ? { mintless_is_claimed: claimed.stack[0]!.value !== 0n }
+      : {};
   return {
     '@type': 'ext.tokens.jettonWalletData' as const,
     address: ctx.echo,
@@ -109,7 +112,15 @@ const SELF = beginCell().storeUint(0, 8).endCell();
  * does not resolve or has no records.
  */
 async function dnsContent(ctx: TokenContext) {
-  const resolved = await ctx.chain.runGetMethod(ctx.address, 'dnsresolve', [{ type: 'slice', cell: SELF }, { type: 'int', value: 0n }], ctx.seqno);
+  const resolved = await ctx.chain.runGetMethod(
+    ctx.address,
+    'dnsresolve',
+    [
+      { type: 'slice', cell: SELF },
+      { type: 'int', value: 0n },
+    ],
+    ctx.seqno,
+  );
   if (resolved.exitCode !== 0 || resolved.stack.length !== 2) return null;
   const records = resolved.stack[1]!;
   if (records.type !== 'cell') return null;

@@ -15,12 +15,37 @@ describe('createV2Handlers', () => {
   it('has every v2 operation except jsonRPC, each read also in its POST form', () => {
     const handlers = createV2Handlers({ chain: devnet });
     const reads = [
-      'getAddressInformation', 'getExtendedAddressInformation', 'getWalletInformation', 'getAddressBalance', 'getAddressState', 'getTokenData',
-      'getShardAccountCell', 'dnsResolve',
-      'getMasterchainInfo', 'getMasterchainBlockSignatures', 'getShardBlockProof', 'getConsensusBlock', 'lookupBlock', 'getShards', 'shards',
-      'getBlockHeader', 'getOutMsgQueueSize', 'getBlockTransactions', 'getBlockTransactionsExt', 'getTransactions', 'getTransactionsStd',
-      'tryLocateTx', 'tryLocateResultTx', 'tryLocateSourceTx',
-      'detectAddress', 'detectHash', 'packAddress', 'unpackAddress', 'getConfigParam', 'getConfigAll', 'getLibraries',
+      'getAddressInformation',
+      'getExtendedAddressInformation',
+      'getWalletInformation',
+      'getAddressBalance',
+      'getAddressState',
+      'getTokenData',
+      'getShardAccountCell',
+      'dnsResolve',
+      'getMasterchainInfo',
+      'getMasterchainBlockSignatures',
+      'getShardBlockProof',
+      'getConsensusBlock',
+      'lookupBlock',
+      'getShards',
+      'shards',
+      'getBlockHeader',
+      'getOutMsgQueueSize',
+      'getBlockTransactions',
+      'getBlockTransactionsExt',
+      'getTransactions',
+      'getTransactionsStd',
+      'tryLocateTx',
+      'tryLocateResultTx',
+      'tryLocateSourceTx',
+      'detectAddress',
+      'detectHash',
+      'packAddress',
+      'unpackAddress',
+      'getConfigParam',
+      'getConfigAll',
+      'getLibraries',
     ];
     const writes = ['sendBoc', 'sendBocReturnHash', 'estimateFee', 'runGetMethod', 'runGetMethodStd'];
     expect(Object.keys(handlers).sort()).toEqual([...reads, ...reads.map((r) => `${r}Post`), ...writes].sort());
@@ -60,8 +85,13 @@ describe('getAddressInformation', () => {
   });
 
   it('bad address → 422 naming it; future seqno → not_found', async () => {
-    expect(await callError(ops, 'getAddressInformation', { address: 'EQ-nope' })).toMatchObject({ status: 422, message: expect.stringMatching(/address/) });
-    expect(await callError(ops, 'getAddressInformation', { address: faucet.toRawString(), seqno: 10_000_000 })).toMatchObject({ status: 404 });
+    expect(await callError(ops, 'getAddressInformation', { address: 'EQ-nope' })).toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/address/),
+    });
+    expect(await callError(ops, 'getAddressInformation', { address: faucet.toRawString(), seqno: 10_000_000 })).toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -81,7 +111,13 @@ describe('other account operations', () => {
 
   it('getWalletInformation: v4 r2 and v5 r1 wallets, and a contract that is not a wallet', async () => {
     const { result: v4 } = await call(ops, 'getWalletInformation', { address: alice!.toString() });
-    expect(v4).toMatchObject({ '@type': 'ext.accounts.walletInformation', wallet: true, wallet_type: 'wallet v4 r2', account_state: 'active', wallet_id: 698983191 });
+    expect(v4).toMatchObject({
+      '@type': 'ext.accounts.walletInformation',
+      wallet: true,
+      wallet_type: 'wallet v4 r2',
+      account_state: 'active',
+      wallet_id: 698983191,
+    });
     expect(v4.seqno).toBeGreaterThan(0);
     const { result: v5 } = await call(ops, 'getWalletInformation', { address: bob!.toString() });
     expect(v5).toMatchObject({ wallet: true, wallet_type: 'wallet v5 r1', is_signature_allowed: true });
@@ -128,7 +164,10 @@ describe('getTokenData', () => {
   });
 
   it('a wallet or missing account is not a token → 409', async () => {
-    expect(await callError(ops, 'getTokenData', { address: faucet.toString() })).toMatchObject({ status: 409, message: 'Smart contract is not Jetton or NFT' });
+    expect(await callError(ops, 'getTokenData', { address: faucet.toString() })).toMatchObject({
+      status: 409,
+      message: 'Smart contract is not Jetton or NFT',
+    });
     expect(await callError(ops, 'getTokenData', { address: nobody.toString() })).toMatchObject({ status: 409 });
   });
 });

@@ -46,7 +46,12 @@ describe('utils conversions', () => {
   it('detectHash gives padded b64, unpadded b64url and lowercase hex', () => {
     const bytes = Buffer.from('fb'.repeat(32), 'hex');
     const r = detectHash(decode.hash('hash', bytes.toString('hex').toUpperCase()));
-    expect(r).toEqual({ '@type': 'ext.utils.detectedHash', b64: bytes.toString('base64'), b64url: bytes.toString('base64url'), hex: 'fb'.repeat(32) });
+    expect(r).toEqual({
+      '@type': 'ext.utils.detectedHash',
+      b64: bytes.toString('base64'),
+      b64url: bytes.toString('base64url'),
+      hex: 'fb'.repeat(32),
+    });
     expect(r.b64).toHaveLength(44);
     expect(r.b64url).toHaveLength(43);
     expect(() => decode.hash('hash', 'nope')).toThrow(/hash: not a 32-byte hash/);
@@ -61,7 +66,11 @@ describe('utils conversions', () => {
     expect(unpackAddress(input(detected.bounceable.b64url))).toBe(`-128:${hash.toUpperCase()}`);
     expect(detectAddress(input(`127:${hash}`), false).raw_form).toBe(`127:${hash}`);
     for (const wc of ['2147483647', '128', '-129', '99999999999']) {
-      for (const fn of [(a: string) => detectAddress(input(a), false), (a: string) => packAddress(input(a), false), (a: string) => unpackAddress(input(a))]) {
+      for (const fn of [
+        (a: string) => detectAddress(input(a), false),
+        (a: string) => packAddress(input(a), false),
+        (a: string) => unpackAddress(input(a)),
+      ]) {
         expect(() => fn(`${wc}:${hash}`)).toThrow(new RegExp(`workchain ${wc} is outside -128..127`));
       }
     }

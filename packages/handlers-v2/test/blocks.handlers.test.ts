@@ -35,7 +35,10 @@ describe('masterchain and blocks', () => {
     // Several devnet blocks can share one second: any block of that second is a correct answer.
     const found = await devnet.getBlockHeader({ workchain: -1, shard: -(2n ** 63n), seqno: byTime.seqno });
     expect(found.genUtime).toBe(header.gen_utime);
-    expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE })).toMatchObject({ status: 422, message: 'exactly one of seqno, lt, unixtime should be specified' });
+    expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE })).toMatchObject({
+      status: 422,
+      message: 'exactly one of seqno, lt, unixtime should be specified',
+    });
     expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 2, lt: '5' })).toMatchObject({ status: 422 });
     expect(await callError(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 99_999_999 })).toMatchObject({ status: 404 });
   });
@@ -52,15 +55,26 @@ describe('masterchain and blocks', () => {
 
   it('getBlockHeader: int64 strings, prev_blocks; hashes must match when given', async () => {
     const { result: id } = await call(ops, 'lookupBlock', { workchain: -1, shard: WHOLE, seqno: 3 });
-    const { result } = await call(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: id.root_hash, file_hash: id.file_hash });
+    const { result } = await call(ops, 'getBlockHeader', {
+      workchain: -1,
+      shard: WHOLE,
+      seqno: 3,
+      root_hash: id.root_hash,
+      file_hash: id.file_hash,
+    });
     expect(result['@type']).toBe('blocks.header');
     expect(result.id).toEqual(id);
     expect(typeof result.end_lt).toBe('string');
     expect(BigInt(result.end_lt)).toBeGreaterThanOrEqual(BigInt(result.start_lt));
     expect(result.prev_blocks[0].seqno).toBe(2);
     const wrong = Buffer.alloc(32, 7).toString('hex');
-    expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: wrong })).toMatchObject({ status: 404 });
-    expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: 'xyz' })).toMatchObject({ status: 422, message: expect.stringMatching(/root_hash/) });
+    expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: wrong })).toMatchObject({
+      status: 404,
+    });
+    expect(await callError(ops, 'getBlockHeader', { workchain: -1, shard: WHOLE, seqno: 3, root_hash: 'xyz' })).toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/root_hash/),
+    });
   });
 
   it('getMasterchainBlockSignatures and getShardBlockProof', async () => {
@@ -86,7 +100,8 @@ describe('masterchain and blocks', () => {
     const simplex = { sessionId: Buffer.alloc(32, 0x51), slot: 77, candidate: Buffer.alloc(120, 0x77) };
     const chain = new Proxy(devnet, {
       get(target, prop) {
-        if (prop === 'getMasterchainBlockSignatures') return async (seqno: number) => ({ ...(await target.getMasterchainBlockSignatures(seqno)), simplex });
+        if (prop === 'getMasterchainBlockSignatures')
+          return async (seqno: number) => ({ ...(await target.getMasterchainBlockSignatures(seqno)), simplex });
         const value = Reflect.get(target, prop, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },

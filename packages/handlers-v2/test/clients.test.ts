@@ -65,7 +65,11 @@ describe('@ton/ton TonClient accepts the results', () => {
     expect(txs.length).toBeGreaterThan(2);
     const one = await client.getTransaction(alice.address, txs[1]!.lt.toString(), txs[1]!.hash().toString('base64'));
     expect(one?.lt).toBe(txs[1]!.lt);
-    const older = await client.getTransactions(alice.address, { limit: 5, lt: txs[0]!.lt.toString(), hash: txs[0]!.hash().toString('base64') });
+    const older = await client.getTransactions(alice.address, {
+      limit: 5,
+      lt: txs[0]!.lt.toString(),
+      hash: txs[0]!.hash().toString('base64'),
+    });
     expect(older[0]!.lt).toBe(txs[1]!.lt);
     const welcome = txs[txs.length - 1]!;
     const info = welcome.inMessage!.info;
@@ -79,7 +83,9 @@ describe('@ton/ton TonClient accepts the results', () => {
   it('get-methods through the contract provider', async () => {
     const opened = client.open(alice);
     expect(await opened.getSeqno()).toBeGreaterThan(0);
-    const res = await client.runMethod(seed.jetton.minter, 'get_wallet_address', [{ type: 'slice', cell: beginCell().storeAddress(alice.address).endCell() }]);
+    const res = await client.runMethod(seed.jetton.minter, 'get_wallet_address', [
+      { type: 'slice', cell: beginCell().storeAddress(alice.address).endCell() },
+    ]);
     expect(res.stack.readAddress()).toBeInstanceOf(Address);
   });
 
@@ -125,7 +131,9 @@ describe('tonweb HttpProvider accepts the results', () => {
     const seqno = await provider.call2(alice.address.toRawString(), 'seqno');
     expect(Number(seqno.toString())).toBeGreaterThan(0);
     // Missing from tonweb's typings, present at runtime.
-    const config = await (provider as unknown as { getConfigParam(id: number): Promise<{ hash(): Promise<Uint8Array> }> }).getConfigParam(34);
+    const config = await (provider as unknown as { getConfigParam(id: number): Promise<{ hash(): Promise<Uint8Array> }> }).getConfigParam(
+      34,
+    );
     expect((await config.hash()).length).toBe(32);
     const info = await provider.getMasterchainInfo();
     const header = await provider.getMasterchainBlockHeader(info.last.seqno);

@@ -22,12 +22,17 @@ const chain = {
     const sc = await blockchain.getContract(address);
     const st = sc.accountState;
     return {
-      address, block: FAKE_BLOCK, syncUtime: blockchain.now ?? Math.floor(Date.now() / 1000),
+      address,
+      block: FAKE_BLOCK,
+      syncUtime: blockchain.now ?? Math.floor(Date.now() / 1000),
       status: st?.type === 'active' ? 'active' : st?.type === 'frozen' ? 'frozen' : 'nonexist',
-      balance: sc.balance, extraCurrencies: [],
+      balance: sc.balance,
+      extraCurrencies: [],
       code: st?.type === 'active' ? (st.state.code ?? null) : null,
       data: st?.type === 'active' ? (st.state.data ?? null) : null,
-      frozenHash: null, lastTransaction: null, shardAccount: null,
+      frozenHash: null,
+      lastTransaction: null,
+      shardAccount: null,
     } as AccountState;
   },
   async runGetMethod(address: Address, method: string | number, stack: TupleItem[]): Promise<GetMethodResult> {
@@ -72,26 +77,55 @@ records.set(BigInt(`0x${otherCategory.toString('hex')}`), beginCell().storeUint(
 
 function itemState(content: Cell) {
   // index, collection, owner, ^content, ^domain, auction (none), last_fill_up_time.
-  return beginCell().storeUint(index, 256).storeAddress(collection).storeAddress(owner).storeRef(content)
-    .storeRef(beginCell().storeStringTail(domain).endCell()).storeBit(0).storeUint(Math.floor(Date.now() / 1000), 64).endCell();
+  return beginCell()
+    .storeUint(index, 256)
+    .storeAddress(collection)
+    .storeAddress(owner)
+    .storeRef(content)
+    .storeRef(beginCell().storeStringTail(domain).endCell())
+    .storeBit(0)
+    .storeUint(Math.floor(Date.now() / 1000), 64)
+    .endCell();
 }
 // The item's address comes from its deploy state (index and collection), as the collection computes it.
 const item = contractAddress(0, { code: DNS_ITEM_CODE, data: beginCell().storeUint(index, 256).storeAddress(collection).endCell() });
 const bareItemIndex = index ^ 1n;
-const bareItem = contractAddress(0, { code: DNS_ITEM_CODE, data: beginCell().storeUint(bareItemIndex, 256).storeAddress(collection).endCell() });
+const bareItem = contractAddress(0, {
+  code: DNS_ITEM_CODE,
+  data: beginCell().storeUint(bareItemIndex, 256).storeAddress(collection).endCell(),
+});
 
-await blockchain.setShardAccount(collection, createShardAccount({ address: collection, code: DNS_COLLECTION_CODE, data: collectionData, balance: 10n ** 9n }));
-await blockchain.setShardAccount(item, createShardAccount({
-  address: item, code: DNS_ITEM_CODE, balance: 10n ** 9n,
-  data: itemState(beginCell().storeUint(0, 8).storeDict(records).endCell()),
-}));
+await blockchain.setShardAccount(
+  collection,
+  createShardAccount({ address: collection, code: DNS_COLLECTION_CODE, data: collectionData, balance: 10n ** 9n }),
+);
+await blockchain.setShardAccount(
+  item,
+  createShardAccount({
+    address: item,
+    code: DNS_ITEM_CODE,
+    balance: 10n ** 9n,
+    data: itemState(beginCell().storeUint(0, 8).storeDict(records).endCell()),
+  }),
+);
 // An item without records: dnsresolve answers a null dictionary.
-await blockchain.setShardAccount(bareItem, createShardAccount({
-  address: bareItem, code: DNS_ITEM_CODE, balance: 10n ** 9n,
-  data: beginCell().storeUint(bareItemIndex, 256).storeAddress(collection).storeAddress(owner)
-    .storeRef(beginCell().storeUint(0, 8).storeDict(null).endCell()).storeRef(beginCell().storeStringTail(domain).endCell())
-    .storeBit(0).storeUint(0, 64).endCell(),
-}));
+await blockchain.setShardAccount(
+  bareItem,
+  createShardAccount({
+    address: bareItem,
+    code: DNS_ITEM_CODE,
+    balance: 10n ** 9n,
+    data: beginCell()
+      .storeUint(bareItemIndex, 256)
+      .storeAddress(collection)
+      .storeAddress(owner)
+      .storeRef(beginCell().storeUint(0, 8).storeDict(null).endCell())
+      .storeRef(beginCell().storeStringTail(domain).endCell())
+      .storeBit(0)
+      .storeUint(0, 64)
+      .endCell(),
+  }),
+);
 
 describe('getTokenData on a TON DNS item', () => {
   it('content is the domain with its records, decoded by category', async () => {

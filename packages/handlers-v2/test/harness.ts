@@ -36,7 +36,8 @@ function resolved(response: Response | undefined): Response | undefined {
 function responseSchemaPointer(operationId: string): { pointer: string; method: string } {
   for (const [path, ops] of Object.entries(bundle.paths)) {
     for (const [method, op] of Object.entries(ops)) {
-      if (op?.operationId === operationId && resolved(op.responses?.['200'])?.content?.['application/json']?.schema) return { pointer: path, method };
+      if (op?.operationId === operationId && resolved(op.responses?.['200'])?.content?.['application/json']?.schema)
+        return { pointer: path, method };
     }
   }
   throw new Error(`operation ${operationId} has no 200 response schema in ${BUNDLE_PATH}`);
@@ -103,7 +104,12 @@ export interface Envelope<T = any> {
 }
 
 /** Runs an operation with params as query (GET) or body (POST), asserts the envelope and the schema, returns it. */
-export async function call<T = any>(ops: Record<string, Operation>, operationId: string, params: Record<string, unknown> = {}, network: 'mainnet' | 'testnet' = 'testnet'): Promise<Envelope<T>> {
+export async function call<T = any>(
+  ops: Record<string, Operation>,
+  operationId: string,
+  params: Record<string, unknown> = {},
+  network: 'mainnet' | 'testnet' = 'testnet',
+): Promise<Envelope<T>> {
   const op = ops[operationId];
   if (!op) throw new Error(`no operation ${operationId}`);
   const input = methodOf(operationId) === 'get' ? { query: params, ctx: makeCtx(network) } : { body: params, ctx: makeCtx(network) };
@@ -113,7 +119,9 @@ export async function call<T = any>(ops: Record<string, Operation>, operationId:
   const body = JSON.parse(JSON.stringify(reply.body)) as Envelope<T>;
   const validate = validatorFor(operationId);
   if (!validate(body)) {
-    throw new Error(`${operationId} result does not match the v2 contract: ${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(body).slice(0, 2000)}`);
+    throw new Error(
+      `${operationId} result does not match the v2 contract: ${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(body).slice(0, 2000)}`,
+    );
   }
   expect(body.ok).toBe(true);
   expect(body['@extra']).toMatch(/^\d+(\.\d+)?:[^:]+:\d+(\.\d+)?$/);
@@ -121,7 +129,11 @@ export async function call<T = any>(ops: Record<string, Operation>, operationId:
 }
 
 /** Runs an operation expecting an error; returns it. */
-export async function callError(ops: Record<string, Operation>, operationId: string, params: Record<string, unknown> = {}): Promise<{ status?: number; kind?: string; message: string }> {
+export async function callError(
+  ops: Record<string, Operation>,
+  operationId: string,
+  params: Record<string, unknown> = {},
+): Promise<{ status?: number; kind?: string; message: string }> {
   const op = ops[operationId]!;
   const input = methodOf(operationId) === 'get' ? { query: params, ctx: makeCtx() } : { body: params, ctx: makeCtx() };
   try {

@@ -4,7 +4,13 @@ import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sa
 
 /** Real transactions made on a local @ton/sandbox chain, wrapped as a ChainSource would return them. */
 
-export const FAKE_BLOCK: BlockIdExt = { workchain: 0, shard: -(2n ** 63n), seqno: 1, rootHash: Buffer.alloc(32, 1), fileHash: Buffer.alloc(32, 2) };
+export const FAKE_BLOCK: BlockIdExt = {
+  workchain: 0,
+  shard: -(2n ** 63n),
+  seqno: 1,
+  rootHash: Buffer.alloc(32, 1),
+  fileHash: Buffer.alloc(32, 2),
+};
 
 export function asChainTransaction(tx: Transaction): ChainTransaction {
   const address = new Address(0, Buffer.from(tx.address.toString(16).padStart(64, '0'), 'hex'));

@@ -21,7 +21,9 @@ async function aliceSeqno(): Promise<number> {
 describe('send', () => {
   it('sendBoc accepts a signed transfer; replaying it is refused with 422 and the reason', async () => {
     const seqno = await aliceSeqno();
-    const boc = await walletTransferBoc(alice, signer, seqno, [internal({ to: nobody, value: toNano('1'), bounce: false, body: comment('hi') })]);
+    const boc = await walletTransferBoc(alice, signer, seqno, [
+      internal({ to: nobody, value: toNano('1'), bounce: false, body: comment('hi') }),
+    ]);
     const { result } = await call(ops, 'sendBoc', { boc: boc.toString('base64') });
     expect(result).toEqual({ '@type': 'ok' });
     await devnet.produceBlock();
@@ -36,7 +38,11 @@ describe('send', () => {
     const boc = await walletTransferBoc(alice, signer, seqno, [internal({ to: nobody, value: 1n, bounce: false })]);
     const { result } = await call(ops, 'sendBocReturnHash', { boc: boc.toString('base64') });
     const cell = Cell.fromBoc(boc)[0]!;
-    expect(result).toEqual({ '@type': 'raw.extMessageInfo', hash: cell.hash().toString('base64'), hash_norm: normalizedExternalMessageHash(cell).toString('base64') });
+    expect(result).toEqual({
+      '@type': 'raw.extMessageInfo',
+      hash: cell.hash().toString('base64'),
+      hash_norm: normalizedExternalMessageHash(cell).toString('base64'),
+    });
     await devnet.produceBlock();
   });
 
@@ -50,14 +56,21 @@ describe('send', () => {
     const seqno = await aliceSeqno();
     // Signed with a wrong key: the emulation skips the signature check (ignore_chksig), as wallets estimate before signing.
     const body = alice.createTransfer({ seqno, secretKey: Buffer.alloc(64), messages: [internal({ to: nobody, value: 1n })] });
-    const { result } = await call(ops, 'estimateFee', { address: alice.address.toString(), body: body.toBoc().toString('base64'), ignore_chksig: true });
+    const { result } = await call(ops, 'estimateFee', {
+      address: alice.address.toString(),
+      body: body.toBoc().toString('base64'),
+      ignore_chksig: true,
+    });
     expect(result['@type']).toBe('query.fees');
     expect(result.source_fees['@type']).toBe('fees');
     for (const key of ['in_fwd_fee', 'storage_fee', 'gas_fee', 'fwd_fee']) expect(typeof result.source_fees[key]).toBe('number');
     expect(result.source_fees.in_fwd_fee).toBeGreaterThan(0);
     expect(result.source_fees.gas_fee).toBeGreaterThan(0);
     expect(Array.isArray(result.destination_fees)).toBe(true);
-    expect(await callError(ops, 'estimateFee', { address: alice.address.toString(), body: '' })).toMatchObject({ status: 422, message: 'body is required' });
+    expect(await callError(ops, 'estimateFee', { address: alice.address.toString(), body: '' })).toMatchObject({
+      status: 422,
+      message: 'body is required',
+    });
   });
 });
 
@@ -71,13 +84,22 @@ describe('run get-method', () => {
     expect(byName.last_transaction_id.lt).not.toBe('0');
     const byId = (await call(ops, 'runGetMethod', { address: alice.address.toString(), method: '85143', stack: [] })).result;
     expect(byId.stack).toEqual(byName.stack);
-    expect((await call(ops, 'runGetMethod', { address: alice.address.toString(), method: 85143, stack: [] })).result.stack).toEqual(byName.stack);
+    expect((await call(ops, 'runGetMethod', { address: alice.address.toString(), method: 85143, stack: [] })).result.stack).toEqual(
+      byName.stack,
+    );
   });
 
   it('stack input: a slice argument (tvm.Slice and cell object) to get_wallet_address on the jetton minter', async () => {
     const owner = beginCell().storeAddress(alice.address).endCell().toBoc().toString('base64');
-    for (const entry of [['tvm.Slice', owner], ['slice', { bytes: owner }]]) {
-      const { result } = await call(ops, 'runGetMethod', { address: seed.jetton.minter.toString(), method: 'get_wallet_address', stack: [entry] });
+    for (const entry of [
+      ['tvm.Slice', owner],
+      ['slice', { bytes: owner }],
+    ]) {
+      const { result } = await call(ops, 'runGetMethod', {
+        address: seed.jetton.minter.toString(),
+        method: 'get_wallet_address',
+        stack: [entry],
+      });
       expect(result.exit_code).toBe(0);
       expect(result.stack[0][0]).toBe('cell');
       const wallet = Cell.fromBase64(result.stack[0][1].bytes).beginParse().loadAddress();
@@ -88,8 +110,12 @@ describe('run get-method', () => {
   it('a failing get-method is still ok:true with its exit code; bad stacks are 422', async () => {
     const { result } = await call(ops, 'runGetMethod', { address: alice.address.toString(), method: 'no_such_method', stack: [] });
     expect(result.exit_code).not.toBe(0);
-    expect(await callError(ops, 'runGetMethod', { address: alice.address.toString(), method: 'seqno', stack: [['num', 'zz']] })).toMatchObject({ status: 422 });
-    expect(await callError(ops, 'runGetMethod', { address: alice.address.toString(), method: '', stack: [] })).toMatchObject({ status: 422 });
+    expect(
+      await callError(ops, 'runGetMethod', { address: alice.address.toString(), method: 'seqno', stack: [['num', 'zz']] }),
+    ).toMatchObject({ status: 422 });
+    expect(await callError(ops, 'runGetMethod', { address: alice.address.toString(), method: '', stack: [] })).toMatchObject({
+      status: 422,
+    });
   });
 
   it('runGetMethodStd speaks tonlib stack entries both ways', async () => {
@@ -114,7 +140,9 @@ describe('utils and config', () => {
     expect(Address.parseFriendly(detected.bounceable.b64url).isTestOnly).toBe(true);
     const packed = (await call(ops, 'packAddress', { address: raw })).result;
     expect(packed).toBe(alice.address.toString({ urlSafe: true, bounceable: true, testOnly: true }));
-    expect((await call(ops, 'packAddress', { address: raw }, 'mainnet')).result).toBe(alice.address.toString({ urlSafe: true, bounceable: true }));
+    expect((await call(ops, 'packAddress', { address: raw }, 'mainnet')).result).toBe(
+      alice.address.toString({ urlSafe: true, bounceable: true }),
+    );
     expect((await call(ops, 'unpackAddress', { address: packed })).result).toBe(raw.toUpperCase().replace(/^0:/, '0:'));
     const hash = (await call(ops, 'detectHash', { hash: alice.address.hash.toString('hex') })).result;
     expect(hash.b64).toBe(alice.address.hash.toString('base64'));
@@ -137,6 +165,9 @@ describe('utils and config', () => {
     const hash = Buffer.alloc(32, 1).toString('hex');
     const libs = (await call(ops, 'getLibraries', { libraries: [hash] })).result;
     expect(libs).toEqual({ '@type': 'smc.libraryResult', result: [] });
-    expect(await callError(ops, 'getLibraries', { libraries: ['xx'] })).toMatchObject({ status: 422, message: expect.stringMatching(/libraries/) });
+    expect(await callError(ops, 'getLibraries', { libraries: ['xx'] })).toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/libraries/),
+    });
   });
 });

@@ -13,7 +13,9 @@ function snake(bytes: Buffer): Cell {
     if (tail) b.storeRef(tail);
     tail = b.endCell();
   }
-  const head = beginCell().storeUint(0, 8).storeBuffer(chunks[0] ?? Buffer.alloc(0));
+  const head = beginCell()
+    .storeUint(0, 8)
+    .storeBuffer(chunks[0] ?? Buffer.alloc(0));
   if (tail) head.storeRef(tail);
   return head.endCell();
 }

@@ -16,7 +16,9 @@ describe('transaction formatting on real sandbox transactions', async () => {
       expect(formatExtTransaction(receiverTx, { testOnly })).toBe(formatExtTransaction(receiverTx, { testOnly }));
       expect(formatRawTransaction(receiverTx, { testOnly })).toEqual(formatRawTransaction(fresh, { testOnly }));
     }
-    expect(formatExtTransaction(receiverTx, { testOnly: true }).in_msg!.source).not.toBe(formatExtTransaction(receiverTx, { testOnly: false }).in_msg!.source);
+    expect(formatExtTransaction(receiverTx, { testOnly: true }).in_msg!.source).not.toBe(
+      formatExtTransaction(receiverTx, { testOnly: false }).in_msg!.source,
+    );
   });
 
   it('ext.transaction of the receiving side carries the comment, plain string addresses and int64 strings', () => {
@@ -71,7 +73,14 @@ describe('transaction formatting on real sandbox transactions', async () => {
   it('binary bodies are msg.dataRaw with the body BOC and the legacy data-bits message', () => {
     const body = beginCell().storeUint(0x0f8a7ea5, 32).storeUint(7, 64).endCell();
     expect(textCommentBytes(body)).toBeNull();
-    expect(textCommentBytes(beginCell().storeUint(0, 32).storeBuffer(Buffer.from([0xff, 0xfe])).endCell())).toBeNull();
+    expect(
+      textCommentBytes(
+        beginCell()
+          .storeUint(0, 32)
+          .storeBuffer(Buffer.from([0xff, 0xfe]))
+          .endCell(),
+      ),
+    ).toBeNull();
     expect(textCommentBytes(beginCell().storeUint(0, 32).storeStringTail('x'.repeat(300)).endCell())?.toString()).toBe('x'.repeat(300));
   });
 });

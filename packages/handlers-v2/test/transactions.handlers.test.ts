@@ -14,7 +14,12 @@ async function busyShardBlock() {
   for (let mc = 2; mc <= info.last.seqno; mc++) {
     const { result } = await call(ops, 'getShards', { seqno: mc });
     for (const id of result.shards) {
-      const { result: page } = await call(ops, 'getBlockTransactions', { workchain: id.workchain, shard: id.shard, seqno: id.seqno, count: 3 });
+      const { result: page } = await call(ops, 'getBlockTransactions', {
+        workchain: id.workchain,
+        shard: id.shard,
+        seqno: id.seqno,
+        count: 3,
+      });
       if (page.transactions.length >= 2) return id;
     }
   }
@@ -46,9 +51,17 @@ describe('block transactions', async () => {
   });
 
   it('getBlockTransactions validation: count bounds, cursor halves, hashes', async () => {
-    expect(await callError(ops, 'getBlockTransactions', { ...where, after_lt: '1' })).toMatchObject({ status: 422, message: 'after_lt and after_hash should be used together' });
-    expect(await callError(ops, 'getBlockTransactions', { ...where, count: 0 })).toMatchObject({ status: 422, message: expect.stringMatching(/count must be >= 1/) });
-    expect(await callError(ops, 'getBlockTransactions', { ...where, root_hash: Buffer.alloc(32).toString('base64') })).toMatchObject({ status: 404 });
+    expect(await callError(ops, 'getBlockTransactions', { ...where, after_lt: '1' })).toMatchObject({
+      status: 422,
+      message: 'after_lt and after_hash should be used together',
+    });
+    expect(await callError(ops, 'getBlockTransactions', { ...where, count: 0 })).toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/count must be >= 1/),
+    });
+    expect(await callError(ops, 'getBlockTransactions', { ...where, root_hash: Buffer.alloc(32).toString('base64') })).toMatchObject({
+      status: 404,
+    });
   });
 
   it('getBlockTransactionsExt: whole transactions in the same order', async () => {
@@ -89,9 +102,17 @@ describe('account transactions', () => {
     const { result: all } = await call(ops, 'getTransactions', { address: alice.toRawString(), limit: 100 });
     const second = all[1];
     const hex = Buffer.from(second.transaction_id.hash, 'base64').toString('hex');
-    const fromHex = (await call(ops, 'getTransactions', { address: alice.toString(), lt: second.transaction_id.lt, hash: hex, limit: 100 })).result;
+    const fromHex = (await call(ops, 'getTransactions', { address: alice.toString(), lt: second.transaction_id.lt, hash: hex, limit: 100 }))
+      .result;
     expect(fromHex.map((t: any) => t.transaction_id)).toEqual(all.slice(1).map((t: any) => t.transaction_id));
-    const fromB64url = (await call(ops, 'getTransactions', { address: alice.toString(), lt: second.transaction_id.lt, hash: Buffer.from(hex, 'hex').toString('base64url'), limit: 1 })).result;
+    const fromB64url = (
+      await call(ops, 'getTransactions', {
+        address: alice.toString(),
+        lt: second.transaction_id.lt,
+        hash: Buffer.from(hex, 'hex').toString('base64url'),
+        limit: 1,
+      })
+    ).result;
     expect(fromB64url.map((t: any) => t.transaction_id)).toEqual([second.transaction_id]);
     const upTo = (await call(ops, 'getTransactions', { address: alice.toString(), to_lt: all[2].transaction_id.lt })).result;
     expect(upTo.map((t: any) => t.transaction_id)).toEqual(all.slice(0, 2).map((t: any) => t.transaction_id));
@@ -99,9 +120,18 @@ describe('account transactions', () => {
   });
 
   it('getTransactions validation', async () => {
-    expect(await callError(ops, 'getTransactions', { address: alice.toString(), lt: '5' })).toMatchObject({ status: 422, message: 'lt and hash should be used together' });
-    expect(await callError(ops, 'getTransactions', { address: alice.toString(), limit: 1001 })).toMatchObject({ status: 422, message: expect.stringMatching(/limit must be <= 1000/) });
-    expect(await callError(ops, 'getTransactions', { address: alice.toString(), lt: '5', hash: 'nothex' })).toMatchObject({ status: 422, message: expect.stringMatching(/hash/) });
+    expect(await callError(ops, 'getTransactions', { address: alice.toString(), lt: '5' })).toMatchObject({
+      status: 422,
+      message: 'lt and hash should be used together',
+    });
+    expect(await callError(ops, 'getTransactions', { address: alice.toString(), limit: 1001 })).toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/limit must be <= 1000/),
+    });
+    expect(await callError(ops, 'getTransactions', { address: alice.toString(), lt: '5', hash: 'nothex' })).toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/hash/),
+    });
   });
 
   it('getTransactionsStd: raw.transactions with previous_transaction_id', async () => {

@@ -35,7 +35,12 @@ async function faucetDeploy(inits: { code: Cell; data: Cell }[]) {
   const seqno = await devnet.runGetMethod(faucet.address, 'seqno', []);
   expect(seqno.exitCode).toBe(0);
   const messages = inits.map((init) => internal({ to: address(init), value: toNano('1'), bounce: false, init }));
-  const boc = await walletTransferBoc(faucet, signerFromSeed(devnet.faucet.secretKey), Number((seqno.stack[0] as { value: bigint }).value), messages);
+  const boc = await walletTransferBoc(
+    faucet,
+    signerFromSeed(devnet.faucet.secretKey),
+    Number((seqno.stack[0] as { value: bigint }).value),
+    messages,
+  );
   await devnet.sendMessage(boc);
   await devnet.produceBlock();
 }

@@ -1,10 +1,25 @@
 import type { AccountState, ChainSource } from '@tongate/chain';
-import { b64, bocB64, chainSubmitter, estimateExternalFees, mapChainErrors, readAccount, readWallet, runMethod, sendExternal, simpleStatus, type MessageSubmitter } from '@tongate/domain';
+import {
+  b64,
+  bocB64,
+  chainSubmitter,
+  estimateExternalFees,
+  mapChainErrors,
+  readAccount,
+  readWallet,
+  runMethod,
+  sendExternal,
+  simpleStatus,
+  type MessageSubmitter,
+} from '@tongate/domain';
 import type { v3 } from '@tongate/sdk';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { formatV3Entry, parseV3Stack } from './stack.js';
 
-export type LegacyOperations = Pick<V3Handlers, 'getAddressInformation' | 'getWalletInformation' | 'sendMessage' | 'estimateFee' | 'runGetMethod'>;
+export type LegacyOperations = Pick<
+  V3Handlers,
+  'getAddressInformation' | 'getWalletInformation' | 'sendMessage' | 'estimateFee' | 'runGetMethod'
+>;
 
 export interface LegacyDeps {
   chain: ChainSource;
@@ -19,7 +34,10 @@ function v3Status(state: AccountState): v3.AccountStatus {
 }
 
 function lastTransaction(state: AccountState) {
-  return { last_transaction_lt: (state.lastTransaction?.lt ?? 0n).toString(), last_transaction_hash: b64(state.lastTransaction?.hash ?? Buffer.alloc(32)) };
+  return {
+    last_transaction_lt: (state.lastTransaction?.lt ?? 0n).toString(),
+    last_transaction_hash: b64(state.lastTransaction?.hash ?? Buffer.alloc(32)),
+  };
 }
 
 /**
@@ -70,7 +88,12 @@ export function legacyOperations({ chain, submitMessage }: LegacyDeps): LegacyOp
 
     estimateFee: mapChainErrors(async ({ body }) => {
       const f = await estimateExternalFees(chain, body);
-      const fees = { in_fwd_fee: Number(f.inFwdFee), storage_fee: Number(f.storageFee), gas_fee: Number(f.gasFee), fwd_fee: Number(f.fwdFee) };
+      const fees = {
+        in_fwd_fee: Number(f.inFwdFee),
+        storage_fee: Number(f.storageFee),
+        gas_fee: Number(f.gasFee),
+        fwd_fee: Number(f.fwdFee),
+      };
       return { status: 200, body: { source_fees: fees, destination_fees: [] } };
     }),
 

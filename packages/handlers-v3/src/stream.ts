@@ -1,7 +1,16 @@
 import type { ClassifiedAction } from '@tongate/actions';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
-import type { AccountStateItem, JettonItem, Network, StreamBatch, StreamItem, TraceItem, WireTraceNode, WireTransaction } from '@tongate/streaming';
+import type {
+  AccountStateItem,
+  JettonItem,
+  Network,
+  StreamBatch,
+  StreamItem,
+  TraceItem,
+  WireTraceNode,
+  WireTransaction,
+} from '@tongate/streaming';
 import { sql, type Kysely } from 'kysely';
 import { tokenMetadata } from './indexed/metadata.js';
 import { MAX_TRACE_TRANSACTIONS, traceTree } from './indexed/traces.js';
@@ -23,17 +32,30 @@ const asWire = (t: v3.Transaction) => t as unknown as WireTransaction;
 /** Everything the masterchain block `seqno` finalized, read after its commit. */
 export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Network, seqno: number): Promise<StreamBatch> {
   const testnet = network === 'testnet';
-  const page = db.selectFrom('transactions').selectAll().where('mc_block_seqno', '=', seqno).orderBy('lt', 'desc').limit(MAX_BLOCK_TRANSACTIONS);
+  const page = db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('mc_block_seqno', '=', seqno)
+    .orderBy('lt', 'desc')
+    .limit(MAX_BLOCK_TRANSACTIONS);
   const { transactions, address_book: blockBook } = await transactionsReply(db, page, { sort: 'desc', byTime: false }, testnet);
   if (transactions.length === 0) return { network, mcSeqno: seqno, items: [] };
   const addressBook: Record<string, unknown> = { ...blockBook };
 
   const traceIds = [...new Set(transactions.map((t) => t.trace_id).filter((id): id is string => !!id))];
-  const traces = traceIds.length === 0 ? [] : await db.selectFrom('traces').select(['trace_id', 'external_hash_norm', 'state', 'mc_seqno_end']).where('trace_id', 'in', traceIds).execute();
+  const traces =
+    traceIds.length === 0
+      ? []
+      : await db
+          .selectFrom('traces')
+          .select(['trace_id', 'external_hash_norm', 'state', 'mc_seqno_end'])
+          .where('trace_id', 'in', traceIds)
+          .execute();
   const traceRow = new Map(traces.map((t) => [t.trace_id, t]));
   // A trace is whole (its actions and tree final) in the block that completed it.
   const completed = traces.filter((t) => t.state !== 'pending' && t.mc_seqno_end === seqno).map((t) => t.trace_id);
-  const actionRows = completed.length === 0 ? [] : await db.selectFrom('actions').select(['trace_id', 'data']).where('trace_id', 'in', completed).execute();
+  const actionRows =
+    completed.length === 0 ? [] : await db.selectFrom('actions').select(['trace_id', 'data']).where('trace_id', 'in', completed).execute();
   const actionsOf = new Map<string, ClassifiedAction[]>();
   for (const r of actionRows) {
     const list = actionsOf.get(r.trace_id) ?? [];
@@ -75,7 +97,10 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
       hashNorm: row?.external_hash_norm ?? null,
       transactions: txs.map(asWire),
       actions: actionsOf.get(traceId) ?? [],
-      trace: whole && root ? { root: root as unknown as WireTraceNode, transactions: Object.fromEntries(whole.map((t) => [t.hash, asWire(t)])) } : null,
+      trace:
+        whole && root
+          ? { root: root as unknown as WireTraceNode, transactions: Object.fromEntries(whole.map((t) => [t.hash, asWire(t)])) }
+          : null,
     };
     items.push(item);
   }
@@ -88,12 +113,26 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
   }
   for (const [account, t] of lastOf) {
     const state = t.account_state_after as unknown as Record<string, unknown> | null;
-    if (state) items.push({ kind: 'account_state', finality: 'finalized', account, state: { ...state, extra_currencies: null } } satisfies AccountStateItem);
+    if (state)
+      items.push({
+        kind: 'account_state',
+        finality: 'finalized',
+        account,
+        state: { ...state, extra_currencies: null },
+      } satisfies AccountStateItem);
   }
   const accounts = [...lastOf.keys()];
   const wallets = await db
     .selectFrom('jetton_wallets')
-    .select(['address', sql<string>`balance::text`.as('balance'), 'owner', 'jetton', sql<string>`last_transaction_lt::text`.as('last_transaction_lt'), 'code_hash', 'data_hash'])
+    .select([
+      'address',
+      sql<string>`balance::text`.as('balance'),
+      'owner',
+      'jetton',
+      sql<string>`last_transaction_lt::text`.as('last_transaction_lt'),
+      'code_hash',
+      'data_hash',
+    ])
     .where('address', 'in', accounts)
     .execute();
   for (const w of wallets) items.push({ kind: 'jetton', finality: 'finalized', jetton: { ...w } } satisfies JettonItem);
@@ -115,7 +154,9 @@ export function pendingStreamItem(entry: PendingEntry): TraceItem {
     hashNorm: entry.key,
     transactions,
     actions: entry.actions,
-    trace: trace.trace ? { root: trace.trace as unknown as WireTraceNode, transactions: Object.fromEntries(transactions.map((t) => [t.hash, t])) } : null,
+    trace: trace.trace
+      ? { root: trace.trace as unknown as WireTraceNode, transactions: Object.fromEntries(transactions.map((t) => [t.hash, t])) }
+      : null,
   };
 }
 
@@ -130,7 +171,12 @@ const MAX_QUEUED_BLOCKS = 1_000;
  * The indexer's commit listener for one network: reads each committed block's batch and publishes it, one block at
  * a time in commit order, never holding the indexer up.
  */
-export function blockPublisher(db: Kysely<ChainDatabase>, network: Network, publish: (batch: StreamBatch) => Promise<void>, logger?: PublisherLogger): (seqno: number) => void {
+export function blockPublisher(
+  db: Kysely<ChainDatabase>,
+  network: Network,
+  publish: (batch: StreamBatch) => Promise<void>,
+  logger?: PublisherLogger,
+): (seqno: number) => void {
   const queue: number[] = [];
   let running = false;
   const drain = async () => {

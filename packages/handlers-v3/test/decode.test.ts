@@ -23,6 +23,8 @@ describe('decode input', () => {
     }
     expect(() => parseBody('bodies[0]', '')).toThrow('invalid bodies[0]: empty');
     expect(() => parseBody('bodies[0]', 'b5ee9c72')).toThrow(/^invalid bodies\[0\]: not a bag of cells/);
-    expect(() => parseBody('bodies[0]', 'a'.repeat(MAX_BODY_BYTES * 2 + 4))).toThrow(`invalid bodies[0]: larger than ${MAX_BODY_BYTES} bytes`);
+    expect(() => parseBody('bodies[0]', 'a'.repeat(MAX_BODY_BYTES * 2 + 4))).toThrow(
+      `invalid bodies[0]: larger than ${MAX_BODY_BYTES} bytes`,
+    );
   });
 });

@@ -31,7 +31,9 @@ afterAll(async () => {
 async function transferBoc(): Promise<string> {
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
   const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
-  const out = [1, 2, 3, 4].map((i) => internal({ to: new Address(0, Buffer.alloc(32, i)), value: 1_000_000n, bounce: false, body: `to ${i}` }));
+  const out = [1, 2, 3, 4].map((i) =>
+    internal({ to: new Address(0, Buffer.alloc(32, i)), value: 1_000_000n, bounce: false, body: `to ${i}` }),
+  );
   return (await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, out)).toString('base64');
 }
 
@@ -89,6 +91,7 @@ describe('emulation bounds', () => {
   });
 
   it('reads valid_until in seconds, milli-, micro- or nanoseconds', () => {
-    for (const v of [1_800_000_000n, 1_800_000_000_000n, 1_800_000_000_000_000n, 1_800_000_000_000_000_000n]) expect(unixSeconds(v)).toBe(1_800_000_000);
+    for (const v of [1_800_000_000n, 1_800_000_000_000n, 1_800_000_000_000_000n, 1_800_000_000_000_000_000n])
+      expect(unixSeconds(v)).toBe(1_800_000_000);
   });
 });

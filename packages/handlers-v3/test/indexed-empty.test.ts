@@ -23,7 +23,10 @@ describe('an empty index', () => {
     const ops = indexedOperations({ db: store.chain('mainnet'), network: 'mainnet' });
     const ctx = { network: 'mainnet' as const, requestId: 't', startedAt: 0 };
     await expect(ops.getMasterchainInfo({ ctx } as never)).rejects.toMatchObject({ name: 'ApiError', status: 503 });
-    const blocks = (await ops.getBlocks({ query: { limit: 10, offset: 0, sort: 'desc' }, ctx } as never)) as { status: number; body: { blocks: unknown[] } };
+    const blocks = (await ops.getBlocks({ query: { limit: 10, offset: 0, sort: 'desc' }, ctx } as never)) as {
+      status: number;
+      body: { blocks: unknown[] };
+    };
     expect(blocks.status).toBe(200);
     expect(blocks.body.blocks).toEqual([]);
   });

@@ -68,7 +68,10 @@ beforeAll(async () => {
       doc(7, 'http://127.0.0.1/7.json', { valid: false, refused: true, error: 'refused: 127.0.0.1 is loopback' }),
     ])
     .execute();
-  await db.insertInto('jetton_wallets').values({ address: addr(10), balance: 42, owner: addr(11), jetton: addr(1), last_transaction_lt: 1, code_hash: null, data_hash: null }).execute();
+  await db
+    .insertInto('jetton_wallets')
+    .values({ address: addr(10), balance: 42, owner: addr(11), jetton: addr(1), last_transaction_lt: 1, code_hash: null, data_hash: null })
+    .execute();
 }, 120_000);
 
 afterAll(async () => {
@@ -81,15 +84,24 @@ it('serves on-chain content, cached documents merged under it, and says what is 
   const db = store.chainReader('mainnet');
   const m = await tokenMetadata(db, [1, 2, 3, 4, 5, 6, 7, 10, 11].map(addr));
   expect(Object.keys(m).sort()).toEqual([1, 2, 3, 4, 5, 6, 7].map(addr));
-  expect(m[addr(1)]).toEqual({ is_indexed: true, token_info: [{ type: 'jetton_masters', valid: true, name: 'On chain', symbol: 'ONC', extra: { decimals: '6' } }] });
+  expect(m[addr(1)]).toEqual({
+    is_indexed: true,
+    token_info: [{ type: 'jetton_masters', valid: true, name: 'On chain', symbol: 'ONC', extra: { decimals: '6' } }],
+  });
   expect(m[addr(2)]).toEqual({ is_indexed: false, token_info: [{ type: 'jetton_masters', valid: true }] });
-  expect(m[addr(3)]).toEqual({ is_indexed: true, token_info: [{ type: 'jetton_masters', valid: true, name: 'Chain name', symbol: 'DOC', extra: { decimals: '9' } }] });
+  expect(m[addr(3)]).toEqual({
+    is_indexed: true,
+    token_info: [{ type: 'jetton_masters', valid: true, name: 'Chain name', symbol: 'DOC', extra: { decimals: '9' } }],
+  });
   expect(m[addr(4)]).toEqual({ is_indexed: true, token_info: [{ type: 'jetton_masters', valid: false }] });
   expect(m[addr(5)]).toEqual({ is_indexed: false, token_info: [{ type: 'jetton_masters', valid: true }] });
   expect(m[addr(6)]).toEqual({ is_indexed: true, token_info: [{ type: 'jetton_masters', valid: false }] });
   // A destination the outbound guard refused was never fetched: not indexed, on-chain fields only.
   expect(m[addr(7)]).toEqual({ is_indexed: false, token_info: [{ type: 'jetton_masters', valid: true, name: 'Internal' }] });
   const withWallets = await tokenMetadata(db, [addr(10)], { wallets: true });
-  expect(withWallets[addr(10)]).toEqual({ is_indexed: true, token_info: [{ type: 'jetton_wallets', valid: true, extra: { owner: addr(11), jetton: addr(1), balance: '42' } }] });
+  expect(withWallets[addr(10)]).toEqual({
+    is_indexed: true,
+    token_info: [{ type: 'jetton_wallets', valid: true, extra: { owner: addr(11), jetton: addr(1), balance: '42' } }],
+  });
   expect(await tokenMetadata(db, [])).toEqual({});
 });

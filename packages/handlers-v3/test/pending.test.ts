@@ -35,12 +35,15 @@ async function transfer(comment: string): Promise<Cell> {
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
   const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
   const to = new Address(0, Buffer.alloc(32, 9));
-  const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to, value: 1_000_000n, bounce: false, body: comment })]);
+  const boc = await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+    internal({ to, value: 1_000_000n, bounce: false, body: comment }),
+  ]);
   return Cell.fromBoc(boc)[0]!;
 }
 
 const stores: [string, () => PendingStore][] = [['in process', () => new MemoryPendingStore(3)]];
-if (process.env.REDIS_URL) stores.push(['Redis', () => new RedisPendingStore(process.env.REDIS_URL!, 3, `tongate:pending-test:${process.pid}:${Date.now()}`)]);
+if (process.env.REDIS_URL)
+  stores.push(['Redis', () => new RedisPendingStore(process.env.REDIS_URL!, 3, `tongate:pending-test:${process.pid}:${Date.now()}`)]);
 
 describe.each(stores)('pending traces held %s', (_name, makeStore) => {
   let store: PendingStore;
@@ -78,7 +81,11 @@ describe.each(stores)('pending traces held %s', (_name, makeStore) => {
     const sent: string[] = [];
     const chain = new Proxy(losingBroadcasts(devnet), {
       get(target, prop, receiver) {
-        if (prop === 'sendMessage') return async (boc: Buffer) => (sent.push(Cell.fromBoc(boc)[0]!.hash().toString('base64')), { hash: Cell.fromBoc(boc)[0]!.hash() });
+        if (prop === 'sendMessage')
+          return async (boc: Buffer) => (
+            sent.push(Cell.fromBoc(boc)[0]!.hash().toString('base64')),
+            { hash: Cell.fromBoc(boc)[0]!.hash() }
+          );
         return Reflect.get(target, prop, receiver);
       },
     }) as ChainSource;
@@ -88,7 +95,8 @@ describe.each(stores)('pending traces held %s', (_name, makeStore) => {
     await pending.submit(message);
     expect(sent).toEqual([hash]);
     const started = Date.now();
-    while ((await store.byHash('testnet', [hash])).length === 0 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 10));
+    while ((await store.byHash('testnet', [hash])).length === 0 && Date.now() - started < 10_000)
+      await new Promise((r) => setTimeout(r, 10));
     expect((await store.byHash('testnet', [hash]))[0]).toMatchObject({ extHash: hash, finality: 'pending' });
   }, 60_000);
 

@@ -13,18 +13,30 @@ describe('the hosted reply headers', () => {
     expect(requestTimeoutMs(ctx({ 'x-timeout': '2500' }), 1000)).toBe(1000);
     // As the validator leaves it after coercing `1e3` and `1e400` to numbers.
     expect(requestTimeoutMs({ ...ctx({}), headers: { 'x-timeout': 1000 as unknown as string } }, 5000)).toBe(1000);
-    expect(() => requestTimeoutMs({ ...ctx({}), headers: { 'x-timeout': Infinity as unknown as string } }, 5000)).toThrow(expect.objectContaining({ status: 422 }));
+    expect(() => requestTimeoutMs({ ...ctx({}), headers: { 'x-timeout': Infinity as unknown as string } }, 5000)).toThrow(
+      expect.objectContaining({ status: 422 }),
+    );
     for (const bad of ['0', '-1', '1.5', 'soon', '99999999999']) {
-      expect(() => requestTimeoutMs(ctx({ 'x-timeout': bad }), 5000)).toThrow(expect.objectContaining({ status: 422, message: expect.stringContaining('X-Timeout') }));
+      expect(() => requestTimeoutMs(ctx({ 'x-timeout': bad }), 5000)).toThrow(
+        expect.objectContaining({ status: 422, message: expect.stringContaining('X-Timeout') }),
+      );
     }
   });
 
   it('X-No-Address-Book / X-No-Metadata read as strconv.ParseBool reads them, and drop only their object', () => {
     expect(replySettings(ctx({ 'x-no-address-book': 'True', 'x-no-metadata': '0' }))).toEqual({ noAddressBook: true, noMetadata: false });
-    expect(() => replySettings(ctx({ 'x-no-metadata': 'yes' }))).toThrow(expect.objectContaining({ status: 422, message: expect.stringContaining('X-No-Metadata') }));
+    expect(() => replySettings(ctx({ 'x-no-metadata': 'yes' }))).toThrow(
+      expect.objectContaining({ status: 422, message: expect.stringContaining('X-No-Metadata') }),
+    );
     const reply = { status: 200, body: { items: [1], address_book: { a: 1 }, metadata: { b: 2 } } };
-    expect(applyReplySettings(reply, { noAddressBook: true, noMetadata: false })).toEqual({ status: 200, body: { items: [1], metadata: { b: 2 } } });
-    expect(applyReplySettings(reply, { noAddressBook: false, noMetadata: true })).toEqual({ status: 200, body: { items: [1], address_book: { a: 1 } } });
+    expect(applyReplySettings(reply, { noAddressBook: true, noMetadata: false })).toEqual({
+      status: 200,
+      body: { items: [1], metadata: { b: 2 } },
+    });
+    expect(applyReplySettings(reply, { noAddressBook: false, noMetadata: true })).toEqual({
+      status: 200,
+      body: { items: [1], address_book: { a: 1 } },
+    });
     expect(applyReplySettings(reply, { noAddressBook: false, noMetadata: false })).toBe(reply);
     // A body already serialized to JSON text is read back to drop the object.
     const text = { status: 200, body: SerializedJson.as<object>('{"transactions":[],"address_book":{"x":{}}}') };

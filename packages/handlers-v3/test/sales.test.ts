@@ -66,7 +66,13 @@ beforeAll(async () => {
       last_transaction_lt: 42,
       code_hash: 'a5WmQYucnSNZBF0edVm41UmuDlBvJMqrWPowyPsf64Y=',
       data_hash: 'aOnxPSFUcgGFJgC6QPa2K3vB1AI8zMp2uHcugIXAeQo=',
-      details: JSON.stringify({ is_complete: false, full_price: '5000000000', marketplace_fee: '250000000', royalty_amount: '500000000', royalty_address: address(0x40a) }),
+      details: JSON.stringify({
+        is_complete: false,
+        full_price: '5000000000',
+        marketplace_fee: '250000000',
+        royalty_amount: '500000000',
+        royalty_address: address(0x40a),
+      }),
       mc_seqno: 1,
     })
     .execute();
@@ -81,7 +87,9 @@ afterAll(async () => {
 async function auctions(query: Record<string, unknown>, now = NOW, perPage?: number): Promise<Body> {
   const ops = salesOperations(db, false, () => now);
   // Through the generated decoder, as the front door hands requests to handlers.
-  const reply = (await ops.getDnsActiveAuctions(v3Decoders.getDnsActiveAuctions({ query: { bidder: BIDDER, ...(perPage ? { limit: perPage } : {}), ...query } }, ctx))) as {
+  const reply = (await ops.getDnsActiveAuctions(
+    v3Decoders.getDnsActiveAuctions({ query: { bidder: BIDDER, ...(perPage ? { limit: perPage } : {}), ...query } }, ctx),
+  )) as {
     status: number;
     body: Body;
   };
@@ -113,7 +121,11 @@ describe('/dns/activeAuctions', () => {
     expect(first.auctions.map((a) => a.nft_item_address)).toEqual([1, 2, 3].map(address));
     expect(first.next_cursor).not.toBeNull();
     // A new bid on a listed item and another on a later one do not move the next page.
-    await db.updateTable('dns_auctions').set({ max_bid_amount: '99000000000', last_transaction_lt: 100 }).where('nft_item_address', 'in', [address(2), address(5)]).execute();
+    await db
+      .updateTable('dns_auctions')
+      .set({ max_bid_amount: '99000000000', last_transaction_lt: 100 })
+      .where('nft_item_address', 'in', [address(2), address(5)])
+      .execute();
     const second = await auctions({ after: first.next_cursor }, NOW, 3);
     expect(second.auctions.map((a) => a.nft_item_address)).toEqual([4, 5, 6].map(address));
     expect(second.auctions[1].max_bid_amount).toBe('99000000000');
@@ -135,14 +147,23 @@ describe('/dns/activeAuctions', () => {
     expect(last.auctions.map((a) => a.nft_item_address)).toEqual([address(7)]);
     expect(last.next_cursor).toBeNull();
     expect((await auctions({})).auctions).toHaveLength(7);
-    await expect(auctions({ offset: 1, after: firstTwo.next_cursor })).rejects.toMatchObject({ status: 422, message: expect.stringContaining('offset') });
+    await expect(auctions({ offset: 1, after: firstTwo.next_cursor })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringContaining('offset'),
+    });
   });
 
   it('answers 422 naming the parameter for a bad cursor or bidder', async () => {
     for (const after of ['garbage!', encodeAuctionCursor('not-an-address'), Buffer.from('x').toString('base64url')]) {
-      await expect(auctions({ after })).rejects.toMatchObject({ name: 'ApiError', status: 422, message: expect.stringContaining('invalid after') });
+      await expect(auctions({ after })).rejects.toMatchObject({
+        name: 'ApiError',
+        status: 422,
+        message: expect.stringContaining('invalid after'),
+      });
     }
-    expect(() => v3Decoders.getDnsActiveAuctions({ query: { bidder: 'EQnotanaddress' } }, ctx)).toThrow(expect.objectContaining({ status: 422, message: expect.stringContaining('bidder') }));
+    expect(() => v3Decoders.getDnsActiveAuctions({ query: { bidder: 'EQnotanaddress' } }, ctx)).toThrow(
+      expect.objectContaining({ status: 422, message: expect.stringContaining('bidder') }),
+    );
     expect(decodeAuctionCursor(encodeAuctionCursor(address(9)))).toBe(address(9));
   });
 
@@ -153,13 +174,24 @@ describe('/dns/activeAuctions', () => {
 });
 
 describe('/nft/sales', () => {
-  const sales = async (address: string[]) => salesOperations(db, true, () => NOW).getNftSales(v3Decoders.getNftSales({ query: { address } }, ctx)) as Promise<{ status: number; body: { nft_sales: Record<string, unknown>[]; address_book: Record<string, { user_friendly: string }> } }>;
+  const sales = async (address: string[]) =>
+    salesOperations(db, true, () => NOW).getNftSales(v3Decoders.getNftSales({ query: { address } }, ctx)) as Promise<{
+      status: number;
+      body: { nft_sales: Record<string, unknown>[]; address_book: Record<string, { user_friendly: string }> };
+    }>;
 
   it('answers the sales asked for, with every address of them in the book', async () => {
     const { status, body } = await sales([address(0x5a1e), address(0xdead)]);
     expect(status).toBe(200);
     expect(body.nft_sales).toHaveLength(1);
-    expect(body.nft_sales[0]).toMatchObject({ type: 'getgems_sale', address: address(0x5a1e), nft_owner_address: address(0x5e11), created_at: NOW - 100, last_transaction_lt: '42', nft_item: null });
+    expect(body.nft_sales[0]).toMatchObject({
+      type: 'getgems_sale',
+      address: address(0x5a1e),
+      nft_owner_address: address(0x5e11),
+      created_at: NOW - 100,
+      last_transaction_lt: '42',
+      nft_item: null,
+    });
     expect(body.nft_sales[0].details).toMatchObject({ full_price: '5000000000', is_complete: false });
     expect(Object.keys(body.address_book).sort()).toEqual([0x1, 0x3a4, 0x40a, 0x5a1e, 0x5e11].map(address).sort());
     expect(body.address_book[address(0x5a1e)].user_friendly).toMatch(/^[k0]Q/); // testnet form
@@ -168,6 +200,9 @@ describe('/nft/sales', () => {
   it('answers 422 for more than 1000 addresses or a bad one', async () => {
     const many = [Array.from({ length: 1001 }, (_, i) => address(i + 1)).join(',')];
     await expect(sales(many)).rejects.toMatchObject({ status: 422, message: expect.stringContaining('at most 1000 addresses') });
-    await expect(sales(['0:12'])).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^address: not a valid TON address/) });
+    await expect(sales(['0:12'])).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/^address: not a valid TON address/),
+    });
   });
 });

@@ -14,18 +14,40 @@ describe('v3 stack codec', () => {
       { type: 'slice', value: b64 },
       { type: 'builder', value: b64 },
       { type: 'null' },
-      { type: 'tuple', value: [{ type: 'num', value: '1' }, { type: 'null', value: null }] },
-      { type: 'list', value: [{ type: 'num', value: '1' }, { type: 'num', value: '2' }] },
+      {
+        type: 'tuple',
+        value: [
+          { type: 'num', value: '1' },
+          { type: 'null', value: null },
+        ],
+      },
+      {
+        type: 'list',
+        value: [
+          { type: 'num', value: '1' },
+          { type: 'num', value: '2' },
+        ],
+      },
     ]);
     expect(items[0]).toEqual({ type: 'int', value: 42n });
     expect(items[1]).toEqual({ type: 'int', value: -16n });
-    for (const [i, type] of [[2, 'cell'], [3, 'slice'], [4, 'builder']] as const) {
+    for (const [i, type] of [
+      [2, 'cell'],
+      [3, 'slice'],
+      [4, 'builder'],
+    ] as const) {
       expect(items[i].type).toBe(type);
       expect((items[i] as { cell: typeof cell }).cell.hash()).toEqual(cell.hash());
     }
     expect(items[5]).toEqual({ type: 'null' });
     expect(items[6]).toEqual({ type: 'tuple', items: [{ type: 'int', value: 1n }, { type: 'null' }] });
-    const list: TupleItem = { type: 'tuple', items: [{ type: 'int', value: 1n }, { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'null' }] }] };
+    const list: TupleItem = {
+      type: 'tuple',
+      items: [
+        { type: 'int', value: 1n },
+        { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'null' }] },
+      ],
+    };
     expect(items[7]).toEqual(list);
     expect(parseV3Stack(undefined)).toEqual([]);
   });
@@ -34,7 +56,13 @@ describe('v3 stack codec', () => {
     expect(formatV3Entry({ type: 'int', value: 255n })).toEqual({ type: 'num', value: '0xff' });
     expect(formatV3Entry({ type: 'int', value: -1n })).toEqual({ type: 'num', value: '-0x1' });
     expect(formatV3Entry({ type: 'null' })).toEqual({ type: 'null', value: null });
-    const out = formatV3Entry({ type: 'tuple', items: [{ type: 'slice', cell }, { type: 'int', value: 0n }] });
+    const out = formatV3Entry({
+      type: 'tuple',
+      items: [
+        { type: 'slice', cell },
+        { type: 'int', value: 0n },
+      ],
+    });
     expect(out.type).toBe('tuple');
     const [slice, zero] = out.value as { type: string; value: string }[];
     expect(slice.type).toBe('slice');

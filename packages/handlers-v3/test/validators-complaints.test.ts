@@ -32,10 +32,69 @@ describe('validator complaints', () => {
     await store.migrate();
     const db = store.chain('mainnet');
     ops = indexedOperations({ db, network: 'mainnet' });
-    await db.insertInto('validator_cycles').values({ cycle_start: 1000, cycle_end: 2000, vset_hash: SET, total: 3, main: 3, total_weight: '1000', validators_elected_for: 1000, elections_start_before: 500, elections_end_before: 100, stake_held_for: 100, max_validators: 100, max_main_validators: 100, min_validators: 1, min_stake_limit: '10', max_stake_limit: '1000', min_total_stake: '10', max_stake_factor: '196608' }).execute();
-    await db.insertInto('validator_cycle_validators').values([500n, 300n, 200n].map((weight, i) => ({ cycle_start: 1000, validator_index: i, validator_pubkey: key(i), adnl_addr: adnl(i), weight }))).execute();
-    await db.insertInto('validator_rounds').values({ election_id: 1000, vset_hash: SET, unfreeze_at: 2100, stake_held: 100, total_stake: '600', bonuses: '60', min_stake: '100', max_stake: '300', unfrozen: false, fingerprint: 'x' }).execute();
-    await db.insertInto('validator_round_stakes').values([300n, 200n, 100n].map((stake, i) => ({ election_id: 1000, validator_pubkey: key(i), stake_holder_address: holder(i), weight: ['500', '300', '200'][i], stake, banned: i === 2, reward: (60n * stake) / 600n }))).execute();
+    await db
+      .insertInto('validator_cycles')
+      .values({
+        cycle_start: 1000,
+        cycle_end: 2000,
+        vset_hash: SET,
+        total: 3,
+        main: 3,
+        total_weight: '1000',
+        validators_elected_for: 1000,
+        elections_start_before: 500,
+        elections_end_before: 100,
+        stake_held_for: 100,
+        max_validators: 100,
+        max_main_validators: 100,
+        min_validators: 1,
+        min_stake_limit: '10',
+        max_stake_limit: '1000',
+        min_total_stake: '10',
+        max_stake_factor: '196608',
+      })
+      .execute();
+    await db
+      .insertInto('validator_cycle_validators')
+      .values(
+        [500n, 300n, 200n].map((weight, i) => ({
+          cycle_start: 1000,
+          validator_index: i,
+          validator_pubkey: key(i),
+          adnl_addr: adnl(i),
+          weight,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('validator_rounds')
+      .values({
+        election_id: 1000,
+        vset_hash: SET,
+        unfreeze_at: 2100,
+        stake_held: 100,
+        total_stake: '600',
+        bonuses: '60',
+        min_stake: '100',
+        max_stake: '300',
+        unfrozen: false,
+        fingerprint: 'x',
+      })
+      .execute();
+    await db
+      .insertInto('validator_round_stakes')
+      .values(
+        [300n, 200n, 100n].map((stake, i) => ({
+          election_id: 1000,
+          validator_pubkey: key(i),
+          stake_holder_address: holder(i),
+          weight: ['500', '300', '200'][i],
+          stake,
+          banned: i === 2,
+          reward: (60n * stake) / 600n,
+        })),
+      )
+      .execute();
     const complaint = (hash: string, createdAt: number, voters: number[], weightRemaining: bigint) => ({
       election_id: 1000,
       complaint_hash: hash,
@@ -52,7 +111,10 @@ describe('validator complaints', () => {
       voters: JSON.stringify(voters),
     });
     // The elector starts a complaint at two thirds of the set's weight (666) and subtracts each voter's weight.
-    await db.insertInto('validator_complaints').values([complaint('c1'.repeat(32), 1500, [0, 1], 666n - 800n), complaint('c2'.repeat(32), 1600, [1], 666n - 300n)]).execute();
+    await db
+      .insertInto('validator_complaints')
+      .values([complaint('c1'.repeat(32), 1500, [0, 1], 666n - 800n), complaint('c2'.repeat(32), 1600, [1], 666n - 300n)])
+      .execute();
   }, 120_000);
   afterAll(async () => {
     await store?.close();
@@ -61,7 +123,10 @@ describe('validator complaints', () => {
   }, 60_000);
 
   const complaints = async (query: Record<string, unknown>) => {
-    const r = (await ops.getValidatorComplaints({ query, ctx } as never)) as { status: number; body: { complaints: any[]; address_book: Record<string, unknown> } };
+    const r = (await ops.getValidatorComplaints({ query, ctx } as never)) as {
+      status: number;
+      body: { complaints: any[]; address_book: Record<string, unknown> };
+    };
     expect(r.status).toBe(200);
     return r.body;
   };
@@ -111,16 +176,29 @@ describe('validator complaints', () => {
   });
 
   it('cycles embed the complaints against each validator, with true stakes and the holder filter', async () => {
-    const r = (await ops.getValidatorCycles({ query: { return_validators: true }, ctx } as never)) as { status: number; body: { cycles: any[] } };
+    const r = (await ops.getValidatorCycles({ query: { return_validators: true }, ctx } as never)) as {
+      status: number;
+      body: { cycles: any[] };
+    };
     expect(r.status).toBe(200);
     const [cycle] = r.body.cycles;
-    expect(cycle).toMatchObject({ cycle_start: 1000, election_id: 1000, total_stake: '600', min_stake: '100', max_stake: '300', max_stake_factor: 196608 });
+    expect(cycle).toMatchObject({
+      cycle_start: 1000,
+      election_id: 1000,
+      total_stake: '600',
+      min_stake: '100',
+      max_stake: '300',
+      max_stake_factor: 196608,
+    });
     expect(cycle.validators.map((v: any) => [v.validator_index, v.stake, v.stake_holder_address, v.complaints.length])).toEqual([
       [0, '300', holder(0), 0],
       [1, '200', holder(1), 0],
       [2, '100', holder(2), 2],
     ]);
-    const mine = (await ops.getValidatorCycles({ query: { return_validators: true, stake_holder_address: Address.parse(holder(1)) }, ctx } as never)) as { body: { cycles: any[] } };
+    const mine = (await ops.getValidatorCycles({
+      query: { return_validators: true, stake_holder_address: Address.parse(holder(1)) },
+      ctx,
+    } as never)) as { body: { cycles: any[] } };
     expect(mine.body.cycles[0].validators.map((v: any) => v.validator_index)).toEqual([1]);
   });
 });

@@ -2,7 +2,15 @@ import { WHOLE_SHARD, type BlockHeader, type BlockRef, type ChainSource, type Ch
 import type { BlocksTable, ShardStateTable } from '@tongate/store';
 import { Address } from '@ton/core';
 import type { Insertable } from 'kysely';
-import { accountStateRows, transactionRows, type AccountStateRow, type ContentRow, type LatestAccountStateRow, type MessageRow, type TransactionRow } from '@tongate/read-model';
+import {
+  accountStateRows,
+  transactionRows,
+  type AccountStateRow,
+  type ContentRow,
+  type LatestAccountStateRow,
+  type MessageRow,
+  type TransactionRow,
+} from '@tongate/read-model';
 
 /** Everything one masterchain block adds to the chain tables; written in one database transaction. */
 export interface McBlockBatch {
@@ -44,7 +52,11 @@ function committedBefore(block: BlockRef, previousTops: readonly BlockRef[]): bo
  * The shard blocks a masterchain block commits: from each of its shard tops back along prev_blocks to the tops of
  * the previous masterchain block (several per shard on a real chain; splits and merges follow prev_blocks).
  */
-export async function newShardBlocks(chain: ChainSource, tops: readonly BlockRef[], previousTops: readonly BlockRef[]): Promise<BlockHeader[]> {
+export async function newShardBlocks(
+  chain: ChainSource,
+  tops: readonly BlockRef[],
+  previousTops: readonly BlockRef[],
+): Promise<BlockHeader[]> {
   const found = new Map<string, BlockHeader>();
   const pending = [...tops];
   while (pending.length > 0) {
@@ -56,7 +68,10 @@ export async function newShardBlocks(chain: ChainSource, tops: readonly BlockRef
     pending.push(...header.prevBlocks);
   }
   // Oldest first, so that rows go in chain order.
-  return [...found.values()].sort((a, b) => a.id.workchain - b.id.workchain || (a.id.shard < b.id.shard ? -1 : a.id.shard > b.id.shard ? 1 : 0) || a.id.seqno - b.id.seqno);
+  return [...found.values()].sort(
+    (a, b) =>
+      a.id.workchain - b.id.workchain || (a.id.shard < b.id.shard ? -1 : a.id.shard > b.id.shard ? 1 : 0) || a.id.seqno - b.id.seqno,
+  );
 }
 
 async function blockTransactions(chain: ChainSource, id: BlockRef): Promise<ChainTransaction[]> {

@@ -4,5 +4,12 @@ export { prepareDerivations, readCursor, writeMcBlock, type Cursor, type Derived
 export { defaultDerivations, type BlockDerivation, type DerivationContext } from './derive/index.js';
 export { traceDerivation, assembleTraces, type TraceDerivationOptions } from './derive/traces.js';
 export { actionRows, type ActionRows, type ClassifiedTrace } from './derive/trace-classify.js';
-export { MetadataFetcher, MetadataFetchError, documentFields, fetchUrl, type MetadataFetcherOptions, type MetadataFetchCounts } from './metadata-fetcher.js';
+export {
+  MetadataFetcher,
+  MetadataFetchError,
+  documentFields,
+  fetchUrl,
+  type MetadataFetcherOptions,
+  type MetadataFetchCounts,
+} from './metadata-fetcher.js';
 export { backfillWireBatch } from './wire-backfill.js';

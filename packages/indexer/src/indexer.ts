@@ -156,7 +156,13 @@ export class Indexer {
   waitFor(seqno: number, timeoutMs = 30_000): Promise<void> {
     if (this.state.indexedSeqno !== null && this.state.indexedSeqno >= seqno) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => (this.listeners.delete(listener), reject(new Error(`masterchain block ${seqno} not indexed within ${timeoutMs} ms (${this.state.lastError ?? 'no error'})`))), timeoutMs);
+      const timer = setTimeout(
+        () => (
+          this.listeners.delete(listener),
+          reject(new Error(`masterchain block ${seqno} not indexed within ${timeoutMs} ms (${this.state.lastError ?? 'no error'})`))
+        ),
+        timeoutMs,
+      );
       const listener = (indexed: number) => {
         if (indexed < seqno) return;
         clearTimeout(timer);
@@ -195,7 +201,13 @@ export class Indexer {
           p.catch(() => {}); // a failure is met again when the block is read for real
           prefetch = { seqno: next + 1, batch: p };
         }
-        const derived = await prepareDerivations(this.db, batch, this.derivations, { chain: this.chain, tonDnsCollection: this.tonDnsCollection }, timings);
+        const derived = await prepareDerivations(
+          this.db,
+          batch,
+          this.derivations,
+          { chain: this.chain, tonDnsCollection: this.tonDnsCollection },
+          timings,
+        );
         await writeMcBlock(this.db, batch, derived, timings);
         previousTops = tops;
         failures = 0;
@@ -220,7 +232,7 @@ export class Indexer {
           logger?.warn({ err, network: this.chain.network, seqno: (this.state.indexedSeqno ?? -1) + 1 }, 'indexer: block failed, retrying');
         }
         if (!signal.aborted) {
-          await sleep(notYet ? this.options.pollMs ?? 100 : Math.min(30_000, retryMs * 2 ** Math.min(failures, 6)), signal);
+          await sleep(notYet ? (this.options.pollMs ?? 100) : Math.min(30_000, retryMs * 2 ** Math.min(failures, 6)), signal);
           const cursor = await readCursor(this.db).catch(() => null);
           if (cursor) this.state.indexedSeqno = cursor.mcSeqno;
         }
@@ -279,7 +291,8 @@ export class Indexer {
     this.state.indexedUtime = utime;
     if (this.state.chainSeqno === null || seqno > this.state.chainSeqno) this.noteHead(seqno, utime);
     this.updateLag();
-    if (seqno % 1000 === 0) this.options.logger?.info({ network: this.chain.network, seqno, lagBlocks: this.state.lagBlocks }, 'indexer progress');
+    if (seqno % 1000 === 0)
+      this.options.logger?.info({ network: this.chain.network, seqno, lagBlocks: this.state.lagBlocks }, 'indexer progress');
     for (const listener of [...this.listeners]) listener(seqno);
   }
 

@@ -60,13 +60,16 @@ export function fetchUrl(uri: string, schemes: readonly string[], ipfsGateway: s
   }
   const scheme = url.protocol.slice(0, -1).toLowerCase();
   if (!schemes.includes(scheme)) throw new MetadataFetchError(`scheme ${scheme} is not allowed`);
-  if (scheme === 'ipfs') return new URL(`${url.host}${url.pathname}${url.search}`, ipfsGateway.endsWith('/') ? ipfsGateway : `${ipfsGateway}/`);
+  if (scheme === 'ipfs')
+    return new URL(`${url.host}${url.pathname}${url.search}`, ipfsGateway.endsWith('/') ? ipfsGateway : `${ipfsGateway}/`);
   if (scheme !== 'http' && scheme !== 'https') throw new MetadataFetchError(`scheme ${scheme} cannot be fetched`);
   return url;
 }
 
 /** A TEP-64 JSON document → the cached columns (strings only at the top level; bounded extras). */
-export function documentFields(text: string): Pick<Insertable<AddressMetadataTable>, 'name' | 'symbol' | 'description' | 'image' | 'extra'> {
+export function documentFields(
+  text: string,
+): Pick<Insertable<AddressMetadataTable>, 'name' | 'symbol' | 'description' | 'image' | 'extra'> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -176,21 +179,57 @@ export class MetadataFetcher {
     let row: Insertable<AddressMetadataTable>;
     try {
       const url = fetchUrl(item.uri, schemes, ipfsGateway);
-      const res = await outboundGet(url, { policy, resolve, schemes: hopSchemes(schemes, ipfsGateway), timeoutMs, maxBytes, signal: this.abort.signal, headers: { accept: 'application/json' } });
+      const res = await outboundGet(url, {
+        policy,
+        resolve,
+        schemes: hopSchemes(schemes, ipfsGateway),
+        timeoutMs,
+        maxBytes,
+        signal: this.abort.signal,
+        headers: { accept: 'application/json' },
+      });
       if (res.status < 200 || res.status > 299) throw new MetadataFetchError(`HTTP ${res.status}`);
       const fields = documentFields(res.body.toString('utf8'));
-      row = { address: item.address, type: item.type, uri: item.uri, valid: true, refused: false, error: null, ...fields, updated_at: now, expires_at: now + ttlSeconds };
+      row = {
+        address: item.address,
+        type: item.type,
+        uri: item.uri,
+        valid: true,
+        refused: false,
+        error: null,
+        ...fields,
+        updated_at: now,
+        expires_at: now + ttlSeconds,
+      };
       this.counts.fetched++;
     } catch (e) {
       if (this.abort.signal.aborted) return;
       const refused = e instanceof OutboundRefused;
-      const reason = refused ? `refused: ${(e as Error).message}` : e instanceof MetadataFetchError || e instanceof OutboundFailed ? e.message : `fetch failed: ${(e as Error).message}`;
+      const reason = refused
+        ? `refused: ${(e as Error).message}`
+        : e instanceof MetadataFetchError || e instanceof OutboundFailed
+          ? e.message
+          : `fetch failed: ${(e as Error).message}`;
       if (refused) {
         this.counts.refused++;
         logger?.warn({ network, address: item.address, uri: item.uri.slice(0, 256), reason }, 'metadata fetch refused');
       } else this.counts.failed++;
       const retryAfter = Math.max(1, Math.floor(ttlSeconds / 10));
-      row = { address: item.address, type: item.type, uri: item.uri, valid: false, refused, error: reason, name: null, symbol: null, description: null, image: null, extra: JSON.stringify(null), updated_at: now, expires_at: now + retryAfter };
+      row = {
+        address: item.address,
+        type: item.type,
+        uri: item.uri,
+        valid: false,
+        refused,
+        error: reason,
+        name: null,
+        symbol: null,
+        description: null,
+        image: null,
+        extra: JSON.stringify(null),
+        updated_at: now,
+        expires_at: now + retryAfter,
+      };
     }
     await db
       .insertInto('address_metadata')
@@ -217,7 +256,8 @@ export class MetadataFetcher {
   async runOnce(): Promise<number> {
     const { batchSize = 32, concurrency = 4 } = this.options;
     const due = await this.due(batchSize);
-    for (let i = 0; i < due.length && !this.abort.signal.aborted; i += concurrency) await Promise.all(due.slice(i, i + concurrency).map((d) => this.fetchOne(d)));
+    for (let i = 0; i < due.length && !this.abort.signal.aborted; i += concurrency)
+      await Promise.all(due.slice(i, i + concurrency).map((d) => this.fetchOne(d)));
     return due.length;
   }
 
@@ -231,10 +271,11 @@ export class MetadataFetcher {
       } catch (err) {
         logger?.warn({ err, network }, 'metadata fetcher: round failed');
       }
-      if (worked === 0 && !signal.aborted) await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, idleMs);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      if (worked === 0 && !signal.aborted)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, idleMs);
+          signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        });
     }
   }
 }

@@ -49,7 +49,15 @@ export async function backfillWireBatch(db: Kysely<ChainDatabase>, limit = 500):
     const stateHashes = [...new Set(txs.flatMap((t) => [t.account_state_hash_before, t.account_state_hash_after]))];
     const states = await trx
       .selectFrom('account_states')
-      .select(['hash', sql<string>`balance::text`.as('balance'), 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'])
+      .select([
+        'hash',
+        sql<string>`balance::text`.as('balance'),
+        'extra_currencies',
+        'account_status',
+        'frozen_hash',
+        'data_hash',
+        'code_hash',
+      ])
       .where('hash', '=', sql<string>`any(${stateHashes}::text[])`)
       .execute();
     const stateOf = new Map<string, WireStateRow>(states.map((s) => [s.hash, s as WireStateRow]));
@@ -62,11 +70,20 @@ export async function backfillWireBatch(db: Kysely<ChainDatabase>, limit = 500):
       list.push(m as unknown as MessageRow);
       messagesOf.set(m.tx_hash, list);
     }
-    const wires = txs.map((t) => ({ hash: t.hash, ...storedWire(t as unknown as TransactionRow, messagesOf.get(t.hash) ?? [], contents, stateOf) }));
+    const wires = txs.map((t) => ({
+      hash: t.hash,
+      ...storedWire(t as unknown as TransactionRow, messagesOf.get(t.hash) ?? [], contents, stateOf),
+    }));
     await trx
       .updateTable('transactions as t')
       .from(
-        sql<{ hash: string; wire: string; wire_peers: string }>`(select * from unnest(${wires.map((w) => w.hash)}::text[], ${wires.map((w) => w.wire)}::text[], ${wires.map((w) => w.wire_peers)}::text[]) as u(hash, wire, wire_peers))`.as('u'),
+        sql<{
+          hash: string;
+          wire: string;
+          wire_peers: string;
+        }>`(select * from unnest(${wires.map((w) => w.hash)}::text[], ${wires.map((w) => w.wire)}::text[], ${wires.map((w) => w.wire_peers)}::text[]) as u(hash, wire, wire_peers))`.as(
+          'u',
+        ),
       )
       .set({ wire: sql`u.wire`, wire_peers: sql`u.wire_peers::jsonb`, wire_version: WIRE_VERSION })
       .whereRef('t.hash', '=', sql.ref('u.hash'))

@@ -8,34 +8,115 @@ import { selectedState, storedWire, type WireStateRow } from '@tongate/read-mode
 /** PostgreSQL type of every column the indexer writes, per table (the unnest arrays are cast to these). */
 const COLUMN_TYPES = {
   blocks: {
-    workchain: 'int', shard: 'bigint', seqno: 'int', root_hash: 'text', file_hash: 'text', mc_block_seqno: 'int', global_id: 'int',
-    version: 'int', after_merge: 'bool', before_split: 'bool', after_split: 'bool', want_merge: 'bool', want_split: 'bool',
-    key_block: 'bool', vert_seqno_incr: 'bool', flags: 'int', gen_utime: 'int', start_lt: 'bigint', end_lt: 'bigint',
-    validator_list_hash_short: 'int', gen_catchain_seqno: 'int', min_ref_mc_seqno: 'int', prev_key_block_seqno: 'int',
-    vert_seqno: 'int', master_ref_seqno: 'int', tx_count: 'int', prev_blocks: 'jsonb',
+    workchain: 'int',
+    shard: 'bigint',
+    seqno: 'int',
+    root_hash: 'text',
+    file_hash: 'text',
+    mc_block_seqno: 'int',
+    global_id: 'int',
+    version: 'int',
+    after_merge: 'bool',
+    before_split: 'bool',
+    after_split: 'bool',
+    want_merge: 'bool',
+    want_split: 'bool',
+    key_block: 'bool',
+    vert_seqno_incr: 'bool',
+    flags: 'int',
+    gen_utime: 'int',
+    start_lt: 'bigint',
+    end_lt: 'bigint',
+    validator_list_hash_short: 'int',
+    gen_catchain_seqno: 'int',
+    min_ref_mc_seqno: 'int',
+    prev_key_block_seqno: 'int',
+    vert_seqno: 'int',
+    master_ref_seqno: 'int',
+    tx_count: 'int',
+    prev_blocks: 'jsonb',
   },
   shard_state: { mc_seqno: 'int', workchain: 'int', shard: 'bigint', seqno: 'int' },
   transactions: {
-    account: 'text', hash: 'text', lt: 'bigint', now: 'int', block_workchain: 'int', block_shard: 'bigint', block_seqno: 'int',
-    mc_block_seqno: 'int', prev_trans_hash: 'text', prev_trans_lt: 'bigint', orig_status: 'text', end_status: 'text',
-    total_fees: 'numeric', total_fees_extra_currencies: 'jsonb', account_state_hash_before: 'text', account_state_hash_after: 'text',
-    descr: 'text', aborted: 'bool', description: 'jsonb', in_msg_hash: 'text', wire: 'text', wire_peers: 'jsonb', wire_version: 'smallint',
+    account: 'text',
+    hash: 'text',
+    lt: 'bigint',
+    now: 'int',
+    block_workchain: 'int',
+    block_shard: 'bigint',
+    block_seqno: 'int',
+    mc_block_seqno: 'int',
+    prev_trans_hash: 'text',
+    prev_trans_lt: 'bigint',
+    orig_status: 'text',
+    end_status: 'text',
+    total_fees: 'numeric',
+    total_fees_extra_currencies: 'jsonb',
+    account_state_hash_before: 'text',
+    account_state_hash_after: 'text',
+    descr: 'text',
+    aborted: 'bool',
+    description: 'jsonb',
+    in_msg_hash: 'text',
+    wire: 'text',
+    wire_peers: 'jsonb',
+    wire_version: 'smallint',
   },
   messages: {
-    tx_hash: 'text', tx_lt: 'bigint', tx_account: 'text', direction: 'text', out_index: 'int', mc_seqno: 'int', msg_hash: 'text',
-    msg_hash_norm: 'text', source: 'text', destination: 'text', value: 'numeric', value_extra_currencies: 'jsonb', fwd_fee: 'numeric',
-    ihr_fee: 'numeric', extra_flags: 'numeric', import_fee: 'numeric', created_lt: 'bigint', created_at: 'bigint', order_lt: 'bigint',
-    order_utime: 'bigint', opcode: 'int', ihr_disabled: 'bool', bounce: 'bool', bounced: 'bool', body_hash: 'text', init_state_hash: 'text',
+    tx_hash: 'text',
+    tx_lt: 'bigint',
+    tx_account: 'text',
+    direction: 'text',
+    out_index: 'int',
+    mc_seqno: 'int',
+    msg_hash: 'text',
+    msg_hash_norm: 'text',
+    source: 'text',
+    destination: 'text',
+    value: 'numeric',
+    value_extra_currencies: 'jsonb',
+    fwd_fee: 'numeric',
+    ihr_fee: 'numeric',
+    extra_flags: 'numeric',
+    import_fee: 'numeric',
+    created_lt: 'bigint',
+    created_at: 'bigint',
+    order_lt: 'bigint',
+    order_utime: 'bigint',
+    opcode: 'int',
+    ihr_disabled: 'bool',
+    bounce: 'bool',
+    bounced: 'bool',
+    body_hash: 'text',
+    init_state_hash: 'text',
   },
   message_contents: { hash: 'text', body: 'text' },
   account_states: {
-    hash: 'text', account: 'text', balance: 'numeric', extra_currencies: 'jsonb', account_status: 'text', frozen_hash: 'text',
-    data_hash: 'text', code_hash: 'text',
+    hash: 'text',
+    account: 'text',
+    balance: 'numeric',
+    extra_currencies: 'jsonb',
+    account_status: 'text',
+    frozen_hash: 'text',
+    data_hash: 'text',
+    code_hash: 'text',
   },
   latest_account_states: {
-    account: 'text', hash: 'text', balance: 'numeric', extra_currencies: 'jsonb', account_status: 'text', frozen_hash: 'text',
-    data_hash: 'text', code_hash: 'text', data_boc: 'text', code_boc: 'text', contract_methods: 'jsonb', last_trans_hash: 'text', last_trans_lt: 'bigint',
-    timestamp: 'int', mc_seqno: 'int',
+    account: 'text',
+    hash: 'text',
+    balance: 'numeric',
+    extra_currencies: 'jsonb',
+    account_status: 'text',
+    frozen_hash: 'text',
+    data_hash: 'text',
+    code_hash: 'text',
+    data_boc: 'text',
+    code_boc: 'text',
+    contract_methods: 'jsonb',
+    last_trans_hash: 'text',
+    last_trans_lt: 'bigint',
+    timestamp: 'int',
+    mc_seqno: 'int',
   },
 } as const satisfies { [T in keyof ChainDatabase]?: { [C in keyof ChainDatabase[T]]?: string } };
 
@@ -141,7 +222,12 @@ async function pipeline(statements: Statement[]): Promise<void> {
  * The block's own rows are plain copies and inserts (a second write of the same block fails loudly instead of doubling
  * rows); contents and account states are shared between blocks and deduplicated by hash.
  */
-export async function writeMcBlock(db: Kysely<ChainDatabase>, batch: McBlockBatch, derived: DerivedWrites = NO_DERIVED, timings?: StageTimings): Promise<void> {
+export async function writeMcBlock(
+  db: Kysely<ChainDatabase>,
+  batch: McBlockBatch,
+  derived: DerivedWrites = NO_DERIVED,
+  timings?: StageTimings,
+): Promise<void> {
   let mark = performance.now();
   /** Time since the previous mark, added to `stage` (no-op without timings). */
   const lap = (stage: string) => {
@@ -187,13 +273,26 @@ async function openBlock(trx: Transaction<ChainDatabase>, batch: McBlockBatch): 
   const moved = trx
     .insertInto('indexer_cursor')
     .values({ id: 1, mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime }).where('indexer_cursor.mc_seqno', '=', batch.mcSeqno - 1))
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet({ mc_seqno: batch.mcSeqno, gen_utime: batch.genUtime })
+        .where('indexer_cursor.mc_seqno', '=', batch.mcSeqno - 1),
+    )
     .returning('mc_seqno');
   // States of earlier blocks. A state never recorded (the middle of several transactions of one account in a block)
   // is absent, and the wire form gives the all-null state, as when read through the joins.
   const earlier = trx
     .selectFrom('account_states')
-    .select(['hash', sql<string>`balance::text`.as('balance'), 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'])
+    .select([
+      'hash',
+      sql<string>`balance::text`.as('balance'),
+      'extra_currencies',
+      'account_status',
+      'frozen_hash',
+      'data_hash',
+      'code_hash',
+    ])
     .where('hash', '=', sql<string>`any(${[...missing]}::text[])`);
   // No wait for the WAL flush at commit (set_config local to the transaction, as SET LOCAL): a database crash may
   // lose the last blocks written, but always together with the cursor, so the indexer writes them again; nothing is
@@ -302,7 +401,12 @@ export async function readCursor(db: Kysely<ChainDatabase>): Promise<Cursor | nu
 export async function readShardTops(db: Kysely<ChainDatabase>, mcSeqno: number): Promise<BlockRef[] | null> {
   const rows = await db.selectFrom('shard_state').select(['workchain', 'shard', 'seqno']).where('mc_seqno', '=', mcSeqno).execute();
   if (rows.length === 0) {
-    const indexed = await db.selectFrom('blocks').select(sql<number>`1`.as('one')).where('workchain', '=', -1).where('seqno', '=', mcSeqno).executeTakeFirst();
+    const indexed = await db
+      .selectFrom('blocks')
+      .select(sql<number>`1`.as('one'))
+      .where('workchain', '=', -1)
+      .where('seqno', '=', mcSeqno)
+      .executeTakeFirst();
     if (!indexed) return null;
   }
   return rows.map((r) => ({ workchain: r.workchain, shard: BigInt(r.shard), seqno: r.seqno }));

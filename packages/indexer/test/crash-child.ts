@@ -31,8 +31,16 @@ class StallAfterTransactions implements KyselyPlugin {
   private readonly stalled = new WeakSet<object>();
   constructor(private readonly seqno: number) {}
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    const node = args.node as unknown as { kind: string; sqlFragments?: readonly string[]; parameters?: readonly { kind: string; sqlFragments?: readonly string[]; value?: { data?: unknown } }[] };
-    if (node.kind === 'RawNode' && node.sqlFragments?.[0] === 'copy ' && node.parameters?.[0]?.sqlFragments?.[0]?.endsWith('"transactions"')) {
+    const node = args.node as unknown as {
+      kind: string;
+      sqlFragments?: readonly string[];
+      parameters?: readonly { kind: string; sqlFragments?: readonly string[]; value?: { data?: unknown } }[];
+    };
+    if (
+      node.kind === 'RawNode' &&
+      node.sqlFragments?.[0] === 'copy ' &&
+      node.parameters?.[0]?.sqlFragments?.[0]?.endsWith('"transactions"')
+    ) {
       const data = node.parameters.find((p) => Buffer.isBuffer(p.value?.data))?.value?.data as Buffer | undefined;
       const seqno = data && firstRowField(data, MC_BLOCK_SEQNO_COLUMN);
       if (seqno?.readInt32BE(0) === this.seqno) this.stalled.add(args.queryId);

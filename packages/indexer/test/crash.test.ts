@@ -40,7 +40,9 @@ beforeAll(async () => {
   const signer = signerFromSeed(devnet.faucet.secretKey);
   let seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
   for (let block = 0; block < 12; block++) {
-    const messages = [0, 1, 2, 3].map((i) => internal({ to: new Address(0, Buffer.alloc(32, block * 4 + i + 1)), value: 10_000_000n, bounce: false, body: `crash ${block}/${i}` }));
+    const messages = [0, 1, 2, 3].map((i) =>
+      internal({ to: new Address(0, Buffer.alloc(32, block * 4 + i + 1)), value: 10_000_000n, bounce: false, body: `crash ${block}/${i}` }),
+    );
     await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, messages));
     await devnet.produceBlock();
   }
@@ -81,7 +83,8 @@ function runChild(env: Record<string, string>): { child: ChildProcess; line: (pr
       const check = () => {
         const found = out.split('\n').find((l) => l.startsWith(prefix));
         if (found) return resolve(found);
-        if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`child ended without '${prefix}': ${err.slice(-2000)}`));
+        if (child.exitCode !== null || child.signalCode !== null)
+          return reject(new Error(`child ended without '${prefix}': ${err.slice(-2000)}`));
         setTimeout(check, 20);
       };
       check();
@@ -89,7 +92,8 @@ function runChild(env: Record<string, string>): { child: ChildProcess; line: (pr
   return { child, line };
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 const backends = [{ name: 'pglite', databaseUrl: '' }, ...(databaseUrl ? [{ name: 'postgres', databaseUrl }] : [])];
 
@@ -120,11 +124,16 @@ describe.each(backends)('indexer killed with SIGKILL mid-block, on $name', ({ na
     store = await openStore({ databaseUrl: url || undefined, dataDir: storeDir, schema: url ? schema : undefined });
     const db = store.chain('testnet');
     const count = async (table: 'blocks' | 'transactions' | 'messages' | 'trace_transactions', distinct: string) => {
-      const { rows } = await sql<{ n: string; d: string }>`select count(*) as n, count(distinct ${sql.raw(distinct)}) as d from ${sql.table(`${store!.chainSchema("testnet")}.${table}`)}`.execute(db);
+      const { rows } = await sql<{
+        n: string;
+        d: string;
+      }>`select count(*) as n, count(distinct ${sql.raw(distinct)}) as d from ${sql.table(`${store!.chainSchema('testnet')}.${table}`)}`.execute(
+        db,
+      );
       return { n: Number(rows[0]!.n), distinct: Number(rows[0]!.d) };
     };
     expect(await count('transactions', 'hash')).toEqual({ n: totals.transactions, distinct: totals.transactions });
-    expect(await count('messages', "tx_hash || direction || msg_hash")).toEqual({ n: totals.messageRows, distinct: totals.messageRows });
+    expect(await count('messages', 'tx_hash || direction || msg_hash')).toEqual({ n: totals.messageRows, distinct: totals.messageRows });
     expect(await count('blocks', "workchain || ':' || shard || ':' || seqno")).toEqual({ n: totals.blocks, distinct: totals.blocks });
     // Derived rows (the traces derivation) commit with their block: every transaction in exactly one trace.
     expect(await count('trace_transactions', 'tx_hash')).toEqual({ n: totals.transactions, distinct: totals.transactions });

@@ -56,7 +56,11 @@ it('writes derived rows in the block transaction, and a failed write retries the
     },
     async write(trx, batch, txCount) {
       // The block's own rows are visible to the derivation inside the transaction.
-      const seen = await trx.selectFrom('transactions').select(sql<number>`count(*)::int`.as('n')).where('mc_block_seqno', '=', batch.mcSeqno).executeTakeFirstOrThrow();
+      const seen = await trx
+        .selectFrom('transactions')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('mc_block_seqno', '=', batch.mcSeqno)
+        .executeTakeFirstOrThrow();
       await probeTable(trx).values({ mc_seqno: batch.mcSeqno, tx_count: txCount, seen_in_trx: seen.n }).execute();
       if (batch.mcSeqno === failAt && !failed) {
         failed = true;
@@ -70,11 +74,18 @@ it('writes derived rows in the block transaction, and a failed write retries the
   await indexer.stop();
   expect(failed).toBe(true);
   expect((await readCursor(db))!.mcSeqno).toBeGreaterThanOrEqual(head);
-  const rows = (await db.selectFrom('derive_probe' as never).selectAll().orderBy('mc_seqno' as never).execute()) as unknown as ProbeRow[];
+  const rows = (await db
+    .selectFrom('derive_probe' as never)
+    .selectAll()
+    .orderBy('mc_seqno' as never)
+    .execute()) as unknown as ProbeRow[];
   expect(rows.map((r) => r.mc_seqno)).toEqual(Array.from({ length: rows.length }, (_, i) => i));
   expect(rows.length).toBeGreaterThanOrEqual(head + 1);
   for (const r of rows) expect(r.seen_in_trx).toBe(r.tx_count);
-  const txs = await db.selectFrom('transactions').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const txs = await db
+    .selectFrom('transactions')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
   expect(rows.reduce((a, r) => a + r.tx_count, 0)).toBe(txs.n);
   expect(txs.n).toBeGreaterThan(0);
 });

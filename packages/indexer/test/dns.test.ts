@@ -28,9 +28,21 @@ const itemState = (account: string, dataFile: string, lt: string): LatestState =
   const code = Cell.fromBase64(fixture('dns-item/code.boc.b64'));
   const data = Cell.fromBase64(fixture(`dns-item/${dataFile}`));
   return {
-    account, hash: 'h', balance: '1', extra_currencies: '{}', account_status: 'active', frozen_hash: null,
-    data_hash: data.hash().toString('base64'), code_hash: code.hash().toString('base64'), data_boc: fixture(`dns-item/${dataFile}`),
-    code_boc: fixture('dns-item/code.boc.b64'), contract_methods: null, last_trans_hash: null, last_trans_lt: lt, timestamp: 0, mc_seqno: 1,
+    account,
+    hash: 'h',
+    balance: '1',
+    extra_currencies: '{}',
+    account_status: 'active',
+    frozen_hash: null,
+    data_hash: data.hash().toString('base64'),
+    code_hash: code.hash().toString('base64'),
+    data_boc: fixture(`dns-item/${dataFile}`),
+    code_boc: fixture('dns-item/code.boc.b64'),
+    contract_methods: null,
+    last_trans_hash: null,
+    last_trans_lt: lt,
+    timestamp: 0,
+    mc_seqno: 1,
   };
 };
 
@@ -56,7 +68,12 @@ describe('dnsEntryOf (recorded mainnet items)', () => {
   it('a claimed item: its owner and wallet record, no auction', () => {
     const want = expected['data-2.boc.b64'];
     const entry = dnsEntryOf(itemState(want.address, 'data-2.boc.b64', '7'), MAINNET)!;
-    expect(entry).toMatchObject({ nft_item_owner: want.decoded.owner.toUpperCase(), domain: `${want.get_domain}.ton`, auction_max_bid_address: null, auction_end_time: null });
+    expect(entry).toMatchObject({
+      nft_item_owner: want.decoded.owner.toUpperCase(),
+      domain: `${want.get_domain}.ton`,
+      auction_max_bid_address: null,
+      auction_end_time: null,
+    });
     expect(entry.dns_wallet).toMatch(/^0:[0-9A-F]{64}$/);
   });
 
@@ -72,7 +89,9 @@ describe('dnsEntryOf (recorded mainnet items)', () => {
     const want = expected['data-2.boc.b64'];
     expect(dnsEntryOf(itemState('0:' + 'A'.repeat(64), 'data-2.boc.b64', '1'), MAINNET)).toBeNull();
     expect(dnsEntryOf(itemState(expected['data.boc.b64'].address, 'data-2.boc.b64', '1'), MAINNET)).toBeNull();
-    expect(dnsEntryOf(itemState(want.address, 'data-2.boc.b64', '1'), { ...MAINNET, address: new Address(0, Buffer.alloc(32, 1)) })).toBeNull();
+    expect(
+      dnsEntryOf(itemState(want.address, 'data-2.boc.b64', '1'), { ...MAINNET, address: new Address(0, Buffer.alloc(32, 1)) }),
+    ).toBeNull();
     expect(dnsEntryOf(itemState(want.address, 'data-2.boc.b64', '1'), { ...MAINNET, itemCodeHash: Buffer.alloc(32) })).toBeNull();
     expect(dnsEntryOf(itemState(want.address, 'data-2.boc.b64', '1'), null)).toBeNull();
   });
@@ -93,7 +112,13 @@ describe('trustedTonCollection follows config param 4', () => {
         const collection = roots.get(address.toRawString());
         if (!collection) return { exitCode: -13, stack: [] };
         const record = beginCell().storeUint(0xba93, 16).storeAddress(collection).endCell();
-        return { exitCode: 0, stack: [{ type: 'int', value: 24n }, { type: 'cell', cell: record }] };
+        return {
+          exitCode: 0,
+          stack: [
+            { type: 'int', value: 24n },
+            { type: 'cell', cell: record },
+          ],
+        };
       },
       async getAccountState() {
         return { data: beginCell().storeRef(beginCell().endCell()).storeRef(code).endCell() };
@@ -159,7 +184,11 @@ describe('dns derivation over the seeded devnet', () => {
 
   it('holds each seeded domain with its owner and records', async () => {
     for (const item of seed.dns.items) {
-      const row = await db.selectFrom('dns_entries').selectAll().where('nft_item_address', '=', raw(item.address)).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('dns_entries')
+        .selectAll()
+        .where('nft_item_address', '=', raw(item.address))
+        .executeTakeFirstOrThrow();
       const state = await devnet.getAccountState(item.address);
       expect(row).toMatchObject({
         domain: item.domain,
@@ -197,12 +226,28 @@ describe('dns derivation over the seeded devnet', () => {
 
   it('removes the forged rows an older version indexed (one pass over dns_entries and dns_auctions), keeps the genuine', async () => {
     const [genuine] = seed.dns.items;
-    const row = await db.selectFrom('dns_entries').selectAll().where('nft_item_address', '=', raw(genuine.address)).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('dns_entries')
+      .selectAll()
+      .where('nft_item_address', '=', raw(genuine.address))
+      .executeTakeFirstOrThrow();
     // What the code-hash-only rule left behind: the forged item as a domain and as an auction.
-    await db.insertInto('dns_entries').values({ ...row, nft_item_address: raw(forged), domain: 'forged-by-old-rule.ton' }).execute();
+    await db
+      .insertInto('dns_entries')
+      .values({ ...row, nft_item_address: raw(forged), domain: 'forged-by-old-rule.ton' })
+      .execute();
     await db
       .insertInto('dns_auctions')
-      .values({ nft_item_address: raw(forged), domain: 'forged-by-old-rule.ton', max_bid_address: raw(genuine.owner), max_bid_amount: '1', auction_end_time: 1, last_fill_up_time: 1, last_transaction_lt: '1', mc_seqno: 1 })
+      .values({
+        nft_item_address: raw(forged),
+        domain: 'forged-by-old-rule.ton',
+        max_bid_address: raw(genuine.owner),
+        max_bid_amount: '1',
+        auction_end_time: 1,
+        last_fill_up_time: 1,
+        last_transaction_lt: '1',
+        mc_seqno: 1,
+      })
       .execute();
     await db.deleteFrom('dns_recheck').execute();
     const derivation = dnsDerivation();
@@ -211,7 +256,9 @@ describe('dns derivation over the seeded devnet', () => {
     await db.transaction().execute((trx) => derivation.write(trx, batch, prepared, { chain: devnet }));
     expect(await db.selectFrom('dns_entries').select('domain').where('nft_item_address', '=', raw(forged)).execute()).toEqual([]);
     expect(await db.selectFrom('dns_auctions').select('domain').where('nft_item_address', '=', raw(forged)).execute()).toEqual([]);
-    expect(await db.selectFrom('dns_entries').select('domain').where('nft_item_address', '=', raw(genuine.address)).execute()).toEqual([{ domain: genuine.domain }]);
+    expect(await db.selectFrom('dns_entries').select('domain').where('nft_item_address', '=', raw(genuine.address)).execute()).toEqual([
+      { domain: genuine.domain },
+    ]);
     expect(await db.selectFrom('dns_recheck').select(['done']).execute()).toEqual([{ done: true }]);
     // Done once: a later block does not look again.
     expect((await derivation.prepare!(batch, db, { chain: devnet })) as unknown).toMatchObject({ recheck: null });
@@ -219,7 +266,11 @@ describe('dns derivation over the seeded devnet', () => {
 
   it('drops the row of an account that stops being an item', async () => {
     const [item] = seed.dns.items;
-    const before = await db.selectFrom('dns_entries').select('nft_item_address').where('nft_item_address', '=', raw(item.address)).execute();
+    const before = await db
+      .selectFrom('dns_entries')
+      .select('nft_item_address')
+      .where('nft_item_address', '=', raw(item.address))
+      .execute();
     expect(before).toHaveLength(1);
     const derivation = dnsDerivation();
     const gone = { ...itemState(raw(item.address), 'data-2.boc.b64', '99'), account_status: 'nonexist', code_hash: null, data_boc: null };
@@ -228,7 +279,9 @@ describe('dns derivation over the seeded devnet', () => {
     await db.transaction().execute((trx) => derivation.write(trx, batch, prepared, { chain: devnet }));
     const after = await db.selectFrom('dns_entries').select('nft_item_address').where('nft_item_address', '=', raw(item.address)).execute();
     expect(after).toHaveLength(0);
-    expect(await db.selectFrom('dns_entries').select('domain').where('nft_item_address', '=', raw(seed.dns.items[1].address)).execute()).toHaveLength(1);
+    expect(
+      await db.selectFrom('dns_entries').select('domain').where('nft_item_address', '=', raw(seed.dns.items[1].address)).execute(),
+    ).toHaveLength(1);
   });
 });
 
@@ -239,11 +292,22 @@ describe('dns derivation over the seeded devnet', () => {
 async function deployForgedItem(devnet: Devnet, seed: SeedSummary): Promise<Address> {
   const label = seed.dns.items[0].domain.replace(/\.ton$/, '');
   const faucet = devnet.faucet;
-  const item = dns.forgedDnsItemInit({ collection: devnet.dns.collection.address, label, owner: faucet.address, lastFillUpTime: Math.floor(Date.now() / 1000) });
+  const item = dns.forgedDnsItemInit({
+    collection: devnet.dns.collection.address,
+    label,
+    owner: faucet.address,
+    lastFillUpTime: Math.floor(Date.now() / 1000),
+  });
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: faucet.publicKey });
-  const seqno = Number((((await devnet.runGetMethod(faucet.address, 'seqno', [])).stack[0]) as { value: bigint }).value);
+  const seqno = Number(((await devnet.runGetMethod(faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
   const boc = await walletTransferBoc(wallet, signerFromSeed(faucet.secretKey), seqno, [
-    internal({ to: item.address, value: toNano('1.5'), bounce: false, init: item.init, body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet.address)) }),
+    internal({
+      to: item.address,
+      value: toNano('1.5'),
+      bounce: false,
+      init: item.init,
+      body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(faucet.address)),
+    }),
   ]);
   await devnet.sendMessage(boc);
   await devnet.produceBlock();

@@ -58,7 +58,12 @@ it('writes a new block as soon as it is sealed (no poll interval) and reports it
       const { lastBlock } = indexer.status();
       expect(lastBlock?.seqno).toBe(block.seqno);
       const stages = Object.keys(lastBlock!.stagesMs);
-      const expected = ['collect', 'write:chain', 'commit', ...defaultDerivations().flatMap((d) => [`prepare:${d.name}`, `write:${d.name}`])];
+      const expected = [
+        'collect',
+        'write:chain',
+        'commit',
+        ...defaultDerivations().flatMap((d) => [`prepare:${d.name}`, `write:${d.name}`]),
+      ];
       expect(stages.sort()).toEqual(expected.sort());
       for (const ms of Object.values(lastBlock!.stagesMs)) expect(ms).toBeGreaterThanOrEqual(0);
     }

@@ -33,7 +33,8 @@ const addr = (n: number) => `0:${n.toString(16).padStart(64, '0').toUpperCase()}
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    if (req.url === '/ok.json') return res.end(JSON.stringify({ name: 'Doc token', symbol: 'DOC', decimals: 9, image: 'https://x.invalid/i.png', social: ['a'] }));
+    if (req.url === '/ok.json')
+      return res.end(JSON.stringify({ name: 'Doc token', symbol: 'DOC', decimals: 9, image: 'https://x.invalid/i.png', social: ['a'] }));
     if (req.url === '/v2.json') return res.end(JSON.stringify({ name: 'Doc token v2' }));
     if (req.url === '/big.json') return res.end(JSON.stringify({ name: 'x'.repeat(5000) }));
     if (req.url === '/notjson') return res.end('<html>');
@@ -68,11 +69,29 @@ beforeAll(async () => {
   });
   await db
     .insertInto('jetton_masters')
-    .values([master(1, `${base}/ok.json`), master(2, `${base}/big.json`), master(3, `${base}/notjson`), master(4, `${base}/slow.json`), master(5, 'ftp://x.invalid/a.json'), master(6, `${base}/missing`)])
+    .values([
+      master(1, `${base}/ok.json`),
+      master(2, `${base}/big.json`),
+      master(3, `${base}/notjson`),
+      master(4, `${base}/slow.json`),
+      master(5, 'ftp://x.invalid/a.json'),
+      master(6, `${base}/missing`),
+    ])
     .execute();
   await db
     .insertInto('nft_items')
-    .values({ address: addr(7), init: true, index: 0, collection_address: null, owner_address: null, content: JSON.stringify({ name: 'on-chain only' }), last_transaction_lt: 1, code_hash: 'c', data_hash: 'd', real_owner: null })
+    .values({
+      address: addr(7),
+      init: true,
+      index: 0,
+      collection_address: null,
+      owner_address: null,
+      content: JSON.stringify({ name: 'on-chain only' }),
+      last_transaction_lt: 1,
+      code_hash: 'c',
+      data_hash: 'd',
+      real_owner: null,
+    })
     .execute();
 }, 120_000);
 
@@ -86,7 +105,17 @@ afterAll(async () => {
 
 const policy = outboundPolicy(['127.0.0.2/32']);
 const fetcher = (extra: Partial<MetadataFetcherOptions> = {}) =>
-  new MetadataFetcher({ db, policy, schemes: ['http'], ipfsGateway: 'https://gw.invalid/ipfs/', timeoutMs: 500, maxBytes: 1024, ttlSeconds: 1000, concurrency: 3, ...extra });
+  new MetadataFetcher({
+    db,
+    policy,
+    schemes: ['http'],
+    ipfsGateway: 'https://gw.invalid/ipfs/',
+    timeoutMs: 500,
+    maxBytes: 1024,
+    ttlSeconds: 1000,
+    concurrency: 3,
+    ...extra,
+  });
 
 it('maps URIs to fetchable URLs by the allow-list (ipfs through the gateway)', () => {
   expect(fetchUrl('ipfs://bafyabc/meta.json', ['ipfs'], 'https://gw.invalid/ipfs/').href).toBe('https://gw.invalid/ipfs/bafyabc/meta.json');
@@ -102,7 +131,15 @@ it('fetches every due document once, caching documents and failures with their r
   // The slow server is cut off at the time limit, not waited for.
   expect(Date.now() - started).toBeLessThan(1_900);
   const rows = new Map((await db.selectFrom('address_metadata').selectAll().execute()).map((r) => [r.address, r]));
-  expect(rows.get(addr(1))).toMatchObject({ type: 'jetton_masters', valid: true, name: 'Doc token', symbol: 'DOC', image: 'https://x.invalid/i.png', extra: { decimals: '9', social: ['a'] }, error: null });
+  expect(rows.get(addr(1))).toMatchObject({
+    type: 'jetton_masters',
+    valid: true,
+    name: 'Doc token',
+    symbol: 'DOC',
+    image: 'https://x.invalid/i.png',
+    extra: { decimals: '9', social: ['a'] },
+    error: null,
+  });
   expect(rows.get(addr(2))).toMatchObject({ valid: false, error: 'document larger than 1024 bytes' });
   expect(rows.get(addr(3))).toMatchObject({ valid: false, error: 'not JSON' });
   expect(rows.get(addr(4))).toMatchObject({ valid: false, error: 'no answer within 500 ms' });
@@ -121,10 +158,17 @@ it('fetches every due document once, caching documents and failures with their r
 
 it('fetches again when the content URI changes or the entry expires', async () => {
   const f = fetcher();
-  await db.updateTable('jetton_masters').set({ jetton_content: JSON.stringify({ uri: `${base}/v2.json` }) }).where('address', '=', addr(1)).execute();
+  await db
+    .updateTable('jetton_masters')
+    .set({ jetton_content: JSON.stringify({ uri: `${base}/v2.json` }) })
+    .where('address', '=', addr(1))
+    .execute();
   expect((await f.due(100)).map((d) => d.uri)).toEqual([`${base}/v2.json`]);
   await f.runOnce();
-  expect(await db.selectFrom('address_metadata').select(['name', 'uri']).where('address', '=', addr(1)).executeTakeFirst()).toEqual({ name: 'Doc token v2', uri: `${base}/v2.json` });
+  expect(await db.selectFrom('address_metadata').select(['name', 'uri']).where('address', '=', addr(1)).executeTakeFirst()).toEqual({
+    name: 'Doc token v2',
+    uri: `${base}/v2.json`,
+  });
   const later = Math.floor(Date.now() / 1000) + 101;
   expect((await f.due(100, later)).map((d) => d.address).sort()).toEqual([2, 3, 4, 5, 6].map(addr));
   expect((await f.due(100, later + 1000)).map((d) => d.address).sort()).toEqual([1, 2, 3, 4, 5, 6].map(addr));
@@ -135,7 +179,12 @@ it('walks the tables a page at a time from where it stopped, wrapping around', a
   const later = Math.floor(Date.now() / 1000) + 100_000;
   const rounds = [];
   for (let i = 0; i < 4; i++) rounds.push((await f.due(2, later)).map((d) => d.address));
-  expect(rounds).toEqual([[addr(1), addr(2)], [addr(3), addr(4)], [addr(5), addr(6)], [addr(1), addr(2)]]);
+  expect(rounds).toEqual([
+    [addr(1), addr(2)],
+    [addr(3), addr(4)],
+    [addr(5), addr(6)],
+    [addr(1), addr(2)],
+  ]);
 });
 
 it('refuses tokens that point at an internal service, in every form, caching the reason like a failure', async () => {
@@ -154,7 +203,17 @@ it('refuses tokens that point at an internal service, in every form, caching the
   await db.deleteFrom('jetton_masters').execute();
   await db
     .insertInto('nft_collections')
-    .values(hostile.map((uri, i) => ({ address: addr(100 + i), next_item_index: 0, owner_address: null, collection_content: JSON.stringify({ uri }), last_transaction_lt: 1, code_hash: 'c', data_hash: 'd' })))
+    .values(
+      hostile.map((uri, i) => ({
+        address: addr(100 + i),
+        next_item_index: 0,
+        owner_address: null,
+        collection_content: JSON.stringify({ uri }),
+        last_transaction_lt: 1,
+        code_hash: 'c',
+        data_hash: 'd',
+      })),
+    )
     .execute();
   const logged: object[] = [];
   const f = fetcher({ logger: { info: () => {}, warn: (obj: object) => logged.push(obj) } });

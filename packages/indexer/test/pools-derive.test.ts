@@ -7,7 +7,13 @@ import { Address, Cell, beginCell, comment, toNano } from '@ton/core';
 import { Blockchain, createShardAccount } from '@ton/sandbox';
 import { ELECTOR_OPS, decodeNominatorPoolData, splitRecoveredStake, type NominatorPoolData } from '@tongate/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { poolBlockEvents, singleNominatorBlock, singleNominatorEvents, SINGLE_NOMINATOR_IDLE, type PoolTransaction } from '../src/derive/pools.js';
+import {
+  poolBlockEvents,
+  singleNominatorBlock,
+  singleNominatorEvents,
+  SINGLE_NOMINATOR_IDLE,
+  type PoolTransaction,
+} from '../src/derive/pools.js';
 import { fixturePath } from '@tongate/testdata';
 
 const ACCOUNTS = `${fixturePath('accounts', 'nominator-pool')}/`;
@@ -23,10 +29,26 @@ let chain: Blockchain;
 let lt = 1000n;
 
 /** Delivers one message to the pool and returns it as the derivation sees it, with the pool's data before/after. */
-async function step(from: Address, value: bigint, body: Cell): Promise<{ tx: PoolTransaction; before: NominatorPoolData; after: NominatorPoolData }> {
+async function step(
+  from: Address,
+  value: bigint,
+  body: Cell,
+): Promise<{ tx: PoolTransaction; before: NominatorPoolData; after: NominatorPoolData }> {
   const before = decodeNominatorPoolData(await poolData());
   const result = await chain.sendMessage({
-    info: { type: 'internal', src: from, dest: POOL, value: { coins: value }, bounce: true, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: chain.now ?? 0 },
+    info: {
+      type: 'internal',
+      src: from,
+      dest: POOL,
+      value: { coins: value },
+      bounce: true,
+      bounced: false,
+      ihrDisabled: true,
+      ihrFee: 0n,
+      forwardFee: 0n,
+      createdLt: 0n,
+      createdAt: chain.now ?? 0,
+    },
     body,
   });
   const poolTx = result.transactions.find((t) => t.inMessage?.info.dest?.toString() === POOL.toString())!;
@@ -86,7 +108,16 @@ describe('pools derivation on the recorded nominator pool', () => {
     const { nominator, validator } = poolBlockEvents(POOL_RAW, before, after, [tx]);
     pendingDeposit = toNano('1499');
     expect(nominator).toEqual([
-      expect.objectContaining({ type: 'deposit', nominator: raw(NEWCOMER), amount: pendingDeposit, balance_before: 0n, balance_after: 0n, pending_balance_before: 0n, pending_balance_after: pendingDeposit, tx_hash: tx.hash }),
+      expect.objectContaining({
+        type: 'deposit',
+        nominator: raw(NEWCOMER),
+        amount: pendingDeposit,
+        balance_before: 0n,
+        balance_after: 0n,
+        pending_balance_before: 0n,
+        pending_balance_after: pendingDeposit,
+        tx_hash: tx.hash,
+      }),
     ]);
     expect(validator).toEqual([]);
   });
@@ -96,7 +127,15 @@ describe('pools derivation on the recorded nominator pool', () => {
     const { tx, before, after } = await step(who.address, toNano('1'), comment('w'));
     const { nominator } = poolBlockEvents(POOL_RAW, before, after, [tx]);
     expect(nominator).toEqual([
-      expect.objectContaining({ type: 'withdrawal_request', nominator: raw(who.address), amount: who.amount, withdraw_request_before: false, withdraw_request_after: true, balance_before: who.amount, balance_after: who.amount }),
+      expect.objectContaining({
+        type: 'withdrawal_request',
+        nominator: raw(who.address),
+        amount: who.amount,
+        withdraw_request_before: false,
+        withdraw_request_after: true,
+        balance_before: who.amount,
+        balance_after: who.amount,
+      }),
     ]);
   });
 
@@ -111,7 +150,12 @@ describe('pools derivation on the recorded nominator pool', () => {
     const { nominator, validator } = poolBlockEvents(POOL_RAW, before, after, [tx]);
     const rewards = nominator.filter((e) => e.type === 'reward');
     // Every nominator with stake got a reward event, of exactly the contract's share; they add up to the nominators' part.
-    expect(rewards.map((e) => e.nominator).sort()).toEqual(before.nominators.filter((n) => n.amount > 0n).map((n) => raw(n.address)).sort());
+    expect(rewards.map((e) => e.nominator).sort()).toEqual(
+      before.nominators
+        .filter((n) => n.amount > 0n)
+        .map((n) => raw(n.address))
+        .sort(),
+    );
     for (const e of rewards) {
       const b = before.nominators.find((n) => raw(n.address) === e.nominator)!;
       const a = after.nominators.find((n) => raw(n.address) === e.nominator)!;
@@ -122,21 +166,44 @@ describe('pools derivation on the recorded nominator pool', () => {
     const total = rewards.reduce((s, e) => s + (e.amount as bigint), 0n);
     expect(total <= split.nominatorsReward && total > split.nominatorsReward - BigInt(rewards.length)).toBe(true);
     expect(nominator.filter((e) => e.type === 'pending_deposit_activation')).toEqual([
-      expect.objectContaining({ nominator: raw(NEWCOMER), amount: pendingDeposit, balance_before: 0n, balance_after: pendingDeposit, pending_balance_before: pendingDeposit, pending_balance_after: 0n }),
+      expect.objectContaining({
+        nominator: raw(NEWCOMER),
+        amount: pendingDeposit,
+        balance_before: 0n,
+        balance_after: pendingDeposit,
+        pending_balance_before: pendingDeposit,
+        pending_balance_after: 0n,
+      }),
     ]);
     expect(split.validatorAmountAfter - pool.validatorAmount).toBe((reward * BigInt(SHARE)) / 10000n);
     expect(validator).toEqual([
-      expect.objectContaining({ type: 'reward', validator_reward_share: SHARE, amount: split.validatorAmountAfter - pool.validatorAmount, balance_before: pool.validatorAmount, balance_after: split.validatorAmountAfter, cycle_start: pool.stakeAt, query_id: 7n }),
+      expect.objectContaining({
+        type: 'reward',
+        validator_reward_share: SHARE,
+        amount: split.validatorAmountAfter - pool.validatorAmount,
+        balance_before: pool.validatorAmount,
+        balance_after: split.validatorAmountAfter,
+        cycle_start: pool.stakeAt,
+        query_id: 7n,
+      }),
     ]);
     expect(after.validatorAmount).toBe(split.validatorAmountAfter);
   });
 
-  it('processing withdraw requests (op 2) is the requester\'s withdrawal', async () => {
+  it("processing withdraw requests (op 2) is the requester's withdrawal", async () => {
     const body = beginCell().storeUint(2, 32).storeUint(0, 64).storeUint(10, 8).endCell();
     const { tx, before, after } = await step(NEWCOMER, toNano('1'), body);
     const requester = before.nominators.find((n) => n.withdrawRequested)!;
     const { nominator } = poolBlockEvents(POOL_RAW, before, after, [tx]);
-    expect(nominator).toEqual([expect.objectContaining({ type: 'withdrawal', nominator: raw(requester.address), amount: requester.amount, balance_after: 0n, withdraw_request_before: true })]);
+    expect(nominator).toEqual([
+      expect.objectContaining({
+        type: 'withdrawal',
+        nominator: raw(requester.address),
+        amount: requester.amount,
+        balance_after: 0n,
+        withdraw_request_before: true,
+      }),
+    ]);
   });
 
   it('a stake returned short is a penalty on the validator; the nominators keep their amounts', async () => {
@@ -147,12 +214,28 @@ describe('pools derivation on the recorded nominator pool', () => {
     data.skip(8);
     const staked = beginCell().storeUint(2, 8).storeBits(data.loadBits(16)).storeCoins(total);
     data.loadCoins();
-    await chain.setShardAccount(POOL, createShardAccount({ address: POOL, code: Cell.fromBase64(fixture('code.boc.b64')), data: staked.storeSlice(data).endCell(), balance: toNano('10'), workchain: -1 }));
+    await chain.setShardAccount(
+      POOL,
+      createShardAccount({
+        address: POOL,
+        code: Cell.fromBase64(fixture('code.boc.b64')),
+        data: staked.storeSlice(data).endCell(),
+        balance: toNano('10'),
+        workchain: -1,
+      }),
+    );
     const loss = toNano('3');
     const body = beginCell().storeUint(ELECTOR_OPS.recoverStakeResponse, 32).storeUint(8, 64).endCell();
     const { tx, before, after } = await step(ELECTOR, total - loss, body);
     const { nominator, validator } = poolBlockEvents(POOL_RAW, before, after, [tx]);
-    expect(validator).toEqual([expect.objectContaining({ type: 'penalty', amount: -loss, balance_before: before.validatorAmount, balance_after: before.validatorAmount - loss })]);
+    expect(validator).toEqual([
+      expect.objectContaining({
+        type: 'penalty',
+        amount: -loss,
+        balance_before: before.validatorAmount,
+        balance_after: before.validatorAmount - loss,
+      }),
+    ]);
     expect(after.validatorAmount).toBe(before.validatorAmount - loss);
     expect(nominator.length).toBe(before.nominators.length);
     expect(nominator.every((e) => e.type === 'reward' && e.amount === 0n)).toBe(true);
@@ -160,7 +243,20 @@ describe('pools derivation on the recorded nominator pool', () => {
 
   it('a pool first met mid-life sets the baseline only; aborted transactions yield nothing', async () => {
     const data = decodeNominatorPoolData(await poolData());
-    const tx: PoolTransaction = { hash: 'h', lt: 1n, utime: 1, aborted: false, deploys: false, source: raw(NEWCOMER), value: toNano('2'), bounced: false, body: comment('d'), totalFees: 0n, storageFees: 0n, outflow: 0n };
+    const tx: PoolTransaction = {
+      hash: 'h',
+      lt: 1n,
+      utime: 1,
+      aborted: false,
+      deploys: false,
+      source: raw(NEWCOMER),
+      value: toNano('2'),
+      bounced: false,
+      body: comment('d'),
+      totalFees: 0n,
+      storageFees: 0n,
+      outflow: 0n,
+    };
     expect(poolBlockEvents(POOL_RAW, null, data, [tx])).toEqual({ nominator: [], validator: [] });
     const { nominators, ...rest } = data;
     expect(poolBlockEvents(POOL_RAW, { ...rest, nominators: [] }, data, [{ ...tx, aborted: true }]).nominator).toEqual([]);
@@ -176,7 +272,10 @@ describe('single-nominator pool events', () => {
   const SNP = `${fixturePath('accounts', 'single-nominator')}/`;
   const code = Cell.fromBase64(readFileSync(SNP + 'code.boc.b64', 'utf8').trim());
   // The recorded pool's validator; the owner is a live wallet here, so that payouts land instead of bouncing back.
-  const validator = Cell.fromBase64(readFileSync(SNP + 'data.boc.b64', 'utf8').trim()).beginParse().skip(267).loadAddress();
+  const validator = Cell.fromBase64(readFileSync(SNP + 'data.boc.b64', 'utf8').trim())
+    .beginParse()
+    .skip(267)
+    .loadAddress();
   let owner: Address;
   const pool = Address.parseRaw('-1:' + 'cd'.repeat(32));
   const STRANGER = Address.parseRaw('0:' + 'ef'.repeat(32));
@@ -187,12 +286,26 @@ describe('single-nominator pool events', () => {
   async function deliver(from: Address, value: bigint, body?: Cell): Promise<{ tx: PoolTransaction; before: bigint; after: bigint }> {
     const before = await balance();
     const result = await snp.sendMessage({
-      info: { type: 'internal', src: from, dest: pool, value: { coins: value }, bounce: true, bounced: false, ihrDisabled: true, ihrFee: 0n, forwardFee: 0n, createdLt: 0n, createdAt: snp.now ?? 0 },
+      info: {
+        type: 'internal',
+        src: from,
+        dest: pool,
+        value: { coins: value },
+        bounce: true,
+        bounced: false,
+        ihrDisabled: true,
+        ihrFee: 0n,
+        forwardFee: 0n,
+        createdLt: 0n,
+        createdAt: snp.now ?? 0,
+      },
       body: body ?? Cell.EMPTY,
     });
     const t = result.transactions.find((x) => x.inMessage?.info.dest?.toString() === pool.toString())!;
     const d = t.description.type === 'generic' ? t.description : null;
-    const outflow = t.outMessages.values().reduce((sum, m) => sum + (m.info.type === 'internal' ? m.info.value.coins + m.info.forwardFee + m.info.ihrFee : 0n), 0n);
+    const outflow = t.outMessages
+      .values()
+      .reduce((sum, m) => sum + (m.info.type === 'internal' ? m.info.value.coins + m.info.forwardFee + m.info.ihrFee : 0n), 0n);
     const tx: PoolTransaction = {
       hash: t.hash().toString('base64'),
       lt: t.lt,
@@ -206,7 +319,9 @@ describe('single-nominator pool events', () => {
       totalFees: t.totalFees.coins,
       storageFees: d?.storagePhase?.storageFeesCollected ?? 0n,
       outflow,
-      toElector: t.outMessages.values().reduce((sum, m) => sum + (m.info.type === 'internal' && m.info.dest.equals(ELECTOR) ? m.info.value.coins : 0n), 0n),
+      toElector: t.outMessages
+        .values()
+        .reduce((sum, m) => sum + (m.info.type === 'internal' && m.info.dest.equals(ELECTOR) ? m.info.value.coins : 0n), 0n),
     };
     return { tx, before, after: await balance() };
   }
@@ -230,11 +345,22 @@ describe('single-nominator pool events', () => {
     const withdraw = await deliver(owner, toNano('1'), op(0x1000).storeCoins(toNano('100')).endCell());
     const drain = await deliver(owner, toNano('1'), op(0x1000).storeCoins(toNano('1000000')).endCell());
     const steps = [topUp, gift, withdraw, drain];
-    const events = singleNominatorEvents(raw(pool), rolesRaw, topUp.before, steps.map((s) => s.tx));
+    const events = singleNominatorEvents(
+      raw(pool),
+      rolesRaw,
+      topUp.before,
+      steps.map((s) => s.tx),
+    );
     expect(events.map((e) => e.type)).toEqual(['deposit', 'deposit', 'withdrawal', 'withdrawal']);
     // Balances are the account's real ones around each transaction (the value flow adds up).
     events.forEach((e, i) => {
-      expect(e).toMatchObject({ nominator: raw(owner), balance_before: steps[i].before, balance_after: steps[i].after, pending_balance_before: 0n, withdraw_request_after: false });
+      expect(e).toMatchObject({
+        nominator: raw(owner),
+        balance_before: steps[i].before,
+        balance_after: steps[i].after,
+        pending_balance_before: 0n,
+        withdraw_request_after: false,
+      });
     });
     expect(events[0].amount).toBe(toNano('500'));
     expect(events[1].amount).toBe(toNano('20'));
@@ -257,7 +383,12 @@ describe('single-nominator pool events', () => {
     const topUp = await deliver(owner, toNano('20000'));
     // new_stake from the validator: op, query id, the amount, then the elector's body (the pool checks only its shape).
     const signature = beginCell().storeBuffer(Buffer.alloc(64, 1)).endCell();
-    const electorBody = beginCell().storeUint(1, 256).storeUint(1_700_000_100, 32).storeUint(3 << 16, 32).storeUint(2, 256).storeRef(signature);
+    const electorBody = beginCell()
+      .storeUint(1, 256)
+      .storeUint(1_700_000_100, 32)
+      .storeUint(3 << 16, 32)
+      .storeUint(2, 256)
+      .storeRef(signature);
     const amount = toNano('15000');
     const stake = await deliver(validator, toNano('1.5'), op(0x4e73744b).storeCoins(amount).storeBuilder(electorBody).endCell());
     expect(stake.tx.aborted).toBe(false);
@@ -273,12 +404,24 @@ describe('single-nominator pool events', () => {
     const back = singleNominatorBlock(raw(pool), roles, recovered.before, [recovered.tx], staked.stake);
     expect(back.stake).toEqual(SINGLE_NOMINATOR_IDLE);
     expect(back.events).toEqual([
-      expect.objectContaining({ type: 'reward', nominator: raw(owner), amount: toNano('42'), balance_before: recovered.before + atElector, balance_after: recovered.after }),
+      expect.objectContaining({
+        type: 'reward',
+        nominator: raw(owner),
+        amount: toNano('42'),
+        balance_before: recovered.before + atElector,
+        balance_after: recovered.after,
+      }),
     ]);
     // The balance moved by the returned value less the transaction's fees: reward = that change − the stake.
     expect(recovered.after - recovered.before + recovered.tx.totalFees - atElector).toBe(toNano('42'));
     // A rejected stake comes back whole: idle, no reward.
-    const rejected = singleNominatorBlock(raw(pool), roles, stake.before, [stake.tx, { ...accepted.tx, hash: 'r', body: op(0xee6f454c).endCell() }], SINGLE_NOMINATOR_IDLE);
+    const rejected = singleNominatorBlock(
+      raw(pool),
+      roles,
+      stake.before,
+      [stake.tx, { ...accepted.tx, hash: 'r', body: op(0xee6f454c).endCell() }],
+      SINGLE_NOMINATOR_IDLE,
+    );
     expect(rejected).toEqual({ events: [], stake: SINGLE_NOMINATOR_IDLE });
   });
 });

@@ -52,12 +52,25 @@ describe('recorded mainnet blocks through the liteserver backend into indexer ro
     const notHere = async () => {
       throw new ChainError('not_found', 'not in the recorded blocks');
     };
-    const source = new Proxy({} as ChainSource, { get: (_, prop) => (prop === 'getMasterchainInfo' ? async () => info : prop === 'then' ? undefined : notHere) });
+    const source = new Proxy({} as ChainSource, {
+      get: (_, prop) => (prop === 'getMasterchainInfo' ? async () => info : prop === 'then' ? undefined : notHere),
+    });
     server = new ChainLiteServer({ chain: source, recorded: new RecordedBlocks(blocks.map(({ id, block }) => ({ id, block }))) });
     await server.listen(0);
     const doc = (await server.globalConfig()) as { liteservers: unknown[]; validator: Record<string, unknown> };
-    const trusted = { workchain: -1, shard: '-9223372036854775808', seqno: master.id.seqno, root_hash: master.id.rootHash.toString('base64'), file_hash: master.id.fileHash.toString('base64') };
-    chain = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig({ ...doc, validator: { ...doc.validator, init_block: trusted } }), proofs: 'checking', pool: { logger: { info: () => {}, warn: () => {} } } });
+    const trusted = {
+      workchain: -1,
+      shard: '-9223372036854775808',
+      seqno: master.id.seqno,
+      root_hash: master.id.rootHash.toString('base64'),
+      file_hash: master.id.fileHash.toString('base64'),
+    };
+    chain = new LiteserverChain({
+      network: 'mainnet',
+      config: parseGlobalConfig({ ...doc, validator: { ...doc.validator, init_block: trusted } }),
+      proofs: 'checking',
+      pool: { logger: { info: () => {}, warn: () => {} } },
+    });
     expect(await chain.ready(5000)).toBe(true);
   });
 
@@ -83,7 +96,9 @@ describe('recorded mainnet blocks through the liteserver backend into indexer ro
     // The shard walk from this block back to its parents (as committed before) reads this one block.
     const parents = (await chain.getBlockHeader(ref)).prevBlocks;
     const walked = f.workchain === -1 ? [await chain.getBlockHeader(ref)] : await newShardBlocks(chain, [ref], parents);
-    expect(walked.map((h) => [h.id.workchain, h.id.shard, h.id.seqno, h.id.rootHash.toString('hex')])).toEqual([[f.workchain, id.shard, f.seqno, f.rootHash]]);
+    expect(walked.map((h) => [h.id.workchain, h.id.shard, h.id.seqno, h.id.rootHash.toString('hex')])).toEqual([
+      [f.workchain, id.shard, f.seqno, f.rootHash],
+    ]);
 
     const mcSeqno = walked[0].masterchainRef?.seqno ?? f.seqno;
     const contents = new Map<string, string>();
@@ -91,7 +106,13 @@ describe('recorded mainnet blocks through the liteserver backend into indexer ro
     const txRows = rows.map((r) => r.transaction);
     const msgRows = rows.flatMap((r) => r.messages);
     for (const t of txRows) {
-      expect([t.block_workchain, t.block_shard, t.block_seqno, t.mc_block_seqno, t.now]).toEqual([id.workchain, id.shard, id.seqno, mcSeqno, walked[0].genUtime]);
+      expect([t.block_workchain, t.block_shard, t.block_seqno, t.mc_block_seqno, t.now]).toEqual([
+        id.workchain,
+        id.shard,
+        id.seqno,
+        mcSeqno,
+        walked[0].genUtime,
+      ]);
       expect(t.account.startsWith(`${f.workchain}:`)).toBe(true);
     }
     for (const m of msgRows) expect(contents.has(m.body_hash!)).toBe(true);
@@ -101,7 +122,15 @@ describe('recorded mainnet blocks through the liteserver backend into indexer ro
 
     if (f.expected) {
       const expected = json(f.expected) as {
-        Accounts: Record<string, { Transactions: Record<string, { PrevTransHash: string; PrevTransLt: number; Now: number; OutMsgCnt: number; OrigStatus: string; EndStatus: string }> }>;
+        Accounts: Record<
+          string,
+          {
+            Transactions: Record<
+              string,
+              { PrevTransHash: string; PrevTransLt: number; Now: number; OutMsgCnt: number; OrigStatus: string; EndStatus: string }
+            >;
+          }
+        >;
         TxHashes: string[] | null;
         InMsgDescrLength: number;
         OutMsgDescrLength: number;
@@ -109,7 +138,13 @@ describe('recorded mainnet blocks through the liteserver backend into indexer ro
       expect(txRows.map((t) => t.hash).sort()).toEqual((expected.TxHashes ?? []).map(b64).sort());
       for (const t of txRows) {
         const e = expected.Accounts[t.account.split(':')[1].toLowerCase()].Transactions[String(t.lt)];
-        expect({ prev_trans_hash: t.prev_trans_hash, prev_trans_lt: Number(t.prev_trans_lt), now: t.now, orig_status: t.orig_status, end_status: t.end_status }).toEqual({
+        expect({
+          prev_trans_hash: t.prev_trans_hash,
+          prev_trans_lt: Number(t.prev_trans_lt),
+          now: t.now,
+          orig_status: t.orig_status,
+          end_status: t.end_status,
+        }).toEqual({
           prev_trans_hash: b64(e.PrevTransHash),
           prev_trans_lt: e.PrevTransLt,
           now: e.Now,
@@ -124,17 +159,28 @@ describe('recorded mainnet blocks through the liteserver backend into indexer ro
 
     if (f.inMsgsMetadata) {
       const m = json(f.inMsgsMetadata) as { entries: { msg_src: string; msg_created_lt: number }[] };
-      for (const e of m.entries) expect(inRows.some((r) => r.source === e.msg_src.toUpperCase() && r.created_lt === BigInt(e.msg_created_lt)), `${e.msg_src}:${e.msg_created_lt}`).toBe(true);
+      for (const e of m.entries)
+        expect(
+          inRows.some((r) => r.source === e.msg_src.toUpperCase() && r.created_lt === BigInt(e.msg_created_lt)),
+          `${e.msg_src}:${e.msg_created_lt}`,
+        ).toBe(true);
     }
 
     if (f.parents) {
       const p = json(f.parents) as { parents: { workchain: number; shard: string; seqno: number; root_hash: string }[] };
-      expect(walked[0].prevBlocks.map((b) => [b.workchain, BigInt.asUintN(64, b.shard).toString(16), b.seqno, b.rootHash.toString('hex')])).toEqual(p.parents.map((x) => [x.workchain, x.shard, x.seqno, x.root_hash]));
+      expect(
+        walked[0].prevBlocks.map((b) => [b.workchain, BigInt.asUintN(64, b.shard).toString(16), b.seqno, b.rootHash.toString('hex')]),
+      ).toEqual(p.parents.map((x) => [x.workchain, x.shard, x.seqno, x.root_hash]));
       expect(mcSeqno).toBe(9546494);
     }
 
     if (f.counts) {
-      expect([txRows.length, new Set(txRows.map((t) => t.account)).size, inRows.length, mcSeqno]).toEqual([f.counts.transactions, f.counts.accountBlocks, f.counts.inMsgDescr, f.counts.masterRefSeqno]);
+      expect([txRows.length, new Set(txRows.map((t) => t.account)).size, inRows.length, mcSeqno]).toEqual([
+        f.counts.transactions,
+        f.counts.accountBlocks,
+        f.counts.inMsgDescr,
+        f.counts.masterRefSeqno,
+      ]);
     }
   });
 });

@@ -49,16 +49,34 @@ describe('recorded mainnet states', () => {
     expect(salesContractKind(code.hash().toString('hex'), codeMethodIds(code))).toBe('sale');
     const sale = await readNftSale({ code, data: fixture('getgems-auction/data.boc.b64') });
     const row = nftSaleRow('0:6C912C30DC3642D4F4ADD23C24485312AA351A804FE5294DFCA11F83E849D10D', sale!, STATE);
-    expect(row).toMatchObject({ type: 'getgems_auction', nft_owner_address: '0:047EFBB81020160D28464124271660D1565DAAD67FA6F984A4F4C116586F5968', created_at: 1677149986 });
+    expect(row).toMatchObject({
+      type: 'getgems_auction',
+      nft_owner_address: '0:047EFBB81020160D28464124271660D1565DAAD67FA6F984A4F4C116586F5968',
+      created_at: 1677149986,
+    });
     const details = JSON.parse(row.details as string);
-    expect(details).toMatchObject({ end_flag: false, end_time: 1677322785, last_bid: '0', min_step: 1000000000, mp_fee_factor: 5, mp_fee_base: 100, royalty_fee_factor: 10, min_bid: '4400000000', is_canceled: false });
+    expect(details).toMatchObject({
+      end_flag: false,
+      end_time: 1677322785,
+      last_bid: '0',
+      min_step: 1000000000,
+      mp_fee_factor: 5,
+      mp_fee_base: 100,
+      royalty_fee_factor: 10,
+      min_bid: '4400000000',
+      is_canceled: false,
+    });
     expect(details).not.toHaveProperty('last_member'); // no bid yet
   });
 
   it('a DNS item in auction becomes a dns_auctions row; a claimed one none', () => {
     const code = fixture('dns-item/code.boc.b64');
     expect(salesContractKind(code.hash().toString('hex'), codeMethodIds(code))).toBe('dns_item');
-    const row = dnsAuctionRow('0:CCE531B1C8049F02EB2EDED04343A14C3FB34D4A4C902FE1D20FB335659584C6', decodeDnsItemData(fixture('dns-item/data.boc.b64')), STATE);
+    const row = dnsAuctionRow(
+      '0:CCE531B1C8049F02EB2EDED04343A14C3FB34D4A4C902FE1D20FB335659584C6',
+      decodeDnsItemData(fixture('dns-item/data.boc.b64')),
+      STATE,
+    );
     expect(row).toMatchObject({
       domain: 'altalavista.ton',
       max_bid_address: '0:39C18522F5973D49CC1A86F7A7EB9F7A309B2F45F056F17A2336AA5EE4537F44',
@@ -86,10 +104,24 @@ describe('recorded mainnet states', () => {
       last_trans_lt: '5',
     };
     const decoded = await decodeSalesAccount(latest as never, { mcSeqno: 3, genUtime: 1683000000 } as never);
-    expect(decoded!.sale).toMatchObject({ type: 'teleitem', nft_address: address, created_at: null, last_transaction_lt: '5', mc_seqno: 3 });
+    expect(decoded!.sale).toMatchObject({
+      type: 'teleitem',
+      nft_address: address,
+      created_at: null,
+      last_transaction_lt: '5',
+      mc_seqno: 3,
+    });
     const details = JSON.parse(decoded!.sale!.details as string);
     // An auction the owner started, with no bid yet: the owner is its beneficiary.
-    expect(details).toMatchObject({ token_name: 'yoganews', bid: '0', min_bid: '80000000000', end_time: 1683280182, duration: '604800', royalty_numerator: 5, royalty_denominator: 100 });
+    expect(details).toMatchObject({
+      token_name: 'yoganews',
+      bid: '0',
+      min_bid: '80000000000',
+      end_time: 1683280182,
+      duration: '604800',
+      royalty_numerator: 5,
+      royalty_denominator: 100,
+    });
     expect(decoded!.sale!.nft_owner_address).toBe(details.beneficiary_address);
     expect(salesContractKind('00'.repeat(32), new Set())).toBeNull();
   });
@@ -124,21 +156,42 @@ describe('devnet, indexed', () => {
   });
 
   it('keeps the sale and the auction (with its bid) current', async () => {
-    const rows = await db.selectFrom('nft_sales').selectAll().where('address', 'in', [raw(seed.sales.sale.address), raw(seed.sales.auction.address)]).orderBy('type', 'desc').execute();
+    const rows = await db
+      .selectFrom('nft_sales')
+      .selectAll()
+      .where('address', 'in', [raw(seed.sales.sale.address), raw(seed.sales.auction.address)])
+      .orderBy('type', 'desc')
+      .execute();
     expect(rows.map((r) => r.type)).toEqual(['getgems_sale', 'getgems_auction']);
     const [sale, auction] = rows;
     expect(sale).toMatchObject({ nft_address: raw(seed.sales.sale.nft), nft_owner_address: raw(seed.sales.sale.seller) });
     expect(sale.details).toMatchObject({ is_complete: false, full_price: seed.sales.sale.fullPrice.toString() });
     expect(auction).toMatchObject({ nft_address: raw(seed.sales.auction.nft), nft_owner_address: raw(seed.sales.auction.seller) });
-    expect(auction.details).toMatchObject({ end_flag: false, last_bid: seed.sales.auction.bid.toString(), last_member: raw(seed.sales.auction.bidder) });
+    expect(auction.details).toMatchObject({
+      end_flag: false,
+      last_bid: seed.sales.auction.bid.toString(),
+      last_member: raw(seed.sales.auction.bidder),
+    });
     // The row follows the contract's latest state.
-    const latest = await db.selectFrom('latest_account_states').select(['last_trans_lt', 'data_hash']).where('account', '=', auction.address).executeTakeFirstOrThrow();
+    const latest = await db
+      .selectFrom('latest_account_states')
+      .select(['last_trans_lt', 'data_hash'])
+      .where('account', '=', auction.address)
+      .executeTakeFirstOrThrow();
     expect([auction.last_transaction_lt, auction.data_hash]).toEqual([latest.last_trans_lt, latest.data_hash]);
   });
 
   it('keeps the DNS auction with its leading bidder', async () => {
-    const row = await db.selectFrom('dns_auctions').selectAll().where('nft_item_address', '=', raw(seed.sales.dns.item)).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ domain: `${seed.sales.dns.domain}.ton`, max_bid_address: raw(seed.sales.dns.bidder), max_bid_amount: seed.sales.dns.bid.toString() });
+    const row = await db
+      .selectFrom('dns_auctions')
+      .selectAll()
+      .where('nft_item_address', '=', raw(seed.sales.dns.item))
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      domain: `${seed.sales.dns.domain}.ton`,
+      max_bid_address: raw(seed.sales.dns.bidder),
+      max_bid_amount: seed.sales.dns.bid.toString(),
+    });
     expect(Number(row.auction_end_time)).toBeGreaterThan(Math.floor(Date.now() / 1000));
   });
 });

@@ -11,7 +11,13 @@ const WHOLE = -(2n ** 63n); // 0x8000000000000000
 const LEFT = BigInt.asIntN(64, 0x4000000000000000n);
 const RIGHT = BigInt.asIntN(64, 0xc000000000000000n);
 
-const id = (shard: bigint, seqno: number): BlockIdExt => ({ workchain: 0, shard, seqno, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) });
+const id = (shard: bigint, seqno: number): BlockIdExt => ({
+  workchain: 0,
+  shard,
+  seqno,
+  rootHash: Buffer.alloc(32),
+  fileHash: Buffer.alloc(32),
+});
 const key = (r: BlockRef) => `${BigInt.asUintN(64, r.shard).toString(16)}:${r.seqno}`;
 
 /** Blocks by key → their prev blocks. */

@@ -10,7 +10,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Address, beginCell, contractAddress, internal, toNano, WalletContractV4, type Cell, type TupleItem } from '@ton/ton';
-import { GetMethodError, nftItemContent, readJettonMaster, readJettonWallet, readNftCollection, readNftItem, runGetMethodItems, tokenContentJson, verifyJettonWallet, verifyNftItem, type TokenGetMethods } from '@tongate/contracts';
+import {
+  GetMethodError,
+  nftItemContent,
+  readJettonMaster,
+  readJettonWallet,
+  readNftCollection,
+  readNftItem,
+  runGetMethodItems,
+  tokenContentJson,
+  verifyJettonWallet,
+  verifyNftItem,
+  type TokenGetMethods,
+} from '@tongate/contracts';
 import { createDevnet, signerFromSeed, tokens, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
 import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
 import type { Kysely } from 'kysely';
@@ -37,7 +49,8 @@ function localChain(states: Map<string, { code: Cell; data: Cell }>): TokenGetMe
 }
 
 /** Jetton wallet data of the standard contract: balance, owner, master, wallet code. */
-const walletData = (balance: bigint, minter: Address) => beginCell().storeCoins(balance).storeAddress(owner).storeAddress(minter).storeRef(tokens.jettonWalletCode()).endCell();
+const walletData = (balance: bigint, minter: Address) =>
+  beginCell().storeCoins(balance).storeAddress(owner).storeAddress(minter).storeRef(tokens.jettonWalletCode()).endCell();
 
 describe('token detection on the standard contracts', () => {
   const minter = tokens.jettonMinterInit(admin, 'https://example.invalid/jetton.json');
@@ -49,7 +62,12 @@ describe('token detection on the standard contracts', () => {
   const collection = tokens.nftCollectionInit(admin, 'https://example.invalid/c.json', 'https://example.invalid/items/');
   const item = tokens.nftItemAddress(collection.address, 3n);
   const itemData = (index: bigint) =>
-    beginCell().storeUint(index, 64).storeAddress(collection.address).storeAddress(owner).storeRef(beginCell().storeStringTail('3.json').endCell()).endCell();
+    beginCell()
+      .storeUint(index, 64)
+      .storeAddress(collection.address)
+      .storeAddress(owner)
+      .storeRef(beginCell().storeStringTail('3.json').endCell())
+      .endCell();
   // The same item data at another address: the collection names a different address for index 3.
   const fakeItem = new Address(0, Buffer.alloc(32, 5));
   const run = localChain(
@@ -120,12 +138,21 @@ describe('tokens derivation over a devnet', () => {
     seed = await devnet.seed();
     // A fake wallet of the seed's jetton, deployed with a burn so that its transaction runs the burn path.
     const faucetWallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
-    const data = beginCell().storeCoins(10n ** 18n).storeAddress(faucetWallet.address).storeAddress(seed.jetton.minter).storeRef(tokens.jettonWalletCode()).endCell();
+    const data = beginCell()
+      .storeCoins(10n ** 18n)
+      .storeAddress(faucetWallet.address)
+      .storeAddress(seed.jetton.minter)
+      .storeRef(tokens.jettonWalletCode())
+      .endCell();
     const init = { code: tokens.jettonWalletCode(), data };
     fakeWallet = contractAddress(0, init);
     const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
     const body = tokens.jettonBurnBody({ amount: 5n, responseTo: faucetWallet.address });
-    await devnet.sendMessage(await walletTransferBoc(faucetWallet, signerFromSeed(devnet.faucet.secretKey), seqno, [internal({ to: fakeWallet, value: toNano('0.2'), bounce: false, init, body })]));
+    await devnet.sendMessage(
+      await walletTransferBoc(faucetWallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
+        internal({ to: fakeWallet, value: toNano('0.2'), bounce: false, init, body }),
+      ]),
+    );
     await devnet.produceBlock();
     const last = await devnet.produceBlock();
     store = await openStore({ dataDir, databaseUrl, schema });
@@ -144,27 +171,47 @@ describe('tokens derivation over a devnet', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const walletBalance = async (a: Address) => (((await devnet.runGetMethod(a, 'get_wallet_data', [])).stack[0] as { value: bigint }).value);
+  const walletBalance = async (a: Address) => ((await devnet.runGetMethod(a, 'get_wallet_data', [])).stack[0] as { value: bigint }).value;
 
   it('holds the seed jetton: master supply and every wallet balance as the contracts report them; the fake is not a wallet', async () => {
-    const master = await db.selectFrom('jetton_masters').selectAll().where('address', '=', raw(seed.jetton.minter)).executeTakeFirstOrThrow();
+    const master = await db
+      .selectFrom('jetton_masters')
+      .selectAll()
+      .where('address', '=', raw(seed.jetton.minter))
+      .executeTakeFirstOrThrow();
     const supply = ((await devnet.runGetMethod(seed.jetton.minter, 'get_jetton_data', [])).stack[0] as { value: bigint }).value;
     expect(master.total_supply).toBe(supply.toString());
     expect(supply).toBe(seed.jetton.minted - seed.jetton.burned);
-    expect(master.jetton_content).toEqual({ name: 'Devnet Seed Jetton', symbol: 'SEED', decimals: '9', description: expect.stringMatching(/^devnet seed /) });
-    const wallets = await db.selectFrom('jetton_wallets').selectAll().where('jetton', '=', raw(seed.jetton.minter)).orderBy('address').execute();
+    expect(master.jetton_content).toEqual({
+      name: 'Devnet Seed Jetton',
+      symbol: 'SEED',
+      decimals: '9',
+      description: expect.stringMatching(/^devnet seed /),
+    });
+    const wallets = await db
+      .selectFrom('jetton_wallets')
+      .selectAll()
+      .where('jetton', '=', raw(seed.jetton.minter))
+      .orderBy('address')
+      .execute();
     expect(wallets.map((w) => w.address).sort()).toEqual(seed.jetton.wallets.map(raw).sort());
     for (const w of seed.jetton.wallets) {
       const row = wallets.find((r) => r.address === raw(w))!;
       expect(row.balance).toBe((await walletBalance(w)).toString());
     }
     expect((await devnet.getAccountState(fakeWallet)).status).toBe('active');
-    expect(await db.selectFrom('jetton_wallets').select('address').where('address', '=', raw(fakeWallet)).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom('jetton_wallets').select('address').where('address', '=', raw(fakeWallet)).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('records the seed transfer with its forward payload, and the burn; nothing from the fake wallet', async () => {
     const [alice, bob] = seed.wallets;
-    const transfers = await db.selectFrom('jetton_transfers').selectAll().where('jetton_master_address', '=', raw(seed.jetton.minter)).execute();
+    const transfers = await db
+      .selectFrom('jetton_transfers')
+      .selectAll()
+      .where('jetton_master_address', '=', raw(seed.jetton.minter))
+      .execute();
     expect(transfers).toHaveLength(1);
     expect(transfers[0]).toMatchObject({
       source: raw(alice!.address),
@@ -176,18 +223,35 @@ describe('tokens derivation over a devnet', () => {
     });
     expect(transfers[0]!.forward_payload).not.toBeNull();
     const burns = await db.selectFrom('jetton_burns').selectAll().execute();
-    expect(burns.map((b) => [b.owner, b.amount, b.jetton_wallet_address])).toEqual([[raw(bob!.address), seed.jetton.burned.toString(), raw(seed.jetton.wallets[1]!)]]);
+    expect(burns.map((b) => [b.owner, b.amount, b.jetton_wallet_address])).toEqual([
+      [raw(bob!.address), seed.jetton.burned.toString(), raw(seed.jetton.wallets[1]!)],
+    ]);
   });
 
   it('holds the seed NFT collection and item (owner after the transfer) and the transfer', async () => {
-    const collection = await db.selectFrom('nft_collections').selectAll().where('address', '=', raw(seed.nft.collection)).executeTakeFirstOrThrow();
+    const collection = await db
+      .selectFrom('nft_collections')
+      .selectAll()
+      .where('address', '=', raw(seed.nft.collection))
+      .executeTakeFirstOrThrow();
     expect(collection.next_item_index).toBe('1');
     const item = await db.selectFrom('nft_items').selectAll().where('address', '=', raw(seed.nft.item)).executeTakeFirstOrThrow();
-    expect(item).toMatchObject({ index: '0', init: true, collection_address: raw(seed.nft.collection), owner_address: raw(seed.nft.ownerAfterTransfer) });
+    expect(item).toMatchObject({
+      index: '0',
+      init: true,
+      collection_address: raw(seed.nft.collection),
+      owner_address: raw(seed.nft.ownerAfterTransfer),
+    });
     expect(item.content).toEqual({ uri: expect.stringMatching(/\/0\.json$/) });
     const transfers = await db.selectFrom('nft_transfers').selectAll().where('nft_item_address', '=', raw(seed.nft.item)).execute();
     expect(transfers).toHaveLength(1);
-    expect(transfers[0]).toMatchObject({ old_owner: raw(seed.wallets[0]!.address), new_owner: raw(seed.nft.ownerAfterTransfer), nft_item_index: '0', nft_collection_address: raw(seed.nft.collection), tx_aborted: false });
+    expect(transfers[0]).toMatchObject({
+      old_owner: raw(seed.wallets[0]!.address),
+      new_owner: raw(seed.nft.ownerAfterTransfer),
+      nft_item_index: '0',
+      nft_collection_address: raw(seed.nft.collection),
+      tx_aborted: false,
+    });
   });
 });
 
@@ -228,11 +292,17 @@ describe('tokens derivation on an index built without it', () => {
     expect((await db.selectFrom('jetton_masters').select('address').execute()).map((r) => r.address)).toEqual([raw(seed.jetton.minter)]);
     const wallets = await db.selectFrom('jetton_wallets').select(['address', 'balance']).orderBy('address').execute();
     expect(wallets.map((w) => w.address)).toEqual(seed.jetton.wallets.map(raw).sort());
-    for (const w of wallets) expect(w.balance).toBe(int((await devnet.runGetMethod(Address.parseRaw(w.address), 'get_wallet_data', [])).stack[0]).toString());
+    for (const w of wallets)
+      expect(w.balance).toBe(int((await devnet.runGetMethod(Address.parseRaw(w.address), 'get_wallet_data', [])).stack[0]).toString());
     const item = await db.selectFrom('nft_items').select('owner_address').where('address', '=', raw(seed.nft.item)).executeTakeFirst();
     expect(item?.owner_address).toBe(raw(seed.nft.ownerAfterTransfer));
     // The seeded marketplace items sit in their sale and auction contracts, whose seller is their real owner.
-    const onSale = await db.selectFrom('nft_items').select(['address', 'owner_address', 'real_owner']).where('address', 'in', [raw(seed.sales.sale.nft), raw(seed.sales.auction.nft)]).orderBy('address').execute();
+    const onSale = await db
+      .selectFrom('nft_items')
+      .select(['address', 'owner_address', 'real_owner'])
+      .where('address', 'in', [raw(seed.sales.sale.nft), raw(seed.sales.auction.nft)])
+      .orderBy('address')
+      .execute();
     expect(onSale.map((i) => [i.address, i.owner_address, i.real_owner]).sort()).toEqual(
       [
         [raw(seed.sales.sale.nft), raw(seed.sales.sale.address), raw(seed.sales.sale.seller)],

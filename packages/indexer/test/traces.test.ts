@@ -16,7 +16,10 @@ import { Indexer, collectMcBlock, prepareDerivations, traceDerivation, writeMcBl
 import { readShardTops } from '../src/writer.js';
 
 const databaseUrl = process.env.DATABASE_URL;
-const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];
+const backends = [
+  { name: 'pglite', url: undefined as string | undefined },
+  ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : []),
+];
 
 let devnet: Devnet;
 let seed: SeedSummary;
@@ -61,7 +64,12 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
     // A non-root transaction's inbound message was sent by a transaction of the same trace.
     const traceOf = new Map(members.map((m) => [m.tx_hash, m.trace_id]));
     const inbound = await db.selectFrom('messages').select(['tx_hash', 'msg_hash', 'source']).where('direction', '=', 'in').execute();
-    const senders = new Map((await db.selectFrom('messages').select(['tx_hash', 'msg_hash']).where('direction', '=', 'out').execute()).map((m) => [m.msg_hash, m.tx_hash]));
+    const senders = new Map(
+      (await db.selectFrom('messages').select(['tx_hash', 'msg_hash']).where('direction', '=', 'out').execute()).map((m) => [
+        m.msg_hash,
+        m.tx_hash,
+      ]),
+    );
     for (const m of inbound) {
       if (m.source === null) expect(traceOf.get(m.tx_hash)).toBe(m.tx_hash);
       else expect(traceOf.get(m.tx_hash)).toBe(traceOf.get(senders.get(m.msg_hash)!));
@@ -70,7 +78,11 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
 
   it('assembles each seeded external message into one complete trace with its counts', async () => {
     for (const hash of seed.messages) {
-      const trace = await db.selectFrom('traces').selectAll().where('external_hash', '=', hash.toString('base64')).executeTakeFirstOrThrow();
+      const trace = await db
+        .selectFrom('traces')
+        .selectAll()
+        .where('external_hash', '=', hash.toString('base64'))
+        .executeTakeFirstOrThrow();
       const members = await db.selectFrom('trace_transactions').selectAll().where('trace_id', '=', trace.trace_id).orderBy('lt').execute();
       expect(trace.state).toBe('complete');
       expect(trace.pending_messages).toBe(0);
@@ -102,33 +114,64 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
   });
 
   it('re-classifies traces of an older classifier version as blocks go by', async () => {
-    const before = await db.selectFrom('actions').select(['trace_id', 'action_id', 'type']).orderBy('trace_id').orderBy('action_id').execute();
+    const before = await db
+      .selectFrom('actions')
+      .select(['trace_id', 'action_id', 'type'])
+      .orderBy('trace_id')
+      .orderBy('action_id')
+      .execute();
     await db.deleteFrom('action_accounts').execute();
     await db.deleteFrom('actions').execute();
-    await db.updateTable('traces').set({ classifier_version: CLASSIFIER_VERSION - 1, classification_state: 'unclassified' }).where('state', '=', 'complete').execute();
-    const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: [traceDerivation({ reclassifyPerBlock: 1000 })] });
+    await db
+      .updateTable('traces')
+      .set({ classifier_version: CLASSIFIER_VERSION - 1, classification_state: 'unclassified' })
+      .where('state', '=', 'complete')
+      .execute();
+    const indexer = new Indexer({
+      chain: devnet,
+      db,
+      pollMs: 10,
+      retryMs: 10,
+      derivations: [traceDerivation({ reclassifyPerBlock: 1000 })],
+    });
     await indexer.start();
     await devnet.produceBlock();
     await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno, 60_000);
     await indexer.stop();
-    const stale = await db.selectFrom('traces').select('trace_id').where('state', '=', 'complete').where('classifier_version', '<>', CLASSIFIER_VERSION).execute();
+    const stale = await db
+      .selectFrom('traces')
+      .select('trace_id')
+      .where('state', '=', 'complete')
+      .where('classifier_version', '<>', CLASSIFIER_VERSION)
+      .execute();
     expect(stale).toEqual([]);
     // The new block may complete traces of its own (the devnet's validators keep sending); the traces that were
     // there before must come back with exactly their actions.
     const known = new Set(before.map((a) => a.trace_id));
-    const after = await db.selectFrom('actions').select(['trace_id', 'action_id', 'type']).orderBy('trace_id').orderBy('action_id').execute();
+    const after = await db
+      .selectFrom('actions')
+      .select(['trace_id', 'action_id', 'type'])
+      .orderBy('trace_id')
+      .orderBy('action_id')
+      .execute();
     expect(after.filter((a) => known.has(a.trace_id))).toEqual(before);
   }, 60_000);
 
   it('assembles a trace whose transactions land in different blocks: pending first, complete and classified later; broken without its root', async () => {
-    const big = await db.selectFrom('traces').selectAll().where('state', '=', 'complete').orderBy('transactions', 'desc').limit(1).executeTakeFirstOrThrow();
+    const big = await db
+      .selectFrom('traces')
+      .selectAll()
+      .where('state', '=', 'complete')
+      .orderBy('transactions', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     expect(big.transactions).toBeGreaterThan(2);
     const members = await db.selectFrom('trace_transactions').selectAll().where('trace_id', '=', big.trace_id).orderBy('lt').execute();
     const batch = await collectMcBlock(devnet, big.mc_seqno_start, (await readShardTops(db, big.mc_seqno_start - 1))!);
     // Split the block at the trace's second transaction: a prefix in lt order holds every sender before its receivers.
     const cut = BigInt(members[1]!.lt);
     const part = (first: boolean, mcSeqno: number): McBlockBatch => {
-      const txs = batch.transactions.filter((t) => (BigInt(t.lt) < cut) === first);
+      const txs = batch.transactions.filter((t) => BigInt(t.lt) < cut === first);
       const hashes = new Set(txs.map((t) => t.hash));
       return {
         ...batch,
@@ -140,25 +183,48 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
         accountStates: first ? batch.accountStates : [],
       };
     };
-    const split = await openStore({ databaseUrl: url, dataDir: path.join(dir, `${name}-split`), schema: url ? `${schema}_split` : undefined });
+    const split = await openStore({
+      databaseUrl: url,
+      dataDir: path.join(dir, `${name}-split`),
+      schema: url ? `${schema}_split` : undefined,
+    });
     try {
       await split.migrate();
       const sdb = split.chain('testnet');
-      const write = async (b: McBlockBatch) => writeMcBlock(sdb, b, await prepareDerivations(sdb, b, [traceDerivation()], { chain: devnet }));
+      const write = async (b: McBlockBatch) =>
+        writeMcBlock(sdb, b, await prepareDerivations(sdb, b, [traceDerivation()], { chain: devnet }));
       await write(part(true, batch.mcSeqno));
       const pending = await sdb.selectFrom('traces').selectAll().where('trace_id', '=', big.trace_id).executeTakeFirstOrThrow();
-      expect(pending).toMatchObject({ state: 'pending', transactions: 1, messages: 0, classification_state: 'unclassified', classifier_version: null });
+      expect(pending).toMatchObject({
+        state: 'pending',
+        transactions: 1,
+        messages: 0,
+        classification_state: 'unclassified',
+        classifier_version: null,
+      });
       expect(pending.pending_messages).toBeGreaterThan(0);
       expect(await sdb.selectFrom('actions').select('action_id').where('trace_id', '=', big.trace_id).execute()).toEqual([]);
 
       await write(part(false, batch.mcSeqno + 1));
       const done = await sdb.selectFrom('traces').selectAll().where('trace_id', '=', big.trace_id).executeTakeFirstOrThrow();
-      expect(done).toMatchObject({ state: 'complete', pending_messages: 0, transactions: big.transactions, messages: big.messages, classification_state: 'ok' });
+      expect(done).toMatchObject({
+        state: 'complete',
+        pending_messages: 0,
+        transactions: big.transactions,
+        messages: big.messages,
+        classification_state: 'ok',
+      });
       expect(done.mc_seqno_start).toBe(batch.mcSeqno);
       expect(done.mc_seqno_end).toBe(batch.mcSeqno + 1);
-      const ids = async (d: Kysely<ChainDatabase>) => (await d.selectFrom('actions').select(['action_id', 'type']).where('trace_id', '=', big.trace_id).orderBy('action_id').execute());
+      const ids = async (d: Kysely<ChainDatabase>) =>
+        await d.selectFrom('actions').select(['action_id', 'type']).where('trace_id', '=', big.trace_id).orderBy('action_id').execute();
       expect(await ids(sdb)).toEqual(await ids(db));
-      const joined = await sdb.selectFrom('trace_transactions').select('tx_hash').where('trace_id', '=', big.trace_id).orderBy('lt').execute();
+      const joined = await sdb
+        .selectFrom('trace_transactions')
+        .select('tx_hash')
+        .where('trace_id', '=', big.trace_id)
+        .orderBy('lt')
+        .execute();
       expect(joined.map((j) => j.tx_hash)).toEqual(members.map((m) => m.tx_hash));
     } finally {
       await split.close();
@@ -166,7 +232,11 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
     }
 
     // The second half alone: its first transaction's sender was never indexed, so its trace is broken, not classified.
-    const orphan = await openStore({ databaseUrl: url, dataDir: path.join(dir, `${name}-orphan`), schema: url ? `${schema}_orphan` : undefined });
+    const orphan = await openStore({
+      databaseUrl: url,
+      dataDir: path.join(dir, `${name}-orphan`),
+      schema: url ? `${schema}_orphan` : undefined,
+    });
     try {
       await orphan.migrate();
       const odb = orphan.chain('testnet');
@@ -180,7 +250,8 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
       const brokenIds = [...new Set(joined.map((j) => j.trace_id))];
       const broken = await odb.selectFrom('traces').selectAll().where('trace_id', 'in', brokenIds).execute();
       expect(broken).toHaveLength(brokenIds.length);
-      for (const t of broken) expect(t).toMatchObject({ state: 'broken', external_hash: null, classification_state: 'broken', classifier_version: null });
+      for (const t of broken)
+        expect(t).toMatchObject({ state: 'broken', external_hash: null, classification_state: 'broken', classifier_version: null });
       expect(broken.reduce((n, t) => n + t.transactions, 0)).toBe(rest.length);
       expect(await odb.selectFrom('actions').select('action_id').where('trace_id', 'in', brokenIds).execute()).toEqual([]);
     } finally {

@@ -41,7 +41,13 @@ describe('validators derivation rows', () => {
   it('keeps each past election with true stakes and the elector’s bonus split', () => {
     const [round] = roundRows(state);
     const past = decoded.past_elections['1700613896'];
-    expect(round.round).toMatchObject({ election_id: 1700613896, vset_hash: past.vset_hash, unfreeze_at: past.unfreeze_at, total_stake: BigInt(past.total_stake), bonuses: BigInt(past.bonuses) });
+    expect(round.round).toMatchObject({
+      election_id: 1700613896,
+      vset_hash: past.vset_hash,
+      unfreeze_at: past.unfreeze_at,
+      total_stake: BigInt(past.total_stake),
+      bonuses: BigInt(past.bonuses),
+    });
     expect(round.stakes).toHaveLength(past.frozen_entries);
     // The reward column is what the elector credits at unfreeze beyond the stake.
     const credits = unfreezeCredits(state.pastElections[0]);
@@ -58,8 +64,22 @@ describe('validators derivation rows', () => {
 
   it('turns the recorded config’s current set into a cycle joined to the past election by hash', () => {
     const config = decodeElectionConfig(loadConfigDictionary(cell('elector/config.boc.b64')));
-    const { cycle, validators } = cycleRows({ set: config.currentValidators!, timing: config.timing, counts: config.counts, limits: config.stakeLimits });
-    expect(cycle).toMatchObject({ cycle_start: 1700613896, cycle_end: 1700679432, total: 332, main: 100, validators_elected_for: 65536, max_validators: 400, min_validators: 75, max_stake_factor: 196608n });
+    const { cycle, validators } = cycleRows({
+      set: config.currentValidators!,
+      timing: config.timing,
+      counts: config.counts,
+      limits: config.stakeLimits,
+    });
+    expect(cycle).toMatchObject({
+      cycle_start: 1700613896,
+      cycle_end: 1700679432,
+      total: 332,
+      main: 100,
+      validators_elected_for: 65536,
+      max_validators: 400,
+      min_validators: 75,
+      max_stake_factor: 196608n,
+    });
     expect(cycle.vset_hash).toBe(state.activeHash);
     expect(roundRows(state)[0].round.vset_hash).toBe(cycle.vset_hash);
     expect(validators).toHaveLength(332);
@@ -69,11 +89,24 @@ describe('validators derivation rows', () => {
   it('reads stake events from elector transactions: accepted, recovered; bounced and foreign ones make none', () => {
     const holder = '-1:' + 'AB'.repeat(32);
     // The elector's return_stake with reason 5 (stake below min_stake), as it answers a too small stake.
-    bodies.stake_rejected = { boc: beginCell().storeUint(0xee6f454c, 32).storeUint(1686629408635n, 64).storeUint(5, 32).endCell().toBoc().toString('base64') };
-    const contents = Object.values(bodies as Record<string, { boc: string }>).map((b) => ({ hash: Cell.fromBase64(b.boc).hash().toString('base64'), body: b.boc }));
+    bodies.stake_rejected = {
+      boc: beginCell().storeUint(0xee6f454c, 32).storeUint(1686629408635n, 64).storeUint(5, 32).endCell().toBoc().toString('base64'),
+    };
+    const contents = Object.values(bodies as Record<string, { boc: string }>).map((b) => ({
+      hash: Cell.fromBase64(b.boc).hash().toString('base64'),
+      body: b.boc,
+    }));
     const hashOf = (name: string) => Cell.fromBase64(bodies[name].boc).hash().toString('base64');
     const tx = (hash: string, account = ELECTOR) => ({ hash, lt: '100', now: 1686630000, account, aborted: false });
-    const msg = (txHash: string, direction: 'in' | 'out', body: string, value: bigint, extra: object = {}) => ({ tx_hash: txHash, direction, body_hash: hashOf(body), value: value.toString(), source: direction === 'in' ? holder : ELECTOR, bounced: false, ...extra });
+    const msg = (txHash: string, direction: 'in' | 'out', body: string, value: bigint, extra: object = {}) => ({
+      tx_hash: txHash,
+      direction,
+      body_hash: hashOf(body),
+      value: value.toString(),
+      source: direction === 'in' ? holder : ELECTOR,
+      bounced: false,
+      ...extra,
+    });
     const batch = {
       transactions: [tx('A'), tx('B'), tx('C'), tx('D', holder), tx('E')],
       messages: [
@@ -103,8 +136,26 @@ describe('validators derivation rows', () => {
         election_id: bodies.new_stake.stake_at,
         reason: null,
       },
-      { tx_hash: 'B', tx_lt: '100', utime: 1686630000, type: 'stake_recovered', stake_holder_address: holder, amount: 700_500_000_000_000n, query_id: 0n, validator_pubkey: null, adnl_addr: null, election_id: null, reason: null },
-      expect.objectContaining({ tx_hash: 'E', type: 'stake_rejected', amount: 1_990_000_000n, reason: 5, election_id: bodies.new_stake.stake_at }),
+      {
+        tx_hash: 'B',
+        tx_lt: '100',
+        utime: 1686630000,
+        type: 'stake_recovered',
+        stake_holder_address: holder,
+        amount: 700_500_000_000_000n,
+        query_id: 0n,
+        validator_pubkey: null,
+        adnl_addr: null,
+        election_id: null,
+        reason: null,
+      },
+      expect.objectContaining({
+        tx_hash: 'E',
+        type: 'stake_rejected',
+        amount: 1_990_000_000n,
+        reason: 5,
+        election_id: bodies.new_stake.stake_at,
+      }),
     ]);
   });
 });

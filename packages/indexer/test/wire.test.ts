@@ -10,7 +10,20 @@ import { createDevnet, signerFromSeed, walletTransferBoc, type Devnet } from '@t
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectChain, type McBlockBatch } from '../src/index.js';
 import type { MessageRow, TransactionRow } from '@tongate/read-model';
-import { formatTransaction, MSG_INT64, MSG_JSON, selected, selectedMessages, selectedState, storedWire, TX_INT64, TX_JSON, wireAccountState, type WireStateRow, type WireTransactionRow } from '@tongate/read-model';
+import {
+  formatTransaction,
+  MSG_INT64,
+  MSG_JSON,
+  selected,
+  selectedMessages,
+  selectedState,
+  storedWire,
+  TX_INT64,
+  TX_JSON,
+  wireAccountState,
+  type WireStateRow,
+  type WireTransactionRow,
+} from '@tongate/read-model';
 
 let devnet: Devnet;
 const batches: McBlockBatch[] = [];
@@ -38,22 +51,40 @@ afterAll(async () => {
 });
 
 /** The object path: rows as a SELECT returns them, formatted, serialized, without trace_id. */
-function reference(tx: TransactionRow, messages: readonly MessageRow[], contents: ReadonlyMap<string, string>, states: ReadonlyMap<string, WireStateRow>): string {
+function reference(
+  tx: TransactionRow,
+  messages: readonly MessageRow[],
+  contents: ReadonlyMap<string, string>,
+  states: ReadonlyMap<string, WireStateRow>,
+): string {
   const row = selected<WireTransactionRow>(tx, TX_INT64, TX_JSON);
   const wire = selectedMessages(messages, contents);
   const incoming = wire.find((m) => m.direction === 'in');
   const outgoing = wire.filter((m) => m.direction === 'out').sort((a, b) => a.out_index - b.out_index);
-  const { trace_id: _traceId, ...form } = formatTransaction(row, incoming, outgoing, wireAccountState(row.account_state_hash_before, states), wireAccountState(row.account_state_hash_after, states));
+  const { trace_id: _traceId, ...form } = formatTransaction(
+    row,
+    incoming,
+    outgoing,
+    wireAccountState(row.account_state_hash_before, states),
+    wireAccountState(row.account_state_hash_after, states),
+  );
   return JSON.stringify(form);
 }
 
-function eachTransaction(visit: (tx: TransactionRow, messages: MessageRow[], contents: Map<string, string>, states: Map<string, WireStateRow>) => void): number {
+function eachTransaction(
+  visit: (tx: TransactionRow, messages: MessageRow[], contents: Map<string, string>, states: Map<string, WireStateRow>) => void,
+): number {
   let count = 0;
   for (const batch of batches) {
     const contents = new Map(batch.contents.map((c) => [c.hash, c.body]));
     const states = new Map(batch.accountStates.map((s) => [s.hash, selectedState(s)]));
     for (const tx of batch.transactions) {
-      visit(tx, batch.messages.filter((m) => m.tx_hash === tx.hash), contents, states);
+      visit(
+        tx,
+        batch.messages.filter((m) => m.tx_hash === tx.hash),
+        contents,
+        states,
+      );
       count++;
     }
   }
@@ -66,7 +97,10 @@ describe('stored wire form', () => {
     const count = eachTransaction((tx, messages, contents, states) => {
       const text = storedWire(tx, messages, contents, states).wire;
       expect(text, tx.hash).toBe(reference(tx, messages, contents, states));
-      const form = JSON.parse(text) as { in_msg: { hash_norm?: string; bounced: boolean | null; init_state: unknown; message_content: { decoded: unknown } } | null; out_msgs: unknown[] };
+      const form = JSON.parse(text) as {
+        in_msg: { hash_norm?: string; bounced: boolean | null; init_state: unknown; message_content: { decoded: unknown } } | null;
+        out_msgs: unknown[];
+      };
       if (form.in_msg?.hash_norm) kinds.add('external in');
       if (form.in_msg?.bounced) kinds.add('bounced');
       if (form.in_msg?.init_state) kinds.add('init state');
@@ -76,7 +110,10 @@ describe('stored wire form', () => {
     expect(count).toBeGreaterThan(100);
     expect([...kinds].sort()).toEqual(['bounced', 'comment', 'external in', 'init state', 'several out']);
     // every tricky comment went through the text path
-    const stored = batches.flatMap((b) => b.messages).filter((m) => m.decoded_comment !== undefined).map((m) => m.decoded_comment);
+    const stored = batches
+      .flatMap((b) => b.messages)
+      .filter((m) => m.decoded_comment !== undefined)
+      .map((m) => m.decoded_comment);
     for (const comment of COMMENTS) expect(stored).toContain(comment);
   });
 
@@ -94,7 +131,9 @@ describe('stored wire form', () => {
   it('names each other account its messages touch once, sorted, in wire_peers', () => {
     eachTransaction((tx, messages, contents, states) => {
       const peers = JSON.parse(storedWire(tx, messages, contents, states).wire_peers) as string[];
-      const expected = [...new Set(messages.flatMap((m) => [m.source, m.destination]).filter((a): a is string => !!a && a !== tx.account))].sort();
+      const expected = [
+        ...new Set(messages.flatMap((m) => [m.source, m.destination]).filter((a): a is string => !!a && a !== tx.account)),
+      ].sort();
       expect(peers).toEqual(expected);
     });
   });

@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnParameter } from '../src/writer.js';
 
 const databaseUrl = process.env.DATABASE_URL;
-const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];
+const backends = [
+  { name: 'pglite', url: undefined as string | undefined },
+  ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : []),
+];
 
 describe.each(backends)('column parameters on $name', ({ name, url }) => {
   const schema = `writer_columns_${process.pid}_${name}`;
@@ -28,7 +31,11 @@ describe.each(backends)('column parameters on $name', ({ name, url }) => {
   });
 
   const roundTrip = async (values: (string | null)[], type = 'text') => {
-    const { rows } = await sql<{ v: string | null }>`select v::text as v from unnest(${columnParameter(values, type)}) with ordinality as u(v, n) order by n`.execute(store.chain('testnet'));
+    const { rows } = await sql<{
+      v: string | null;
+    }>`select v::text as v from unnest(${columnParameter(values, type)}) with ordinality as u(v, n) order by n`.execute(
+      store.chain('testnet'),
+    );
     return rows.map((r) => r.v);
   };
 

@@ -15,7 +15,10 @@ import { collectChain, readCursor, writeMcBlock, type McBlockBatch } from '../sr
 import { selectedState, storedWire, type WireStateRow } from '@tongate/read-model';
 
 const databaseUrl = process.env.DATABASE_URL;
-const backends = [{ name: 'pglite', url: undefined as string | undefined }, ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : [])];
+const backends = [
+  { name: 'pglite', url: undefined as string | undefined },
+  ...(databaseUrl ? [{ name: 'postgres', url: databaseUrl }] : []),
+];
 const batches: McBlockBatch[] = [];
 
 beforeAll(async () => {
@@ -26,7 +29,14 @@ beforeAll(async () => {
     const signer = signerFromSeed(devnet.faucet.secretKey);
     let seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
     for (let block = 0; block < 4; block++) {
-      const messages = [0, 1].map((i) => internal({ to: new Address(0, Buffer.alloc(32, block * 2 + i + 1)), value: 10_000_000n, bounce: false, body: `writer\t${block}\\${i}\n` }));
+      const messages = [0, 1].map((i) =>
+        internal({
+          to: new Address(0, Buffer.alloc(32, block * 2 + i + 1)),
+          value: 10_000_000n,
+          bounce: false,
+          body: `writer\t${block}\\${i}\n`,
+        }),
+      );
       await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, messages));
       await devnet.produceBlock();
     }
@@ -75,7 +85,15 @@ describe.each(backends)('writeMcBlock on $name', ({ name, url }) => {
       const contents = new Map(batch.contents.map((c) => [c.hash, c.body]));
       for (const tx of batch.transactions) {
         if (!own.has(tx.account_state_hash_before) && states.has(tx.account_state_hash_before)) fromEarlier++;
-        expected.set(tx.hash, storedWire(tx, batch.messages.filter((m) => m.tx_hash === tx.hash), contents, states).wire);
+        expected.set(
+          tx.hash,
+          storedWire(
+            tx,
+            batch.messages.filter((m) => m.tx_hash === tx.hash),
+            contents,
+            states,
+          ).wire,
+        );
       }
     }
     expect(fromEarlier).toBeGreaterThan(0); // the wallet's state before comes from an earlier block

@@ -8,7 +8,15 @@ import { configRootOfKeyBlock, shardHashesOfBlock } from './cells/mc-block-extra
 import { configRootOfState, findOldMcBlock, mcStateExtraOf } from './cells/mc-state-extra.js';
 import { findShardDescr } from './cells/shard-hashes.js';
 import { findAccountLeaf, stateOfProof } from './cells/shard-state.js';
-import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, signatureSetProblem, validatorSetHashShort, type SignatureSet, type ValidatorSet } from './validators.js';
+import {
+  masterchainValidators,
+  parseShuffleMcValidators,
+  parseValidatorSet,
+  signatureSetProblem,
+  validatorSetHashShort,
+  type SignatureSet,
+  type ValidatorSet,
+} from './validators.js';
 
 /**
  * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs, its
@@ -54,7 +62,11 @@ function oneRoot(boc: Buffer, what: string): Cell {
 }
 
 const sameBlock = (a: BlockIdExt, b: BlockIdExt) =>
-  a.workchain === b.workchain && a.shard === b.shard && a.seqno === b.seqno && a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
+  a.workchain === b.workchain &&
+  a.shard === b.shard &&
+  a.seqno === b.seqno &&
+  a.rootHash.equals(b.rootHash) &&
+  a.fileHash.equals(b.fileHash);
 const named = (id: BlockIdExt) => `(${id.workchain},${BigInt.asUintN(64, id.shard).toString(16)},${id.seqno})`;
 
 /** The hash a MerkleProof cell proves: its stored hash, which must also be what its content hashes to. */
@@ -67,7 +79,8 @@ function provenHash(root: Cell, what: string): Buffer {
 
 /** A header proof must prove the block whose root hash the id names. */
 export const checkBlockHeaderProof = guarded((id: BlockIdExt, root: Cell): void => {
-  if (!provenHash(root, 'block header proof').equals(id.rootHash)) throw reject(`header proof is for another block than (${id.workchain},${id.seqno})`);
+  if (!provenHash(root, 'block header proof').equals(id.rootHash))
+    throw reject(`header proof is for another block than (${id.workchain},${id.seqno})`);
 });
 
 /** new_hash of the block's state_update (MERKLE_UPDATE ShardState): the hash of the state after the block. */
@@ -102,9 +115,11 @@ export const checkAccountStateProof = guarded((a: AccountStateAnswer): void => {
   if (a.proof.length !== 2) throw reject(`account proof has ${a.proof.length} roots, expected 2`);
   const [header, state] = a.proof;
   checkBlockHeaderProof(a.shardBlock, header);
-  if (!provenHash(state, 'shard state proof').equals(stateHashAfter(blockOfProof(header)))) throw reject('account state proof is not of the state after the shard block');
+  if (!provenHash(state, 'shard state proof').equals(stateHashAfter(blockOfProof(header))))
+    throw reject('account state proof is not of the state after the shard block');
   if (a.shardBlock.workchain !== -1) checkShardInMaster(a.mcId, a.shardBlock, a.shardProof);
-  else if (!a.shardBlock.rootHash.equals(a.mcId.rootHash)) throw reject('a masterchain account must be read at the masterchain block itself');
+  else if (!a.shardBlock.rootHash.equals(a.mcId.rootHash))
+    throw reject('a masterchain account must be read at the masterchain block itself');
   const leaf = findAccountLeaf(stateOfProof(state), a.account.hash);
   if (!leaf) {
     if (a.state && a.state.bits.length > 1) throw reject('the server sent an account the state does not hold');
@@ -118,9 +133,15 @@ export const checkShardInMaster = guarded((mcId: BlockIdExt, shardBlock: BlockId
   const roots = proofRoots(shardProof);
   if (roots.length !== 2) throw reject(`shard proof has ${roots.length} roots, expected 2`);
   checkBlockHeaderProof(mcId, roots[0]);
-  if (!provenHash(roots[1], 'masterchain state proof').equals(stateHashAfter(blockOfProof(roots[0])))) throw reject('shard proof state is not of the masterchain block');
+  if (!provenHash(roots[1], 'masterchain state proof').equals(stateHashAfter(blockOfProof(roots[0]))))
+    throw reject('shard proof state is not of the masterchain block');
   const listed = findShardDescr(shardHashesOfState(stateOfProof(roots[1])), shardBlock.workchain, shardBlock.shard);
-  if (!listed || listed.seqno !== shardBlock.seqno || !listed.rootHash.equals(shardBlock.rootHash) || !listed.fileHash.equals(shardBlock.fileHash)) {
+  if (
+    !listed ||
+    listed.seqno !== shardBlock.seqno ||
+    !listed.rootHash.equals(shardBlock.rootHash) ||
+    !listed.fileHash.equals(shardBlock.fileHash)
+  ) {
     throw reject('the shard block is not the one the masterchain block lists');
   }
 });
@@ -148,14 +169,16 @@ export const checkAllShardsProof = guarded((mcId: BlockIdExt, answerId: BlockIdE
   if (roots.length === 1) {
     proven = shardHashesOfBlock(blockOfProof(roots[0]));
   } else {
-    if (!provenHash(roots[1], 'masterchain state proof').equals(stateHashAfter(blockOfProof(roots[0])))) throw reject('shard list proof state is not of the masterchain block');
+    if (!provenHash(roots[1], 'masterchain state proof').equals(stateHashAfter(blockOfProof(roots[0]))))
+      throw reject('shard list proof state is not of the masterchain block');
     proven = shardHashesOfState(stateOfProof(roots[1]));
   }
   const dataRoots = Cell.fromBoc(data);
   if (dataRoots.length !== 1) throw reject(`shard list has ${dataRoots.length} roots, expected 1`);
   const listed = shardHashesRoot(dataRoots[0].beginParse());
   const held = shardHashesRoot(proven);
-  if (listed === null ? held !== null : held === null || !listed.equals(held)) throw reject(`the shard list is not the one masterchain block ${named(mcId)} holds`);
+  if (listed === null ? held !== null : held === null || !listed.equals(held))
+    throw reject(`the shard list is not the one masterchain block ${named(mcId)} holds`);
 });
 
 /** One transaction a liteserver names in a block: its account (32 bytes), lt and hash. */
@@ -176,7 +199,8 @@ export const checkBlockTransactionsProof = guarded((id: BlockIdExt, proof: Buffe
   const block = blockOfProof(root);
   for (const tx of transactions) {
     const proven = findBlockTransaction(block, tx.account, tx.lt);
-    if (!proven || !proven.equals(tx.hash)) throw reject(`transaction ${tx.lt} of ${tx.account.toString('hex')} is not the one the block holds`);
+    if (!proven || !proven.equals(tx.hash))
+      throw reject(`transaction ${tx.lt} of ${tx.account.toString('hex')} is not the one the block holds`);
   }
 });
 
@@ -195,14 +219,17 @@ export const checkBackLink = guarded((link: BackLink): BlockHeader | null => {
   const header = oneRoot(link.proof, 'back link source proof');
   checkBlockHeaderProof(from, header);
   const state = oneRoot(link.stateProof, 'back link state proof');
-  if (!provenHash(state, 'back link state proof').equals(stateHashAfter(blockOfProof(header)))) throw reject(`back link state proof is not of the state after ${named(from)}`);
+  if (!provenHash(state, 'back link state proof').equals(stateHashAfter(blockOfProof(header))))
+    throw reject(`back link state proof is not of the state after ${named(from)}`);
   const listed = findOldMcBlock(stateOfProof(state), to.seqno);
-  if (!listed || !sameBlock(listed.id, to)) throw reject(`the state after ${named(from)} does not list ${named(to)} among its previous blocks`);
+  if (!listed || !sameBlock(listed.id, to))
+    throw reject(`the state after ${named(from)} does not list ${named(to)} among its previous blocks`);
   if (to.seqno === 0 && link.destProof.length === 0) return null;
   const dest = oneRoot(link.destProof, 'back link destination proof');
   checkBlockHeaderProof(to, dest);
   const destHeader = parseBlockHeader(to, blockOfProof(dest));
-  if (destHeader.isKeyBlock !== link.toKeyBlock) throw reject(`back link says ${named(to)} is${link.toKeyBlock ? '' : ' not'} a key block, its header says otherwise`);
+  if (destHeader.isKeyBlock !== link.toKeyBlock)
+    throw reject(`back link says ${named(to)} is${link.toKeyBlock ? '' : ' not'} a key block, its header says otherwise`);
   return destHeader;
 });
 
@@ -210,7 +237,8 @@ export const checkBackLink = guarded((link: BackLink): BlockHeader | null => {
 export const checkBackLinkChain = guarded((from: BlockIdExt, to: BlockIdExt, links: readonly BackLink[]): void => {
   let current = from;
   for (const [i, link] of links.entries()) {
-    if (!sameBlock(link.from, current)) throw reject(`back link ${i} starts at ${named(link.from)}, not at ${named(current)} where the chain stands`);
+    if (!sameBlock(link.from, current))
+      throw reject(`back link ${i} starts at ${named(link.from)}, not at ${named(current)} where the chain stands`);
     checkBackLink(link);
     current = link.to;
   }
@@ -270,11 +298,14 @@ export const checkForwardLink = guarded((link: ForwardLink): BlockHeader => {
   const dest = oneRoot(link.destProof, 'forward link destination proof');
   checkBlockHeaderProof(to, dest);
   const header = parseBlockHeader(to, blockOfProof(dest));
-  if (header.isKeyBlock !== link.toKeyBlock) throw reject(`forward link says ${named(to)} is${link.toKeyBlock ? '' : ' not'} a key block, its header says otherwise`);
+  if (header.isKeyBlock !== link.toKeyBlock)
+    throw reject(`forward link says ${named(to)} is${link.toKeyBlock ? '' : ' not'} a key block, its header says otherwise`);
   const nodes = masterchainValidators(set, shuffle, header.catchainSeqno);
   const hash = validatorSetHashShort(header.catchainSeqno, nodes);
   if (hash !== header.validatorListHashShort >>> 0) {
-    throw reject(`the validators of ${named(from)} for ${named(to)} (catchain ${header.catchainSeqno}) hash to ${hash}, the block header names ${header.validatorListHashShort >>> 0}: another validator set`);
+    throw reject(
+      `the validators of ${named(from)} for ${named(to)} (catchain ${header.catchainSeqno}) hash to ${hash}, the block header names ${header.validatorListHashShort >>> 0}: another validator set`,
+    );
   }
   const problem = signatureSetProblem(nodes, link.signatures, to, header.catchainSeqno, hash);
   if (problem) throw reject(`signatures of ${named(to)}: ${problem}`);
@@ -296,7 +327,8 @@ function validatorsOfSource(from: BlockIdExt, configProof: Buffer): { set: Valid
   let config: Cell;
   if (from.seqno === 0) {
     // The zero state: its root hash is the block id's.
-    if (!provenHash(source, 'zero state proof').equals(from.rootHash)) throw reject(`forward link source proof is not of the zero state ${named(from)}`);
+    if (!provenHash(source, 'zero state proof').equals(from.rootHash))
+      throw reject(`forward link source proof is not of the zero state ${named(from)}`);
     config = configRootOfState(stateOfProof(source));
   } else {
     checkBlockHeaderProof(from, source);
@@ -318,17 +350,20 @@ export type ChainLink = ({ _: 'back' } & BackLink) | ({ _: 'forward' } & Forward
  * each checked as above. Returns the newest key block the chain proves (the next trusted start), if any, and the
  * gen_utime `to`'s proven header gives (null with no link, or when `to` is the zero state).
  */
-export const checkBlockProofChain = guarded((from: BlockIdExt, to: BlockIdExt, links: readonly ChainLink[]): { keyBlock: BlockIdExt | null; genUtime: number | null } => {
-  let current = from;
-  let keyBlock: BlockIdExt | null = null;
-  let genUtime: number | null = null;
-  for (const [i, link] of links.entries()) {
-    if (!sameBlock(link.from, current)) throw reject(`block proof link ${i} starts at ${named(link.from)}, not at ${named(current)} where the chain stands`);
-    const header = link._ === 'forward' ? checkForwardLink(link) : checkBackLink(link);
-    genUtime = header?.genUtime ?? null;
-    if (link.toKeyBlock && (!keyBlock || link.to.seqno > keyBlock.seqno)) keyBlock = link.to;
-    current = link.to;
-  }
-  if (!sameBlock(current, to)) throw reject(`block proof links from ${named(from)} end at ${named(current)}, not at ${named(to)}`);
-  return { keyBlock, genUtime };
-});
+export const checkBlockProofChain = guarded(
+  (from: BlockIdExt, to: BlockIdExt, links: readonly ChainLink[]): { keyBlock: BlockIdExt | null; genUtime: number | null } => {
+    let current = from;
+    let keyBlock: BlockIdExt | null = null;
+    let genUtime: number | null = null;
+    for (const [i, link] of links.entries()) {
+      if (!sameBlock(link.from, current))
+        throw reject(`block proof link ${i} starts at ${named(link.from)}, not at ${named(current)} where the chain stands`);
+      const header = link._ === 'forward' ? checkForwardLink(link) : checkBackLink(link);
+      genUtime = header?.genUtime ?? null;
+      if (link.toKeyBlock && (!keyBlock || link.to.seqno > keyBlock.seqno)) keyBlock = link.to;
+      current = link.to;
+    }
+    if (!sameBlock(current, to)) throw reject(`block proof links from ${named(from)} end at ${named(current)}, not at ${named(to)}`);
+    return { keyBlock, genUtime };
+  },
+);

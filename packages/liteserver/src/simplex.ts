@@ -61,7 +61,9 @@ const candidateIdBare = (c: CandidateId) => Buffer.concat([i32(c.slot), c.hash])
 /** The boxed TL bytes of a candidate's hash data (what the set's `candidate` carries). */
 export function writeCandidateHashData(c: CandidateHashData): Buffer {
   if (c.kind === 'empty') return Buffer.concat([u32(ID.candidateHashDataEmpty), writeBlockIdBare(c.block), candidateIdBare(c.parent)]);
-  const parent = c.parent ? Buffer.concat([u32(ID.candidateParent), u32(ID.candidateId), candidateIdBare(c.parent)]) : u32(ID.candidateWithoutParents);
+  const parent = c.parent
+    ? Buffer.concat([u32(ID.candidateParent), u32(ID.candidateId), candidateIdBare(c.parent)])
+    : u32(ID.candidateWithoutParents);
   return Buffer.concat([u32(ID.candidateHashDataOrdinary), writeBlockIdBare(c.block), c.collatedFileHash, parent]);
 }
 
@@ -78,7 +80,13 @@ class Reader {
   i32 = () => this.take(4).readInt32LE(0);
   blockId(): BlockIdExt {
     const b = this.take(BLOCK_ID_BYTES);
-    return { workchain: b.readInt32LE(0), shard: b.readBigInt64LE(4), seqno: b.readUInt32LE(12), rootHash: Buffer.from(b.subarray(16, 48)), fileHash: Buffer.from(b.subarray(48, 80)) };
+    return {
+      workchain: b.readInt32LE(0),
+      shard: b.readBigInt64LE(4),
+      seqno: b.readUInt32LE(12),
+      rootHash: Buffer.from(b.subarray(16, 48)),
+      fileHash: Buffer.from(b.subarray(48, 80)),
+    };
   }
   candidateId = (): CandidateId => ({ slot: this.i32(), hash: Buffer.from(this.take(32)) });
   get done() {
@@ -133,20 +141,32 @@ export function simplexSigningPayload(sessionId: Buffer, slot: number, candidate
 }
 
 const sameId = (a: BlockIdExt, b: BlockIdExt) =>
-  a.workchain === b.workchain && BigInt.asIntN(64, a.shard) === BigInt.asIntN(64, b.shard) && a.seqno === b.seqno && a.rootHash.equals(b.rootHash) && a.fileHash.equals(b.fileHash);
+  a.workchain === b.workchain &&
+  BigInt.asIntN(64, a.shard) === BigInt.asIntN(64, b.shard) &&
+  a.seqno === b.seqno &&
+  a.rootHash.equals(b.rootHash) &&
+  a.fileHash.equals(b.fileHash);
 
 /**
  * The payload a simplex set's signatures must cover for them to sign block `to`, or the reason they cannot: the
  * candidate does not read, or names another block (a set of another block, replayed).
  */
-export function simplexPayloadFor(to: BlockIdExt, sessionId: Buffer, slot: number, candidate: Buffer): { payload: Buffer } | { problem: string } {
+export function simplexPayloadFor(
+  to: BlockIdExt,
+  sessionId: Buffer,
+  slot: number,
+  candidate: Buffer,
+): { payload: Buffer } | { problem: string } {
   let data: CandidateHashData;
   try {
     data = readCandidateHashData(candidate);
   } catch (e) {
     return { problem: `malformed candidate: ${(e as Error).message}` };
   }
-  if (!sameId(data.block, to)) return { problem: `the candidate is of block (${data.block.workchain},${data.block.seqno}) ${data.block.rootHash.toString('hex').slice(0, 16)}…, not of this block` };
+  if (!sameId(data.block, to))
+    return {
+      problem: `the candidate is of block (${data.block.workchain},${data.block.seqno}) ${data.block.rootHash.toString('hex').slice(0, 16)}…, not of this block`,
+    };
   if (sessionId.length !== 32) return { problem: 'session id is not 32 bytes' };
   return { payload: simplexSigningPayload(sessionId, slot, candidate) };
 }

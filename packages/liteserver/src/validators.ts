@@ -38,7 +38,12 @@ function loadValidatorDescr(s: Slice): ValidatorDescr {
   return { publicKey, weight, adnlAddr: tag === 0x73 ? s.loadBuffer(32) : ZERO32 };
 }
 
-const DESCR_VALUE = { serialize: () => { throw new Error('read only'); }, parse: loadValidatorDescr };
+const DESCR_VALUE = {
+  serialize: () => {
+    throw new Error('read only');
+  },
+  parse: loadValidatorDescr,
+};
 
 /** ValidatorSet (validators#11 / validators_ext#12, config params 32-37), with tonlib's consistency rules. */
 export function parseValidatorSet(cell: Cell): ValidatorSet {
@@ -52,7 +57,10 @@ export function parseValidatorSet(cell: Cell): ValidatorSet {
   if (main < 1 || main > total) throw new Error(`validator set has main = ${main} of ${total}`);
   const declaredWeight = tag === 0x12 ? s.loadUintBig(64) : null;
   // validators#11 keeps a non-empty Hashmap inline; validators_ext#12 a HashmapE.
-  const dict = tag === 0x11 ? Dictionary.loadDirect(Dictionary.Keys.Uint(16), DESCR_VALUE, s) : Dictionary.load(Dictionary.Keys.Uint(16), DESCR_VALUE, s);
+  const dict =
+    tag === 0x11
+      ? Dictionary.loadDirect(Dictionary.Keys.Uint(16), DESCR_VALUE, s)
+      : Dictionary.load(Dictionary.Keys.Uint(16), DESCR_VALUE, s);
   const list: ValidatorDescr[] = [];
   for (let i = 0; i < total; i++) {
     const v = dict.get(i);
@@ -61,7 +69,8 @@ export function parseValidatorSet(cell: Cell): ValidatorSet {
   }
   if (dict.size !== total) throw new Error(`validator set lists ${dict.size} validators, declares ${total}`);
   const totalWeight = list.reduce((sum, v) => sum + v.weight, 0n);
-  if (declaredWeight !== null && declaredWeight !== totalWeight) throw new Error(`validator set declares total weight ${declaredWeight}, its validators weigh ${totalWeight}`);
+  if (declaredWeight !== null && declaredWeight !== totalWeight)
+    throw new Error(`validator set declares total weight ${declaredWeight}, its validators weigh ${totalWeight}`);
   return { utimeSince, utimeUntil, main, list, totalWeight };
 }
 
@@ -184,7 +193,11 @@ export interface BlockSignature {
  * check_block_signatures: every signature is by a validator of `nodes` (none twice) over `ton.blockId root_hash
  * file_hash`, and the signers weigh more than 2/3 of the set. Returns a reason to refuse, or null.
  */
-export function blockSignaturesProblem(nodes: readonly ValidatorDescr[], signatures: readonly BlockSignature[], id: BlockIdExt): string | null {
+export function blockSignaturesProblem(
+  nodes: readonly ValidatorDescr[],
+  signatures: readonly BlockSignature[],
+  id: BlockIdExt,
+): string | null {
   return signaturesProblem(nodes, signatures, blockSigningPayload(id.rootHash, id.fileHash));
 }
 
@@ -220,16 +233,32 @@ export function signaturesProblem(nodes: readonly ValidatorDescr[], signatures: 
  */
 export type SignatureSet =
   | { kind: 'ordinary'; catchainSeqno: number; validatorSetHash: number; signatures: BlockSignature[] }
-  | { kind: 'simplex'; catchainSeqno: number; validatorSetHash: number; signatures: BlockSignature[]; sessionId: Buffer; slot: number; candidate: Buffer };
+  | {
+      kind: 'simplex';
+      catchainSeqno: number;
+      validatorSetHash: number;
+      signatures: BlockSignature[];
+      sessionId: Buffer;
+      slot: number;
+      candidate: Buffer;
+    };
 
 /**
  * The node's check of a final signature set for block `to` whose proven header names catchain session
  * `catchainSeqno` and the validator list `nodes` (whose short hash is `validatorSetHash`): the set names the same
  * session and list, its signatures cover what the set's kind signs for `to`, and they weigh more than 2/3.
  */
-export function signatureSetProblem(nodes: readonly ValidatorDescr[], set: SignatureSet, to: BlockIdExt, catchainSeqno: number, validatorSetHash: number): string | null {
-  if (set.catchainSeqno >>> 0 !== catchainSeqno >>> 0) return `the set is of catchain session ${set.catchainSeqno >>> 0}, the block header names ${catchainSeqno >>> 0}`;
-  if (set.validatorSetHash >>> 0 !== validatorSetHash >>> 0) return `the set names validator list ${set.validatorSetHash >>> 0}, the block header ${validatorSetHash >>> 0}`;
+export function signatureSetProblem(
+  nodes: readonly ValidatorDescr[],
+  set: SignatureSet,
+  to: BlockIdExt,
+  catchainSeqno: number,
+  validatorSetHash: number,
+): string | null {
+  if (set.catchainSeqno >>> 0 !== catchainSeqno >>> 0)
+    return `the set is of catchain session ${set.catchainSeqno >>> 0}, the block header names ${catchainSeqno >>> 0}`;
+  if (set.validatorSetHash >>> 0 !== validatorSetHash >>> 0)
+    return `the set names validator list ${set.validatorSetHash >>> 0}, the block header ${validatorSetHash >>> 0}`;
   if (set.kind === 'ordinary') return signaturesProblem(nodes, set.signatures, blockSigningPayload(to.rootHash, to.fileHash));
   const signed = simplexPayloadFor(to, set.sessionId, set.slot, set.candidate);
   if ('problem' in signed) return signed.problem;

@@ -23,7 +23,13 @@ const WHOLE = -(2n ** 63n);
 const LEFT = 0x4000000000000000n;
 const RIGHT = BigInt.asIntN(64, 0xc000000000000000n);
 const EMPTY = beginCell().endCell();
-const ZERO_ID = (workchain: number, shard: bigint, seqno: number): BlockIdExt => ({ workchain, shard, seqno, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) });
+const ZERO_ID = (workchain: number, shard: bigint, seqno: number): BlockIdExt => ({
+  workchain,
+  shard,
+  seqno,
+  rootHash: Buffer.alloc(32),
+  fileHash: Buffer.alloc(32),
+});
 
 interface Built {
   id: BlockIdExt;
@@ -31,7 +37,17 @@ interface Built {
   state: Cell | null;
 }
 
-function block(o: { workchain: number; shard: bigint; seqno: number; prev: BlockIdExt[]; afterSplit?: boolean; isKeyBlock?: boolean; genUtime?: number; state?: Cell; shardHashes?: Cell }): Built {
+function block(o: {
+  workchain: number;
+  shard: bigint;
+  seqno: number;
+  prev: BlockIdExt[];
+  afterSplit?: boolean;
+  isKeyBlock?: boolean;
+  genUtime?: number;
+  state?: Cell;
+  shardHashes?: Cell;
+}): Built {
   const header: BlockHeader = {
     id: ZERO_ID(o.workchain, o.shard, o.seqno),
     globalId: -239,
@@ -65,7 +81,12 @@ function block(o: { workchain: number; shard: bigint; seqno: number; prev: Block
 }
 
 const mcState = (seqno: number, prevBlocks: OldMcBlockInput[]) =>
-  buildConfigShardState({ globalId: -239, workchain: -1, shard: MC_SHARD, seqno, genUtime: 1_700_000_000 + seqno, genLt: BigInt(seqno) * 1000n }, EMPTY, Buffer.alloc(32, 0x55), prevBlocks);
+  buildConfigShardState(
+    { globalId: -239, workchain: -1, shard: MC_SHARD, seqno, genUtime: 1_700_000_000 + seqno, genLt: BigInt(seqno) * 1000n },
+    EMPTY,
+    Buffer.alloc(32, 0x55),
+    prevBlocks,
+  );
 
 const proofOf = (cell: Cell) => convertToMerkleProof(cell).toBoc();
 const rejected = (fn: () => unknown, why?: RegExp) => expect(fn).toThrow(why ?? /liteserver proof rejected/);
@@ -89,7 +110,14 @@ const descr = (b: Built, regMcSeqno: number) => ({ id: b.id, startLt: 0n, endLt:
 const mc: Built[] = [];
 function addMc(seqno: number, extra: { isKeyBlock?: boolean; shardHashes?: Cell } = {}): Built {
   const prevs = mc.map((b) => ({ id: b.id, endLt: BigInt(b.id.seqno) * 1000n + 5n, isKeyBlock: b.id.seqno === 1 }));
-  const b = block({ workchain: -1, shard: MC_SHARD, seqno, prev: [mc.at(-1)?.id ?? ZERO_ID(-1, MC_SHARD, 0)], state: mcState(seqno, prevs), ...extra });
+  const b = block({
+    workchain: -1,
+    shard: MC_SHARD,
+    seqno,
+    prev: [mc.at(-1)?.id ?? ZERO_ID(-1, MC_SHARD, 0)],
+    state: mcState(seqno, prevs),
+    ...extra,
+  });
   mc.push(b);
   return b;
 }
@@ -102,7 +130,14 @@ const m5 = addMc(5);
 const m6Shards = buildShardHashes([descr(s13left, 6), descr(s13right, 6)]);
 const m6 = addMc(6, { shardHashes: m6Shards });
 
-const back = (from: Built, to: Built, toKeyBlock = false): BackLink => ({ toKeyBlock, from: from.id, to: to.id, proof: proofOf(from.cell), stateProof: proofOf(from.state!), destProof: proofOf(to.cell) });
+const back = (from: Built, to: Built, toKeyBlock = false): BackLink => ({
+  toKeyBlock,
+  from: from.id,
+  to: to.id,
+  proof: proofOf(from.cell),
+  stateProof: proofOf(from.state!),
+  destProof: proofOf(to.cell),
+});
 const link = (id: BlockIdExt, provenBlock: Built) => ({ id, proof: proofOf(provenBlock.cell) });
 
 describe('shard block links (liteServer.shardBlockProof)', () => {
@@ -121,7 +156,10 @@ describe('shard block links (liteServer.shardBlockProof)', () => {
   it('reject a link to another block than the proven one names, or with another file hash', () => {
     const forged11 = block({ workchain: 0, shard: WHOLE, seqno: 11, prev: [s10.id], genUtime: 1 });
     rejected(() => checkShardBlockLinks(m3.id, s10.id, [links[0], link(forged11.id, s12), link(s10.id, forged11)]), /does not lead to/);
-    rejected(() => checkShardBlockLinks(m3.id, s11.id, [links[0], { ...links[1], id: { ...s11.id, fileHash: Buffer.alloc(32, 9) } }]), /does not lead to/);
+    rejected(
+      () => checkShardBlockLinks(m3.id, s11.id, [links[0], { ...links[1], id: { ...s11.id, fileHash: Buffer.alloc(32, 9) } }]),
+      /does not lead to/,
+    );
     // The masterchain block lists s12, not s11.
     rejected(() => checkShardBlockLinks(m3.id, s11.id, [link(s11.id, m3)]), /does not lead to/);
     // The left half is no predecessor of the whole shard's block 12 when the masterchain lists the right half.
@@ -150,10 +188,13 @@ describe('shard lists (liteServer.allShardsInfo)', () => {
     checkAllShardsProof(m4.id, m4.id, twoRoots(m4), NO_SHARDS);
   });
 
-  it('reject another block\'s list, a forged list, an empty list for a block with shards, a list for another block', () => {
+  it("reject another block's list, a forged list, an empty list for a block with shards, a list for another block", () => {
     rejected(() => checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), m6Shards.toBoc()), /not the one masterchain block/);
     const forged12 = block({ workchain: 0, shard: WHOLE, seqno: 12, prev: [s11.id], genUtime: 3 });
-    rejected(() => checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), buildShardHashes([descr(forged12, 3)]).toBoc()), /not the one masterchain block/);
+    rejected(
+      () => checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), buildShardHashes([descr(forged12, 3)]).toBoc()),
+      /not the one masterchain block/,
+    );
     rejected(() => checkAllShardsProof(m3.id, m3.id, proofOf(m3.cell), NO_SHARDS), /not the one masterchain block/);
     rejected(() => checkAllShardsProof(m4.id, m4.id, twoRoots(m4), m3Shards.toBoc()), /not the one masterchain block/);
     rejected(() => checkAllShardsProof(m3.id, m6.id, proofOf(m6.cell), m6Shards.toBoc()), /not the block asked for/);
@@ -186,7 +227,10 @@ describe('back links (liteServer.blockLinkBack)', () => {
     const forged3 = block({ workchain: -1, shard: MC_SHARD, seqno: 3, prev: [m2.id], state: mcState(3, []), genUtime: 7 });
     const forgedState = mcState(5, [{ id: forged3.id, endLt: 0n, isKeyBlock: false }]);
     rejected(() => checkBackLink({ ...back(m5, m3), to: forged3.id, destProof: proofOf(forged3.cell) }), /does not list/);
-    rejected(() => checkBackLink({ ...back(m5, m3), to: forged3.id, destProof: proofOf(forged3.cell), stateProof: proofOf(forgedState) }), /not of the state after/);
+    rejected(
+      () => checkBackLink({ ...back(m5, m3), to: forged3.id, destProof: proofOf(forged3.cell), stateProof: proofOf(forgedState) }),
+      /not of the state after/,
+    );
     rejected(() => checkBackLink({ ...back(m5, m3), to: { ...m3.id, fileHash: Buffer.alloc(32, 4) } }), /does not list/);
   });
 
@@ -210,7 +254,10 @@ describe('getShardBlockProof through the client, over ADNL', () => {
   /** What the replaying server answers for the block queries; tests change it to lie. */
   let answers: { shardProof: tl.LiteServerShardBlockProof; backSteps: BackLink[]; shardList?: { proof: Buffer; data: Buffer } };
   const clients: LiteserverChain[] = [];
-  const honest = () => ({ shardProof: { masterchainId: m3.id, links: [link(s12.id, m3), link(s11.id, s12), link(s10.id, s11)] }, backSteps: [back(m5, m4), back(m4, m3)] });
+  const honest = () => ({
+    shardProof: { masterchainId: m3.id, links: [link(s12.id, m3), link(s11.id, s12), link(s10.id, s11)] },
+    backSteps: [back(m5, m4), back(m4, m3)],
+  });
   const byRef = new Map([...mc, s10, s11, s12].map((b) => [`${b.id.workchain}:${b.id.shard}:${b.id.seqno}`, b]));
 
   beforeAll(async () => {
@@ -227,16 +274,33 @@ describe('getShardBlockProof through the client, over ADNL', () => {
     });
     on(tl.liteServerGetShardBlockProof, async () => answers.shardProof);
     // The shard list of m3 (a test's own answer when it sets one).
-    on(tl.liteServerGetAllShardsInfo, async (p) => ({ id: p.id, ...(answers.shardList ?? { proof: proofOf(m3.cell), data: m3Shards.toBoc() }) }));
+    on(tl.liteServerGetAllShardsInfo, async (p) => ({
+      id: p.id,
+      ...(answers.shardList ?? { proof: proofOf(m3.cell), data: m3Shards.toBoc() }),
+    }));
     // The built chain's m6 is the head (and, by config, the trusted block): masterchain blocks the client is told of
     // are proven by a back link from it; the back chain getShardBlockProof asks for is the test's.
     const info = await devnet.getMasterchainInfo();
     const init = { workchain: -1, rootHash: info.init.rootHash, fileHash: info.init.fileHash };
-    on(tl.liteServerGetMasterchainInfoExt, async (p) => ({ mode: p.mode, version: 0x101, capabilities: 7n, last: m6.id, lastUtime: 0, now: 0, stateRootHash: m6.state!.hash(), init }));
+    on(tl.liteServerGetMasterchainInfoExt, async (p) => ({
+      mode: p.mode,
+      version: 0x101,
+      capabilities: 7n,
+      last: m6.id,
+      lastUtime: 0,
+      now: 0,
+      stateRootHash: m6.state!.hash(),
+      init,
+    }));
     on(tl.liteServerGetBlockProof, async (p) => {
       const fromHead = p.knownBlock.seqno === m6.id.seqno && p.knownBlock.rootHash.equals(m6.id.rootHash);
       const steps = fromHead ? [back(m6, mc[p.targetBlock!.seqno - 1])] : answers.backSteps;
-      return { complete: true, from: p.knownBlock, to: p.targetBlock!, steps: steps.map((l) => ({ _: 'liteServer.blockLinkBack' as const, ...l })) };
+      return {
+        complete: true,
+        from: p.knownBlock,
+        to: p.targetBlock!,
+        steps: steps.map((l) => ({ _: 'liteServer.blockLinkBack' as const, ...l })),
+      };
     });
     await server.listen(0);
   });
@@ -252,8 +316,18 @@ describe('getShardBlockProof through the client, over ADNL', () => {
     // blocks are not signed, so their head m6 is configured as the trusted block itself.
     const doc = (await server.globalConfig()) as { validator: object };
     const head = m6.id;
-    const initBlock = { workchain: -1, shard: '-9223372036854775808', seqno: head.seqno, root_hash: head.rootHash.toString('base64'), file_hash: head.fileHash.toString('base64') };
-    const c = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig({ ...doc, validator: { ...doc.validator, init_block: initBlock } }), proofs });
+    const initBlock = {
+      workchain: -1,
+      shard: '-9223372036854775808',
+      seqno: head.seqno,
+      root_hash: head.rootHash.toString('base64'),
+      file_hash: head.fileHash.toString('base64'),
+    };
+    const c = new LiteserverChain({
+      network: 'mainnet',
+      config: parseGlobalConfig({ ...doc, validator: { ...doc.validator, init_block: initBlock } }),
+      proofs,
+    });
     clients.push(c);
     expect(await c.ready(5000)).toBe(true);
     return c;
@@ -271,10 +345,16 @@ describe('getShardBlockProof through the client, over ADNL', () => {
     expect(proof.mcId).toEqual(m3.id);
     expect(proof.from).toEqual(m5.id);
     expect(proof.links.map((l) => l.id.seqno)).toEqual([12, 11, 10]);
-    expect(proof.mcProof.map((l) => [l.from.seqno, l.to.seqno])).toEqual([[5, 4], [4, 3]]);
+    expect(proof.mcProof.map((l) => [l.from.seqno, l.to.seqno])).toEqual([
+      [5, 4],
+      [4, 3],
+    ]);
 
     const forged11 = block({ workchain: 0, shard: WHOLE, seqno: 11, prev: [s10.id], genUtime: 1 });
-    answers = { ...honest(), shardProof: { masterchainId: m3.id, links: [link(s12.id, m3), link(forged11.id, s12), link(s10.id, forged11)] } };
+    answers = {
+      ...honest(),
+      shardProof: { masterchainId: m3.id, links: [link(s12.id, m3), link(forged11.id, s12), link(s10.id, forged11)] },
+    };
     expect(await refusal(checking)).toMatch(/proof rejected: shard block link 1/);
     answers = { ...honest(), backSteps: [back(m5, m4)] };
     expect(await refusal(checking)).toMatch(/proof rejected: back links from .* end at/);

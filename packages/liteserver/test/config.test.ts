@@ -16,7 +16,13 @@ describe('parseGlobalConfig', () => {
       ],
       validator: {
         '@type': 'validator.config.global',
-        zero_state: { workchain: -1, shard: -9223372036854775808, seqno: 0, root_hash: 'F6OpKZKqvqeFp6CQmFomXNMfMj2EnaUSOXN+Mh+wVWk=', file_hash: 'XplPz01CXAps5qeSWUtxcyBfdAo5zVb1N979KLSKD24=' },
+        zero_state: {
+          workchain: -1,
+          shard: -9223372036854775808,
+          seqno: 0,
+          root_hash: 'F6OpKZKqvqeFp6CQmFomXNMfMj2EnaUSOXN+Mh+wVWk=',
+          file_hash: 'XplPz01CXAps5qeSWUtxcyBfdAo5zVb1N979KLSKD24=',
+        },
         hardforks: [],
       },
     });
@@ -29,14 +35,30 @@ describe('parseGlobalConfig', () => {
 
   it('reads validator.init_block, the trusted start of the signature chain to the head', () => {
     const server = { ip: 1, port: 1, id: { key } };
-    const initBlock = { workchain: -1, shard: -9223372036854775808, seqno: 53986204, root_hash: Buffer.alloc(32, 1).toString('base64'), file_hash: 'ab'.repeat(32) };
+    const initBlock = {
+      workchain: -1,
+      shard: -9223372036854775808,
+      seqno: 53986204,
+      root_hash: Buffer.alloc(32, 1).toString('base64'),
+      file_hash: 'ab'.repeat(32),
+    };
     const config = parseGlobalConfig({ liteservers: [server], validator: { init_block: initBlock } });
     expect(config.initBlock).toEqual({ seqno: 53986204, rootHash: Buffer.alloc(32, 1), fileHash: Buffer.alloc(32, 0xab) });
-    expect(() => parseGlobalConfig({ liteservers: [server], validator: { init_block: { ...initBlock, seqno: -1 } } })).toThrow(/init_block needs seqno/);
-    expect(() => parseGlobalConfig({ liteservers: [server], validator: { init_block: { ...initBlock, root_hash: 'c2hvcnQ=' } } })).toThrow(/init_block/);
-    expect(() => parseGlobalConfig({ liteservers: [server], validator: { init_block: { ...initBlock, workchain: 0 } } })).toThrow(/masterchain/);
-    expect(parseGlobalConfig({ liteservers: [server], tongate: { trusted_block_file: '/var/lib/tongate/mainnet.json' } }).trustedBlockFile).toBe('/var/lib/tongate/mainnet.json');
-    expect(() => parseGlobalConfig({ liteservers: [server], tongate: { trusted_block_file: 7 } })).toThrow(/trusted_block_file must be a file path/);
+    expect(() => parseGlobalConfig({ liteservers: [server], validator: { init_block: { ...initBlock, seqno: -1 } } })).toThrow(
+      /init_block needs seqno/,
+    );
+    expect(() => parseGlobalConfig({ liteservers: [server], validator: { init_block: { ...initBlock, root_hash: 'c2hvcnQ=' } } })).toThrow(
+      /init_block/,
+    );
+    expect(() => parseGlobalConfig({ liteservers: [server], validator: { init_block: { ...initBlock, workchain: 0 } } })).toThrow(
+      /masterchain/,
+    );
+    expect(
+      parseGlobalConfig({ liteservers: [server], tongate: { trusted_block_file: '/var/lib/tongate/mainnet.json' } }).trustedBlockFile,
+    ).toBe('/var/lib/tongate/mainnet.json');
+    expect(() => parseGlobalConfig({ liteservers: [server], tongate: { trusted_block_file: 7 } })).toThrow(
+      /trusted_block_file must be a file path/,
+    );
   });
 
   it('checking needs a trusted start (init_block or zero_state); unsafe does not', async () => {
@@ -62,6 +84,8 @@ describe('parseGlobalConfig', () => {
     expect(config.zeroState).toBeNull();
     expect(() => parseGlobalConfig({ liteservers: [{ ip: 'x' }] })).toThrow(GlobalConfigError);
     expect(() => parseGlobalConfig({})).toThrow(/no "liteservers"/);
-    expect(() => parseGlobalConfig({ liteservers: [{ ip: 1, port: 1, id: { key } }], validator: { zero_state: { workchain: -1 } } })).toThrow(/zero_state/);
+    expect(() =>
+      parseGlobalConfig({ liteservers: [{ ip: 1, port: 1, id: { key } }], validator: { zero_state: { workchain: -1 } } }),
+    ).toThrow(/zero_state/);
   });
 });

@@ -17,7 +17,7 @@ describe('GuardedEmulator', () => {
     expect(seen[1]).not.toBe(seen[0]);
   });
 
-  it('a call that traps twice is the input\'s fault (invalid), and the next caller gets a working instance', async () => {
+  it("a call that traps twice is the input's fault (invalid), and the next caller gets a working instance", async () => {
     const emulator = new GuardedEmulator();
     const err = await emulator.run(async () => Promise.reject(new RangeError('memory access out of bounds'))).catch((e) => e);
     expect(isChainError(err) && err.kind).toBe('invalid');

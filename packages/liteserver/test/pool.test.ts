@@ -14,7 +14,14 @@ import { privatePort } from './ports.js';
 let devnet: Devnet;
 let servers: ChainLiteServer[];
 const chains: LiteserverChain[] = [];
-const FAST: Omit<PoolOptions, 'servers' | 'zeroState'> = { queryTimeoutMs: 400, deadlineMs: 2000, headPollMs: 100, reconnectMinMs: 100, reconnectMaxMs: 400, pingIntervalMs: 200 };
+const FAST: Omit<PoolOptions, 'servers' | 'zeroState'> = {
+  queryTimeoutMs: 400,
+  deadlineMs: 2000,
+  headPollMs: 100,
+  reconnectMinMs: 100,
+  reconnectMaxMs: 400,
+  pingIntervalMs: 200,
+};
 
 async function configOf(list: ChainLiteServer[]): Promise<GlobalConfig> {
   const docs = (await Promise.all(list.map((s) => s.globalConfig()))) as { liteservers: unknown[]; validator: unknown }[];
@@ -143,7 +150,9 @@ describe('liteserver pool failover', () => {
     const chain = await poolOver(servers);
     const total = () => servers.reduce((n, s) => n + count(s, 'liteServer.getTransactions'), 0);
     const before = total();
-    const err = await chain.getAccountTransactions(new Address(0, Buffer.alloc(32, 5)), { lt: 123n, hash: Buffer.alloc(32) }, 5).catch((e) => e);
+    const err = await chain
+      .getAccountTransactions(new Address(0, Buffer.alloc(32, 5)), { lt: 123n, hash: Buffer.alloc(32) }, 5)
+      .catch((e) => e);
     expect(isChainError(err) && err.kind).toBe('not_found');
     expect(total() - before).toBe(1);
     const missing = await chain.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, seqno: 1_000_000 }).catch((e) => e);
@@ -154,7 +163,9 @@ describe('liteserver pool failover', () => {
     await threeServers();
     const chain = await poolOver(servers);
     // To an account that does not exist: every server refuses it, but every one of them was asked.
-    const msg = beginCell().store(storeMessage(external({ to: new Address(0, Buffer.alloc(32, 8)), body: beginCell().endCell() }))).endCell();
+    const msg = beginCell()
+      .store(storeMessage(external({ to: new Address(0, Buffer.alloc(32, 8)), body: beginCell().endCell() })))
+      .endCell();
     const err = await chain.sendMessage(msg.toBoc()).catch((e) => e);
     expect(isChainError(err) && err.kind).toBe('refused');
     expect(servers.filter((s) => count(s, 'liteServer.sendMessage') > 0).length).toBe(3);

@@ -10,7 +10,14 @@ import { Address, Cell } from '@ton/core';
 import { isChainError, type BlockIdExt } from '@tongate/chain';
 import { readBoxedLiteServerConfigInfo, readBoxedLiteServerMasterchainInfo, TlReader } from '@tongate/liteserver-tl';
 import { createDevnet, type Devnet } from '@tongate/devnet';
-import { checkAccountStateProof, checkBlockHeaderProof, checkBlockTransactionsProof, checkConfigProof, checkShardInMaster, proofRoots } from '../src/proofs.js';
+import {
+  checkAccountStateProof,
+  checkBlockHeaderProof,
+  checkBlockTransactionsProof,
+  checkConfigProof,
+  checkShardInMaster,
+  proofRoots,
+} from '../src/proofs.js';
 import { blockOfProof, parseBlockHeader } from '../src/cells/block.js';
 import { configParamOf } from '../src/cells/config.js';
 import { configRootOfState } from '../src/cells/mc-state-extra.js';
@@ -46,7 +53,16 @@ describe('block header proof (docs: masterchain 31220993)', () => {
     const root = Cell.fromBoc(boc)[0];
     checkBlockHeaderProof(id, root);
     const h = parseBlockHeader(id, blockOfProof(root));
-    expect(h).toMatchObject({ globalId: -239, genUtime: 1689699158, startLt: 39391488000000n, endLt: 39391488000004n, isKeyBlock: false, prevKeyBlockSeqno: 31212222, minRefMcSeqno: 31220989, catchainSeqno: 459393 });
+    expect(h).toMatchObject({
+      globalId: -239,
+      genUtime: 1689699158,
+      startLt: 39391488000000n,
+      endLt: 39391488000004n,
+      isKeyBlock: false,
+      prevKeyBlockSeqno: 31212222,
+      minRefMcSeqno: 31220989,
+      catchainSeqno: 459393,
+    });
     expect(h.validatorListHashShort >>> 0).toBe(2288844950);
     expect(h.prevBlocks).toHaveLength(1);
     expect(h.prevBlocks[0]).toMatchObject({ seqno: 31220992, rootHash: hex(f.expect.block.prev_ref.root_hash) });
@@ -69,7 +85,7 @@ describe('account state proof (docs: EQBvW8Z5… at masterchain 31220993)', () =
   const account = Address.parse(acc.account.friendly);
   const answer = () => ({ mcId, shardBlock, shardProof, proof: Cell.fromBoc(proof), state: Cell.fromBoc(state)[0], account });
 
-  it('passes: shard block in the masterchain block, header and state proven, the account cell is the state\'s', () => {
+  it("passes: shard block in the masterchain block, header and state proven, the account cell is the state's", () => {
     checkAccountStateProof(answer());
     const leaf = findAccountLeaf(stateOfProof(Cell.fromBoc(proof)[1]), account.hash)!;
     expect(leaf.lastTransactionLt).toBe(39330697000001n);
@@ -119,7 +135,11 @@ describe('block transactions proof (docs: masterchain 31220993, want_proof)', ()
   const f = json('docs/mc-31220993.block-transactions.json');
   const id = idOf(f.fields.id);
   const proof = Buffer.from(f.fields.proof.hex, 'hex');
-  const ids = (f.fields.ids as { account: string; lt: string; hash: string }[]).map((t) => ({ account: hex(t.account), lt: BigInt(t.lt), hash: hex(t.hash) }));
+  const ids = (f.fields.ids as { account: string; lt: string; hash: string }[]).map((t) => ({
+    account: hex(t.account),
+    lt: BigInt(t.lt),
+    hash: hex(t.hash),
+  }));
 
   it('proves every listed transaction in the block', () => {
     expect(ids).toHaveLength(3);
@@ -155,9 +175,13 @@ describe('the checking policy in the client', () => {
     await devnet?.close();
   });
 
-  it('is the default, and refuses the devnet liteserver\'s unprovable answers (its head is the trusted zero state)', async () => {
+  it("is the default, and refuses the devnet liteserver's unprovable answers (its head is the trusted zero state)", async () => {
     expect(chain.proofs).toBe('checking');
-    for (const call of [() => chain.getAccountState(devnet.faucet.address), () => chain.getConfigAll(0), () => chain.lookupBlock({ workchain: -1, shard: -(2n ** 63n), seqno: 0 })]) {
+    for (const call of [
+      () => chain.getAccountState(devnet.faucet.address),
+      () => chain.getConfigAll(0),
+      () => chain.lookupBlock({ workchain: -1, shard: -(2n ** 63n), seqno: 0 }),
+    ]) {
       const err = await call().catch((e) => e);
       expect(isChainError(err) && err.message).toMatch(/proof rejected/);
     }

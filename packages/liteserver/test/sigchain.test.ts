@@ -20,7 +20,14 @@ import { blockOfProof, parseBlockHeader } from '../src/cells/block.js';
 import { configParamOf } from '../src/cells/config.js';
 import { configRootOfState } from '../src/cells/mc-state-extra.js';
 import { stateOfProof } from '../src/cells/shard-state.js';
-import { blockSignaturesProblem, crc32c, masterchainValidators, parseShuffleMcValidators, parseValidatorSet, validatorSetHashShort } from '../src/validators.js';
+import {
+  blockSignaturesProblem,
+  crc32c,
+  masterchainValidators,
+  parseShuffleMcValidators,
+  parseValidatorSet,
+  validatorSetHashShort,
+} from '../src/validators.js';
 import { ChainLiteServer, SignedMasterchain, type AddBlockOptions } from '../src/server/index.js';
 import { HeadTrust, LiteConnection, LiteserverChain, parseGlobalConfig, type PoolOptions } from '../src/index.js';
 import { chainLink } from '../src/client/trust.js';
@@ -30,13 +37,37 @@ const GLOBAL_ID = -239;
 const validators = devnetValidators(GLOBAL_ID, 8);
 const descr = (v: DevnetValidator, weight: bigint) => ({ publicKey: v.signer.publicKey, adnlAddr: v.adnlAddr, weight });
 /** The first set: four devnet validators, all of them main. */
-const SET_A = validatorSetCell(1_700_000_000, 1_700_100_000, [descr(validators[0], 40n), descr(validators[1], 30n), descr(validators[2], 20n), descr(validators[3], 10n)], 4);
+const SET_A = validatorSetCell(
+  1_700_000_000,
+  1_700_100_000,
+  [descr(validators[0], 40n), descr(validators[1], 30n), descr(validators[2], 20n), descr(validators[3], 10n)],
+  4,
+);
 /** The second: five others, equal weights, three of them main. */
-const SET_B = validatorSetCell(1_700_100_000, 1_700_200_000, [3, 4, 5, 6, 7].map((i) => descr(validators[i], 25n)), 3);
+const SET_B = validatorSetCell(
+  1_700_100_000,
+  1_700_200_000,
+  [3, 4, 5, 6, 7].map((i) => descr(validators[i], 25n)),
+  3,
+);
 /** Someone else's keys. */
 const strangers = devnetValidators(-3, 4);
-const SET_STRANGERS = validatorSetCell(1_700_000_000, 1_700_100_000, strangers.map((v) => descr(v, 10n)), 4);
-const catchainConfig = (shuffle: boolean) => beginCell().storeUint(0xc2, 8).storeUint(0, 7).storeBit(shuffle).storeUint(250, 32).storeUint(250, 32).storeUint(1000, 32).storeUint(7, 32).endCell();
+const SET_STRANGERS = validatorSetCell(
+  1_700_000_000,
+  1_700_100_000,
+  strangers.map((v) => descr(v, 10n)),
+  4,
+);
+const catchainConfig = (shuffle: boolean) =>
+  beginCell()
+    .storeUint(0xc2, 8)
+    .storeUint(0, 7)
+    .storeBit(shuffle)
+    .storeUint(250, 32)
+    .storeUint(250, 32)
+    .storeUint(1000, 32)
+    .storeUint(7, 32)
+    .endCell();
 const keys = [...validators, ...strangers].map((v) => v.signer);
 
 /** Zero state (set A) → 1, 2 → key block 3 (set B from 4 on) → 4, 5 → key block 6 (set A again) → 7; `last` shapes block 7. */
@@ -62,7 +93,7 @@ describe('validator sets and signatures', () => {
     expect(crc32c(Buffer.from('123456789'))).toBe(0xe3069283);
   });
 
-  it('mainnet block 26309435 (recorded): its config\'s 100 main of 230 validators, shuffled for catchain 391431, hash to its header\'s short hash', () => {
+  it("mainnet block 26309435 (recorded): its config's 100 main of 230 validators, shuffled for catchain 391431, hash to its header's short hash", () => {
     const fixtures = fixturePath('liteserver/tongo/ton');
     const info = readBoxedLiteServerMasterchainInfo(new TlReader(readFileSync(path.join(fixtures, 'get-last-config-all-1.bin'))));
     const answer = readBoxedLiteServerConfigInfo(new TlReader(readFileSync(path.join(fixtures, 'get-last-config-all-2.bin'))));
@@ -71,19 +102,24 @@ describe('validator sets and signatures', () => {
     const set = parseValidatorSet(configParamOf(config, 34)!);
     const shuffle = parseShuffleMcValidators(configParamOf(config, 28));
     expect([header.catchainSeqno, header.isKeyBlock, set.list.length, set.main, shuffle]).toEqual([391431, false, 230, 100, true]);
-    expect(validatorSetHashShort(header.catchainSeqno, masterchainValidators(set, shuffle, header.catchainSeqno))).toBe(header.validatorListHashShort >>> 0);
+    expect(validatorSetHashShort(header.catchainSeqno, masterchainValidators(set, shuffle, header.catchainSeqno))).toBe(
+      header.validatorListHashShort >>> 0,
+    );
     expect(header.validatorListHashShort >>> 0).toBe(2792885147);
     // Unshuffled, or for another session, the subset is another.
     expect(validatorSetHashShort(header.catchainSeqno, masterchainValidators(set, false, header.catchainSeqno))).not.toBe(2792885147);
     expect(validatorSetHashShort(header.catchainSeqno, masterchainValidators(set, true, header.catchainSeqno + 1))).not.toBe(2792885147);
   });
 
-  it('reads the devnet\'s ValidatorSet cells, and refuses inconsistent ones', () => {
+  it("reads the devnet's ValidatorSet cells, and refuses inconsistent ones", () => {
     const set = parseValidatorSet(SET_B);
     expect(set.list.map((v) => v.publicKey)).toEqual([3, 4, 5, 6, 7].map((i) => validators[i].signer.publicKey));
     expect([set.main, set.totalWeight, set.utimeSince]).toEqual([3, 125n, 1_700_100_000]);
-    const lying = beginCell().storeSlice(SET_B.beginParse().skip(8 + 32 + 32 + 16 + 16)).endCell();
-    const header = (total: number, main: number, weight: bigint) => beginCell().storeUint(0x12, 8).storeUint(0, 64).storeUint(total, 16).storeUint(main, 16).storeUint(weight, 64);
+    const lying = beginCell()
+      .storeSlice(SET_B.beginParse().skip(8 + 32 + 32 + 16 + 16))
+      .endCell();
+    const header = (total: number, main: number, weight: bigint) =>
+      beginCell().storeUint(0x12, 8).storeUint(0, 64).storeUint(total, 16).storeUint(main, 16).storeUint(weight, 64);
     expect(() => parseValidatorSet(header(5, 3, 126n).storeSlice(lying.beginParse().skip(64)).endCell())).toThrow(/total weight/);
     expect(() => parseValidatorSet(header(6, 3, 125n).storeSlice(lying.beginParse().skip(64)).endCell())).toThrow(/lacks validator #5/);
     expect(() => parseValidatorSet(header(5, 0, 125n).storeSlice(lying.beginParse().skip(64)).endCell())).toThrow(/main = 0/);
@@ -113,7 +149,10 @@ describe('validator sets and signatures', () => {
     const chain = buildChain();
     const id = chain.head;
     const set = parseValidatorSet(SET_A).list;
-    const sign = (i: number, target = id) => ({ nodeIdShort: nodeIdShort(validators[i].signer.publicKey), signature: validators[i].signer.sign(Buffer.concat([Buffer.from('706e0bc5', 'hex'), target.rootHash, target.fileHash])) });
+    const sign = (i: number, target = id) => ({
+      nodeIdShort: nodeIdShort(validators[i].signer.publicKey),
+      signature: validators[i].signer.sign(Buffer.concat([Buffer.from('706e0bc5', 'hex'), target.rootHash, target.fileHash])),
+    });
     expect(blockSignaturesProblem(set, [sign(0), sign(1)], id)).toBeNull(); // 70 of 100
     expect(blockSignaturesProblem(set, [sign(0), sign(3), sign(2)], id)).toBeNull(); // 70
     expect(blockSignaturesProblem(set, [sign(1), sign(2), sign(3)], id)).toMatch(/insufficient signature weight: 60 of 100/);
@@ -135,14 +174,26 @@ describe('forward links and proof chains (built blocks)', () => {
   it('pass: from the zero state through two validator-set changes to the head; the newest key block is reported', () => {
     const proof = proofFrom(honest, honest.zeroState);
     expect(proof.complete).toBe(true);
-    expect(proof.steps.map((s) => [s._.slice(20), s.from.seqno, s.to.seqno])).toEqual([['Forward', 0, 3], ['Forward', 3, 6], ['Forward', 6, 7]]);
-    expect(checkBlockProofChain(honest.zeroState, honest.head, links(proof))).toEqual({ keyBlock: honest.header(6)!.id, genUtime: honest.headUtime() });
+    expect(proof.steps.map((s) => [s._.slice(20), s.from.seqno, s.to.seqno])).toEqual([
+      ['Forward', 0, 3],
+      ['Forward', 3, 6],
+      ['Forward', 6, 7],
+    ]);
+    expect(checkBlockProofChain(honest.zeroState, honest.head, links(proof))).toEqual({
+      keyBlock: honest.header(6)!.id,
+      genUtime: honest.headUtime(),
+    });
     // Not shuffled, too.
     const plain = buildChain({}, false);
     expect(checkBlockProofChain(plain.zeroState, plain.head, links(proofFrom(plain, plain.zeroState))).keyBlock?.seqno).toBe(6);
     // From a block that is not a key block: back to its key block, then forward.
     const fromTwo = proofFrom(honest, { ...honest.zeroState, ...honest.header(2)!.id });
-    expect(fromTwo.steps.map((s) => [s._.slice(20), s.from.seqno, s.to.seqno])).toEqual([['Back', 2, 0], ['Forward', 0, 3], ['Forward', 3, 6], ['Forward', 6, 7]]);
+    expect(fromTwo.steps.map((s) => [s._.slice(20), s.from.seqno, s.to.seqno])).toEqual([
+      ['Back', 2, 0],
+      ['Forward', 0, 3],
+      ['Forward', 3, 6],
+      ['Forward', 6, 7],
+    ]);
     expect(checkBlockProofChain(fromTwo.from, honest.head, links(fromTwo)).keyBlock?.seqno).toBe(6);
   });
 
@@ -153,13 +204,19 @@ describe('forward links and proof chains (built blocks)', () => {
     return links(proofFrom(chain, key6))[0] as ForwardLink;
   };
 
-  it('reject forged signatures, too little weight, another validator set, strangers\' signatures', () => {
+  it("reject forged signatures, too little weight, another validator set, strangers' signatures", () => {
     rejected(() => checkForwardLink(lastLink({ tamperSignatures: true })), /signatures of .*7\).* not valid for this block/);
     rejected(() => checkForwardLink(lastLink({ onlySigners: [0] })), /insufficient signature weight/);
-    rejected(() => checkForwardLink(lastLink({ signWith: strangers.map((v) => v.signer), claimValidatorSet: SET_STRANGERS })), /another validator set/);
+    rejected(
+      () => checkForwardLink(lastLink({ signWith: strangers.map((v) => v.signer), claimValidatorSet: SET_STRANGERS })),
+      /another validator set/,
+    );
     rejected(() => checkForwardLink(lastLink({ signWith: strangers.map((v) => v.signer) })), /not a validator of the set/);
     // Set B's validators signing after set A came back.
-    rejected(() => checkForwardLink(lastLink({ signWith: [3, 4, 5, 6, 7].map((i) => validators[i].signer) })), /not a validator of the set/);
+    rejected(
+      () => checkForwardLink(lastLink({ signWith: [3, 4, 5, 6, 7].map((i) => validators[i].signer) })),
+      /not a validator of the set/,
+    );
   });
 
   it('reject a link whose proofs are of other blocks, that starts at a block that is not a key block, or lies about key blocks', () => {
@@ -188,7 +245,14 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
   let devnet: Devnet;
   const servers: ChainLiteServer[] = [];
   const clients: LiteserverChain[] = [];
-  const FAST: Omit<PoolOptions, 'servers' | 'zeroState' | 'verifyHead'> = { queryTimeoutMs: 1000, deadlineMs: 3000, headPollMs: 100, reconnectMinMs: 100, reconnectMaxMs: 400, pingIntervalMs: 500 };
+  const FAST: Omit<PoolOptions, 'servers' | 'zeroState' | 'verifyHead'> = {
+    queryTimeoutMs: 1000,
+    deadlineMs: 3000,
+    headPollMs: 100,
+    reconnectMinMs: 100,
+    reconnectMaxMs: 400,
+    pingIntervalMs: 500,
+  };
 
   beforeAll(async () => {
     devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
@@ -208,12 +272,35 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
   }
 
   const warnings: string[] = [];
-  async function client(list: ChainLiteServer[], proofs: 'checking' | 'unsafe' = 'checking', initBlock?: BlockIdExt, trustedBlockFile?: string): Promise<LiteserverChain> {
+  async function client(
+    list: ChainLiteServer[],
+    proofs: 'checking' | 'unsafe' = 'checking',
+    initBlock?: BlockIdExt,
+    trustedBlockFile?: string,
+  ): Promise<LiteserverChain> {
     const docs = (await Promise.all(list.map((s) => s.globalConfig()))) as { liteservers: unknown[]; validator: { init_block: object } }[];
-    const validator = { ...docs[0].validator, ...(initBlock ? { init_block: { workchain: -1, shard: '-9223372036854775808', seqno: initBlock.seqno, root_hash: initBlock.rootHash.toString('base64'), file_hash: initBlock.fileHash.toString('base64') } } : {}) };
+    const validator = {
+      ...docs[0].validator,
+      ...(initBlock
+        ? {
+            init_block: {
+              workchain: -1,
+              shard: '-9223372036854775808',
+              seqno: initBlock.seqno,
+              root_hash: initBlock.rootHash.toString('base64'),
+              file_hash: initBlock.fileHash.toString('base64'),
+            },
+          }
+        : {}),
+    };
     const logger = { info: () => {}, warn: (o: object) => void warnings.push(JSON.stringify(o)) };
     const tongate = trustedBlockFile ? { trusted_block_file: trustedBlockFile } : undefined;
-    const c = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig({ liteservers: docs.flatMap((d) => d.liteservers), validator, tongate }), proofs, pool: { ...FAST, logger } });
+    const c = new LiteserverChain({
+      network: 'mainnet',
+      config: parseGlobalConfig({ liteservers: docs.flatMap((d) => d.liteservers), validator, tongate }),
+      proofs,
+      pool: { ...FAST, logger },
+    });
     clients.push(c);
     return c;
   }
@@ -284,7 +371,7 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
     expect(trio.reduce((n, s) => n + (s.received.get('liteServer.getBlockProof') ?? 0), 0)).toBe(1);
   });
 
-  it('the devnet\'s own validator set (its config 34) and validator key sign a chain the client proves', async () => {
+  it("the devnet's own validator set (its config 34) and validator key sign a chain the client proves", async () => {
     const devnetSet = await devnet.getConfigParam(34);
     expect(parseValidatorSet(devnetSet!).list.map((v) => v.publicKey)).toEqual([devnet.validator.publicKey]);
     const chain = new SignedMasterchain({ globalId: GLOBAL_ID, validatorSet: devnetSet!, keys });
@@ -299,7 +386,12 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
 
   /** Verifies the head `server` reports over one ADNL connection; the refusal's message, or null. */
   async function refusal(server: ChainLiteServer, start: BlockIdExt): Promise<string | null> {
-    const conn = await LiteConnection.open({ host: '127.0.0.1', port: server.port, serverKey: server.key.publicKey, connectTimeoutMs: 2000 });
+    const conn = await LiteConnection.open({
+      host: '127.0.0.1',
+      port: server.port,
+      serverKey: server.key.publicKey,
+      connectTimeoutMs: 2000,
+    });
     try {
       const info = await conn.query(tl.liteServerGetMasterchainInfo, {}, { timeoutMs: 2000 });
       await new HeadTrust(start).verify((fn, params) => conn.query(fn, params, { timeoutMs: 2000 }), { ...info.last });
@@ -315,9 +407,15 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
   it('liars are refused with a clear ChainError: forged signatures, too little weight, another validator set', async () => {
     const zero = buildChain().zeroState;
     expect(await refusal(await serve(buildChain()), zero)).toBeNull();
-    expect(await refusal(await serve(buildChain({ tamperSignatures: true })), zero)).toMatch(/^liteserver proof rejected: signatures of .* not valid for this block/);
-    expect(await refusal(await serve(buildChain({ onlySigners: [0] })), zero)).toMatch(/proof rejected: signatures of .* insufficient signature weight/);
-    expect(await refusal(await serve(buildChain({ signWith: strangers.map((v) => v.signer), claimValidatorSet: SET_STRANGERS })), zero)).toMatch(/proof rejected: .* another validator set/);
+    expect(await refusal(await serve(buildChain({ tamperSignatures: true })), zero)).toMatch(
+      /^liteserver proof rejected: signatures of .* not valid for this block/,
+    );
+    expect(await refusal(await serve(buildChain({ onlySigners: [0] })), zero)).toMatch(
+      /proof rejected: signatures of .* insufficient signature weight/,
+    );
+    expect(
+      await refusal(await serve(buildChain({ signWith: strangers.map((v) => v.signer), claimValidatorSet: SET_STRANGERS })), zero),
+    ).toMatch(/proof rejected: .* another validator set/);
     // A whole other chain from the same zero state, signed by strangers from block 1 on.
     const other = new SignedMasterchain({ globalId: GLOBAL_ID, validatorSet: SET_A, catchainConfig: catchainConfig(true), keys });
     other.addBlock({ signWith: strangers.map((v) => v.signer), claimValidatorSet: SET_STRANGERS });
@@ -326,13 +424,30 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
   });
 
   /** A server whose getMasterchainInfo and getBlockProof answers `lie` rewrites. */
-  async function lyingServer(lie: { head?: (id: tl.TonNodeBlockIdExt) => tl.TonNodeBlockIdExt; proof?: (p: tl.LiteServerPartialBlockProof) => tl.LiteServerPartialBlockProof; utime?: number }): Promise<ChainLiteServer> {
+  async function lyingServer(lie: {
+    head?: (id: tl.TonNodeBlockIdExt) => tl.TonNodeBlockIdExt;
+    proof?: (p: tl.LiteServerPartialBlockProof) => tl.LiteServerPartialBlockProof;
+    utime?: number;
+  }): Promise<ChainLiteServer> {
     const chain = buildChain();
     const server = await serve(chain);
     const on = (server as unknown as { on: <P, R>(fn: tl.TlFunction<P, R>, h: (p: P) => Promise<R>) => void }).on.bind(server);
     const head = () => (lie.head ?? ((x) => x))(tlIdOf(chain.head));
-    on(tl.liteServerGetMasterchainInfo, async () => ({ last: head(), stateRootHash: chain.headStateHash(), init: { workchain: -1, rootHash: chain.zeroState.rootHash, fileHash: chain.zeroState.fileHash } }));
-    on(tl.liteServerGetMasterchainInfoExt, async (p) => ({ mode: p.mode, version: 0x101, capabilities: 7n, last: head(), lastUtime: lie.utime ?? chain.headUtime(), now: Math.floor(Date.now() / 1000), stateRootHash: chain.headStateHash(), init: { workchain: -1, rootHash: chain.zeroState.rootHash, fileHash: chain.zeroState.fileHash } }));
+    on(tl.liteServerGetMasterchainInfo, async () => ({
+      last: head(),
+      stateRootHash: chain.headStateHash(),
+      init: { workchain: -1, rootHash: chain.zeroState.rootHash, fileHash: chain.zeroState.fileHash },
+    }));
+    on(tl.liteServerGetMasterchainInfoExt, async (p) => ({
+      mode: p.mode,
+      version: 0x101,
+      capabilities: 7n,
+      last: head(),
+      lastUtime: lie.utime ?? chain.headUtime(),
+      now: Math.floor(Date.now() / 1000),
+      stateRootHash: chain.headStateHash(),
+      init: { workchain: -1, rootHash: chain.zeroState.rootHash, fileHash: chain.zeroState.fileHash },
+    }));
     on(tl.liteServerGetBlockProof, async (p) => {
       const target = p.targetBlock && sameId(p.targetBlock, head()) ? tlIdOf(chain.head) : p.targetBlock;
       return (lie.proof ?? ((x) => x))(chain.blockProof(p.mode, p.knownBlock, target));
@@ -343,10 +458,16 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
   it('a fake head (honest links that do not reach it) and a broken chain are refused', async () => {
     const zero = buildChain().zeroState;
     const fake = (id: tl.TonNodeBlockIdExt) => ({ ...id, seqno: id.seqno + 1, rootHash: Buffer.alloc(32, 0xfa) });
-    expect(await refusal(await lyingServer({ head: fake, proof: (p) => ({ ...p, to: fake(p.to) }) }), zero)).toMatch(/proof rejected: block proof links from .* end at .*7\), not at .*8\)/);
+    expect(await refusal(await lyingServer({ head: fake, proof: (p) => ({ ...p, to: fake(p.to) }) }), zero)).toMatch(
+      /proof rejected: block proof links from .* end at .*7\), not at .*8\)/,
+    );
     expect(await refusal(await lyingServer({ head: fake }), zero)).toMatch(/proof rejected: the block proof ends at 7, not at 8/);
-    expect(await refusal(await lyingServer({ proof: (p) => ({ ...p, steps: p.steps.filter((_, i) => i !== 1) }) }), zero)).toMatch(/proof rejected: block proof link 1 starts at .*6\), not at .*3\)/);
-    expect(await refusal(await lyingServer({ proof: (p) => ({ ...p, steps: p.steps.slice(0, 2) }) }), zero)).toMatch(/proof rejected: block proof links from .* end at/);
+    expect(await refusal(await lyingServer({ proof: (p) => ({ ...p, steps: p.steps.filter((_, i) => i !== 1) }) }), zero)).toMatch(
+      /proof rejected: block proof link 1 starts at .*6\), not at .*3\)/,
+    );
+    expect(await refusal(await lyingServer({ proof: (p) => ({ ...p, steps: p.steps.slice(0, 2) }) }), zero)).toMatch(
+      /proof rejected: block proof links from .* end at/,
+    );
   });
 
   it('an ordinary block passed on with a made-up simplex set is refused for good', async () => {
@@ -354,7 +475,17 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
       ...p,
       steps: p.steps.map((step) =>
         step._ === 'liteServer.blockLinkForward' && step.to.seqno === 7
-          ? { ...step, signatures: { ...step.signatures, _: 'liteServer.signatureSet.simplex', ccSeqno: (step.signatures as tl.LiteServerSignatureSetOrdinary).catchainSeqno, sessionId: Buffer.alloc(32), slot: 7, candidate: Buffer.alloc(0) } as tl.LiteServerSignatureSetSimplex }
+          ? {
+              ...step,
+              signatures: {
+                ...step.signatures,
+                _: 'liteServer.signatureSet.simplex',
+                ccSeqno: (step.signatures as tl.LiteServerSignatureSetOrdinary).catchainSeqno,
+                sessionId: Buffer.alloc(32),
+                slot: 7,
+                candidate: Buffer.alloc(0),
+              } as tl.LiteServerSignatureSetSimplex,
+            }
           : step,
       ),
     });
@@ -364,13 +495,16 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
     await until(() => c.health()[0].status === 'refused');
   });
 
-  it('a head\'s time is its proven header\'s: a server claiming a later time does not make the others look behind', async () => {
+  it("a head's time is its proven header's: a server claiming a later time does not make the others look behind", async () => {
     const honest = await serve(buildChain());
     const boaster = await lyingServer({ utime: buildChain().headUtime() + 3600 });
     const c = await client([honest, boaster]);
     await until(() => c.health().every((h) => h.status === 'ready'));
     await new Promise((r) => setTimeout(r, 300)); // a few head polls
-    expect(c.health().map((h) => [h.healthy, h.headUtime])).toEqual([[true, buildChain().headUtime()], [true, buildChain().headUtime()]]);
+    expect(c.health().map((h) => [h.healthy, h.headUtime])).toEqual([
+      [true, buildChain().headUtime()],
+      [true, buildChain().headUtime()],
+    ]);
     expect((await c.getMasterchainInfo()).lastUtime).toBe(buildChain().headUtime());
   });
 
@@ -381,8 +515,13 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
     const c = await client([liar, honest]);
     expect(await c.ready(5000)).toBe(true);
     await until(() => c.health()[0].status === 'refused');
-    expect(c.health().map((h) => [h.status, h.healthy])).toEqual([['refused', false], ['ready', true]]);
-    expect(warnings.some((w) => w.includes(`127.0.0.1:${liar.port}`) && /another validator set|not the proven block of that height/.test(w))).toBe(true);
+    expect(c.health().map((h) => [h.status, h.healthy])).toEqual([
+      ['refused', false],
+      ['ready', true],
+    ]);
+    expect(
+      warnings.some((w) => w.includes(`127.0.0.1:${liar.port}`) && /another validator set|not the proven block of that height/.test(w)),
+    ).toBe(true);
     expect(sameId((await c.getMasterchainInfo()).last, buildChain().head)).toBe(true);
 
     const alone = await client([await serve(buildChain({ onlySigners: [1] }))]);
@@ -406,7 +545,11 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
     for (let i = 0; i < 7; i++) other.addBlock({ signWith: strangers.map((v) => v.signer) });
     const liar = await serve(chain);
     const on = (liar as unknown as { on: <P, R>(fn: tl.TlFunction<P, R>, h: (p: P) => Promise<R>) => void }).on.bind(liar);
-    on(tl.liteServerLookupBlock, async (p) => ({ id: other.header(p.id.seqno)!.id, mode: p.mode, headerProof: other.header(p.id.seqno)!.proof }));
+    on(tl.liteServerLookupBlock, async (p) => ({
+      id: other.header(p.id.seqno)!.id,
+      mode: p.mode,
+      headerProof: other.header(p.id.seqno)!.proof,
+    }));
     on(tl.liteServerGetBlockProof, async (p) => {
       if (p.targetBlock?.seqno !== 4) return chain.blockProof(p.mode, p.knownBlock, p.targetBlock);
       const forged = other.blockProof(0x1001, tlIdOf(other.head), p.targetBlock);
@@ -436,7 +579,15 @@ describe('the head over ADNL: the pool proves every head from the trusted block'
       const proof = chain.blockProof(p.mode, p.knownBlock, p.targetBlock);
       if (p.targetBlock?.seqno !== 5) return proof;
       const steps = proof.steps.map((step) =>
-        step._ === 'liteServer.blockLinkForward' ? { ...step, signatures: { ...step.signatures, signatures: step.signatures.signatures.map((x) => ({ ...x, signature: Buffer.alloc(64, 1) })) } } : step,
+        step._ === 'liteServer.blockLinkForward'
+          ? {
+              ...step,
+              signatures: {
+                ...step.signatures,
+                signatures: step.signatures.signatures.map((x) => ({ ...x, signature: Buffer.alloc(64, 1) })),
+              },
+            }
+          : step,
       );
       return { ...proof, steps };
     });

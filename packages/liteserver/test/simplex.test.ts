@@ -23,7 +23,11 @@ const hex = (h: string) => Buffer.from(h.replace(/\s+/g, ''), 'hex');
 
 /** An Ed25519 key from a 32-byte seed (RFC 8032 keys, as Go's ed25519.NewKeyFromSeed). */
 function seededKey(seed: Buffer) {
-  const privateKey = createPrivateKey({ key: Buffer.concat([hex('302e020100300506032b657004220420'), seed]), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([hex('302e020100300506032b657004220420'), seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   const publicKey = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
   return { publicKey: Buffer.from(publicKey), sign: (data: Buffer) => edSign(null, data, privateKey) };
 }
@@ -32,9 +36,19 @@ describe('the worked vector (three validators of seeds 0x11, 0x22, 0x33; two sig
   const seeds = [0x11, 0x22, 0x33];
   const weights = [40n, 35n, 25n];
   const keys = seeds.map((b) => seededKey(Buffer.alloc(32, b)));
-  const nodes: ValidatorDescr[] = keys.map((k, i) => ({ publicKey: k.publicKey, weight: weights[i], adnlAddr: Buffer.alloc(32, seeds[i] + 1) }));
+  const nodes: ValidatorDescr[] = keys.map((k, i) => ({
+    publicKey: k.publicKey,
+    weight: weights[i],
+    adnlAddr: Buffer.alloc(32, seeds[i] + 1),
+  }));
   const ccSeqno = 17;
-  const block: BlockIdExt = { workchain: -1, shard: WHOLE_SHARD, seqno: 100500, rootHash: Buffer.alloc(32, 0x41), fileHash: Buffer.alloc(32, 0x42) };
+  const block: BlockIdExt = {
+    workchain: -1,
+    shard: WHOLE_SHARD,
+    seqno: 100500,
+    rootHash: Buffer.alloc(32, 0x41),
+    fileHash: Buffer.alloc(32, 0x42),
+  };
   const sessionId = Buffer.alloc(32, 0x51);
   const slot = 77;
   const candidate = writeCandidateHashData({ kind: 'ordinary', block, collatedFileHash: Buffer.alloc(32, 0x77), parent: null });
@@ -51,8 +65,10 @@ describe('the worked vector (three validators of seeds 0x11, 0x22, 0x33; two sig
       ...patch,
     }) as SignatureSet;
 
-  it('the candidate, its hash, the signed message, the list hash and a signature are the vector\'s bytes', () => {
-    expect(candidate.toString('hex')).toBe(`dcbcf9e8ffffffff0000000000000080${'94880100'}${'41'.repeat(32)}${'42'.repeat(32)}${'77'.repeat(32)}a9cccb22`);
+  it("the candidate, its hash, the signed message, the list hash and a signature are the vector's bytes", () => {
+    expect(candidate.toString('hex')).toBe(
+      `dcbcf9e8ffffffff0000000000000080${'94880100'}${'41'.repeat(32)}${'42'.repeat(32)}${'77'.repeat(32)}a9cccb22`,
+    );
     expect(candidate.length).toBe(120);
     const h = '56e9d055d2510447f3473eadc80465621f4210230e13b7670a21befff521ffb3';
     expect(payload.toString('hex')).toBe(`f83de3a8${'51'.repeat(32)}2c05e1a7403fcd91b64d000000${h}000000`);
@@ -79,22 +95,36 @@ describe('the worked vector (three validators of seeds 0x11, 0x22, 0x33; two sig
     const next = { ...block, seqno: 100501 };
     expect(check(set([0, 1]), next)).toMatch(/the candidate is of block \(-1,100500\)/);
     const nextCandidate = writeCandidateHashData({ kind: 'ordinary', block: next, collatedFileHash: Buffer.alloc(32, 0x77), parent: null });
-    expect(check(set([0, 1], simplexSigningPayload(sessionId, slot, nextCandidate), { candidate: nextCandidate } as Partial<SignatureSet>))).toMatch(/the candidate is of block \(-1,100501\)/);
+    expect(
+      check(set([0, 1], simplexSigningPayload(sessionId, slot, nextCandidate), { candidate: nextCandidate } as Partial<SignatureSet>)),
+    ).toMatch(/the candidate is of block \(-1,100501\)/);
     // Another session of the validators, another list than the header's.
     expect(check(set([0, 1], payload, { catchainSeqno: 18 }))).toMatch(/catchain session 18, the block header names 17/);
     expect(check(set([0, 1], payload, { validatorSetHash: 0xa4f354d4 }))).toMatch(/names validator list/);
     // One bad, unknown or repeated signature refuses the whole set, even with enough weight besides.
     const good = set([0, 1, 2]);
-    expect(check({ ...good, signatures: [...good.signatures.slice(0, 2), { ...good.signatures[2], signature: Buffer.alloc(64, 7) }] })).toMatch(/not valid/);
+    expect(
+      check({ ...good, signatures: [...good.signatures.slice(0, 2), { ...good.signatures[2], signature: Buffer.alloc(64, 7) }] }),
+    ).toMatch(/not valid/);
     const stranger = seededKey(Buffer.alloc(32, 0x44));
-    expect(check({ ...good, signatures: [...good.signatures, { nodeIdShort: nodeIdShort(stranger.publicKey), signature: stranger.sign(payload) }] })).toMatch(/not a validator of the set/);
+    expect(
+      check({
+        ...good,
+        signatures: [...good.signatures, { nodeIdShort: nodeIdShort(stranger.publicKey), signature: stranger.sign(payload) }],
+      }),
+    ).toMatch(/not a validator of the set/);
     expect(check({ ...good, signatures: [...good.signatures, good.signatures[0]] })).toMatch(/two signatures/);
     expect(check(set([]))).toMatch(/no signatures/);
   });
 
   it('candidate hash data: ordinary with or without a parent, empty; anything else is refused', () => {
     expect(readCandidateHashData(candidate)).toEqual({ kind: 'ordinary', block, collatedFileHash: Buffer.alloc(32, 0x77), parent: null });
-    const withParent = writeCandidateHashData({ kind: 'ordinary', block, collatedFileHash: Buffer.alloc(32, 0x77), parent: { slot: 76, hash: Buffer.alloc(32, 9) } });
+    const withParent = writeCandidateHashData({
+      kind: 'ordinary',
+      block,
+      collatedFileHash: Buffer.alloc(32, 0x77),
+      parent: { slot: 76, hash: Buffer.alloc(32, 9) },
+    });
     // candidateParent, then the boxed candidateId.
     expect(withParent.subarray(116, 124).toString('hex')).toBe('f19a4b1a3fcd91b6');
     expect(readCandidateHashData(withParent)).toMatchObject({ parent: { slot: 76, hash: Buffer.alloc(32, 9) } });
@@ -104,23 +134,56 @@ describe('the worked vector (three validators of seeds 0x11, 0x22, 0x33; two sig
     expect(readCandidateHashData(empty)).toEqual({ kind: 'empty', block, parent: { slot: 76, hash: Buffer.alloc(32, 9) } });
     expect(() => readCandidateHashData(Buffer.concat([candidate, Buffer.alloc(4)]))).toThrow(/trailing bytes/);
     expect(() => readCandidateHashData(candidate.subarray(0, 100))).toThrow(/truncated/);
-    expect(() => readCandidateHashData(Buffer.concat([hex('deadbeef'), candidate.subarray(4)]))).toThrow(/unknown consensus.CandidateHashData/);
+    expect(() => readCandidateHashData(Buffer.concat([hex('deadbeef'), candidate.subarray(4)]))).toThrow(
+      /unknown consensus.CandidateHashData/,
+    );
     const badParent = Buffer.from(candidate);
     badParent.writeUInt32LE(0x12345678, 116);
     expect(() => readCandidateHashData(badParent)).toThrow(/unknown consensus.CandidateParent/);
     // A set whose candidate does not read is refused, not skipped.
-    expect(signatureSetProblem(nodes, set([0, 1], payload, { candidate: Buffer.concat([candidate, Buffer.alloc(4)]) } as Partial<SignatureSet>), block, ccSeqno, 0xa4f354d3)).toMatch(/malformed candidate: .*trailing/);
+    expect(
+      signatureSetProblem(
+        nodes,
+        set([0, 1], payload, { candidate: Buffer.concat([candidate, Buffer.alloc(4)]) } as Partial<SignatureSet>),
+        block,
+        ccSeqno,
+        0xa4f354d3,
+      ),
+    ).toMatch(/malformed candidate: .*trailing/);
   });
 });
 
 const GLOBAL_ID = -239;
 const validators = devnetValidators(GLOBAL_ID, 8);
 const descr = (v: DevnetValidator, weight: bigint) => ({ publicKey: v.signer.publicKey, adnlAddr: v.adnlAddr, weight });
-const SET_A = validatorSetCell(1_700_000_000, 1_700_100_000, [descr(validators[0], 40n), descr(validators[1], 30n), descr(validators[2], 20n), descr(validators[3], 10n)], 4);
-const SET_B = validatorSetCell(1_700_100_000, 1_700_200_000, [3, 4, 5, 6, 7].map((i) => descr(validators[i], 25n)), 3);
+const SET_A = validatorSetCell(
+  1_700_000_000,
+  1_700_100_000,
+  [descr(validators[0], 40n), descr(validators[1], 30n), descr(validators[2], 20n), descr(validators[3], 10n)],
+  4,
+);
+const SET_B = validatorSetCell(
+  1_700_100_000,
+  1_700_200_000,
+  [3, 4, 5, 6, 7].map((i) => descr(validators[i], 25n)),
+  3,
+);
 const strangers = devnetValidators(-3, 4);
-const SET_STRANGERS = validatorSetCell(1_700_000_000, 1_700_100_000, strangers.map((v) => descr(v, 10n)), 4);
-const catchainConfig = beginCell().storeUint(0xc2, 8).storeUint(0, 7).storeBit(true).storeUint(250, 32).storeUint(250, 32).storeUint(1000, 32).storeUint(7, 32).endCell();
+const SET_STRANGERS = validatorSetCell(
+  1_700_000_000,
+  1_700_100_000,
+  strangers.map((v) => descr(v, 10n)),
+  4,
+);
+const catchainConfig = beginCell()
+  .storeUint(0xc2, 8)
+  .storeUint(0, 7)
+  .storeBit(true)
+  .storeUint(250, 32)
+  .storeUint(250, 32)
+  .storeUint(1000, 32)
+  .storeUint(7, 32)
+  .endCell();
 const keys = [...validators, ...strangers].map((v) => v.signer);
 const tlIdOf = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ ...id });
 
@@ -147,26 +210,44 @@ describe('forward links with simplex sets (built blocks)', () => {
   const honest = buildChain();
 
   it('a chain from the zero state crosses from ordinary to simplex sets; each kind checked by its own rule', () => {
-    expect([1, 4, 5, 6, 8].map((s) => honest.signatureSetOf(s)._.slice(24))).toEqual(['ordinary', 'ordinary', 'simplex', 'simplex', 'simplex']);
+    expect([1, 4, 5, 6, 8].map((s) => honest.signatureSetOf(s)._.slice(24))).toEqual([
+      'ordinary',
+      'ordinary',
+      'simplex',
+      'simplex',
+      'simplex',
+    ]);
     const proof = proofFrom(honest, honest.zeroState);
-    expect(proof.steps.map((s) => [s.from.seqno, s.to.seqno, s._ === 'liteServer.blockLinkForward' ? s.signatures._.slice(24) : 'back'])).toEqual([
+    expect(
+      proof.steps.map((s) => [s.from.seqno, s.to.seqno, s._ === 'liteServer.blockLinkForward' ? s.signatures._.slice(24) : 'back']),
+    ).toEqual([
       [0, 3, 'ordinary'],
       [3, 6, 'simplex'],
       [6, 8, 'simplex'],
     ]);
-    expect(checkBlockProofChain(honest.zeroState, honest.head, proof.steps.map(chainLink))).toEqual({ keyBlock: honest.header(6)!.id, genUtime: honest.headUtime() });
+    expect(checkBlockProofChain(honest.zeroState, honest.head, proof.steps.map(chainLink))).toEqual({
+      keyBlock: honest.header(6)!.id,
+      genUtime: honest.headUtime(),
+    });
     // Every block on either side of the switch, from its key block.
     for (const seqno of [4, 5, 7]) {
       const p = proofFrom(honest, honest.zeroState, honest.header(seqno)!.id as BlockIdExt);
-      expect(checkBlockProofChain(honest.zeroState, honest.header(seqno)!.id as BlockIdExt, p.steps.map(chainLink)).genUtime).toBeGreaterThan(0);
+      expect(
+        checkBlockProofChain(honest.zeroState, honest.header(seqno)!.id as BlockIdExt, p.steps.map(chainLink)).genUtime,
+      ).toBeGreaterThan(0);
     }
     // A network that has always signed with simplex sets, and one finalized through a later empty candidate.
     const allSimplex = buildChain({}, 1);
-    expect(checkBlockProofChain(allSimplex.zeroState, allSimplex.head, proofFrom(allSimplex, allSimplex.zeroState).steps.map(chainLink)).keyBlock?.seqno).toBe(6);
+    expect(
+      checkBlockProofChain(allSimplex.zeroState, allSimplex.head, proofFrom(allSimplex, allSimplex.zeroState).steps.map(chainLink)).keyBlock
+        ?.seqno,
+    ).toBe(6);
     const viaEmpty = buildChain({ emptyCandidate: true });
     const set = viaEmpty.signatureSetOf(8) as tl.LiteServerSignatureSetSimplex;
     expect(readCandidateHashData(set.candidate).kind).toBe('empty');
-    expect(checkBlockProofChain(viaEmpty.zeroState, viaEmpty.head, proofFrom(viaEmpty, viaEmpty.zeroState).steps.map(chainLink)).genUtime).toBe(viaEmpty.headUtime());
+    expect(
+      checkBlockProofChain(viaEmpty.zeroState, viaEmpty.head, proofFrom(viaEmpty, viaEmpty.zeroState).steps.map(chainLink)).genUtime,
+    ).toBe(viaEmpty.headUtime());
   });
 
   /** The forward link from key block 6 to block 8 of a chain whose block 8 is shaped by `last`. */
@@ -192,7 +273,9 @@ describe('forward links with simplex sets (built blocks)', () => {
     const good = lastLink({});
     const sig = good.signatures as Extract<SignatureSet, { kind: 'simplex' }>;
     expect(() => checkForwardLink({ ...good, signatures: { ...sig, catchainSeqno: sig.catchainSeqno + 1 } })).toThrow(/catchain session/);
-    expect(() => checkForwardLink({ ...good, signatures: { ...sig, validatorSetHash: sig.validatorSetHash + 1 } })).toThrow(/names validator list/);
+    expect(() => checkForwardLink({ ...good, signatures: { ...sig, validatorSetHash: sig.validatorSetHash + 1 } })).toThrow(
+      /names validator list/,
+    );
     // The slot and session are only bound by the signatures: changing either breaks them.
     expect(() => checkForwardLink({ ...good, signatures: { ...sig, slot: sig.slot + 1 } })).toThrow(/not valid for this block/);
     expect(() => checkForwardLink({ ...good, signatures: { ...sig, sessionId: Buffer.alloc(32, 3) } })).toThrow(/not valid for this block/);
@@ -200,7 +283,15 @@ describe('forward links with simplex sets (built blocks)', () => {
 
   it('the TL set converts to the checked set field by field', () => {
     const set = honest.signatureSetOf(8) as tl.LiteServerSignatureSetSimplex;
-    expect(signatureSet(set)).toEqual({ kind: 'simplex', catchainSeqno: set.ccSeqno, validatorSetHash: set.validatorSetHash, signatures: set.signatures, sessionId: set.sessionId, slot: set.slot, candidate: set.candidate });
+    expect(signatureSet(set)).toEqual({
+      kind: 'simplex',
+      catchainSeqno: set.ccSeqno,
+      validatorSetHash: set.validatorSetHash,
+      signatures: set.signatures,
+      sessionId: set.sessionId,
+      slot: set.slot,
+      candidate: set.candidate,
+    });
     // Round trip through the wire codec (cc_seqno before validator_set_hash in the simplex constructor).
     const w = new tl.TlWriter();
     tl.writeBoxedLiteServerSignatureSet(w, set);
@@ -236,14 +327,32 @@ describe('simplex-signed heads over ADNL', () => {
   async function client(server: ChainLiteServer, proofs: 'checking' | 'unsafe' = 'checking'): Promise<LiteserverChain> {
     const doc = (await server.globalConfig()) as { liteservers: unknown[]; validator: object };
     const logger = { info: () => {}, warn: () => {} };
-    const c = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig({ ...doc }), proofs, pool: { queryTimeoutMs: 1000, deadlineMs: 3000, headPollMs: 100, reconnectMinMs: 100, reconnectMaxMs: 400, pingIntervalMs: 500, logger } });
+    const c = new LiteserverChain({
+      network: 'mainnet',
+      config: parseGlobalConfig({ ...doc }),
+      proofs,
+      pool: {
+        queryTimeoutMs: 1000,
+        deadlineMs: 3000,
+        headPollMs: 100,
+        reconnectMinMs: 100,
+        reconnectMaxMs: 400,
+        pingIntervalMs: 500,
+        logger,
+      },
+    });
     clients.push(c);
     return c;
   }
 
   /** Proves the head `server` reports from the zero state over one ADNL connection: null, or the refusal. */
   async function refusal(server: ChainLiteServer, start: BlockIdExt): Promise<string | null> {
-    const conn = await LiteConnection.open({ host: '127.0.0.1', port: server.port, serverKey: server.key.publicKey, connectTimeoutMs: 2000 });
+    const conn = await LiteConnection.open({
+      host: '127.0.0.1',
+      port: server.port,
+      serverKey: server.key.publicKey,
+      connectTimeoutMs: 2000,
+    });
     try {
       const info = await conn.query(tl.liteServerGetMasterchainInfo, {}, { timeoutMs: 2000 });
       await new HeadTrust(start).verify((fn, params) => conn.query(fn, params, { timeoutMs: 2000 }), { ...info.last });
@@ -274,12 +383,24 @@ describe('simplex-signed heads over ADNL', () => {
   it('forged, replayed, under-quorum and wrong-set simplex heads are refused with a ChainError', async () => {
     const zero = buildChain().zeroState;
     expect(await refusal(await serve(buildChain()), zero)).toBeNull();
-    expect(await refusal(await serve(buildChain({ tamperSignatures: true })), zero)).toMatch(/^liteserver proof rejected: signatures of .*8\): the signature by validator .* is not valid/);
-    expect(await refusal(await serve(buildChain({ replay: 'slot' })), zero)).toMatch(/^liteserver proof rejected: signatures of .*8\): .* not valid/);
-    expect(await refusal(await serve(buildChain({ replay: 'session' })), zero)).toMatch(/^liteserver proof rejected: signatures of .*8\): .* not valid/);
-    expect(await refusal(await serve(buildChain({ replay: 'block' })), zero)).toMatch(/^liteserver proof rejected: signatures of .*8\): the candidate is of block \(-1,7\)/);
-    expect(await refusal(await serve(buildChain({ onlySigners: [0] })), zero)).toMatch(/^liteserver proof rejected: signatures of .*8\): insufficient signature weight/);
-    expect(await refusal(await serve(buildChain({ signWith: strangers.map((v) => v.signer), claimValidatorSet: SET_STRANGERS })), zero)).toMatch(/^liteserver proof rejected: .* another validator set/);
+    expect(await refusal(await serve(buildChain({ tamperSignatures: true })), zero)).toMatch(
+      /^liteserver proof rejected: signatures of .*8\): the signature by validator .* is not valid/,
+    );
+    expect(await refusal(await serve(buildChain({ replay: 'slot' })), zero)).toMatch(
+      /^liteserver proof rejected: signatures of .*8\): .* not valid/,
+    );
+    expect(await refusal(await serve(buildChain({ replay: 'session' })), zero)).toMatch(
+      /^liteserver proof rejected: signatures of .*8\): .* not valid/,
+    );
+    expect(await refusal(await serve(buildChain({ replay: 'block' })), zero)).toMatch(
+      /^liteserver proof rejected: signatures of .*8\): the candidate is of block \(-1,7\)/,
+    );
+    expect(await refusal(await serve(buildChain({ onlySigners: [0] })), zero)).toMatch(
+      /^liteserver proof rejected: signatures of .*8\): insufficient signature weight/,
+    );
+    expect(
+      await refusal(await serve(buildChain({ signWith: strangers.map((v) => v.signer), claimValidatorSet: SET_STRANGERS })), zero),
+    ).toMatch(/^liteserver proof rejected: .* another validator set/);
     // In the pool, a liar is refused for good.
     const liar = await client(await serve(buildChain({ replay: 'session' })));
     const end = Date.now() + 5000;
@@ -306,7 +427,11 @@ describe('simplex-signed heads over ADNL', () => {
     on(tl.liteServerGetBlockProof, async (p) => {
       const proof = chain.blockProof(p.mode, p.knownBlock, p.targetBlock);
       if (p.targetBlock?.seqno !== 7) return proof;
-      const steps = proof.steps.map((step) => (step._ === 'liteServer.blockLinkForward' ? { ...step, signatures: { ...(step.signatures as tl.LiteServerSignatureSetSimplex), slot: set.slot + 3 } } : step));
+      const steps = proof.steps.map((step) =>
+        step._ === 'liteServer.blockLinkForward'
+          ? { ...step, signatures: { ...(step.signatures as tl.LiteServerSignatureSetSimplex), slot: set.slot + 3 } }
+          : step,
+      );
       return { ...proof, steps };
     });
     const checking = await client(liar);

@@ -17,8 +17,16 @@ const other = new Address(0, Buffer.alloc(32, 0x31));
 
 async function transfer(seqno: number, to: Address, value: bigint): Promise<Buffer> {
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
-  const body = wallet.createTransfer({ seqno, secretKey: devnet.faucet.secretKey, messages: [internal({ to, value, bounce: false, body: 'hello' })], sendMode: SendMode.PAY_GAS_SEPARATELY });
-  return beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
+  const body = wallet.createTransfer({
+    seqno,
+    secretKey: devnet.faucet.secretKey,
+    messages: [internal({ to, value, bounce: false, body: 'hello' })],
+    sendMode: SendMode.PAY_GAS_SEPARATELY,
+  });
+  return beginCell()
+    .store(storeMessage(external({ to: wallet.address, body })))
+    .endCell()
+    .toBoc();
 }
 
 beforeAll(async () => {
@@ -51,7 +59,10 @@ function plain(v: unknown): unknown {
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
 }
-const both = async <T>(fn: (c: ChainSource) => Promise<T>): Promise<[unknown, unknown]> => [plain(await fn(devnet)), plain(await fn(chain))];
+const both = async <T>(fn: (c: ChainSource) => Promise<T>): Promise<[unknown, unknown]> => [
+  plain(await fn(devnet)),
+  plain(await fn(chain)),
+];
 
 describe('LiteserverChain answers what the devnet answers', () => {
   it('masterchain info, headers (masterchain and shard), shards', async () => {

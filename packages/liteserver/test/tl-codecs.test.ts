@@ -35,13 +35,29 @@ import { fixturePath } from '@tongate/testdata';
 
 const require = createRequire(import.meta.url);
 // The independent implementation: ton-lite-client's generated schema and the ton-tl buffers it uses.
-const lite = require('ton-lite-client/dist/schema.js') as { Functions: Record<string, { encodeRequest(src: unknown, w: unknown): void }>; Codecs: Record<string, { decode(r: unknown): any; encode(src: unknown, w: unknown): void }> };
+const lite = require('ton-lite-client/dist/schema.js') as {
+  Functions: Record<string, { encodeRequest(src: unknown, w: unknown): void }>;
+  Codecs: Record<string, { decode(r: unknown): any; encode(src: unknown, w: unknown): void }>;
+};
 const tl = require('ton-tl') as { TLWriteBuffer: new () => { build(): Buffer }; TLReadBuffer: new (b: Buffer) => unknown };
 
 const fixtures = fixturePath('liteserver');
 const h = (s: string) => Buffer.from(s, 'hex');
-const id: TonNodeBlockIdExt = { workchain: -1, shard: -(2n ** 63n), seqno: 26309435, rootHash: Buffer.alloc(32, 7), fileHash: Buffer.alloc(32, 9) };
-const theirId = { kind: 'tonNode.blockIdExt', workchain: -1, shard: '-9223372036854775808', seqno: 26309435, rootHash: id.rootHash, fileHash: id.fileHash };
+const id: TonNodeBlockIdExt = {
+  workchain: -1,
+  shard: -(2n ** 63n),
+  seqno: 26309435,
+  rootHash: Buffer.alloc(32, 7),
+  fileHash: Buffer.alloc(32, 9),
+};
+const theirId = {
+  kind: 'tonNode.blockIdExt',
+  workchain: -1,
+  shard: '-9223372036854775808',
+  seqno: 26309435,
+  rootHash: id.rootHash,
+  fileHash: id.fileHash,
+};
 
 function theirs(fn: string, src: object): Buffer {
   const w = new tl.TLWriteBuffer();
@@ -68,7 +84,9 @@ describe('constructor ids', () => {
   });
 
   it('follow the TL rule, with its traps (parentheses, continuation lines, explicit ids)', () => {
-    expect(tlConstructorId('liteServer.getConfigParams mode:# id:tonNode.blockIdExt param_list:(vector int) = liteServer.ConfigInfo;')).toBe(0x2a111c19);
+    expect(
+      tlConstructorId('liteServer.getConfigParams mode:# id:tonNode.blockIdExt param_list:(vector int) = liteServer.ConfigInfo;'),
+    ).toBe(0x2a111c19);
     expect(TL_ID['liteServer.signatureSet.simplex']).toBe(0xac249800);
     expect(TL_ID['liteServer.signatureSet.ordinary']).toBe(0xf644a6e6);
     expect(TL_ID['liteServer.transactionId']).toBe(0xb12f65af);
@@ -84,27 +102,51 @@ describe('constructor ids', () => {
 
 describe('requests encode byte for byte as ton-lite-client encodes them', () => {
   it('getMasterchainInfo, getAccountState, getConfigAll, getTransactions', () => {
-    expect(encode(liteServerGetMasterchainInfo, {})).toEqual(theirs('liteServer_getMasterchainInfo', { kind: 'liteServer.getMasterchainInfo' }));
+    expect(encode(liteServerGetMasterchainInfo, {})).toEqual(
+      theirs('liteServer_getMasterchainInfo', { kind: 'liteServer.getMasterchainInfo' }),
+    );
     const account = { workchain: 0, id: Buffer.alloc(32, 0xab) };
     expect(encode(liteServerGetAccountState, { id, account })).toEqual(
-      theirs('liteServer_getAccountState', { kind: 'liteServer.getAccountState', id: theirId, account: { kind: 'liteServer.accountId', ...account } }),
+      theirs('liteServer_getAccountState', {
+        kind: 'liteServer.getAccountState',
+        id: theirId,
+        account: { kind: 'liteServer.accountId', ...account },
+      }),
     );
-    expect(encode(liteServerGetConfigAll, { mode: 0, id })).toEqual(theirs('liteServer_getConfigAll', { kind: 'liteServer.getConfigAll', mode: 0, id: theirId }));
+    expect(encode(liteServerGetConfigAll, { mode: 0, id })).toEqual(
+      theirs('liteServer_getConfigAll', { kind: 'liteServer.getConfigAll', mode: 0, id: theirId }),
+    );
     expect(encode(liteServerGetTransactions, { count: 16, account, lt: 123456789012345n, hash: Buffer.alloc(32, 1) })).toEqual(
-      theirs('liteServer_getTransactions', { kind: 'liteServer.getTransactions', count: 16, account: { kind: 'liteServer.accountId', ...account }, lt: '123456789012345', hash: Buffer.alloc(32, 1) }),
+      theirs('liteServer_getTransactions', {
+        kind: 'liteServer.getTransactions',
+        count: 16,
+        account: { kind: 'liteServer.accountId', ...account },
+        lt: '123456789012345',
+        hash: Buffer.alloc(32, 1),
+      }),
     );
   });
 
   it('lookupBlock with optional fields, listBlockTransactions with `after` (flag fields)', () => {
     const blockId = { workchain: 0, shard: -(2n ** 63n), seqno: 5 };
     const theirBlockId = { kind: 'tonNode.blockId', workchain: 0, shard: '-9223372036854775808', seqno: 5 };
-    expect(encode(liteServerLookupBlock, { mode: 2, id: blockId, lt: 1000n })).toEqual(theirs('liteServer_lookupBlock', { kind: 'liteServer.lookupBlock', mode: 2, id: theirBlockId, lt: '1000', utime: null }));
+    expect(encode(liteServerLookupBlock, { mode: 2, id: blockId, lt: 1000n })).toEqual(
+      theirs('liteServer_lookupBlock', { kind: 'liteServer.lookupBlock', mode: 2, id: theirBlockId, lt: '1000', utime: null }),
+    );
     expect(encode(liteServerLookupBlock, { mode: 4, id: blockId, utime: 1700000000 })).toEqual(
       theirs('liteServer_lookupBlock', { kind: 'liteServer.lookupBlock', mode: 4, id: theirBlockId, lt: null, utime: 1700000000 }),
     );
     const after = { account: Buffer.alloc(32, 3), lt: 77n };
     expect(encode(liteServerListBlockTransactions, { id, mode: 0x87, count: 40, after })).toEqual(
-      theirs('liteServer_listBlockTransactions', { kind: 'liteServer.listBlockTransactions', id: theirId, mode: 0x87, count: 40, after: { kind: 'liteServer.transactionId3', account: after.account, lt: '77' }, reverseOrder: null, wantProof: null }),
+      theirs('liteServer_listBlockTransactions', {
+        kind: 'liteServer.listBlockTransactions',
+        id: theirId,
+        mode: 0x87,
+        count: 40,
+        after: { kind: 'liteServer.transactionId3', account: after.account, lt: '77' },
+        reverseOrder: null,
+        wantProof: null,
+      }),
     );
   });
 
@@ -117,7 +159,11 @@ describe('requests encode byte for byte as ton-lite-client encodes them', () => 
 describe('answers decode as ton-lite-client decodes them', () => {
   it('masterchainInfo, blockTransactions', () => {
     const w = new TlWriter();
-    writeBoxedLiteServerMasterchainInfo(w, { last: id, stateRootHash: Buffer.alloc(32, 5), init: { workchain: -1, rootHash: Buffer.alloc(32, 1), fileHash: Buffer.alloc(32, 2) } });
+    writeBoxedLiteServerMasterchainInfo(w, {
+      last: id,
+      stateRootHash: Buffer.alloc(32, 5),
+      init: { workchain: -1, rootHash: Buffer.alloc(32, 1), fileHash: Buffer.alloc(32, 2) },
+    });
     const info = lite.Codecs.liteServer_MasterchainInfo.decode(new tl.TLReadBuffer(w.finish()));
     expect(info.last.seqno).toBe(26309435);
     expect(info.last.shard).toBe('-9223372036854775808');
@@ -149,7 +195,12 @@ describe('answers decode as ton-lite-client decodes them', () => {
       to: { ...id, seqno: id.seqno + 1 },
       destProof: Buffer.from([1, 2, 3]),
       configProof: Buffer.alloc(300, 4),
-      signatures: { _: 'liteServer.signatureSet.ordinary', validatorSetHash: -5, catchainSeqno: 9, signatures: [{ nodeIdShort: Buffer.alloc(32, 8), signature: Buffer.alloc(64, 6) }] },
+      signatures: {
+        _: 'liteServer.signatureSet.ordinary',
+        validatorSetHash: -5,
+        catchainSeqno: 9,
+        signatures: [{ nodeIdShort: Buffer.alloc(32, 8), signature: Buffer.alloc(64, 6) }],
+      },
     };
     const w = new TlWriter();
     writeBoxedLiteServerBlockLink(w, link);

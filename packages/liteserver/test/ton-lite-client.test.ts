@@ -29,7 +29,10 @@ beforeAll(async () => {
 async function faucetTransfer(seqno: number, messages: ReturnType<typeof internal>[]): Promise<Buffer> {
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
   const body = wallet.createTransfer({ seqno, secretKey: devnet.faucet.secretKey, messages, sendMode: SendMode.PAY_GAS_SEPARATELY });
-  return beginCell().store(storeMessage(external({ to: wallet.address, body }))).endCell().toBoc();
+  return beginCell()
+    .store(storeMessage(external({ to: wallet.address, body })))
+    .endCell()
+    .toBoc();
 }
 
 afterAll(async () => {

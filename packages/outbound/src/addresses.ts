@@ -58,7 +58,10 @@ export function ipBytes(text: string): Bytes | null {
   let tailV4: number[] = [];
   const lastColon = text.lastIndexOf(':');
   if (text.includes('.', lastColon)) {
-    tailV4 = text.slice(lastColon + 1).split('.').map(Number);
+    tailV4 = text
+      .slice(lastColon + 1)
+      .split('.')
+      .map(Number);
     head = text.slice(0, lastColon + 1) + '0:0';
   }
   const [left, right] = head.includes('::') ? head.split('::') : [head, undefined];
@@ -121,7 +124,8 @@ function refusalOf(bytes: Bytes, shown: string): string | null {
     const inner = refusalOf(v4, Array.from(v4).join('.'));
     return inner ? `${shown} embeds ${inner}` : null;
   }
-  if (!inCidr(bytes, V6_GLOBAL)) return `${shown} is not IPv6 global unicast (loopback, unspecified, IPv4-compatible, ULA, link-local, multicast or reserved)`;
+  if (!inCidr(bytes, V6_GLOBAL))
+    return `${shown} is not IPv6 global unicast (loopback, unspecified, IPv4-compatible, ULA, link-local, multicast or reserved)`;
   const hit = v6Special.find(({ net }) => inCidr(bytes, net));
   return hit ? `${shown} is ${hit.why}` : null;
 }

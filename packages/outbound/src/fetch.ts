@@ -100,7 +100,12 @@ export function checkUrl(input: string | URL, schemes: readonly string[]): URL {
 }
 
 /** The address a hop connects to, after every address of its host was checked. */
-async function destination(url: URL, policy: OutboundPolicy, resolve: Resolver, signal: AbortSignal): Promise<{ address: string; family: number }> {
+async function destination(
+  url: URL,
+  policy: OutboundPolicy,
+  resolve: Resolver,
+  signal: AbortSignal,
+): Promise<{ address: string; family: number }> {
   const host = normalHost(url.hostname.replace(/^\[(.*)\]$/, '$1'));
   const allowedByNet = (address: string) => {
     const bytes = ipBytes(address);
@@ -144,7 +149,12 @@ const noLookup = ((hostname: string, _options: unknown, callback: (err: Error) =
   callback(new OutboundRefused(`unexpected lookup of ${hostname}`))) as unknown as http.RequestOptions['lookup'];
 
 /** One request to a checked address; the body is read only for a 2xx answer, and only up to maxBytes. */
-function request(url: URL, to: { address: string; family: number }, options: OutboundGetOptions, signal: AbortSignal): Promise<OutboundResponse> {
+function request(
+  url: URL,
+  to: { address: string; family: number },
+  options: OutboundGetOptions,
+  signal: AbortSignal,
+): Promise<OutboundResponse> {
   const secure = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   return new Promise<OutboundResponse>((resolve, reject) => {

@@ -58,12 +58,25 @@ describe('refusalReason', () => {
     expect(refusalReason(address)).toMatch(/./);
   });
 
-  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '198.17.255.255', '198.20.0.0', '223.255.255.255', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450::1', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'allows %s',
-    (address) => {
-      expect(refusalReason(address)).toBeNull();
-    },
-  );
+  it.each([
+    '1.1.1.1',
+    '8.8.8.8',
+    '93.184.216.34',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '198.17.255.255',
+    '198.20.0.0',
+    '223.255.255.255',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '2a00:1450::1',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('allows %s', (address) => {
+    expect(refusalReason(address)).toBeNull();
+  });
 
   it('says why, naming the embedded address', () => {
     expect(refusalReason('127.0.0.1')).toBe('127.0.0.1 is loopback');
@@ -77,11 +90,14 @@ describe('refusalReason', () => {
     const v4: string[] = [];
     for (let i = 0; i < 20_000; i++) v4.push([rand() >>> 24, rand() >>> 24, rand() >>> 24, rand() >>> 24].join('.'));
     // Boundaries of every range ipaddr.js knows, and one address on each side.
-    for (const [, ranges] of Object.entries((ipaddr.IPv4.prototype as unknown as { SpecialRanges: Record<string, unknown> }).SpecialRanges)) {
+    for (const [, ranges] of Object.entries(
+      (ipaddr.IPv4.prototype as unknown as { SpecialRanges: Record<string, unknown> }).SpecialRanges,
+    )) {
       for (const [base, bits] of ranges as Array<[ipaddr.IPv4, number]>) {
         const start = base.toByteArray().reduce((a, b) => a * 256 + b, 0);
         const end = start + 2 ** (32 - bits) - 1;
-        for (const n of [start - 1, start, end, end + 1]) if (n >= 0 && n < 2 ** 32) v4.push([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.'));
+        for (const n of [start - 1, start, end, end + 1])
+          if (n >= 0 && n < 2 ** 32) v4.push([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.'));
       }
     }
     let special = 0;
@@ -96,7 +112,8 @@ describe('refusalReason', () => {
     for (let i = 0; i < 20_000; i++) v6.push(Array.from({ length: 8 }, () => (rand() >>> 16).toString(16)).join(':'));
     for (const a of v6) {
       const range = ipaddr.parse(a).range();
-      if (range === 'unicast' || (range === 'ipv4Mapped' && !refused((ipaddr.parse(a) as ipaddr.IPv6).toIPv4Address().toString()))) continue;
+      if (range === 'unicast' || (range === 'ipv4Mapped' && !refused((ipaddr.parse(a) as ipaddr.IPv6).toIPv4Address().toString())))
+        continue;
       expect(refused(a), `${a} (${range})`).toBe(true);
     }
   });

@@ -10,7 +10,15 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboundGet, outboundPolicy, OutboundFailed, OutboundRefused, PUBLIC_ONLY, type OutboundGetOptions, type Resolver } from '../src/index.js';
+import {
+  outboundGet,
+  outboundPolicy,
+  OutboundFailed,
+  OutboundRefused,
+  PUBLIC_ONLY,
+  type OutboundGetOptions,
+  type Resolver,
+} from '../src/index.js';
 
 let internal: Server;
 let outside: Server;
@@ -19,7 +27,8 @@ let outsidePort: number;
 let internalHits = 0;
 let outsideHits = 0;
 
-const listen = (server: Server, host: string) => new Promise<number>((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
+const listen = (server: Server, host: string) =>
+  new Promise<number>((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 
 beforeAll(async () => {
   internal = createServer((req, res) => {
@@ -90,9 +99,23 @@ describe('destinations', () => {
   });
 
   it('refuses a host name that resolves to it, or to any private address among public ones', async () => {
-    const resolve: Resolver = async (name) => (name === 'both.example' ? [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
-    await refusedWithoutContact(`http://metadata.example:${internalPort}/`, base(undefined, { resolve }), /metadata\.example resolves to 127\.0\.0\.1 is loopback/);
-    await refusedWithoutContact(`http://both.example:${internalPort}/`, base(undefined, { resolve }), /both\.example resolves to 127\.0\.0\.1/);
+    const resolve: Resolver = async (name) =>
+      name === 'both.example'
+        ? [
+            { address: '93.184.216.34', family: 4 },
+            { address: '127.0.0.1', family: 4 },
+          ]
+        : [{ address: '127.0.0.1', family: 4 }];
+    await refusedWithoutContact(
+      `http://metadata.example:${internalPort}/`,
+      base(undefined, { resolve }),
+      /metadata\.example resolves to 127\.0\.0\.1 is loopback/,
+    );
+    await refusedWithoutContact(
+      `http://both.example:${internalPort}/`,
+      base(undefined, { resolve }),
+      /both\.example resolves to 127\.0\.0\.1/,
+    );
     // The system resolver's own answer for localhost, too.
     await refusedWithoutContact(`http://localhost:${internalPort}/`, base(), /localhost resolves to/);
   });
@@ -101,12 +124,32 @@ describe('destinations', () => {
     const resolve: Resolver = async (name) => [{ address: name === 'redirector.example' ? '127.0.0.2' : '127.0.0.1', family: 4 }];
     // The redirector is opened by name only: what it redirects to is checked like any other destination.
     const policy = outboundPolicy(['redirector.example']);
-    for (const to of [`http://127.0.0.1:${internalPort}/`, `http://[::ffff:127.0.0.1]:${internalPort}/`, `http://internal.example:${internalPort}/`, `http://2130706433:${internalPort}/`])
-      await refusedWithoutContact(`http://redirector.example:${outsidePort}/r?to=${encodeURIComponent(to)}`, base(policy, { resolve }), /^redirect refused: .*loopback/);
-    await refusedWithoutContact(`http://redirector.example:${outsidePort}/r?to=${encodeURIComponent('file:///etc/passwd')}`, base(policy, { resolve }), /redirect refused: scheme file/);
-    await refusedWithoutContact(`http://redirector.example:${outsidePort}/r?to=${encodeURIComponent('http://u:p@redirector.example/')}`, base(policy, { resolve }), /credentials/);
+    for (const to of [
+      `http://127.0.0.1:${internalPort}/`,
+      `http://[::ffff:127.0.0.1]:${internalPort}/`,
+      `http://internal.example:${internalPort}/`,
+      `http://2130706433:${internalPort}/`,
+    ])
+      await refusedWithoutContact(
+        `http://redirector.example:${outsidePort}/r?to=${encodeURIComponent(to)}`,
+        base(policy, { resolve }),
+        /^redirect refused: .*loopback/,
+      );
+    await refusedWithoutContact(
+      `http://redirector.example:${outsidePort}/r?to=${encodeURIComponent('file:///etc/passwd')}`,
+      base(policy, { resolve }),
+      /redirect refused: scheme file/,
+    );
+    await refusedWithoutContact(
+      `http://redirector.example:${outsidePort}/r?to=${encodeURIComponent('http://u:p@redirector.example/')}`,
+      base(policy, { resolve }),
+      /credentials/,
+    );
     // A redirect that stays on allowed ground is followed.
-    const ok = await outboundGet(`http://redirector.example:${outsidePort}/r?to=${encodeURIComponent('/final.json')}`, base(policy, { resolve }));
+    const ok = await outboundGet(
+      `http://redirector.example:${outsidePort}/r?to=${encodeURIComponent('/final.json')}`,
+      base(policy, { resolve }),
+    );
     expect(ok).toMatchObject({ status: 200, url: `http://redirector.example:${outsidePort}/final.json` });
   });
 
@@ -184,7 +227,9 @@ describe('hostile URLs and servers', () => {
   });
 
   it('stops reading past the size limit', async () => {
-    const err = await outboundGet(`http://127.0.0.2:${outsidePort}/trickle`, base(undefined, { maxBytes: 4, timeoutMs: 2_000 })).catch((e: Error) => e);
+    const err = await outboundGet(`http://127.0.0.2:${outsidePort}/trickle`, base(undefined, { maxBytes: 4, timeoutMs: 2_000 })).catch(
+      (e: Error) => e,
+    );
     expect((err as Error).message).toBe('document larger than 4 bytes');
   });
 
@@ -192,7 +237,9 @@ describe('hostile URLs and servers', () => {
     const none: Resolver = async () => [];
     const failing: Resolver = async () => Promise.reject(Object.assign(new Error('nope'), { code: 'ENOTFOUND' }));
     await expect(outboundGet('http://gone.example/', base(undefined, { resolve: none }))).rejects.toThrow('gone.example does not resolve');
-    await expect(outboundGet('http://gone.example/', base(undefined, { resolve: failing }))).rejects.toThrow('gone.example does not resolve: ENOTFOUND');
+    await expect(outboundGet('http://gone.example/', base(undefined, { resolve: failing }))).rejects.toThrow(
+      'gone.example does not resolve: ENOTFOUND',
+    );
   });
 });
 

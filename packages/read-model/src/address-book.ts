@@ -32,7 +32,11 @@ export function bookEntry(raw: string, facts: AccountFacts | undefined, testnet:
   const hash = Buffer.from(raw.slice(colon + 1), 'hex');
   const codeHash = facts?.code_hash ?? null;
   const bounceable = codeHash !== null && !isWallet(codeHash);
-  return { user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url, domain: facts?.domain ?? null, interfaces: interfacesOf(facts) };
+  return {
+    user_friendly: friendlyForms(workchain, hash, bounceable, testnet).b64url,
+    domain: facts?.domain ?? null,
+    interfaces: interfacesOf(facts),
+  };
 }
 
 /**
@@ -41,7 +45,9 @@ export function bookEntry(raw: string, facts: AccountFacts | undefined, testnet:
  * whatever it holds) made it hash a sequential scan of the whole table instead.
  */
 function anyOf(accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
-  return Array.isArray(accounts) ? sql<string>`any(${accounts}::text[])` : sql<string>`any(array(${accounts as SelectQueryBuilder<any, any, { account: string }>}))`;
+  return Array.isArray(accounts)
+    ? sql<string>`any(${accounts}::text[])`
+    : sql<string>`any(array(${accounts as SelectQueryBuilder<any, any, { account: string }>}))`;
 }
 
 /** The code facts of accounts (latest_account_states) for the address book; `accounts` is a list or a subquery. */
@@ -85,7 +91,9 @@ export async function accountFacts(db: Kysely<ChainDatabase>, addresses: readonl
 }
 
 /** Raw addresses, nulls skipped, each once in first-seen order (the order of the address book's keys). */
-export const uniqueAddresses = (addresses: Iterable<string | null | undefined>) => [...new Set([...addresses].filter((a): a is string => typeof a === 'string'))];
+export const uniqueAddresses = (addresses: Iterable<string | null | undefined>) => [
+  ...new Set([...addresses].filter((a): a is string => typeof a === 'string')),
+];
 
 /** The address book of `unique` addresses from their facts. */
 export function bookOf(unique: readonly string[], facts: Map<string, AccountFacts>, testnet: boolean): v3.AddressBook {
@@ -95,7 +103,11 @@ export function bookOf(unique: readonly string[], facts: Map<string, AccountFact
 }
 
 /** The address book of every address in `addresses` (raw forms; nulls skipped). */
-export async function addressBook(db: Kysely<ChainDatabase>, addresses: Iterable<string | null | undefined>, testnet: boolean): Promise<v3.AddressBook> {
+export async function addressBook(
+  db: Kysely<ChainDatabase>,
+  addresses: Iterable<string | null | undefined>,
+  testnet: boolean,
+): Promise<v3.AddressBook> {
   const unique = uniqueAddresses(addresses);
   return bookOf(unique, await accountFacts(db, unique), testnet);
 }

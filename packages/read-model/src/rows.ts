@@ -44,9 +44,18 @@ const b64 = (bytes: Buffer) => bytes.toString('base64');
 const bigHash = (v: bigint) => b64(Buffer.from(v.toString(16).padStart(64, '0'), 'hex'));
 const boc = (cell: Cell) => cell.toBoc({ idx: false, crc32: true }).toString('base64');
 
-
-const STATUS: Record<Transaction['oldStatus'], string> = { uninitialized: 'uninit', frozen: 'frozen', active: 'active', 'non-existing': 'nonexist' };
-const CHAIN_STATUS: Record<AccountState['status'], string> = { uninitialized: 'uninit', frozen: 'frozen', active: 'active', nonexist: 'nonexist' };
+const STATUS: Record<Transaction['oldStatus'], string> = {
+  uninitialized: 'uninit',
+  frozen: 'frozen',
+  active: 'active',
+  'non-existing': 'nonexist',
+};
+const CHAIN_STATUS: Record<AccountState['status'], string> = {
+  uninitialized: 'uninit',
+  frozen: 'frozen',
+  active: 'active',
+  nonexist: 'nonexist',
+};
 const DESCR_TYPE: Record<Transaction['description']['type'], string> = {
   generic: 'ord',
   storage: 'storage',
@@ -179,7 +188,14 @@ interface MessageContext {
   mcSeqno: number;
 }
 
-function messageRow(message: Message, cell: Cell, direction: 'in' | 'out', outIndex: number, ctx: MessageContext, contents: Map<string, string>): MessageRow {
+function messageRow(
+  message: Message,
+  cell: Cell,
+  direction: 'in' | 'out',
+  outIndex: number,
+  ctx: MessageContext,
+  contents: Map<string, string>,
+): MessageRow {
   const info = message.info;
   const bodyHash = b64(message.body.hash());
   if (!contents.has(bodyHash)) contents.set(bodyHash, boc(message.body));

@@ -19,7 +19,11 @@ export const WIRE_VERSION = 1;
  * A message row as a SELECT returns it (64-bit columns as decimal strings), with its body and init state BOCs, and
  * at ingest the comment the indexer already decoded from the body cell (`decoded_comment`, see rows.ts).
  */
-export type WireMessageRow = Selectable<MessagesTable> & { body: string | null; init_state: string | null; decoded_comment?: string | null };
+export type WireMessageRow = Selectable<MessagesTable> & {
+  body: string | null;
+  init_state: string | null;
+  decoded_comment?: string | null;
+};
 
 /** A transaction's columns the wire form needs, as a SELECT returns them. */
 export type WireTransactionRow = Pick<
@@ -44,7 +48,10 @@ export type WireTransactionRow = Pick<
 >;
 
 /** An account state row as a SELECT returns it. */
-export type WireStateRow = Pick<Selectable<AccountStatesTable>, 'hash' | 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'>;
+export type WireStateRow = Pick<
+  Selectable<AccountStatesTable>,
+  'hash' | 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'
+>;
 
 /** Message rows with their body and init state BOCs, in the read shape (64-bit and numeric columns as text). */
 export function wireMessagesQuery(db: Kysely<ChainDatabase>) {
@@ -177,7 +184,18 @@ export function selected<T>(row: object, int64: readonly string[], json: readonl
 
 export const TX_INT64 = ['lt', 'block_shard', 'prev_trans_lt', 'total_fees'];
 export const TX_JSON = ['total_fees_extra_currencies', 'description'];
-export const MSG_INT64 = ['tx_lt', 'value', 'fwd_fee', 'ihr_fee', 'extra_flags', 'import_fee', 'created_lt', 'created_at', 'order_lt', 'order_utime'];
+export const MSG_INT64 = [
+  'tx_lt',
+  'value',
+  'fwd_fee',
+  'ihr_fee',
+  'extra_flags',
+  'import_fee',
+  'created_lt',
+  'created_at',
+  'order_lt',
+  'order_utime',
+];
 export const MSG_JSON = ['value_extra_currencies'];
 const STATE_INT64 = ['balance'];
 const STATE_JSON = ['extra_currencies'];
@@ -238,7 +256,9 @@ function messageText(m: MessageRow, contents: ReadonlyMap<string, string>): stri
     const text = commentText(m, body);
     if (text !== null) decoded = `{"type":"text_comment","@type":"text_comment","comment":${JSON.stringify(text)}}`;
   }
-  const init = m.init_state_hash ? `{"hash":${str(m.init_state_hash)},"body":${str(contents.get(m.init_state_hash) ?? null)},"decoded":null}` : 'null';
+  const init = m.init_state_hash
+    ? `{"hash":${str(m.init_state_hash)},"body":${str(contents.get(m.init_state_hash) ?? null)},"decoded":null}`
+    : 'null';
   return (
     `{"hash":${str(m.msg_hash)}${m.msg_hash_norm ? `,"hash_norm":${str(m.msg_hash_norm)}` : ''}` +
     `,"source":${str(m.source)},"destination":${str(m.destination)},"value":${dec(m.value)}` +
@@ -253,7 +273,8 @@ function messageText(m: MessageRow, contents: ReadonlyMap<string, string>): stri
 /** wireAccountState's JSON. */
 function stateText(hash: string, states: ReadonlyMap<string, WireStateRow>): string {
   const s = states.get(hash);
-  if (!s) return `{"hash":${str(hash)},"balance":null,"extra_currencies":null,"account_status":null,"frozen_hash":null,"data_hash":null,"code_hash":null}`;
+  if (!s)
+    return `{"hash":${str(hash)},"balance":null,"extra_currencies":null,"account_status":null,"frozen_hash":null,"data_hash":null,"code_hash":null}`;
   return (
     `{"hash":${str(hash)},"balance":${dec(s.balance)},"extra_currencies":${raw(s.extra_currencies)},"account_status":${str(s.account_status)}` +
     `,"frozen_hash":${str(s.frozen_hash)},"data_hash":${str(s.data_hash)},"code_hash":${str(s.code_hash)}}`
@@ -265,7 +286,12 @@ function stateText(hash: string, states: ReadonlyMap<string, WireStateRow>): str
  * left out: the traces derivation assigns it in the same database transaction, and the reader splices it in as the
  * first key.
  */
-export function storedWire(tx: TransactionRow, messages: readonly MessageRow[], contents: ReadonlyMap<string, string>, states: ReadonlyMap<string, WireStateRow>): StoredWire {
+export function storedWire(
+  tx: TransactionRow,
+  messages: readonly MessageRow[],
+  contents: ReadonlyMap<string, string>,
+  states: ReadonlyMap<string, WireStateRow>,
+): StoredWire {
   let incoming = 'null';
   const outgoing: MessageRow[] = [];
   const peers = new Set<string>();

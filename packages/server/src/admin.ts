@@ -53,7 +53,12 @@ export function removeAdminFile(dataDir: string, token: string): void {
 export interface AdminDevnet {
   seed(): Promise<unknown>;
   /** Files a complaint with the devnet's elector and has the devnet validators vote for it (resolves once filed). */
-  fileComplaint(request: { validatorPubkey?: string; suggestedFine?: bigint; suggestedFinePart?: number; severity?: number }): Promise<unknown>;
+  fileComplaint(request: {
+    validatorPubkey?: string;
+    suggestedFine?: bigint;
+    suggestedFinePart?: number;
+    severity?: number;
+  }): Promise<unknown>;
 }
 
 export interface AdminOptions {
@@ -81,11 +86,22 @@ export function createAdminApp(options: AdminOptions): Express {
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) =>
     fn(req, res).catch((err: Error) => res.status(400).json({ error: err.message }));
 
-  app.get('/admin/keys', wrap(async (_req, res) => void res.json(serialise(await options.keys.list()))));
+  app.get(
+    '/admin/keys',
+    wrap(async (_req, res) => void res.json(serialise(await options.keys.list()))),
+  );
   app.post(
     '/admin/keys',
     wrap(async (req, res) => {
-      const b = req.body as { network: Network; rps: number; burst: number; label?: string; expiresAt?: string | null; streamConnections?: number | null; streamAddresses?: number | null };
+      const b = req.body as {
+        network: Network;
+        rps: number;
+        burst: number;
+        label?: string;
+        expiresAt?: string | null;
+        streamConnections?: number | null;
+        streamAddresses?: number | null;
+      };
       const issued = await options.keys.create({ ...b, expiresAt: b.expiresAt ? new Date(b.expiresAt) : null });
       res.status(201).json(serialise(issued));
     }),
@@ -119,9 +135,11 @@ export function createAdminApp(options: AdminOptions): Express {
       if (b.validatorPubkey !== undefined && (typeof b.validatorPubkey !== 'string' || !/^[0-9a-fA-F]{64}$/.test(b.validatorPubkey))) {
         return void res.status(400).json({ error: 'validatorPubkey: expected 64 hex digits' });
       }
-      if (b.suggestedFine !== undefined && (typeof b.suggestedFine !== 'string' || !/^\d+$/.test(b.suggestedFine))) return void res.status(400).json({ error: 'suggestedFine: expected nanotons as a decimal string' });
+      if (b.suggestedFine !== undefined && (typeof b.suggestedFine !== 'string' || !/^\d+$/.test(b.suggestedFine)))
+        return void res.status(400).json({ error: 'suggestedFine: expected nanotons as a decimal string' });
       const uint = (v: unknown, max: number) => v === undefined || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= max);
-      if (!uint(b.suggestedFinePart, 2 ** 32 - 1)) return void res.status(400).json({ error: 'suggestedFinePart: expected an integer 0…2^32−1' });
+      if (!uint(b.suggestedFinePart, 2 ** 32 - 1))
+        return void res.status(400).json({ error: 'suggestedFinePart: expected an integer 0…2^32−1' });
       if (!uint(b.severity, 255)) return void res.status(400).json({ error: 'severity: expected an integer 0…255' });
       const filed = await devnet.fileComplaint({
         validatorPubkey: b.validatorPubkey as string | undefined,

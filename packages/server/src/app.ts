@@ -3,7 +3,13 @@ import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type Response } from 'express';
-import { jsonRpcMethods as generatedJsonRpcMethods, type JsonRpcMethod, type RequestContext, type V2Handlers, type V3Handlers } from '@tongate/stubs';
+import {
+  jsonRpcMethods as generatedJsonRpcMethods,
+  type JsonRpcMethod,
+  type RequestContext,
+  type V2Handlers,
+  type V3Handlers,
+} from '@tongate/stubs';
 import { authMiddleware, streamPlanOf, type KeyResolver, type StreamPlanLimits } from './auth.js';
 import { loadBundles, type Bundles } from './bundles.js';
 import type { Config, Network } from './config.js';
@@ -119,13 +125,21 @@ export function createApp(options: AppOptions): Express {
     const network = (res.locals.ctx as RequestContext | undefined)?.network ?? 'none';
     const operation =
       (res.locals.operationId as string | undefined) ??
-      ((req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId) ??
+      (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId ??
       'unmatched';
     const seconds = (performance.now() - (res.locals.arrivedAt as number)) / 1000;
     metrics.countRequest(operation, res.statusCode, network);
     metrics.observeLatency(operation, network, seconds);
     logger.info(
-      { requestId: res.locals.requestId, method: req.method, url: redactUrl((res.locals.publicUrl as string | undefined) ?? req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1e4) / 10, network, operation },
+      {
+        requestId: res.locals.requestId,
+        method: req.method,
+        url: redactUrl((res.locals.publicUrl as string | undefined) ?? req.originalUrl),
+        status: res.statusCode,
+        ms: Math.round(seconds * 1e4) / 10,
+        network,
+        operation,
+      },
       'request',
     );
   }
@@ -201,7 +215,10 @@ export function createApp(options: AppOptions): Express {
   const docs = docsRouter(bundles);
   const DOCS_PATH = /^\/(docs-assets\/|docs-init\.js$|api\/v[23]\/?$|api\/v[23]\/openapi\.json$)/;
 
-  const auth = authMiddleware({ keys: options.keys, limiter: options.limiter, keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst },
+  const auth = authMiddleware({
+    keys: options.keys,
+    limiter: options.limiter,
+    keylessPlan: { rps: config.keylessRps, burst: config.keylessBurst },
     keyLookupPlan: { rps: config.keyLookupRps, burst: config.keyLookupRps },
     trustProxy: config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '',
   });
@@ -212,7 +229,8 @@ export function createApp(options: AppOptions): Express {
     network: (res.locals.ctx as RequestContext).network as Network,
     keyId: (res.locals.keyId as number | undefined) ?? null,
     plan: streamPlanOf(res),
-    clientAddress: (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' ? req.ip : req.socket.remoteAddress) ?? 'unknown',
+    clientAddress:
+      (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' ? req.ip : req.socket.remoteAddress) ?? 'unknown',
     headers: req.headers,
   });
   const BODY_LIMIT = 8 * 1024 * 1024;
@@ -228,7 +246,11 @@ export function createApp(options: AppOptions): Express {
     Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
     for (const name in query) {
       const value = query[name];
-      if (typeof value === 'string' ? value.includes('\0') : Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('\0'))) {
+      if (
+        typeof value === 'string'
+          ? value.includes('\0')
+          : Array.isArray(value) && value.some((v) => typeof v === 'string' && v.includes('\0'))
+      ) {
         return next(new HttpError(422, `${name}: must not contain the NUL character (U+0000)`));
       }
     }
@@ -257,14 +279,16 @@ export function createApp(options: AppOptions): Express {
   const api = chain([
     // Only POST operations carry a body; a GET need not pass through the body parser's checks. A stream's
     // subscription is read by the Streaming API itself (its own limits and error texts).
-    (req: Request, res: Response, next: NextFunction) => (req.method === 'POST' && !STREAM_SSE_PATH.test(res.locals.path as string) ? parseJson(req, res, next) : next()),
+    (req: Request, res: Response, next: NextFunction) =>
+      req.method === 'POST' && !STREAM_SSE_PATH.test(res.locals.path as string) ? parseJson(req, res, next) : next(),
     auth,
     fixQuery,
     (req: Request, res: Response, next: NextFunction) => {
       const path = res.locals.path as string;
       if (JSON_RPC_PATH.test(path)) {
         res.locals.operationId = 'jsonRPC';
-        if (req.method !== 'POST') return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
+        if (req.method !== 'POST')
+          return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
         return jsonRpc(req, res, next);
       }
       if (path.startsWith('/api/streaming/')) {
@@ -272,7 +296,8 @@ export function createApp(options: AppOptions): Express {
         if (!streaming || (!sse && !STREAM_WS_PATH.test(path))) return next();
         res.locals.operationId = sse ? 'streamingSse' : 'streamingWs';
         if (sse) {
-          if (req.method !== 'POST') return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
+          if (req.method !== 'POST')
+            return next(new HttpError(405, `method ${req.method} not allowed on ${path}: use POST`, { Allow: 'POST' }));
           return streaming.sse(req, res, streamClient(req, res));
         }
         // An upgrade is taken by the listener before express; a plain request here did not ask for one.
@@ -324,20 +349,27 @@ export function createApp(options: AppOptions): Express {
     socket.on('error', () => {});
     const refuse = (status: number, message: string, headers: Record<string, string> = {}) => {
       const body = JSON.stringify({ error: message });
-      const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+      const extra = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.end(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
+      );
     };
     try {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       if (!streaming || !STREAM_WS_PATH.test(path)) return refuse(404, `not found: upgrade on ${path}`);
       if (req.method !== 'GET') return refuse(405, `method ${req.method} not allowed on ${path}: use GET`);
       const network = networks.resolve(req.headers.host, req.socket.localPort);
-      if (!network) return refuse(421, `unknown host '${req.headers.host ?? '(none)'}': this server answers ${networks.knownHosts.join(', ')}`);
+      if (!network)
+        return refuse(421, `unknown host '${req.headers.host ?? '(none)'}': this server answers ${networks.knownHosts.join(', ')}`);
       const expressReq = req as Request;
       Object.setPrototypeOf(expressReq, app.request);
       Object.assign(expressReq, { app, originalUrl: req.url ?? '/' });
       const requestId = randomUUID();
-      const fakeRes = { locals: { ctx: { network, requestId, startedAt: performance.now(), headers: req.headers } as RequestContext, path } } as unknown as Response;
+      const fakeRes = {
+        locals: { ctx: { network, requestId, startedAt: performance.now(), headers: req.headers } as RequestContext, path },
+      } as unknown as Response;
       auth(expressReq, fakeRes, (err?: unknown) => {
         if (err) {
           const mapped = mapError(err, requestId);

@@ -91,8 +91,16 @@ export function authMiddleware(options: AuthOptions): RequestHandler {
     if (verdict && verdict.status === 'valid') {
       if (verdict.record.network !== network) return next(new HttpError(403, 'Network not allowed'));
       res.locals.keyId = verdict.record.id;
-      res.locals.streamPlan = { connections: verdict.record.stream_connections ?? null, addresses: verdict.record.stream_addresses ?? null } satisfies StreamPlanLimits;
-      return charge({ subject: `key:${verdict.record.id}`, plan: { rps: verdict.record.rps, burst: verdict.record.burst } }, res, next, undefined);
+      res.locals.streamPlan = {
+        connections: verdict.record.stream_connections ?? null,
+        addresses: verdict.record.stream_addresses ?? null,
+      } satisfies StreamPlanLimits;
+      return charge(
+        { subject: `key:${verdict.record.id}`, plan: { rps: verdict.record.rps, burst: verdict.record.burst } },
+        res,
+        next,
+        undefined,
+      );
     }
     const keyless: RateSubject = { subject: `ip:${clientAddress(req)}`, plan: keylessPlan };
     charge(keyless, res, next, verdict ? new HttpError(401, 'API key does not exist') : undefined);
@@ -103,7 +111,10 @@ export function authMiddleware(options: AuthOptions): RequestHandler {
     res.locals.rateSubject = rate;
     const sync = limiter.consumeSync?.(rate.subject, rate.plan);
     if (sync) return limited(sync, next, refusal);
-    limiter.consume(rate.subject, rate.plan).then((result) => limited(result, next, refusal)).catch(next);
+    limiter
+      .consume(rate.subject, rate.plan)
+      .then((result) => limited(result, next, refusal))
+      .catch(next);
   }
 
   return (req: Request, res: Response, next: NextFunction) => {
@@ -117,7 +128,10 @@ export function authMiddleware(options: AuthOptions): RequestHandler {
       const sync = limiter.consumeSync?.(lookup, keyLookupPlan);
       const lookUp = (allowed: LimitResult) => {
         if (!allowed.allowed) return limited(allowed, next, undefined);
-        keys.resolve(key).then((verdict) => admit(verdict, req, res, next)).catch(next);
+        keys
+          .resolve(key)
+          .then((verdict) => admit(verdict, req, res, next))
+          .catch(next);
       };
       if (sync) return lookUp(sync);
       limiter.consume(lookup, keyLookupPlan).then(lookUp).catch(next);

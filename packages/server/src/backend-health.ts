@@ -23,7 +23,9 @@ export function backendHealthSources(health: BackendHealth): { name: string; hea
     health() {
       const servers = read();
       const healthy = servers.filter((s) => s.healthy).length;
-      return healthy >= 1 ? { degraded: false } : { degraded: true, detail: `no healthy liteserver (${healthy} of ${servers.length}): ${network} chain requests answer 503` };
+      return healthy >= 1
+        ? { degraded: false }
+        : { degraded: true, detail: `no healthy liteserver (${healthy} of ${servers.length}): ${network} chain requests answer 503` };
     },
   }));
 }

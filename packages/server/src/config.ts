@@ -119,63 +119,334 @@ interface SettingDoc {
 /** Every setting, its environment variable, JSON-file key and default — rendered into the README. */
 export const SETTINGS: readonly SettingDoc[] = [
   { key: 'listenHost', env: 'TONGATE_LISTEN_HOST', default: '127.0.0.1', description: 'Interface the API ports bind to.' },
-  { key: 'mainnet.hosts', env: 'TONGATE_MAINNET_HOST', default: 'mainnet.localhost', description: 'Comma list of host names that select mainnet.' },
-  { key: 'testnet.hosts', env: 'TONGATE_TESTNET_HOST', default: 'testnet.localhost', description: 'Comma list of host names that select testnet.' },
-  { key: 'mainnet.port', env: 'TONGATE_MAINNET_PORT', default: '8080', description: 'Port served for all host names above; plain loopback hosts (localhost, 127.0.0.1) on it get mainnet.' },
-  { key: 'testnet.port', env: 'TONGATE_TESTNET_PORT', default: '8081', description: 'Second port; plain loopback hosts on it get testnet. 0 disables it.' },
-  { key: 'mainnet.backend', env: 'TONGATE_MAINNET_BACKEND', default: 'devnet', description: 'Chain backend of mainnet: devnet | liteserver.' },
-  { key: 'testnet.backend', env: 'TONGATE_TESTNET_BACKEND', default: 'devnet', description: 'Chain backend of testnet: devnet | liteserver.' },
-  { key: 'mainnet.liteserverConfig', env: 'TONGATE_MAINNET_LITESERVER_CONFIG', default: '(empty)', description: 'Global config path for the mainnet liteserver backend.' },
-  { key: 'testnet.liteserverConfig', env: 'TONGATE_TESTNET_LITESERVER_CONFIG', default: '(empty)', description: 'Global config path for the testnet liteserver backend.' },
-  { key: 'mainnet.indexFrom', env: 'TONGATE_MAINNET_INDEX_FROM', default: '(empty: first block)', description: 'Masterchain seqno the mainnet indexer starts from on an empty database.' },
-  { key: 'testnet.indexFrom', env: 'TONGATE_TESTNET_INDEX_FROM', default: '(empty: first block)', description: 'Masterchain seqno the testnet indexer starts from on an empty database.' },
-  { key: 'mainnet.dnsCollection', env: 'TONGATE_MAINNET_DNS_COLLECTION', default: '(empty: from the chain)', description: 'The `.ton` DNS collection whose items the mainnet indexer counts as domains; empty = the one config param 4\'s root resolver names.' },
-  { key: 'testnet.dnsCollection', env: 'TONGATE_TESTNET_DNS_COLLECTION', default: '(empty: from the chain)', description: 'The `.ton` DNS collection whose items the testnet indexer counts as domains; empty = the one config param 4\'s root resolver names.' },
-  { key: 'indexer', env: 'TONGATE_INDEXER', default: 'embedded', description: 'embedded: the server indexes its networks itself; external: `tongate index --network N` processes do (production).' },
+  {
+    key: 'mainnet.hosts',
+    env: 'TONGATE_MAINNET_HOST',
+    default: 'mainnet.localhost',
+    description: 'Comma list of host names that select mainnet.',
+  },
+  {
+    key: 'testnet.hosts',
+    env: 'TONGATE_TESTNET_HOST',
+    default: 'testnet.localhost',
+    description: 'Comma list of host names that select testnet.',
+  },
+  {
+    key: 'mainnet.port',
+    env: 'TONGATE_MAINNET_PORT',
+    default: '8080',
+    description: 'Port served for all host names above; plain loopback hosts (localhost, 127.0.0.1) on it get mainnet.',
+  },
+  {
+    key: 'testnet.port',
+    env: 'TONGATE_TESTNET_PORT',
+    default: '8081',
+    description: 'Second port; plain loopback hosts on it get testnet. 0 disables it.',
+  },
+  {
+    key: 'mainnet.backend',
+    env: 'TONGATE_MAINNET_BACKEND',
+    default: 'devnet',
+    description: 'Chain backend of mainnet: devnet | liteserver.',
+  },
+  {
+    key: 'testnet.backend',
+    env: 'TONGATE_TESTNET_BACKEND',
+    default: 'devnet',
+    description: 'Chain backend of testnet: devnet | liteserver.',
+  },
+  {
+    key: 'mainnet.liteserverConfig',
+    env: 'TONGATE_MAINNET_LITESERVER_CONFIG',
+    default: '(empty)',
+    description: 'Global config path for the mainnet liteserver backend.',
+  },
+  {
+    key: 'testnet.liteserverConfig',
+    env: 'TONGATE_TESTNET_LITESERVER_CONFIG',
+    default: '(empty)',
+    description: 'Global config path for the testnet liteserver backend.',
+  },
+  {
+    key: 'mainnet.indexFrom',
+    env: 'TONGATE_MAINNET_INDEX_FROM',
+    default: '(empty: first block)',
+    description: 'Masterchain seqno the mainnet indexer starts from on an empty database.',
+  },
+  {
+    key: 'testnet.indexFrom',
+    env: 'TONGATE_TESTNET_INDEX_FROM',
+    default: '(empty: first block)',
+    description: 'Masterchain seqno the testnet indexer starts from on an empty database.',
+  },
+  {
+    key: 'mainnet.dnsCollection',
+    env: 'TONGATE_MAINNET_DNS_COLLECTION',
+    default: '(empty: from the chain)',
+    description:
+      "The `.ton` DNS collection whose items the mainnet indexer counts as domains; empty = the one config param 4's root resolver names.",
+  },
+  {
+    key: 'testnet.dnsCollection',
+    env: 'TONGATE_TESTNET_DNS_COLLECTION',
+    default: '(empty: from the chain)',
+    description:
+      "The `.ton` DNS collection whose items the testnet indexer counts as domains; empty = the one config param 4's root resolver names.",
+  },
+  {
+    key: 'indexer',
+    env: 'TONGATE_INDEXER',
+    default: 'embedded',
+    description: 'embedded: the server indexes its networks itself; external: `tongate index --network N` processes do (production).',
+  },
   { key: 'databaseUrl', env: 'DATABASE_URL', default: '(empty: embedded PGlite)', description: 'PostgreSQL connection string.' },
-  { key: 'databaseSchema', env: 'TONGATE_DATABASE_SCHEMA', default: '(empty: public; chain tables in mainnet, testnet)', description: 'PostgreSQL schema of the keys tables; the chain tables go in `<schema>_mainnet` and `<schema>_testnet`. Lets several deployments share one database.' },
-  { key: 'redisUrl', env: 'REDIS_URL', default: '(empty: in-memory limiter)', description: 'Redis for rate limits shared between processes.' },
+  {
+    key: 'databaseSchema',
+    env: 'TONGATE_DATABASE_SCHEMA',
+    default: '(empty: public; chain tables in mainnet, testnet)',
+    description:
+      'PostgreSQL schema of the keys tables; the chain tables go in `<schema>_mainnet` and `<schema>_testnet`. Lets several deployments share one database.',
+  },
+  {
+    key: 'redisUrl',
+    env: 'REDIS_URL',
+    default: '(empty: in-memory limiter)',
+    description: 'Redis for rate limits shared between processes.',
+  },
   { key: 'dataDir', env: 'TONGATE_DATA_DIR', default: './data', description: 'Embedded database, devnet state, admin token.' },
-  { key: 'trustProxy', env: 'TONGATE_TRUST_PROXY', default: 'false', description: 'Trust X-Forwarded-For: false | true | hop count | proxy addresses.' },
+  {
+    key: 'trustProxy',
+    env: 'TONGATE_TRUST_PROXY',
+    default: 'false',
+    description: 'Trust X-Forwarded-For: false | true | hop count | proxy addresses.',
+  },
   { key: 'keylessRps', env: 'TONGATE_KEYLESS_RPS', default: '1', description: 'Requests per second without a key, per client address.' },
   { key: 'keylessBurst', env: 'TONGATE_KEYLESS_BURST', default: '1', description: 'Burst without a key (window = burst / rps seconds).' },
-  { key: 'defaultPlanRps', env: 'TONGATE_DEFAULT_PLAN_RPS', default: '10', description: 'Requests per second of a new key when none is given.' },
+  {
+    key: 'defaultPlanRps',
+    env: 'TONGATE_DEFAULT_PLAN_RPS',
+    default: '10',
+    description: 'Requests per second of a new key when none is given.',
+  },
   { key: 'defaultPlanBurst', env: 'TONGATE_DEFAULT_PLAN_BURST', default: '(= rps)', description: 'Burst of a new key when none is given.' },
-  { key: 'keysPollMs', env: 'TONGATE_KEYS_POLL_MS', default: '250', description: 'How often each process checks for key changes (revocation delay).' },
-  { key: 'devnetBlockIntervalMs', env: 'TONGATE_DEVNET_BLOCK_INTERVAL_MS', default: '1000', description: 'Devnet block production interval in ms (a masterchain and a basechain block per round).' },
-  { key: 'devnetElectionCycleS', env: 'TONGATE_DEVNET_ELECTION_CYCLE_S', default: '120', description: 'Devnet validation cycle in seconds (config 15 validators_elected_for); elections open half a cycle before a set starts and close a sixth before.' },
-  { key: 'logLevel', env: 'TONGATE_LOG_LEVEL', default: 'info', description: 'pino log level. Lines go to stdout, written in batches at most 250 ms late.' },
-  { key: 'logFormat', env: 'TONGATE_LOG_FORMAT', default: 'auto', description: 'auto: readable lines when stdout is a terminal, JSON lines otherwise; json: always JSON (for log collectors); pretty: always readable.' },
-  { key: 'validateResponses', env: 'TONGATE_VALIDATE_RESPONSES', default: 'false', description: 'Validate replies against the spec (tests turn it on).' },
+  {
+    key: 'keysPollMs',
+    env: 'TONGATE_KEYS_POLL_MS',
+    default: '250',
+    description: 'How often each process checks for key changes (revocation delay).',
+  },
+  {
+    key: 'devnetBlockIntervalMs',
+    env: 'TONGATE_DEVNET_BLOCK_INTERVAL_MS',
+    default: '1000',
+    description: 'Devnet block production interval in ms (a masterchain and a basechain block per round).',
+  },
+  {
+    key: 'devnetElectionCycleS',
+    env: 'TONGATE_DEVNET_ELECTION_CYCLE_S',
+    default: '120',
+    description:
+      'Devnet validation cycle in seconds (config 15 validators_elected_for); elections open half a cycle before a set starts and close a sixth before.',
+  },
+  {
+    key: 'logLevel',
+    env: 'TONGATE_LOG_LEVEL',
+    default: 'info',
+    description: 'pino log level. Lines go to stdout, written in batches at most 250 ms late.',
+  },
+  {
+    key: 'logFormat',
+    env: 'TONGATE_LOG_FORMAT',
+    default: 'auto',
+    description:
+      'auto: readable lines when stdout is a terminal, JSON lines otherwise; json: always JSON (for log collectors); pretty: always readable.',
+  },
+  {
+    key: 'validateResponses',
+    env: 'TONGATE_VALIDATE_RESPONSES',
+    default: 'false',
+    description: 'Validate replies against the spec (tests turn it on).',
+  },
   { key: 'v2Release', env: 'TONGATE_V2_RELEASE', default: '0', description: 'Release counter c of the v2 version header 2.2.c.' },
-  { key: 'keyLookupRps', env: 'TONGATE_KEY_LOOKUP_RPS', default: '10', description: 'Store lookups of API keys not in the cache, per second per client address (429 past it); unknown keys also count against the keyless limit.' },
-  { key: 'jsonRpcBatchMax', env: 'TONGATE_JSONRPC_BATCH_MAX', default: '100', description: 'Most calls in one JSON-RPC batch (422 past it). Every call counts against the rate limit; calls past the allowance answer 429 entries.' },
-  { key: 'jsonRpcBatchReplyBytes', env: 'TONGATE_JSONRPC_BATCH_REPLY_BYTES', default: '16777216', description: 'A JSON-RPC batch reply stops growing at this size; the calls after it answer 413 entries.' },
-  { key: 'headersTimeoutMs', env: 'TONGATE_HEADERS_TIMEOUT_MS', default: '10000', description: 'A connection must send its request headers within this time, or it is closed (408).' },
-  { key: 'requestTimeoutMs', env: 'TONGATE_REQUEST_TIMEOUT_MS', default: '30000', description: 'A connection must send its whole request within this time, or it is closed (408).' },
-  { key: 'keepAliveTimeoutMs', env: 'TONGATE_KEEPALIVE_TIMEOUT_MS', default: '5000', description: 'Idle keep-alive connections are closed after this time.' },
-  { key: 'connectionsCheckIntervalMs', env: 'TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', default: '5000', description: 'How often open connections are checked against the two timeouts above (a silent socket is closed within their sum).' },
-  { key: 'dbReadTimeoutMs', env: 'TONGATE_DB_READ_TIMEOUT_MS', default: '5000', description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).' },
-  { key: 'pendingTtlSeconds', env: 'TONGATE_PENDING_TTL_S', default: '60', description: 'Seconds a sent message\'s emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.' },
-  { key: 'pendingMaxEntries', env: 'TONGATE_PENDING_MAX_ENTRIES', default: '10000', description: 'Pending traces held per network at most; past it the oldest are dropped.' },
-  { key: 'streamKeyConnections', env: 'TONGATE_STREAM_KEY_CONNECTIONS', default: '2', description: 'Streaming API: concurrent streams (SSE and WebSocket together) per API key whose own plan does not say (`keys create --stream-connections`); past it 429 `connection limit reached`. -1 = no limit.' },
-  { key: 'streamKeyAddresses', env: 'TONGATE_STREAM_KEY_ADDRESSES', default: '1000', description: 'Streaming API: addresses one stream of a keyed client subscribes to at most, unless the key\'s plan says (`--stream-addresses`); 400 `too many addresses`. -1 = no limit.' },
-  { key: 'streamKeylessConnections', env: 'TONGATE_STREAM_KEYLESS_CONNECTIONS', default: '1', description: 'Streaming API without a key: concurrent streams per client address. 0 = keyless streaming off.' },
-  { key: 'streamKeylessAddresses', env: 'TONGATE_STREAM_KEYLESS_ADDRESSES', default: '10', description: 'Streaming API without a key: addresses per stream.' },
-  { key: 'streamConnectsPerMinute', env: 'TONGATE_STREAM_CONNECTS_PER_MIN', default: '30', description: 'Streaming API: streams a key (or keyless client address) may open per minute; past it 429 `reconnect rate exceeded`.' },
-  { key: 'streamRetainBlocks', env: 'TONGATE_STREAM_RETAIN_BLOCKS', default: '600', description: 'Streaming API: finalized blocks each API process keeps per network for reconnecting subscribers (Last-Event-ID / after_mc_seqno).' },
-  { key: 'streamKeepAliveMs', env: 'TONGATE_STREAM_KEEPALIVE_MS', default: '15000', description: 'Streaming API: keep-alive interval (SSE `: keepalive` comment, WebSocket ping); a peer that reads nothing over two of them is closed.' },
-  { key: 'streamMaxBufferBytes', env: 'TONGATE_STREAM_MAX_BUFFER_BYTES', default: '4194304', description: 'Streaming API: a subscriber with more unsent bytes than this is dropped with a close reason.' },
-  { key: 'streamChannel', env: 'TONGATE_STREAM_CHANNEL', default: 'tongate:stream', description: 'Streaming API: Redis pub/sub channel prefix the indexer and every API process of one deployment share (`:mainnet` / `:testnet` appended; the per-key stream counts live under `<prefix>:limits`); give deployments sharing one Redis different ones.' },
-  { key: 'metadataFetch', env: 'TONGATE_METADATA_FETCH', default: 'false', description: 'Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet. The URLs are anyone\'s to write on chain, so every fetch is guarded: see `TONGATE_OUTBOUND_ALLOW`.' },
-  { key: 'metadataSchemes', env: 'TONGATE_METADATA_SCHEMES', default: 'https,ipfs', description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.' },
-  { key: 'metadataIpfsGateway', env: 'TONGATE_METADATA_IPFS_GATEWAY', default: 'https://ipfs.io/ipfs/', description: 'HTTP gateway that `ipfs://` content URIs are fetched through.' },
-  { key: 'metadataTimeoutMs', env: 'TONGATE_METADATA_TIMEOUT_MS', default: '5000', description: 'Time limit of one metadata fetch (connect to last byte).' },
-  { key: 'metadataMaxBytes', env: 'TONGATE_METADATA_MAX_BYTES', default: '262144', description: 'Largest metadata document read; a longer one is dropped as invalid.' },
-  { key: 'metadataTtlSeconds', env: 'TONGATE_METADATA_TTL_SECONDS', default: '86400', description: 'A fetched metadata document is refreshed after this long; a failed or refused fetch is retried after a tenth of it.' },
-  { key: 'outboundAllow', env: 'TONGATE_OUTBOUND_ALLOW', default: '(empty: public addresses only)', description: 'Comma list of host names, IP addresses and CIDR blocks that outbound fetches (token metadata, the IPFS gateway) may reach although they are private, loopback, link-local or otherwise not public unicast: a private metadata mirror, an own IPFS gateway (name its host here). Nothing else opens the guard.' },
-  { key: 'corsOrigins', env: 'TONGATE_CORS_ORIGINS', default: '*', description: 'Origins whose web pages may call the API from a browser (CORS): `*` for any, or a comma list of exact origins such as `https://app.example,http://localhost:3000`. Preflights need no key and count against no limit.' },
-  { key: 'maxConnectionsPerClient', env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT', default: '256 (0 when trustProxy is set)', description: 'Open connections per client address; further ones are closed at once. 0 = no cap.' },
+  {
+    key: 'keyLookupRps',
+    env: 'TONGATE_KEY_LOOKUP_RPS',
+    default: '10',
+    description:
+      'Store lookups of API keys not in the cache, per second per client address (429 past it); unknown keys also count against the keyless limit.',
+  },
+  {
+    key: 'jsonRpcBatchMax',
+    env: 'TONGATE_JSONRPC_BATCH_MAX',
+    default: '100',
+    description:
+      'Most calls in one JSON-RPC batch (422 past it). Every call counts against the rate limit; calls past the allowance answer 429 entries.',
+  },
+  {
+    key: 'jsonRpcBatchReplyBytes',
+    env: 'TONGATE_JSONRPC_BATCH_REPLY_BYTES',
+    default: '16777216',
+    description: 'A JSON-RPC batch reply stops growing at this size; the calls after it answer 413 entries.',
+  },
+  {
+    key: 'headersTimeoutMs',
+    env: 'TONGATE_HEADERS_TIMEOUT_MS',
+    default: '10000',
+    description: 'A connection must send its request headers within this time, or it is closed (408).',
+  },
+  {
+    key: 'requestTimeoutMs',
+    env: 'TONGATE_REQUEST_TIMEOUT_MS',
+    default: '30000',
+    description: 'A connection must send its whole request within this time, or it is closed (408).',
+  },
+  {
+    key: 'keepAliveTimeoutMs',
+    env: 'TONGATE_KEEPALIVE_TIMEOUT_MS',
+    default: '5000',
+    description: 'Idle keep-alive connections are closed after this time.',
+  },
+  {
+    key: 'connectionsCheckIntervalMs',
+    env: 'TONGATE_CONNECTIONS_CHECK_INTERVAL_MS',
+    default: '5000',
+    description: 'How often open connections are checked against the two timeouts above (a silent socket is closed within their sum).',
+  },
+  {
+    key: 'dbReadTimeoutMs',
+    env: 'TONGATE_DB_READ_TIMEOUT_MS',
+    default: '5000',
+    description: 'PostgreSQL statement timeout of the v3 reads of the index; a query past it answers 504 (PGlite has none).',
+  },
+  {
+    key: 'pendingTtlSeconds',
+    env: 'TONGATE_PENDING_TTL_S',
+    default: '60',
+    description:
+      "Seconds a sent message's emulated trace stays in the pending operations without landing (then it expires), and after it is finalized. Held in REDIS_URL when set, so every process sees it; in process otherwise.",
+  },
+  {
+    key: 'pendingMaxEntries',
+    env: 'TONGATE_PENDING_MAX_ENTRIES',
+    default: '10000',
+    description: 'Pending traces held per network at most; past it the oldest are dropped.',
+  },
+  {
+    key: 'streamKeyConnections',
+    env: 'TONGATE_STREAM_KEY_CONNECTIONS',
+    default: '2',
+    description:
+      'Streaming API: concurrent streams (SSE and WebSocket together) per API key whose own plan does not say (`keys create --stream-connections`); past it 429 `connection limit reached`. -1 = no limit.',
+  },
+  {
+    key: 'streamKeyAddresses',
+    env: 'TONGATE_STREAM_KEY_ADDRESSES',
+    default: '1000',
+    description:
+      "Streaming API: addresses one stream of a keyed client subscribes to at most, unless the key's plan says (`--stream-addresses`); 400 `too many addresses`. -1 = no limit.",
+  },
+  {
+    key: 'streamKeylessConnections',
+    env: 'TONGATE_STREAM_KEYLESS_CONNECTIONS',
+    default: '1',
+    description: 'Streaming API without a key: concurrent streams per client address. 0 = keyless streaming off.',
+  },
+  {
+    key: 'streamKeylessAddresses',
+    env: 'TONGATE_STREAM_KEYLESS_ADDRESSES',
+    default: '10',
+    description: 'Streaming API without a key: addresses per stream.',
+  },
+  {
+    key: 'streamConnectsPerMinute',
+    env: 'TONGATE_STREAM_CONNECTS_PER_MIN',
+    default: '30',
+    description: 'Streaming API: streams a key (or keyless client address) may open per minute; past it 429 `reconnect rate exceeded`.',
+  },
+  {
+    key: 'streamRetainBlocks',
+    env: 'TONGATE_STREAM_RETAIN_BLOCKS',
+    default: '600',
+    description:
+      'Streaming API: finalized blocks each API process keeps per network for reconnecting subscribers (Last-Event-ID / after_mc_seqno).',
+  },
+  {
+    key: 'streamKeepAliveMs',
+    env: 'TONGATE_STREAM_KEEPALIVE_MS',
+    default: '15000',
+    description:
+      'Streaming API: keep-alive interval (SSE `: keepalive` comment, WebSocket ping); a peer that reads nothing over two of them is closed.',
+  },
+  {
+    key: 'streamMaxBufferBytes',
+    env: 'TONGATE_STREAM_MAX_BUFFER_BYTES',
+    default: '4194304',
+    description: 'Streaming API: a subscriber with more unsent bytes than this is dropped with a close reason.',
+  },
+  {
+    key: 'streamChannel',
+    env: 'TONGATE_STREAM_CHANNEL',
+    default: 'tongate:stream',
+    description:
+      'Streaming API: Redis pub/sub channel prefix the indexer and every API process of one deployment share (`:mainnet` / `:testnet` appended; the per-key stream counts live under `<prefix>:limits`); give deployments sharing one Redis different ones.',
+  },
+  {
+    key: 'metadataFetch',
+    env: 'TONGATE_METADATA_FETCH',
+    default: 'false',
+    description:
+      "Fetch off-chain token metadata (jetton/NFT content URIs) in a background worker beside the indexer; until a document is fetched, `metadata` says `is_indexed: false`. Off by default: it needs internet. The URLs are anyone's to write on chain, so every fetch is guarded: see `TONGATE_OUTBOUND_ALLOW`.",
+  },
+  {
+    key: 'metadataSchemes',
+    env: 'TONGATE_METADATA_SCHEMES',
+    default: 'https,ipfs',
+    description: 'Comma list of URI schemes the metadata fetcher follows (http, https, ipfs); other URIs are recorded as not fetchable.',
+  },
+  {
+    key: 'metadataIpfsGateway',
+    env: 'TONGATE_METADATA_IPFS_GATEWAY',
+    default: 'https://ipfs.io/ipfs/',
+    description: 'HTTP gateway that `ipfs://` content URIs are fetched through.',
+  },
+  {
+    key: 'metadataTimeoutMs',
+    env: 'TONGATE_METADATA_TIMEOUT_MS',
+    default: '5000',
+    description: 'Time limit of one metadata fetch (connect to last byte).',
+  },
+  {
+    key: 'metadataMaxBytes',
+    env: 'TONGATE_METADATA_MAX_BYTES',
+    default: '262144',
+    description: 'Largest metadata document read; a longer one is dropped as invalid.',
+  },
+  {
+    key: 'metadataTtlSeconds',
+    env: 'TONGATE_METADATA_TTL_SECONDS',
+    default: '86400',
+    description: 'A fetched metadata document is refreshed after this long; a failed or refused fetch is retried after a tenth of it.',
+  },
+  {
+    key: 'outboundAllow',
+    env: 'TONGATE_OUTBOUND_ALLOW',
+    default: '(empty: public addresses only)',
+    description:
+      'Comma list of host names, IP addresses and CIDR blocks that outbound fetches (token metadata, the IPFS gateway) may reach although they are private, loopback, link-local or otherwise not public unicast: a private metadata mirror, an own IPFS gateway (name its host here). Nothing else opens the guard.',
+  },
+  {
+    key: 'corsOrigins',
+    env: 'TONGATE_CORS_ORIGINS',
+    default: '*',
+    description:
+      'Origins whose web pages may call the API from a browser (CORS): `*` for any, or a comma list of exact origins such as `https://app.example,http://localhost:3000`. Preflights need no key and count against no limit.',
+  },
+  {
+    key: 'maxConnectionsPerClient',
+    env: 'TONGATE_MAX_CONNECTIONS_PER_CLIENT',
+    default: '256 (0 when trustProxy is set)',
+    description: 'Open connections per client address; further ones are closed at once. 0 = no cap.',
+  },
 ];
 
 export function settingsTableMarkdown(): string {
@@ -276,7 +547,8 @@ function parseAddressSetting(name: string, raw: string): string {
 }
 
 function parseSchemaName(raw: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,54}$/.test(raw)) throw new ConfigError(`TONGATE_DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, _), got '${raw}'`);
+  if (!/^[a-z_][a-z0-9_]{0,54}$/.test(raw))
+    throw new ConfigError(`TONGATE_DATABASE_SCHEMA must be a lower-case SQL identifier (letters, digits, _), got '${raw}'`);
   return raw;
 }
 
@@ -290,17 +562,21 @@ const METADATA_SCHEMES = ['http', 'https', 'ipfs'];
 function parseSchemes(raw: string): string[] {
   const schemes = hostList(raw);
   for (const scheme of schemes) {
-    if (!METADATA_SCHEMES.includes(scheme)) throw new ConfigError(`TONGATE_METADATA_SCHEMES: '${scheme}' is not one of ${METADATA_SCHEMES.join(', ')}`);
+    if (!METADATA_SCHEMES.includes(scheme))
+      throw new ConfigError(`TONGATE_METADATA_SCHEMES: '${scheme}' is not one of ${METADATA_SCHEMES.join(', ')}`);
   }
   return schemes;
 }
 
 /** A CORS origin list: `*`, or origins as browsers send them (scheme, host, optional port; no path). */
 function parseOrigins(name: string, raw: string | readonly unknown[]): string[] {
-  const items = (typeof raw === 'string' ? raw.split(',') : raw.map((v) => (typeof v === 'string' ? v : ''))).map((o) => o.trim()).filter(Boolean);
+  const items = (typeof raw === 'string' ? raw.split(',') : raw.map((v) => (typeof v === 'string' ? v : '')))
+    .map((o) => o.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new ConfigError(`${name} must name at least one origin or *`);
   for (const origin of items) {
-    if (origin !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/i.test(origin)) throw new ConfigError(`${name}: '${origin}' is not * or an origin such as https://app.example`);
+    if (origin !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/i.test(origin))
+      throw new ConfigError(`${name}: '${origin}' is not * or an origin such as https://app.example`);
   }
   return items.includes('*') ? ['*'] : items.map((o) => o.toLowerCase());
 }
@@ -366,19 +642,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_DEVNET_ELECTION_CYCLE_S'))) config.devnetElectionCycleS = parseInteger('TONGATE_DEVNET_ELECTION_CYCLE_S', v, 12);
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
   if ((v = e('TONGATE_LOG_FORMAT'))) config.logFormat = v as Config['logFormat'];
-  if (!['auto', 'json', 'pretty'].includes(config.logFormat)) throw new ConfigError(`TONGATE_LOG_FORMAT (logFormat) must be auto, json or pretty, got '${config.logFormat}'`);
+  if (!['auto', 'json', 'pretty'].includes(config.logFormat))
+    throw new ConfigError(`TONGATE_LOG_FORMAT (logFormat) must be auto, json or pretty, got '${config.logFormat}'`);
   if ((v = e('TONGATE_VALIDATE_RESPONSES'))) config.validateResponses = parseBoolean('TONGATE_VALIDATE_RESPONSES', v);
   if ((v = e('TONGATE_V2_RELEASE'))) config.v2Release = parseInteger('TONGATE_V2_RELEASE', v, 0);
   if ((v = e('TONGATE_KEY_LOOKUP_RPS'))) config.keyLookupRps = parseInteger('TONGATE_KEY_LOOKUP_RPS', v, 1);
   if ((v = e('TONGATE_JSONRPC_BATCH_MAX'))) config.jsonRpcBatchMax = parseInteger('TONGATE_JSONRPC_BATCH_MAX', v, 1);
-  if ((v = e('TONGATE_JSONRPC_BATCH_REPLY_BYTES'))) config.jsonRpcBatchReplyBytes = parseInteger('TONGATE_JSONRPC_BATCH_REPLY_BYTES', v, 1024);
+  if ((v = e('TONGATE_JSONRPC_BATCH_REPLY_BYTES')))
+    config.jsonRpcBatchReplyBytes = parseInteger('TONGATE_JSONRPC_BATCH_REPLY_BYTES', v, 1024);
   if ((v = e('TONGATE_HEADERS_TIMEOUT_MS'))) config.headersTimeoutMs = parseInteger('TONGATE_HEADERS_TIMEOUT_MS', v, 100);
   if ((v = e('TONGATE_REQUEST_TIMEOUT_MS'))) config.requestTimeoutMs = parseInteger('TONGATE_REQUEST_TIMEOUT_MS', v, 100);
   if ((v = e('TONGATE_KEEPALIVE_TIMEOUT_MS'))) config.keepAliveTimeoutMs = parseInteger('TONGATE_KEEPALIVE_TIMEOUT_MS', v, 100);
-  if ((v = e('TONGATE_CONNECTIONS_CHECK_INTERVAL_MS'))) config.connectionsCheckIntervalMs = parseInteger('TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', v, 100);
+  if ((v = e('TONGATE_CONNECTIONS_CHECK_INTERVAL_MS')))
+    config.connectionsCheckIntervalMs = parseInteger('TONGATE_CONNECTIONS_CHECK_INTERVAL_MS', v, 100);
   if ((v = e('TONGATE_DB_READ_TIMEOUT_MS'))) config.dbReadTimeoutMs = parseInteger('TONGATE_DB_READ_TIMEOUT_MS', v, 10);
-  if ((v = e('TONGATE_MAX_CONNECTIONS_PER_CLIENT'))) config.maxConnectionsPerClient = parseInteger('TONGATE_MAX_CONNECTIONS_PER_CLIENT', v, 0);
-  else if (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' && !('maxConnectionsPerClient' in overrides)) config.maxConnectionsPerClient = 0;
+  if ((v = e('TONGATE_MAX_CONNECTIONS_PER_CLIENT')))
+    config.maxConnectionsPerClient = parseInteger('TONGATE_MAX_CONNECTIONS_PER_CLIENT', v, 0);
+  else if (config.trustProxy !== false && config.trustProxy !== 0 && config.trustProxy !== '' && !('maxConnectionsPerClient' in overrides))
+    config.maxConnectionsPerClient = 0;
   if ((v = e('TONGATE_PENDING_MAX_ENTRIES'))) config.pendingMaxEntries = parseInteger('TONGATE_PENDING_MAX_ENTRIES', v, 1);
   if ((v = e('TONGATE_PENDING_TTL_S'))) config.pendingTtlSeconds = parseInteger('TONGATE_PENDING_TTL_S', v, 1);
   if ((v = e('TONGATE_INDEXER'))) {
@@ -401,7 +682,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_METADATA_MAX_BYTES'))) config.metadataMaxBytes = parseInteger('TONGATE_METADATA_MAX_BYTES', v, 1024);
   if ((v = e('TONGATE_CORS_ORIGINS'))) config.corsOrigins = parseOrigins('TONGATE_CORS_ORIGINS', v);
   if ((v = e('TONGATE_METADATA_TTL_SECONDS'))) config.metadataTtlSeconds = parseInteger('TONGATE_METADATA_TTL_SECONDS', v, 10);
-  if ((v = e('TONGATE_OUTBOUND_ALLOW'))) config.outboundAllow = v.split(',').map((x) => x.trim()).filter(Boolean);
+  if ((v = e('TONGATE_OUTBOUND_ALLOW')))
+    config.outboundAllow = v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   config = { ...config, ...overrides };
   try {
     outboundPolicy(config.outboundAllow);

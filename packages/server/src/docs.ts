@@ -34,7 +34,13 @@ export function docsRouter(bundles: Bundles): Router {
     // "Try it out" goes to the first server. The spec's own servers name the deployment's host names, which
     // differ from wherever the page was opened (127.0.0.1, another port) and would be cross-origin (no CORS), so
     // the page's own origin comes first; the named hosts stay selectable.
-    const served = { ...spec, servers: [{ url: `/api/${version}`, description: 'This server (the network of the host and port this page came from)' }, ...(spec.servers ?? [])] };
+    const served = {
+      ...spec,
+      servers: [
+        { url: `/api/${version}`, description: 'This server (the network of the host and port this page came from)' },
+        ...(spec.servers ?? []),
+      ],
+    };
     router.get(`/api/${version}/openapi.json`, (_req, res) => {
       res.json(served);
     });

@@ -84,22 +84,36 @@ export function mapError(err: unknown, requestId: string): MappedError {
   if (err instanceof HttpError) return { status: err.status, message: err.message, headers: err.headers, unexpected: false };
   // ApiError from @tongate/stubs, identified structurally (also when thrown by another copy of the module).
   if (e && e.name === 'ApiError' && typeof e.status === 'number') {
-    return { status: e.status, message: e.message ?? '', unexpected: e.status >= 500 && e.status !== 501 && e.status !== 503 && e.status !== 504 };
+    return {
+      status: e.status,
+      message: e.message ?? '',
+      unexpected: e.status >= 500 && e.status !== 501 && e.status !== 503 && e.status !== 504,
+    };
   }
   // body-parser
   if (e && e.type === 'entity.parse.failed') return { status: 422, message: `malformed JSON body: ${e.message}`, unexpected: false };
   if (e && e.type === 'entity.too.large') return { status: 413, message: 'request body too large', unexpected: false };
-  if (e && e.type && typeof e.status === 'number' && e.status < 500) return { status: e.status, message: e.message ?? 'bad request', unexpected: false };
+  if (e && e.type && typeof e.status === 'number' && e.status < 500)
+    return { status: e.status, message: e.message ?? 'bad request', unexpected: false };
   // A compressed body that does not inflate: zlib's error, which body-parser passes on with status 400.
   if (e && typeof (e as { code?: unknown }).code === 'string' && /^Z_/.test((e as { code: string }).code)) {
-    return { status: 400, message: `request body does not decode with its Content-Encoding: ${e.message ?? 'invalid data'}`, unexpected: false };
+    return {
+      status: 400,
+      message: `request body does not decode with its Content-Encoding: ${e.message ?? 'invalid data'}`,
+      unexpected: false,
+    };
   }
   // express-openapi-validator
   if (e && Array.isArray(e.errors) && typeof e.status === 'number') {
     if (e.status === 404) return { status: 404, message: 'not found', unexpected: false };
     if (e.status === 405) {
       const allow = (e as { headers?: Record<string, string> }).headers?.Allow;
-      return { status: 405, message: e.message ?? 'method not allowed', ...(allow ? { headers: { Allow: allow } } : {}), unexpected: false };
+      return {
+        status: 405,
+        message: e.message ?? 'method not allowed',
+        ...(allow ? { headers: { Allow: allow } } : {}),
+        unexpected: false,
+      };
     }
     if (e.status === 415) return { status: 415, message: e.message ?? 'unsupported media type', unexpected: false };
     if (e.status >= 500) {

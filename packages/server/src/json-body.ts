@@ -79,7 +79,9 @@ function parseStrict(text: string): unknown {
   if (first !== 0x7b && first !== 0x5b) {
     const firstChar = /\S/.exec(text)?.[0];
     if (firstChar !== '{' && firstChar !== '[') {
-      throw new SyntaxError(`Unexpected token ${firstChar === undefined ? 'end of input' : `'${firstChar}'`}: a JSON body must be an object or an array`);
+      throw new SyntaxError(
+        `Unexpected token ${firstChar === undefined ? 'end of input' : `'${firstChar}'`}: a JSON body must be an object or an array`,
+      );
     }
   }
   return JSON.parse(text);

@@ -99,7 +99,10 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
       if (typeof handler !== 'function') return failure(id, 501, `not implemented yet: ${String(method.operationId)}`);
       const input = v2Decoders[method.operationId](method.in === 'query' ? { query: params } : { body: params }, ctx);
       const result = await handler.call(options.handlers[ctx.network], input);
-      const body = (typeof result.body === 'object' && result.body !== null ? result.body : { result: result.body }) as Record<string, unknown>;
+      const body = (typeof result.body === 'object' && result.body !== null ? result.body : { result: result.body }) as Record<
+        string,
+        unknown
+      >;
       return { status: result.status, reply: { ...body, jsonrpc: '2.0', id } };
     } catch (err) {
       const mapped = mapError(err, ctx.requestId);
@@ -136,7 +139,15 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
       return;
     }
     if (calls.length > batchMax) {
-      res.status(422).json({ ok: false, error: `a JSON-RPC batch holds at most ${batchMax} calls, got ${calls.length}`, code: 422, jsonrpc: '2.0', id: null });
+      res
+        .status(422)
+        .json({
+          ok: false,
+          error: `a JSON-RPC batch holds at most ${batchMax} calls, got ${calls.length}`,
+          code: 422,
+          jsonrpc: '2.0',
+          id: null,
+        });
       return;
     }
     const rate = rateSubjectOf(res);
@@ -145,7 +156,8 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
       let r: { status: number; reply: Record<string, unknown> };
-      if (size > batchReplyBytes) r = failure(idOf(call), 413, `batch reply size limit (${batchReplyBytes} bytes) reached: send this call again separately`);
+      if (size > batchReplyBytes)
+        r = failure(idOf(call), 413, `batch reply size limit (${batchReplyBytes} bytes) reached: send this call again separately`);
       else if (i > 0 && !(await chargeCall(rate))) r = failure(idOf(call), 429, 'Ratelimit exceeded');
       else r = await runCall(call, ctx);
       record(call, r.status, ctx);
@@ -153,7 +165,10 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
       size += text.length + 1;
       parts.push(text);
     }
-    res.status(200).type('application/json').send(`[${parts.join(',')}]`);
+    res
+      .status(200)
+      .type('application/json')
+      .send(`[${parts.join(',')}]`);
   }
 
   return async (req: Request, res: Response, next: NextFunction) => {

@@ -153,7 +153,11 @@ export class FailoverRedisLimiter implements RateLimiter {
     this.client.on('error', (err: Error) => this.fallBack(err.message));
     this.client.on('close', () => this.fallBack('connection closed'));
     this.client.on('ready', () => this.recover());
-    this.shared = new PlanLimiter((o) => new RateLimiterRedis({ ...o, storeClient: this.client }), prefix, async () => {});
+    this.shared = new PlanLimiter(
+      (o) => new RateLimiterRedis({ ...o, storeClient: this.client }),
+      prefix,
+      async () => {},
+    );
   }
 
   /** Answers locally, without a promise, while Redis is unreachable. */
@@ -199,7 +203,9 @@ export class FailoverRedisLimiter implements RateLimiter {
   }
 
   health(): LimiterHealth {
-    return this.fallingBack ? { degraded: true, detail: `Redis unreachable (${this.lastError}): rate limits are held per process` } : { degraded: false };
+    return this.fallingBack
+      ? { degraded: true, detail: `Redis unreachable (${this.lastError}): rate limits are held per process` }
+      : { degraded: false };
   }
 
   private fallBack(reason: string): void {

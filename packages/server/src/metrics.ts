@@ -102,9 +102,11 @@ export function createMetrics(withDefaults = true): Metrics {
   const registry = new Registry();
   if (withDefaults) collectDefaultMetrics({ register: registry });
   const requests = new RequestCounter('tongate_requests_total', 'Requests answered, by operation, HTTP status and network');
-  const latency = new LatencyHistogram('tongate_request_duration_seconds', 'Time from arrival to the last byte of the reply', [
-    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
-  ]);
+  const latency = new LatencyHistogram(
+    'tongate_request_duration_seconds',
+    'Time from arrival to the last byte of the reply',
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
   // The registry reads metrics through get() (and reset()); these two provide the shapes its own metrics return.
   registry.registerMetric(requests as never);
   registry.registerMetric(latency as never);
@@ -117,7 +119,14 @@ export function createMetrics(withDefaults = true): Metrics {
       latency.observe(`${operation}\u0000${network}`, () => ({ operation, network }), seconds);
     },
     addGauge(name, help, read) {
-      const gauge = { name, help, type: 'gauge', aggregator: 'sum', get: async () => ({ name, help, type: 'gauge', aggregator: 'sum', values: read() }), reset() {} };
+      const gauge = {
+        name,
+        help,
+        type: 'gauge',
+        aggregator: 'sum',
+        get: async () => ({ name, help, type: 'gauge', aggregator: 'sum', values: read() }),
+        reset() {},
+      };
       registry.registerMetric(gauge as never);
     },
   };

@@ -33,7 +33,8 @@ export function createOperationTable(v2Handlers: Record<Network, Partial<V2Handl
     dispatch(req: Request, res: Response, next: NextFunction): void {
       const route = (req as MatchedOperation).openapi?.expressRoute;
       const network = (res.locals.ctx as RequestContext).network;
-      const handler = route === undefined ? undefined : byNetwork.get(network)!.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${route}`);
+      const handler =
+        route === undefined ? undefined : byNetwork.get(network)!.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${route}`);
       if (!handler) return next();
       void handler(req, res, next);
     },

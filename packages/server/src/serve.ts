@@ -36,14 +36,18 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 export function listen(app: Express, port: number, host: string, limits: Partial<ConnectionLimits> = {}): Promise<RunningServer> {
   const l = { ...DEFAULT_CONNECTION_LIMITS, ...limits };
   return new Promise((resolve, reject) => {
-    const server = http.createServer({
-      headersTimeout: l.headersTimeoutMs,
-      requestTimeout: Math.max(l.requestTimeoutMs, l.headersTimeoutMs),
-      connectionsCheckingInterval: l.connectionsCheckIntervalMs,
-    }, app);
+    const server = http.createServer(
+      {
+        headersTimeout: l.headersTimeoutMs,
+        requestTimeout: Math.max(l.requestTimeoutMs, l.headersTimeoutMs),
+        connectionsCheckingInterval: l.connectionsCheckIntervalMs,
+      },
+      app,
+    );
     server.keepAliveTimeout = l.keepAliveTimeoutMs;
     // HTTP upgrades (the Streaming API's WebSocket) when the app takes them; without a listener Node refuses them.
-    const onUpgrade = app.locals.onUpgrade as ((req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => void) | undefined;
+    const onUpgrade = app.locals.onUpgrade as
+      ((req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => void) | undefined;
     if (onUpgrade) server.on('upgrade', onUpgrade);
     if (l.maxConnectionsPerClient > 0) capConnectionsPerClient(server, l.maxConnectionsPerClient);
     server.once('error', reject);

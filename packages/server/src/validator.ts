@@ -42,9 +42,14 @@ export function createValidator(
   seam: { installed?: string } = {},
 ): OperationValidator {
   const options = validatorOptions(version, spec, validateResponses);
-  if ((seam.installed ?? installedVersion()) === WRITTEN_FOR) return { ...createFastValidator(options, validateResponses, ignorePaths), path: 'fast' };
+  if ((seam.installed ?? installedVersion()) === WRITTEN_FOR)
+    return { ...createFastValidator(options, validateResponses, ignorePaths), path: 'fast' };
   // The bundle is a complete OpenAPI 3.1 document; the library's document type is stricter than the bundle's.
-  const stages = OpenApiValidator.middleware({ ...options, apiSpec: options.apiSpec as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'], ignorePaths }) as RequestHandler[];
+  const stages = OpenApiValidator.middleware({
+    ...options,
+    apiSpec: options.apiSpec as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],
+    ignorePaths,
+  }) as RequestHandler[];
   return {
     path: 'public',
     handle(req, res, next) {

@@ -16,7 +16,11 @@ const preflight = (port: number, path: string, origin = PAGE, method = 'POST') =
   request(port, {
     method: 'OPTIONS',
     path,
-    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type,x-api-key,x-ton-client-version' },
+    headers: {
+      origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'content-type,x-api-key,x-ton-client-version',
+    },
   });
 
 describe('CORS, any origin (the default)', () => {
@@ -28,7 +32,13 @@ describe('CORS, any origin (the default)', () => {
   afterAll(() => server.close());
 
   it('answers preflights of every API path with 204, the methods, the client headers and a max-age, charging nothing', async () => {
-    for (const path of ['/api/v2/jsonRPC', '/api/v2/getAddressInformation', '/api/v3/transactions', '/api/v3/message', '/api/v3/no/such/path']) {
+    for (const path of [
+      '/api/v2/jsonRPC',
+      '/api/v2/getAddressInformation',
+      '/api/v3/transactions',
+      '/api/v3/message',
+      '/api/v3/no/such/path',
+    ]) {
       for (let i = 0; i < 3; i++) {
         const r = await preflight(server.port, path);
         expect(r.status, path).toBe(204);
@@ -36,7 +46,8 @@ describe('CORS, any origin (the default)', () => {
         expect(r.headers['access-control-allow-methods']).toMatch(/GET/);
         expect(r.headers['access-control-allow-methods']).toMatch(/POST/);
         const allowed = String(r.headers['access-control-allow-headers']).toLowerCase();
-        for (const h of ['x-api-key', 'x-ton-client-version', 'content-type', 'x-timeout', 'x-no-address-book', 'x-no-metadata']) expect(allowed).toContain(h);
+        for (const h of ['x-api-key', 'x-ton-client-version', 'content-type', 'x-timeout', 'x-no-address-book', 'x-no-metadata'])
+          expect(allowed).toContain(h);
         expect(Number(r.headers['access-control-max-age'])).toBeGreaterThan(0);
       }
     }
@@ -44,7 +55,8 @@ describe('CORS, any origin (the default)', () => {
     const ok = await request(server.port, { path: `/api/v2/getAddressInformation?address=${ADDRESS}`, headers: { origin: PAGE } });
     expect(ok.status).toBe(200);
     expect(ok.headers['access-control-allow-origin']).toBe('*');
-    for (const h of ['X-API-Version', 'Retry-After', 'X-Request-Id']) expect(String(ok.headers['access-control-expose-headers'])).toContain(h);
+    for (const h of ['X-API-Version', 'Retry-After', 'X-Request-Id'])
+      expect(String(ok.headers['access-control-expose-headers'])).toContain(h);
   });
 
   it('puts the origin and the exposed headers on errors and 429s', async () => {
@@ -53,13 +65,18 @@ describe('CORS, any origin (the default)', () => {
       await request(server.port, { path: '/api/v3/masterchainInfo?bogus=1', headers: { origin: PAGE } }),
       await request(server.port, { path: '/api/v3/masterchainInfo', headers: { origin: PAGE } }),
       // Another client address: an unknown key counts against the keyless limit too.
-      await request(server.port, { path: '/api/v2/getAddressInformation', from: '127.0.0.2', headers: { origin: PAGE, 'x-api-key': 'unknown-key' } }),
+      await request(server.port, {
+        path: '/api/v2/getAddressInformation',
+        from: '127.0.0.2',
+        headers: { origin: PAGE, 'x-api-key': 'unknown-key' },
+      }),
       await request(server.port, { path: '/api/v3/masterchainInfo', host: 'example.org', headers: { origin: PAGE } }),
     ];
     expect(replies.map((r) => r.status)).toEqual([422, 429, 401, 421]);
     for (const r of replies) {
       expect(r.headers['access-control-allow-origin']).toBe('*');
-      for (const h of ['X-API-Version', 'Retry-After', 'X-Request-Id']) expect(String(r.headers['access-control-expose-headers'])).toContain(h);
+      for (const h of ['X-API-Version', 'Retry-After', 'X-Request-Id'])
+        expect(String(r.headers['access-control-expose-headers'])).toContain(h);
     }
     expect(replies[1]!.headers['retry-after']).toBeDefined();
   });
@@ -90,7 +107,12 @@ describe('CORS, an origin list', () => {
 
   it('reads the list from the environment and the config file, and refuses what is not an origin', () => {
     expect(loadConfig({}).corsOrigins).toEqual(['*']);
-    expect(loadConfig({ TONGATE_CORS_ORIGINS: 'https://a.example, http://localhost:3000' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
-    expect(() => loadConfig({ TONGATE_CORS_ORIGINS: 'https://a.example/path' })).toThrow(/TONGATE_CORS_ORIGINS: 'https:\/\/a.example\/path' is not \* or an origin/);
+    expect(loadConfig({ TONGATE_CORS_ORIGINS: 'https://a.example, http://localhost:3000' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:3000',
+    ]);
+    expect(() => loadConfig({ TONGATE_CORS_ORIGINS: 'https://a.example/path' })).toThrow(
+      /TONGATE_CORS_ORIGINS: 'https:\/\/a.example\/path' is not \* or an origin/,
+    );
   });
 });

@@ -98,7 +98,11 @@ describe('front door', () => {
 
   it('answers ApiErrors with their status; anything else, a ChainError included, is an unexpected 500', async () => {
     // Handlers map chain failures to ApiErrors themselves (@tongate/domain chain-errors.ts).
-    for (const [status, text] of [[404, 'no such block'], [504, 'Liteserver timeout'], [503, 'no chain backend available']] as const) {
+    for (const [status, text] of [
+      [404, 'no such block'],
+      [504, 'Liteserver timeout'],
+      [503, 'no chain backend available'],
+    ] as const) {
       nextFailure = new ApiError(status, text);
       const r = await get(`/api/v2/getAddressInformation?address=${ADDRESS}`);
       expect(r.status).toBe(status);
@@ -109,7 +113,10 @@ describe('front door', () => {
     nextFailure = new ApiError(409, 'not a token');
     expect((await get(`/api/v2/getAddressInformation?address=${ADDRESS}`)).body).toEqual({ ok: false, error: 'not a token', code: 409 });
     nextFailure = new TypeError('secret internals at line 42');
-    const r = await request(server.port, { path: `/api/v2/getAddressInformation?address=${ADDRESS}`, headers: { 'x-request-id': 'req-abc-1' } });
+    const r = await request(server.port, {
+      path: `/api/v2/getAddressInformation?address=${ADDRESS}`,
+      headers: { 'x-request-id': 'req-abc-1' },
+    });
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ ok: false, error: 'internal error (request req-abc-1)', code: 500 });
     expect(r.text).not.toContain('secret internals');
@@ -155,14 +162,18 @@ describe('front door', () => {
     expect(after).toContain('# TYPE tongate_requests_total counter');
     expect(after).toContain('# TYPE tongate_request_duration_seconds histogram');
     expect(after).toMatch(/^tongate_requests_total\{operation="detectAddress",status="501",network="mainnet"\} 3$/m);
-    const buckets = [...after.matchAll(/^tongate_request_duration_seconds_bucket\{operation="detectAddress",network="mainnet",le="([^"]+)"\} (\d+)$/gm)];
+    const buckets = [
+      ...after.matchAll(/^tongate_request_duration_seconds_bucket\{operation="detectAddress",network="mainnet",le="([^"]+)"\} (\d+)$/gm),
+    ];
     expect(buckets.length).toBe(14);
     expect(buckets.at(-1)![1]).toBe('+Inf');
     expect(Number(buckets.at(-1)![2])).toBe(3);
     const counts = buckets.map((b) => Number(b[2]));
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     expect(after).toMatch(/^tongate_request_duration_seconds_count\{operation="detectAddress",network="mainnet"\} 3$/m);
-    expect(Number(/^tongate_request_duration_seconds_sum\{operation="detectAddress",network="mainnet"\} (\S+)$/m.exec(after)![1])).toBeGreaterThan(0);
+    expect(
+      Number(/^tongate_request_duration_seconds_sum\{operation="detectAddress",network="mainnet"\} (\S+)$/m.exec(after)![1]),
+    ).toBeGreaterThan(0);
     for (const version of ['v2', 'v3']) {
       const page = await get(`/api/${version}/`);
       expect(page.status).toBe(200);
@@ -212,7 +223,12 @@ describe('JSON-RPC', () => {
 
   it('passes get-method integers beyond 2^53 through unchanged (decimal, hex, negative; JSON-RPC and REST)', async () => {
     const big = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
-    const stack = [['num', big], ['num', '0x' + 'f'.repeat(63)], ['num', '-' + big.slice(0, 40)], ['num', 5]];
+    const stack = [
+      ['num', big],
+      ['num', '0x' + 'f'.repeat(63)],
+      ['num', '-' + big.slice(0, 40)],
+      ['num', 5],
+    ];
     // What reaches the handler: every literal as the client wrote it (a JSON integer may arrive as its text).
     const expected = [big, '0x' + 'f'.repeat(63), '-' + big.slice(0, 40)];
     const viaRpc = await rpc({ jsonrpc: '2.0', id: 11, method: 'runGetMethod', params: { address: ADDRESS, method: 'dnsresolve', stack } });
@@ -225,7 +241,8 @@ describe('JSON-RPC', () => {
       expect(rpcSeen).toContain(`"${value}"`);
       expect(restSeen).toContain(`"${value}"`);
     }
-    for (const seenStack of [rpcSeen, restSeen]) expect(JSON.parse(seenStack)[3]).toEqual(['num', expect.toSatisfy((v) => String(v) === '5')]);
+    for (const seenStack of [rpcSeen, restSeen])
+      expect(JSON.parse(seenStack)[3]).toEqual(['num', expect.toSatisfy((v) => String(v) === '5')]);
     expect(rpcSeen + restSeen).not.toMatch(/e\+/);
   });
 
@@ -288,7 +305,10 @@ describe('replies already serialized (SerializedJson)', () => {
 
   it('are parsed for the response validator when it is on: a valid one passes, an off-spec one is a 500', async () => {
     const bad = { getTransactions: (async () => ({ status: 200, body: SerializedJson.as('{"transactions":"nope"}') })) as never };
-    for (const [handlers, status] of [[v3, 200], [bad, 500]] as const) {
+    for (const [handlers, status] of [
+      [v3, 200],
+      [bad, 500],
+    ] as const) {
       const server = await startServer({ v3: handlers, config: { keylessRps: 100, keylessBurst: 100, validateResponses: true } });
       try {
         const r = await request(server.port, { path: '/api/v3/transactions?limit=1' });

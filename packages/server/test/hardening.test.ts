@@ -11,7 +11,12 @@ import { openTestStore, request, startServer, v2Ok, type TestServer } from './he
 
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
 const REST = `/api/v2/getAddressInformation?address=${ADDRESS}`;
-const rpc = (id: number, params: Record<string, unknown> = { address: ADDRESS }) => ({ jsonrpc: '2.0', id, method: 'getAddressInformation', params });
+const rpc = (id: number, params: Record<string, unknown> = { address: ADDRESS }) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'getAddressInformation',
+  params,
+});
 const v2: Partial<V2Handlers> = {
   getAddressInformation: (async () => v2Ok({ balance: '1' })) as never,
   estimateFee: (async () => v2Ok({})) as never,
@@ -33,7 +38,8 @@ describe('unknown keys', () => {
 
   it('count against the keyless limit of their address, and store lookups per address are bounded', async () => {
     const replies = [];
-    for (let i = 0; i < 20; i++) replies.push(await request(server.port, { path: REST, headers: { 'X-API-Key': `tgk_random${i}` }, from: '127.0.0.21' }));
+    for (let i = 0; i < 20; i++)
+      replies.push(await request(server.port, { path: REST, headers: { 'X-API-Key': `tgk_random${i}` }, from: '127.0.0.21' }));
     const statuses = replies.map((r) => r.status);
     // The first unknown key is told so; the rest are over the keyless allowance of 1 request per second.
     expect(statuses[0]).toBe(401);
@@ -67,7 +73,9 @@ describe('JSON-RPC batches', () => {
     const batch = Array.from({ length: 10 }, (_, i) => rpc(i));
     const r = await request(server.port, { path: '/api/v2/jsonRPC', body: batch, from: '127.0.0.31' });
     expect(r.status).toBe(200);
-    expect(r.body.map((c: { code?: number; ok: boolean }) => (c.ok ? 200 : c.code))).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
+    expect(r.body.map((c: { code?: number; ok: boolean }) => (c.ok ? 200 : c.code))).toEqual([
+      200, 200, 200, 200, 200, 429, 429, 429, 429, 429,
+    ]);
     expect(r.body[5]).toEqual({ ok: false, error: 'Ratelimit exceeded', code: 429, jsonrpc: '2.0', id: 5 });
     // The allowance is spent: the next request is refused whole.
     expect((await request(server.port, { path: REST, from: '127.0.0.31' })).status).toBe(429);
@@ -75,18 +83,32 @@ describe('JSON-RPC batches', () => {
 
   it('charge keyed calls to the key', async () => {
     const { key } = await store.keys.create({ network: 'mainnet', rps: 3, burst: 3 });
-    const r = await request(server.port, { path: '/api/v2/jsonRPC', body: [rpc(1), rpc(2), rpc(3), rpc(4)], headers: { 'X-API-Key': key }, from: '127.0.0.32' });
+    const r = await request(server.port, {
+      path: '/api/v2/jsonRPC',
+      body: [rpc(1), rpc(2), rpc(3), rpc(4)],
+      headers: { 'X-API-Key': key },
+      from: '127.0.0.32',
+    });
     expect(r.body.map((c: { ok: boolean; code?: number }) => (c.ok ? 200 : c.code))).toEqual([200, 200, 200, 429]);
   });
 
   it('are capped in size', async () => {
-    const r = await request(server.port, { path: '/api/v2/jsonRPC', body: Array.from({ length: 21 }, (_, i) => rpc(i)), from: '127.0.0.33' });
+    const r = await request(server.port, {
+      path: '/api/v2/jsonRPC',
+      body: Array.from({ length: 21 }, (_, i) => rpc(i)),
+      from: '127.0.0.33',
+    });
     expect(r.status).toBe(422);
     expect(r.body.error).toBe('a JSON-RPC batch holds at most 20 calls, got 21');
   });
 
   it('stop growing their reply at the bound: later calls answer 413 entries', async () => {
-    const batch = Array.from({ length: 5 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'getAddressBalance', params: { address: ADDRESS } }));
+    const batch = Array.from({ length: 5 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'getAddressBalance',
+      params: { address: ADDRESS },
+    }));
     const r = await request(server.port, { path: '/api/v2/jsonRPC', body: batch, from: '127.0.0.34' });
     expect(r.status).toBe(200);
     const codes = r.body.map((c: { ok: boolean; code?: number }) => (c.ok ? 200 : c.code));
@@ -140,7 +162,17 @@ describe('keys never reach the logs', () => {
 describe('HTTP edges', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer({ v2, config: { keylessRps: 1000, keylessBurst: 1000, headersTimeoutMs: 400, requestTimeoutMs: 800, connectionsCheckIntervalMs: 100, maxConnectionsPerClient: 3 } });
+    server = await startServer({
+      v2,
+      config: {
+        keylessRps: 1000,
+        keylessBurst: 1000,
+        headersTimeoutMs: 400,
+        requestTimeoutMs: 800,
+        connectionsCheckIntervalMs: 100,
+        maxConnectionsPerClient: 3,
+      },
+    });
   });
   afterAll(() => server.close());
 
@@ -161,7 +193,13 @@ describe('HTTP edges', () => {
     const body = gzipSync(JSON.stringify(rpc(1)));
     const ok = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/v2/jsonRPC', headers: { host: 'mainnet.localhost', 'content-type': 'application/json', 'content-encoding': 'gzip' } },
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/api/v2/jsonRPC',
+          headers: { host: 'mainnet.localhost', 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -192,13 +230,15 @@ describe('HTTP edges', () => {
     const sockets: net.Socket[] = [];
     const closed: number[] = [];
     await Promise.all(
-      Array.from({ length: 5 }, (_, i) =>
-        new Promise<void>((resolve) => {
-          const s = net.connect({ port: server.port, host: '127.0.0.1', localAddress: '127.0.0.51' }, () => resolve());
-          s.on('error', () => {});
-          s.on('close', () => closed.push(i));
-          sockets.push(s);
-        }),
+      Array.from(
+        { length: 5 },
+        (_, i) =>
+          new Promise<void>((resolve) => {
+            const s = net.connect({ port: server.port, host: '127.0.0.1', localAddress: '127.0.0.51' }, () => resolve());
+            s.on('error', () => {});
+            s.on('close', () => closed.push(i));
+            sockets.push(s);
+          }),
       ),
     );
     await new Promise((r) => setTimeout(r, 150));

@@ -5,7 +5,18 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { V2Handlers, V3Handlers } from '@tongate/stubs';
 import { dropSchema, KeyLookup, openStore, type Store } from '@tongate/store';
-import { createApp, type KeyResolver, createLogger, createMemoryLimiter, createMetrics, defaultConfig, listen, type Config, type RateLimiter, type RunningServer } from '../src/index.js';
+import {
+  createApp,
+  type KeyResolver,
+  createLogger,
+  createMemoryLimiter,
+  createMetrics,
+  defaultConfig,
+  listen,
+  type Config,
+  type RateLimiter,
+  type RunningServer,
+} from '../src/index.js';
 
 export interface Reply {
   status: number;
@@ -17,7 +28,15 @@ export interface Reply {
 /** Plain http.request so the Host header (which picks the network) can be set freely. */
 export function request(
   port: number,
-  options: { host?: string; method?: string; path: string; headers?: Record<string, string>; body?: unknown; rawBody?: string; from?: string },
+  options: {
+    host?: string;
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    rawBody?: string;
+    from?: string;
+  },
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const payload = options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined);
@@ -60,13 +79,21 @@ export function request(
 /** A key store for one test file: PGlite in a temp dir, or a unique schema when DATABASE_URL is set. */
 export async function openTestStore(
   usePostgres = Boolean(process.env.DATABASE_URL),
-): Promise<{ store: Store; cleanup(): Promise<void>; /** PostgreSQL only: a second, independent connection pool to the same schema. */ openPeer?: () => Promise<Store> }> {
+): Promise<{
+  store: Store;
+  cleanup(): Promise<void>;
+  /** PostgreSQL only: a second, independent connection pool to the same schema. */ openPeer?: () => Promise<Store>;
+}> {
   if (usePostgres && process.env.DATABASE_URL) {
     const url = process.env.DATABASE_URL;
     const schema = `srv_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
     const store = await openStore({ databaseUrl: url, schema });
     await store.migrate();
-    return { store, cleanup: async () => (await store.close(), await dropSchema(url, schema)), openPeer: () => openStore({ databaseUrl: url, schema }) };
+    return {
+      store,
+      cleanup: async () => (await store.close(), await dropSchema(url, schema)),
+      openPeer: () => openStore({ databaseUrl: url, schema }),
+    };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'tongate-srv-'));
   const store = await openStore({ dataDir: dir });
@@ -91,7 +118,13 @@ export async function startServer(options: {
   /** A key resolver instead of the store's KeyLookup. */
   keys?: KeyResolver;
 }): Promise<TestServer> {
-  const config: Config = { ...defaultConfig(), mainnet: { ...defaultConfig().mainnet, port: 0 }, testnet: { ...defaultConfig().testnet, port: 0 }, keysPollMs: 100, ...options.config };
+  const config: Config = {
+    ...defaultConfig(),
+    mainnet: { ...defaultConfig().mainnet, port: 0 },
+    testnet: { ...defaultConfig().testnet, port: 0 },
+    keysPollMs: 100,
+    ...options.config,
+  };
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {

@@ -8,19 +8,35 @@ import { request, startServer, v2Ok, type TestServer } from './helpers.js';
 // give the same results.
 const ADDRESS = 'EQDtFpEwcFAEcRe5mLVh2N6C0x-_hJEM7W61_JLnSF74p4q2';
 const v2: Partial<V2Handlers> = {
-  getAddressInformation: (async ({ query }: { query: { address: { toString(): string } } }) => v2Ok({ address: query.address.toString() })) as never,
+  getAddressInformation: (async ({ query }: { query: { address: { toString(): string } } }) =>
+    v2Ok({ address: query.address.toString() })) as never,
 };
 
-function send(port: number, body: Buffer | string, headers: Record<string, string | number>, chunked = false): Promise<{ status: number; body: any }> {
+function send(
+  port: number,
+  body: Buffer | string,
+  headers: Record<string, string | number>,
+  chunked = false,
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v2/jsonRPC', agent: false, headers: { host: 'mainnet.localhost', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-      });
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/v2/jsonRPC',
+        agent: false,
+        headers: { host: 'mainnet.localhost', ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+        });
+      },
+    );
     req.on('error', reject);
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
     if (chunked) {
@@ -62,15 +78,28 @@ describe('JSON request bodies', () => {
     expect(chunked.status).toBe(200);
     expect(chunked.body.id).toBe(id);
     const gz = gzipSync(call('gz'));
-    const compressed = await send(server.port, gz, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': gz.length });
+    const compressed = await send(server.port, gz, {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+      'content-length': gz.length,
+    });
     expect(compressed.body).toMatchObject({ ok: true, id: 'gz' });
     const latin1 = await send(server.port, call('l1'), { 'content-type': 'application/json; charset=latin1' }, true);
     expect(latin1.status).toBe(415);
   });
 
   it('refuses non-JSON, non-strict and oversized bodies with the front door errors', async () => {
-    for (const [body, chunked] of [['"just a string"', false], ['"just a string"', true], ['{"jsonrpc": ', false]] as const) {
-      const r = await send(server.port, body, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': Buffer.byteLength(body) }) }, chunked);
+    for (const [body, chunked] of [
+      ['"just a string"', false],
+      ['"just a string"', true],
+      ['{"jsonrpc": ', false],
+    ] as const) {
+      const r = await send(
+        server.port,
+        body,
+        { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': Buffer.byteLength(body) }) },
+        chunked,
+      );
       expect(r.status).toBe(422);
       expect(r.body).toMatchObject({ ok: false, code: 422, error: expect.stringContaining('malformed JSON body') });
     }

@@ -60,7 +60,10 @@ describe('a Redis outage', () => {
 
   beforeAll(async () => {
     redis = await startRedis(socket);
-    limiter = createRedisLimiter(socket, 'outage-test', { onDegraded: () => events.push('degraded'), onRecovered: () => events.push('recovered') });
+    limiter = createRedisLimiter(socket, 'outage-test', {
+      onDegraded: () => events.push('degraded'),
+      onRecovered: () => events.push('recovered'),
+    });
     server = await startServer({ v2, limiter });
     await until(async () => limiter.connected && (await request(server.port, { path: '/healthcheck' })).body.ok === true, 5000);
   });

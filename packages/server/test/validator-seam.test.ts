@@ -26,10 +26,17 @@ async function serve(seam: { installed?: string }): Promise<{ server: RunningSer
       res.json({ matched: matched?.openApiRoute ?? null, query: req.query, body: req.body ?? null });
     });
   });
-  app.use((err: { status?: number; message?: string; errors?: unknown; headers?: unknown }, _req: Request, res: Response, _next: NextFunction) => {
-    void _next;
-    res.status(err.status ?? 500).json({ error: err.message, errors: err.errors ?? null, headers: err.headers ?? null });
-  });
+  app.use(
+    (
+      err: { status?: number; message?: string; errors?: unknown; headers?: unknown },
+      _req: Request,
+      res: Response,
+      _next: NextFunction,
+    ) => {
+      void _next;
+      res.status(err.status ?? 500).json({ error: err.message, errors: err.errors ?? null, headers: err.headers ?? null });
+    },
+  );
   return { server: await listen(app, 0, '127.0.0.1'), validators: [v2, v3] };
 }
 

@@ -7,7 +7,10 @@ import { DOMAIN_MIGRATIONS, type DdlRunner } from './chain/index.js';
  */
 function chainMigrations(schema: string): Record<string, Migration> {
   const run: DdlRunner = (db: Kysely<unknown>, statements: string[]) =>
-    statements.reduce<Promise<unknown>>((prev, ddl) => prev.then(() => sql.raw(ddl.replaceAll('$S', `"${schema}"`)).execute(db)), Promise.resolve());
+    statements.reduce<Promise<unknown>>(
+      (prev, ddl) => prev.then(() => sql.raw(ddl.replaceAll('$S', `"${schema}"`)).execute(db)),
+      Promise.resolve(),
+    );
   const domains = Object.assign({}, ...DOMAIN_MIGRATIONS.map((domain) => domain(run))) as Record<string, Migration>;
   return {
     ...domains,
@@ -17,7 +20,9 @@ function chainMigrations(schema: string): Record<string, Migration> {
     // without lz4 keep pglz.
     '0003_wire_lz4': {
       async up(db) {
-        const { rows } = await sql<{ lz4: boolean }>`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(db);
+        const { rows } = await sql<{
+          lz4: boolean;
+        }>`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(db);
         if (rows[0]?.lz4) await run(db, [`alter table $S.transactions alter column wire set compression lz4`]);
       },
     },

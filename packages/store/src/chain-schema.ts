@@ -173,7 +173,8 @@ export interface IndexerCursorTable {
  * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
  * in `chain/<domain>.ts` and are added here with `extends`, one name each.
  */
-export interface ChainDatabase extends TracesTables, TokenTables, SalesTables, DnsTables, VestingTables, MultisigTables, ValidatorTables, PoolTables {
+export interface ChainDatabase
+  extends TracesTables, TokenTables, SalesTables, DnsTables, VestingTables, MultisigTables, ValidatorTables, PoolTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -62,7 +62,14 @@ function asText(v: unknown): string {
 }
 
 function integer(v: unknown, column: string, min: bigint, max: bigint): bigint {
-  const n = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : typeof v === 'string' && INTEGER.test(v) ? BigInt(v) : null;
+  const n =
+    typeof v === 'bigint'
+      ? v
+      : typeof v === 'number' && Number.isInteger(v)
+        ? BigInt(v)
+        : typeof v === 'string' && INTEGER.test(v)
+          ? BigInt(v)
+          : null;
   if (n === null || n < min || n > max) throw new Error(`copyRows: column ${column}: ${String(v)} is not an integer in range`);
   return n;
 }
@@ -147,7 +154,12 @@ export function copyBinary(columns: readonly (readonly [name: string, type: Copy
  * for tables whose rows never collide (a second copy of the same key fails, as an insert would).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database: only the table's name is used
-export function copyRows(db: Kysely<any>, table: string, columns: readonly (readonly [name: string, type: CopyType])[], rows: readonly (readonly unknown[])[]): RawBuilder<unknown> {
+export function copyRows(
+  db: Kysely<any>,
+  table: string,
+  columns: readonly (readonly [name: string, type: CopyType])[],
+  rows: readonly (readonly unknown[])[],
+): RawBuilder<unknown> {
   // The table as the executor names it: qualified with the schema of `withSchema`, which raw SQL does not get.
   const from = /^select \* from (.+)$/.exec(db.selectFrom(table).selectAll().compile().sql)?.[1];
   if (!from) throw new Error(`copyRows: cannot name table ${table}`);
@@ -177,7 +189,11 @@ export class CopyingClient extends pg.Client {
 }
 
 /** One copy on a client: the statement as a pg-copy-streams query, the data written to it. */
-async function copy(query: (submittable: unknown) => unknown, statement: string, data: CopyData): Promise<{ command: string; rowCount: number; rows: never[] }> {
+async function copy(
+  query: (submittable: unknown) => unknown,
+  statement: string,
+  data: CopyData,
+): Promise<{ command: string; rowCount: number; rows: never[] }> {
   const stream = copyFrom(statement);
   const done = new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);

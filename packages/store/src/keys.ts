@@ -146,8 +146,12 @@ async function insertKey(db: Kysely<Database>, input: CreateKeyInput): Promise<I
   if (!Number.isInteger(input.rps) || input.rps < 1) throw new Error('rps must be a positive integer');
   if (!Number.isInteger(input.burst) || input.burst < 1) throw new Error('burst must be a positive integer');
   if (input.network !== 'mainnet' && input.network !== 'testnet') throw new Error('network must be mainnet or testnet');
-  for (const [name, value] of [['streamConnections', input.streamConnections], ['streamAddresses', input.streamAddresses]] as const) {
-    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < -1)) throw new Error(`${name} must be an integer ≥ -1 (-1: no limit)`);
+  for (const [name, value] of [
+    ['streamConnections', input.streamConnections],
+    ['streamAddresses', input.streamAddresses],
+  ] as const) {
+    if (value !== undefined && value !== null && (!Number.isInteger(value) || value < -1))
+      throw new Error(`${name} must be an integer ≥ -1 (-1: no limit)`);
   }
   const key = generateKey();
   const record = await db

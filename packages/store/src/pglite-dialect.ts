@@ -43,7 +43,9 @@ class PGliteConnection implements DatabaseConnection {
     const copy = copyDataOf(compiled.parameters);
     if (copy) {
       // PGlite reads COPY data from the blob of the query, under the file name /dev/blob.
-      const result = await this.pglite.query<R>(copyStatement(compiled.sql).replace(/ from stdin /i, " from '/dev/blob' "), [], { blob: new Blob([copy.data]) });
+      const result = await this.pglite.query<R>(copyStatement(compiled.sql).replace(/ from stdin /i, " from '/dev/blob' "), [], {
+        blob: new Blob([copy.data]),
+      });
       return { rows: [], numAffectedRows: result.affectedRows !== undefined ? BigInt(result.affectedRows) : undefined };
     }
     const result = await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[]);

@@ -137,7 +137,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       if (kind === 'pglite' || !options.databaseUrl) return { release: async () => {} };
       const client = new pg.Client({ connectionString: options.databaseUrl });
       await client.connect();
-      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1, $2) as locked', [CHAIN_WRITER_LOCK_IDS[network], schemaLockKey(options.schema)]);
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1, $2) as locked', [
+        CHAIN_WRITER_LOCK_IDS[network],
+        schemaLockKey(options.schema),
+      ]);
       if (!rows[0]?.locked) {
         await client.end();
         return null;
@@ -162,7 +165,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         for (const network of NETWORK_NAMES) {
           const schema = chainSchema(network);
           await sql.raw(`create schema if not exists "${schema}"`).execute(target);
-          await migrateOne(new Migrator({ db: target, provider: chainMigrationProvider(schema), migrationTableSchema: schema, allowUnorderedMigrations: true }));
+          await migrateOne(
+            new Migrator({
+              db: target,
+              provider: chainMigrationProvider(schema),
+              migrationTableSchema: schema,
+              allowUnorderedMigrations: true,
+            }),
+          );
         }
       };
       if (kind === 'pglite') return run(db);
@@ -200,7 +210,8 @@ export async function dropSchema(databaseUrl: string, schema: string): Promise<v
     // Under the migration lock: Kysely's migrator lists the tables of every schema by name, and a schema dropped
     // in the middle of that query fails another run's migration with "schema does not exist".
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    for (const name of [schema, ...NETWORK_NAMES.map((n) => chainSchemaName(n, schema))]) await client.query(`drop schema if exists "${name}" cascade`);
+    for (const name of [schema, ...NETWORK_NAMES.map((n) => chainSchemaName(n, schema))])
+      await client.query(`drop schema if exists "${name}" cascade`);
   } finally {
     await client.end();
   }

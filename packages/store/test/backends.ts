@@ -15,8 +15,15 @@ export function storeBackends(prefix: string): Backend[] {
   const databaseUrl = process.env.DATABASE_URL;
   const runId = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), `tongate-${prefix}-`));
-  const backends: Backend[] = [{ name: 'pglite', open: () => openStore({ dataDir }), cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) }];
-  if (databaseUrl) backends.push({ name: 'postgres', open: () => openStore({ databaseUrl, schema: runId }), cleanup: () => dropSchema(databaseUrl, runId) });
+  const backends: Backend[] = [
+    { name: 'pglite', open: () => openStore({ dataDir }), cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) },
+  ];
+  if (databaseUrl)
+    backends.push({
+      name: 'postgres',
+      open: () => openStore({ databaseUrl, schema: runId }),
+      cleanup: () => dropSchema(databaseUrl, runId),
+    });
   return backends;
 }
 

@@ -17,7 +17,9 @@ describe.each(storeBackends('c'))('chain tables on $name', (backend) => {
     expect(store.chainSchema('mainnet')).not.toBe(store.chainSchema('testnet'));
     await store.chain('mainnet').insertInto('message_contents').values({ hash: 'h', body: 'mainnet body' }).execute();
     expect(await store.chain('testnet').selectFrom('message_contents').selectAll().execute()).toEqual([]);
-    expect(await store.chain('mainnet').selectFrom('message_contents').selectAll().execute()).toEqual([{ hash: 'h', body: 'mainnet body' }]);
+    expect(await store.chain('mainnet').selectFrom('message_contents').selectAll().execute()).toEqual([
+      { hash: 'h', body: 'mainnet body' },
+    ]);
   });
 
   it('grants one writer per network', async () => {

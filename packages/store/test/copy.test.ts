@@ -10,7 +10,19 @@ import { copyBinary } from '../src/copy.js';
 import { migratedStore, storeBackends } from './backends.js';
 
 /** Text that a text format would have to escape, and text beyond ASCII. */
-const AWKWARD = ['tab\there', 'line\nbreak', 'carriage\rreturn', 'back\\slash', '\\N', 'N', '', ' ', '"quoted" {a,b}', 'é 😀 \u2028', '\u0001\u001e\u001f'];
+const AWKWARD = [
+  'tab\there',
+  'line\nbreak',
+  'carriage\rreturn',
+  'back\\slash',
+  '\\N',
+  'N',
+  '',
+  ' ',
+  '"quoted" {a,b}',
+  'é 😀 \u2028',
+  '\u0001\u001e\u001f',
+];
 
 const TYPED: [string, CopyType][] = [
   ['id', 'int'],
@@ -32,9 +44,20 @@ describe('copyBinary', () => {
   });
 
   it('writes the signature, each row as its field count and length-prefixed values, and the trailer', () => {
-    const data = copyBinary([['t', 'text'], ['i', 'int']], [['é', 7], [null, -1]]);
+    const data = copyBinary(
+      [
+        ['t', 'text'],
+        ['i', 'int'],
+      ],
+      [
+        ['é', 7],
+        [null, -1],
+      ],
+    );
     expect(data.subarray(0, 11).toString('latin1')).toBe('PGCOPY\n\xff\r\n\0');
-    expect([...data.subarray(19)]).toEqual([0, 2, 0, 0, 0, 2, 0xc3, 0xa9, 0, 0, 0, 4, 0, 0, 0, 7, 0, 2, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+    expect([...data.subarray(19)]).toEqual([
+      0, 2, 0, 0, 0, 2, 0xc3, 0xa9, 0, 0, 0, 4, 0, 0, 0, 7, 0, 2, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    ]);
   });
 });
 
@@ -43,19 +66,31 @@ describe.each(storeBackends('copy'))('copyRows on $name', (backend) => {
   let store: Store;
   beforeAll(async () => {
     store = suite.store;
-    await sql`create table copy_types (id int primary key, t text, s smallint, i int, b bigint, f bool, n numeric, j jsonb)`.execute(store.db);
+    await sql`create table copy_types (id int primary key, t text, s smallint, i int, b bigint, f bool, n numeric, j jsonb)`.execute(
+      store.db,
+    );
   });
 
   it('copies rows into the schema of the executor, every text as it was', async () => {
     const db = store.chain('testnet');
     const rows = AWKWARD.map((body, i) => [`awkward-${i}`, body]);
     await db.transaction().execute(async (trx) => {
-      await copyRows(trx, 'message_contents', [['hash', 'text'], ['body', 'text']], rows).execute(trx);
+      await copyRows(
+        trx,
+        'message_contents',
+        [
+          ['hash', 'text'],
+          ['body', 'text'],
+        ],
+        rows,
+      ).execute(trx);
     });
     const back = await db.selectFrom('message_contents').select(['hash', 'body']).where('hash', 'like', 'awkward-%').execute();
     expect(new Map(back.map((r) => [r.hash, r.body]))).toEqual(new Map(rows.map(([h, b]) => [h, b])));
     // the other network's schema got nothing
-    expect(await store.chain('mainnet').selectFrom('message_contents').select('hash').where('hash', 'like', 'awkward-%').execute()).toEqual([]);
+    expect(await store.chain('mainnet').selectFrom('message_contents').select('hash').where('hash', 'like', 'awkward-%').execute()).toEqual(
+      [],
+    );
   });
 
   it('copies every type: extremes, zeros, negatives, nulls, JSON given as text or as a value', async () => {
@@ -69,7 +104,9 @@ describe.each(storeBackends('copy'))('copyRows on $name', (backend) => {
       [7, 'g', 1, 1, 1, true, 1000000, '1.5e3'],
     ];
     await copyRows(store.db, 'copy_types', TYPED, rows).execute(store.db);
-    const { rows: back } = await sql<Record<string, unknown>>`select id, t, s, i, b::text as b, f, n::text as n, j::text as j from copy_types order by id`.execute(store.db);
+    const { rows: back } = await sql<
+      Record<string, unknown>
+    >`select id, t, s, i, b::text as b, f, n::text as n, j::text as j from copy_types order by id`.execute(store.db);
     expect(back).toEqual([
       { id: 1, t: 'a', s: -32768, i: -2147483648, b: '-9223372036854775808', f: true, n: '0', j: '{"a": [1, "x\\ty"], "é": null}' },
       { id: 2, t: 'b', s: 32767, i: 2147483647, b: '9223372036854775807', f: false, n: '10000', j: '{"nested": {"k": "v"}}' },
@@ -88,7 +125,18 @@ describe.each(storeBackends('copy'))('copyRows on $name', (backend) => {
       .transaction()
       .execute(async (trx) => {
         await trx.insertInto('message_contents').values({ hash: 'copy-before', body: 'x' }).execute();
-        await copyRows(trx, 'message_contents', [['hash', 'text'], ['body', 'text']], [['copy-new', 'y'], ['copy-dup', 'second']]).execute(trx);
+        await copyRows(
+          trx,
+          'message_contents',
+          [
+            ['hash', 'text'],
+            ['body', 'text'],
+          ],
+          [
+            ['copy-new', 'y'],
+            ['copy-dup', 'second'],
+          ],
+        ).execute(trx);
       })
       .catch((e: unknown) => e);
     expect((err as { code?: string }).code).toBe('23505'); // unique violation
@@ -103,7 +151,15 @@ describe.each(storeBackends('copy'))('copyRows on $name', (backend) => {
     const db = store.chain('testnet');
     const body = 'x'.repeat(3000) + '\\"é';
     const rows = Array.from({ length: 2000 }, (_, i) => [`copy-big-${i}`, `${body}${i}`]);
-    await copyRows(db, 'message_contents', [['hash', 'text'], ['body', 'text']], rows).execute(db);
+    await copyRows(
+      db,
+      'message_contents',
+      [
+        ['hash', 'text'],
+        ['body', 'text'],
+      ],
+      rows,
+    ).execute(db);
     const count = await db
       .selectFrom('message_contents')
       .select([sql<number>`count(*)::int`.as('n'), sql<number>`sum(length(body))::int`.as('chars')])

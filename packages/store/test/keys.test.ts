@@ -31,10 +31,15 @@ describe.each(backends)('key store on $name', (backend) => {
     await expect(store.keys.create({ network: 'mainnet', rps: 1, burst: 1, streamConnections: -2 })).rejects.toThrow(/streamConnections/);
     await expect(store.keys.create({ network: 'mainnet', rps: 1, burst: 1, streamAddresses: 1.5 })).rejects.toThrow(/streamAddresses/);
     // The database refuses what the repository would: a plan below -1 never lands.
-    await expect(store.db.insertInto('api_keys').values({ key_hash: 'x'.repeat(64), key_prefix: 'tgk_x', network: 'mainnet', rps: 1, burst: 1, label: '', stream_connections: -5 }).execute()).rejects.toThrow();
+    await expect(
+      store.db
+        .insertInto('api_keys')
+        .values({ key_hash: 'x'.repeat(64), key_prefix: 'tgk_x', network: 'mainnet', rps: 1, burst: 1, label: '', stream_connections: -5 })
+        .execute(),
+    ).rejects.toThrow();
   });
 
-  it('keeps a key\'s streaming plan (default, a number, no limit) and carries it over a rotation', async () => {
+  it("keeps a key's streaming plan (default, a number, no limit) and carries it over a rotation", async () => {
     const plain = await store.keys.create({ network: 'mainnet', rps: 1, burst: 1 });
     expect(plain.record).toMatchObject({ stream_connections: null, stream_addresses: null });
     const own = await store.keys.create({ network: 'testnet', rps: 1, burst: 1, streamConnections: 0, streamAddresses: -1 });

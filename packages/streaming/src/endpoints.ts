@@ -130,48 +130,59 @@ export class StreamingEndpoints {
       if (res.headersSent) return;
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(json(id === undefined ? { error } : { error, id }));
     };
-    readBody(req, this.maxRequestBytes).then(
-      (text) => {
-        let subscription: Subscription;
-        try {
-          const type = String(req.headers['content-type'] ?? '');
-          if (!/^application\/json\b/i.test(type)) throw new ProtocolError('invalid subscription request: Content-Type must be application/json');
-          let body: unknown;
+    readBody(req, this.maxRequestBytes)
+      .then(
+        (text) => {
+          let subscription: Subscription;
           try {
-            body = JSON.parse(text);
+            const type = String(req.headers['content-type'] ?? '');
+            if (!/^application\/json\b/i.test(type))
+              throw new ProtocolError('invalid subscription request: Content-Type must be application/json');
+            let body: unknown;
+            try {
+              body = JSON.parse(text);
+            } catch (err) {
+              throw new ProtocolError(`invalid subscription request: ${(err as Error).message}`);
+            }
+            subscription = parseSubscription(body, { mode: 'sse', actionsVersion: headerText(req.headers['x-actions-version']) });
+            const lastEventId = headerText(req.headers['last-event-id']);
+            if (subscription.afterMcSeqno === undefined && lastEventId && /^\d{1,10}$/.test(lastEventId))
+              subscription.afterMcSeqno = Number(lastEventId);
           } catch (err) {
-            throw new ProtocolError(`invalid subscription request: ${(err as Error).message}`);
+            if (err instanceof ProtocolError) return fail(400, err.message, err.id);
+            throw err;
           }
-          subscription = parseSubscription(body, { mode: 'sse', actionsVersion: headerText(req.headers['x-actions-version']) });
-          const lastEventId = headerText(req.headers['last-event-id']);
-          if (subscription.afterMcSeqno === undefined && lastEventId && /^\d{1,10}$/.test(lastEventId)) subscription.afterMcSeqno = Number(lastEventId);
-        } catch (err) {
-          if (err instanceof ProtocolError) return fail(400, err.message, err.id);
-          throw err;
-        }
-        const tooMany = this.checkAddresses(client, subscription, 'sse');
-        if (tooMany) return fail(400, tooMany, subscription.id);
-        return this.admit(client).then((slot) => {
-          if ('error' in slot) return fail(429, slot.error, subscription.id);
-          // The client may have gone while the slot was taken.
-          if (req.socket.destroyed) return slot.release();
-          this.openSse(req, res, client, subscription, slot.release);
-        });
-      },
-      (err: Error) => fail(err.message.startsWith('body larger') ? 413 : 400, `invalid subscription request: ${err.message}`),
-    ).catch((err: unknown) => {
-      this.opts.logger?.warn({ err }, 'stream not opened');
-      if (!res.headersSent) fail(500, 'internal error');
-      else res.destroy();
-    });
+          const tooMany = this.checkAddresses(client, subscription, 'sse');
+          if (tooMany) return fail(400, tooMany, subscription.id);
+          return this.admit(client).then((slot) => {
+            if ('error' in slot) return fail(429, slot.error, subscription.id);
+            // The client may have gone while the slot was taken.
+            if (req.socket.destroyed) return slot.release();
+            this.openSse(req, res, client, subscription, slot.release);
+          });
+        },
+        (err: Error) => fail(err.message.startsWith('body larger') ? 413 : 400, `invalid subscription request: ${err.message}`),
+      )
+      .catch((err: unknown) => {
+        this.opts.logger?.warn({ err }, 'stream not opened');
+        if (!res.headersSent) fail(500, 'internal error');
+        else res.destroy();
+      });
   }
 
   private openSse(req: IncomingMessage, res: ServerResponse, client: StreamClient, subscription: Subscription, release: () => void): void {
     const socket = req.socket;
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 30_000);
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    res.write(`event: connected\ndata: ${json(subscription.id === undefined ? { status: 'subscribed' } : { id: subscription.id, status: 'subscribed' })}\n\n`);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.write(
+      `event: connected\ndata: ${json(subscription.id === undefined ? { status: 'subscribed' } : { id: subscription.id, status: 'subscribed' })}\n\n`,
+    );
     let closed = false;
     const sub = new Subscriber(client.network, {
       send: (text, mcSeqno) => {
@@ -253,13 +264,16 @@ export class StreamingEndpoints {
     let alive = true;
     let idleSince: number | null = Date.now();
     let messages = 0;
-    const keepAlive = setInterval(() => {
-      if (!alive) return drop('no pong: connection presumed dead', 1001);
-      if (idleSince !== null && Date.now() - idleSince >= this.idleMs) return drop('idle: no subscription', 1000);
-      alive = false;
-      messages = 0;
-      ws.ping();
-    }, Math.min(this.keepAliveMs, this.idleMs));
+    const keepAlive = setInterval(
+      () => {
+        if (!alive) return drop('no pong: connection presumed dead', 1001);
+        if (idleSince !== null && Date.now() - idleSince >= this.idleMs) return drop('idle: no subscription', 1000);
+        alive = false;
+        messages = 0;
+        ws.ping();
+      },
+      Math.min(this.keepAliveMs, this.idleMs),
+    );
     ws.on('pong', () => (alive = true));
     const close = () => {
       if (closed) return;
@@ -288,7 +302,8 @@ export class StreamingEndpoints {
     ws.on('error', close);
     ws.on('message', (data: RawData, isBinary: boolean) => {
       alive = true;
-      if (++messages > MAX_MESSAGES_PER_10S) return drop(`too many messages: more than ${MAX_MESSAGES_PER_10S} per keep-alive interval`, CLOSE_POLICY);
+      if (++messages > MAX_MESSAGES_PER_10S)
+        return drop(`too many messages: more than ${MAX_MESSAGES_PER_10S} per keep-alive interval`, CLOSE_POLICY);
       const text = rawText(data);
       let envelope: unknown;
       try {
@@ -297,7 +312,8 @@ export class StreamingEndpoints {
       } catch (err) {
         return reply({ error: `invalid request envelope: ${(err as Error).message}` });
       }
-      if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) return reply({ error: 'invalid request envelope: a message must be a JSON object' });
+      if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope))
+        return reply({ error: 'invalid request envelope: a message must be a JSON object' });
       const body = envelope as Record<string, unknown>;
       const id = typeof body.id === 'string' ? body.id.slice(0, 128) : undefined;
       const withId = (obj: Record<string, unknown>) => (id === undefined ? obj : { id, ...obj });
@@ -320,7 +336,11 @@ export class StreamingEndpoints {
             return reply(withId({ status: 'unsubscribed' }));
           }
           default:
-            return reply(withId({ error: `unknown operation: ${typeof body.operation === 'string' ? body.operation.slice(0, 64) : String(body.operation)}` }));
+            return reply(
+              withId({
+                error: `unknown operation: ${typeof body.operation === 'string' ? body.operation.slice(0, 64) : String(body.operation)}`,
+              }),
+            );
         }
       } catch (err) {
         if (err instanceof ProtocolError) return reply(withId({ error: err.message }));

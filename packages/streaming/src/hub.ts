@@ -1,5 +1,13 @@
 import { toV3Action, visibleActions, type ClassifiedAction } from '@tongate/actions';
-import { FINALITY_RANK, type Finality, type Network, type StreamBatch, type StreamItem, type TraceItem, type WireTransaction } from './events.js';
+import {
+  FINALITY_RANK,
+  type Finality,
+  type Network,
+  type StreamBatch,
+  type StreamItem,
+  type TraceItem,
+  type WireTransaction,
+} from './events.js';
 import type { Subscription } from './protocol.js';
 
 /** Where a subscriber's events go (an SSE response or a WebSocket): one JSON object per call. */
@@ -91,7 +99,15 @@ export class StreamHub {
   }
 
   private emptyState(): NetworkState {
-    return { subscribers: new Set(), byAddress: new Map(), byHash: new Map(), retained: [], retainedSizes: [], retainedBytes: 0, finalized: new Map() };
+    return {
+      subscribers: new Set(),
+      byAddress: new Map(),
+      byHash: new Map(),
+      retained: [],
+      retainedSizes: [],
+      retainedBytes: 0,
+      finalized: new Map(),
+    };
   }
 
   subscriberCount(network?: Network): number {
@@ -143,7 +159,9 @@ export class StreamHub {
     const oldest = retained[0]?.mcSeqno;
     // Blocks between the resume point and the window were dropped: the client resyncs them through API v3.
     if (oldest === undefined || oldest > after + 1) {
-      sub.sink.send(JSON.stringify({ type: 'resume_gap', from_mc_seqno: after + 1, to_mc_seqno: oldest === undefined ? null : oldest - 1 }));
+      sub.sink.send(
+        JSON.stringify({ type: 'resume_gap', from_mc_seqno: after + 1, to_mc_seqno: oldest === undefined ? null : oldest - 1 }),
+      );
     }
     for (const batch of retained) {
       if (batch.mcSeqno! <= after) continue;
@@ -221,21 +239,34 @@ export class StreamHub {
     if (item.kind === 'invalidated') {
       if (!sub.marks.has(item.hashNorm)) return;
       sub.marks.delete(item.hashNorm);
-      send(sub, cache.text('i', () => ({ type: 'trace_invalidated', trace_external_hash_norm: item.hashNorm })));
+      send(
+        sub,
+        cache.text('i', () => ({ type: 'trace_invalidated', trace_external_hash_norm: item.hashNorm })),
+      );
       return;
     }
     const rank = FINALITY_RANK[item.finality];
     if (rank < FINALITY_RANK[s.minFinality]) return;
     if (item.kind === 'account_state') {
       if (s.types.has('account_state_change') && s.addresses.has(item.account)) {
-        send(sub, cache.text('s', () => ({ type: 'account_state_change', finality: item.finality, account: item.account, state: item.state })), mcSeqno);
+        send(
+          sub,
+          cache.text('s', () => ({ type: 'account_state_change', finality: item.finality, account: item.account, state: item.state })),
+          mcSeqno,
+        );
       }
       return;
     }
     if (item.kind === 'jetton') {
       if (s.types.has('jettons_change') && (s.addresses.has(item.jetton.address) || s.addresses.has(item.jetton.owner))) {
         const j = item.jetton;
-        send(sub, cache.text(`j${b}`, () => withBook({ type: 'jettons_change', finality: item.finality, jetton: j }, [j.address, j.owner, j.jetton as string | undefined])), mcSeqno);
+        send(
+          sub,
+          cache.text(`j${b}`, () =>
+            withBook({ type: 'jettons_change', finality: item.finality, jetton: j }, [j.address, j.owner, j.jetton as string | undefined]),
+          ),
+          mcSeqno,
+        );
       }
       return;
     }
@@ -262,7 +293,16 @@ export class StreamHub {
     if (s.types.has('transactions')) {
       const txs = item.transactions.filter((t) => s.addresses.has(t.account)).sort(byLtDesc);
       if (txs.length > 0) {
-        send(sub, cache.text(`t${b}:${txs.map((t) => t.hash).join(',')}`, () => withBook({ type: 'transactions', finality: item.finality, trace_external_hash_norm: norm, transactions: txs }, txs.flatMap(transactionAddresses))), mcSeqno);
+        send(
+          sub,
+          cache.text(`t${b}:${txs.map((t) => t.hash).join(',')}`, () =>
+            withBook(
+              { type: 'transactions', finality: item.finality, trace_external_hash_norm: norm, transactions: txs },
+              txs.flatMap(transactionAddresses),
+            ),
+          ),
+          mcSeqno,
+        );
         delivered = true;
       }
     }
@@ -272,7 +312,15 @@ export class StreamHub {
       if (mine.length > 0) {
         mine.sort((a, b) => cmpBig(b.end_lt, a.end_lt) || cmpBig(b.start_lt, a.start_lt));
         const text = cache.text(`a${b}:${mine.map((a) => a.action_id).join(',')}`, () =>
-          withBook({ type: 'actions', finality: item.finality, trace_external_hash_norm: norm, actions: mine.map((a) => v3Action(a, item.finality)) }, mine.flatMap(actionAddresses)),
+          withBook(
+            {
+              type: 'actions',
+              finality: item.finality,
+              trace_external_hash_norm: norm,
+              actions: mine.map((a) => v3Action(a, item.finality)),
+            },
+            mine.flatMap(actionAddresses),
+          ),
         );
         send(sub, text, mcSeqno);
         delivered = true;
@@ -281,7 +329,13 @@ export class StreamHub {
     if (s.types.has('trace') && item.trace && hash && s.hashes.has(hash)) {
       const trace = item.trace;
       const text = cache.text(`r${b}:${wanted.map((a) => a.action_id).join(',')}`, () => {
-        const event: Record<string, unknown> = { type: 'trace', finality: item.finality, trace_external_hash_norm: hash, trace: trace.root, transactions: trace.transactions };
+        const event: Record<string, unknown> = {
+          type: 'trace',
+          finality: item.finality,
+          trace_external_hash_norm: hash,
+          trace: trace.root,
+          transactions: trace.transactions,
+        };
         if (wanted.length > 0) event.actions = wanted.map((a) => v3Action(a, item.finality));
         return withBook(event, [...Object.values(trace.transactions).flatMap(transactionAddresses), ...wanted.flatMap(actionAddresses)]);
       });

@@ -59,7 +59,8 @@ function stringList(body: Decoded, field: string, prefix: string, id: string | u
   if (value.length > MAX_LIST_ITEMS) throw new ProtocolError(`${prefix}: ${field}: more than ${MAX_LIST_ITEMS} items`, id);
   for (const item of value) {
     if (typeof item !== 'string') throw new ProtocolError(`${prefix}: ${field}: must be an array of strings`, id);
-    if (item.length > MAX_ITEM_CHARS) throw new ProtocolError(`${prefix}: ${field}: an item is longer than ${MAX_ITEM_CHARS} characters`, id);
+    if (item.length > MAX_ITEM_CHARS)
+      throw new ProtocolError(`${prefix}: ${field}: an item is longer than ${MAX_ITEM_CHARS} characters`, id);
   }
   return value as string[];
 }
@@ -75,7 +76,8 @@ function bool(body: Decoded, field: string, prefix: string, id: string | undefin
 function idOf(body: Decoded, prefix: string): string | undefined {
   const id = body.id;
   if (id === undefined || id === null) return undefined;
-  if (typeof id !== 'string' || id.length > MAX_ITEM_CHARS) throw new ProtocolError(`${prefix}: id: must be a string of at most ${MAX_ITEM_CHARS} characters`);
+  if (typeof id !== 'string' || id.length > MAX_ITEM_CHARS)
+    throw new ProtocolError(`${prefix}: id: must be a string of at most ${MAX_ITEM_CHARS} characters`);
   return id;
 }
 
@@ -93,7 +95,8 @@ export interface ParseOptions {
  */
 export function parseSubscription(input: unknown, opts: ParseOptions): Subscription {
   const prefix = opts.mode === 'sse' ? 'invalid subscription request' : 'invalid subscribe request';
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ProtocolError(`${prefix}: the request must be a JSON object`);
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    throw new ProtocolError(`${prefix}: the request must be a JSON object`);
   const body = input as Decoded;
   const id = idOf(body, prefix);
   const types = stringList(body, 'types', prefix, id);
@@ -105,16 +108,19 @@ export function parseSubscription(input: unknown, opts: ParseOptions): Subscript
   const includeMetadata = bool(body, 'include_metadata', prefix, id);
   let minFinality: Finality | undefined;
   if (body.min_finality !== undefined && body.min_finality !== null) {
-    if (typeof body.min_finality !== 'string' || !FINALITIES.has(body.min_finality)) throw new ProtocolError(`${prefix}: min_finality: must be one of pending, confirmed, finalized`, id);
+    if (typeof body.min_finality !== 'string' || !FINALITIES.has(body.min_finality))
+      throw new ProtocolError(`${prefix}: min_finality: must be one of pending, confirmed, finalized`, id);
     minFinality = body.min_finality as Finality;
   }
   let afterMcSeqno: number | undefined;
   if (body.after_mc_seqno !== undefined && body.after_mc_seqno !== null) {
-    if (!Number.isSafeInteger(body.after_mc_seqno) || (body.after_mc_seqno as number) < 0) throw new ProtocolError(`${prefix}: after_mc_seqno: must be a non-negative integer`, id);
+    if (!Number.isSafeInteger(body.after_mc_seqno) || (body.after_mc_seqno as number) < 0)
+      throw new ProtocolError(`${prefix}: after_mc_seqno: must be a non-negative integer`, id);
     afterMcSeqno = body.after_mc_seqno as number;
   }
 
-  if (!types || types.length === 0) throw new ProtocolError(opts.mode === 'sse' ? 'types are required for subscription' : 'types are required', id);
+  if (!types || types.length === 0)
+    throw new ProtocolError(opts.mode === 'sse' ? 'types are required for subscription' : 'types are required', id);
   for (const t of types) if (!EVENT_TYPE_SET.has(t)) throw new ProtocolError(`invalid event type: ${t}`, id);
   const addressSet = new Set<string>();
   for (const a of addresses ?? []) {
@@ -130,9 +136,11 @@ export function parseSubscription(input: unknown, opts: ParseOptions): Subscript
   }
   const typeSet = new Set(types as EventType[]);
   if (hashSet.size > 0 && !typeSet.has('trace')) throw new ProtocolError('trace_external_hash_norms requires type "trace"', id);
-  if (typeSet.has('trace') && hashSet.size === 0) throw new ProtocolError('trace_external_hash_norms are required for trace subscription', id);
+  if (typeSet.has('trace') && hashSet.size === 0)
+    throw new ProtocolError('trace_external_hash_norms are required for trace subscription', id);
   const needsAddresses = [...typeSet].some((t) => t !== 'trace');
-  if (needsAddresses && addressSet.size === 0) throw new ProtocolError(opts.mode === 'sse' ? 'addresses are required for subscription' : 'addresses are required', id);
+  if (needsAddresses && addressSet.size === 0)
+    throw new ProtocolError(opts.mode === 'sse' ? 'addresses are required for subscription' : 'addresses are required', id);
 
   const prev = opts.previous;
   // On a WebSocket an empty list counts as omitted: the previous filter stays (hosted behaviour).

@@ -97,7 +97,18 @@ export class RedisConnectionRegistry implements ConnectionRegistry {
     const now = Date.now();
     let result: [number, number];
     try {
-      result = (await this.client.eval(ACQUIRE, 2, this.open(key), `${this.prefix}:rate:${key}`, now, now + this.leaseMs, id, maxOpen, maxPerMinute, this.leaseMs * 2)) as [number, number];
+      result = (await this.client.eval(
+        ACQUIRE,
+        2,
+        this.open(key),
+        `${this.prefix}:rate:${key}`,
+        now,
+        now + this.leaseMs,
+        id,
+        maxOpen,
+        maxPerMinute,
+        this.leaseMs * 2,
+      )) as [number, number];
     } catch {
       return this.fallback.acquireSync(key, maxOpen, maxPerMinute);
     }

@@ -76,7 +76,11 @@ describe('StreamHub', () => {
   });
 
   it('bounds the retained window by bytes too', () => {
-    const batch = (seqno: number): StreamBatch => ({ network: 'mainnet', mcSeqno: seqno, items: [{ ...trace('finalized', `h${seqno}`), transactions: [{ account: A, hash: 'x'.repeat(1000), lt: '1' }] }] });
+    const batch = (seqno: number): StreamBatch => ({
+      network: 'mainnet',
+      mcSeqno: seqno,
+      items: [{ ...trace('finalized', `h${seqno}`), transactions: [{ account: A, hash: 'x'.repeat(1000), lt: '1' }] }],
+    });
     const hub = new StreamHub({ retainBlocks: 100, retainBytes: 5_000 });
     for (let seqno = 1; seqno <= 20; seqno++) hub.publish(batch(seqno));
     const range = hub.retainedRange('mainnet')!;

@@ -323,7 +323,11 @@ export class Decoder {
 
 function keyJson(bits: string): string {
   if (bits.length === 0) return '0';
-  return bits.length <= 64 ? BigInt('0b' + bits).toString() : BigInt('0b' + bits).toString(16).padStart(Math.ceil(bits.length / 4), '0');
+  return bits.length <= 64
+    ? BigInt('0b' + bits).toString()
+    : BigInt('0b' + bits)
+        .toString(16)
+        .padStart(Math.ceil(bits.length / 4), '0');
 }
 
 /** A Hashmap edge label (hml_short / hml_long / hml_same) as a string of 0/1. */

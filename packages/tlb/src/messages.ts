@@ -92,7 +92,10 @@ export class MessageSchemes {
         // The next scheme of this opcode may fit.
       }
     }
-    return { ok: false, error: `body does not match the schemes of opcode ${opcodeHex(opcode)} (${candidates.map((c) => c.name).join(', ')})` };
+    return {
+      ok: false,
+      error: `body does not match the schemes of opcode ${opcodeHex(opcode)} (${candidates.map((c) => c.name).join(', ')})`,
+    };
   }
 }
 

@@ -54,7 +54,10 @@ class DeclParser {
   ) {}
 
   private fail(what: string): never {
-    const near = this.tokens.slice(this.pos, this.pos + 4).map((t) => t.text).join(' ');
+    const near = this.tokens
+      .slice(this.pos, this.pos + 4)
+      .map((t) => t.text)
+      .join(' ');
     throw new TlbSyntaxError(`line ${this.line}: ${what} near ${JSON.stringify(near || '<end>')}`);
   }
   private peek(offset = 0): Token | undefined {

@@ -7,7 +7,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Address, beginCell, Cell, Dictionary, type Slice } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { decodeMessageBody, decodeOpcode, MAX_VALUES_PER_BODY, messageSchemes, MessageSchemes, parseTlb, type DecodedBody } from '../src/index.js';
+import {
+  decodeMessageBody,
+  decodeOpcode,
+  MAX_VALUES_PER_BODY,
+  messageSchemes,
+  MessageSchemes,
+  parseTlb,
+  type DecodedBody,
+} from '../src/index.js';
 import { bodiesWithOpcode, fixtureMessages, FIXTURES_DIR } from './fixture-bodies.js';
 
 const raw = (a: Address | null) => (a ? a.toRawString().toUpperCase() : null);
@@ -53,13 +61,24 @@ describe('message bodies of the TEP-74 jetton standard', () => {
       s.skip(32);
       const body = decoded(m.cell);
       expect(body['@type']).toBe('jetton_internal_transfer');
-      expect(body).toMatchObject({ query_id: s.loadUintBig(64).toString(), amount: s.loadCoins().toString(), from: raw(s.loadMaybeAddress()), response_address: raw(s.loadMaybeAddress()), forward_ton_amount: s.loadCoins().toString() });
+      expect(body).toMatchObject({
+        query_id: s.loadUintBig(64).toString(),
+        amount: s.loadCoins().toString(),
+        from: raw(s.loadMaybeAddress()),
+        response_address: raw(s.loadMaybeAddress()),
+        forward_ton_amount: s.loadCoins().toString(),
+      });
     }
     for (const m of bodiesWithOpcode(0x7362d09c)) {
       const s = m.cell.beginParse();
       s.skip(32);
       expect(decoded(m.cell)).toEqual({
-        '@type': 'jetton_notify', type: 'jetton_notify', query_id: s.loadUintBig(64).toString(), amount: s.loadCoins().toString(), sender: raw(s.loadMaybeAddress()), forward_payload: forwardPayload(s),
+        '@type': 'jetton_notify',
+        type: 'jetton_notify',
+        query_id: s.loadUintBig(64).toString(),
+        amount: s.loadCoins().toString(),
+        sender: raw(s.loadMaybeAddress()),
+        forward_payload: forwardPayload(s),
       });
     }
   });
@@ -68,7 +87,12 @@ describe('message bodies of the TEP-74 jetton standard', () => {
     for (const m of bodiesWithOpcode(0x595f07bc)) {
       const s = m.cell.beginParse();
       s.skip(32);
-      expect(decoded(m.cell)).toMatchObject({ '@type': 'jetton_burn', query_id: s.loadUintBig(64).toString(), amount: s.loadCoins().toString(), response_destination: raw(s.loadMaybeAddress()) });
+      expect(decoded(m.cell)).toMatchObject({
+        '@type': 'jetton_burn',
+        query_id: s.loadUintBig(64).toString(),
+        amount: s.loadCoins().toString(),
+        response_destination: raw(s.loadMaybeAddress()),
+      });
     }
     for (const m of bodiesWithOpcode(0xd53276db)) {
       const s = m.cell.beginParse();
@@ -98,7 +122,11 @@ describe('message bodies of the TEP-62 NFT standard', () => {
     for (const m of bodiesWithOpcode(0x05138d91)) {
       const s = m.cell.beginParse();
       s.skip(32);
-      expect(decoded(m.cell)).toMatchObject({ '@type': 'nft_ownership_assigned', query_id: s.loadUintBig(64).toString(), prev_owner: raw(s.loadMaybeAddress()) });
+      expect(decoded(m.cell)).toMatchObject({
+        '@type': 'nft_ownership_assigned',
+        query_id: s.loadUintBig(64).toString(),
+        prev_owner: raw(s.loadMaybeAddress()),
+      });
     }
   });
 });
@@ -120,7 +148,13 @@ describe('DEX swap bodies, against the swaps the reference classifier found in t
     const [m] = bodiesWithOpcode(0x6664de2a);
     const s = m!.cell.beginParse();
     s.skip(32);
-    expect(decoded(m!.cell)).toMatchObject({ '@type': 'stonfi_swap_v2', query_id: s.loadUintBig(64).toString(), from_user: raw(s.loadAddress()), left_amount: s.loadCoins().toString(), right_amount: s.loadCoins().toString() });
+    expect(decoded(m!.cell)).toMatchObject({
+      '@type': 'stonfi_swap_v2',
+      query_id: s.loadUintBig(64).toString(),
+      from_user: raw(s.loadAddress()),
+      left_amount: s.loadCoins().toString(),
+      right_amount: s.loadCoins().toString(),
+    });
   });
 
   it('DeDust swap event and TONCO pool swap', () => {
@@ -128,7 +162,11 @@ describe('DEX swap bodies, against the swaps the reference classifier found in t
     const dedust = expectedActions(dedustFile).find((a) => a.values.jetton_swap_data?.dex === 'dedust')!.values.jetton_swap_data;
     const [event] = bodiesWithOpcode(0x9c610de3).filter((x) => x.file === dedustFile);
     const body = decoded(event!.cell);
-    expect(body).toMatchObject({ '@type': 'dedust_swap', amount_in: String(dedust.dex_incoming_transfer.amount), sender_addr: dedust.sender });
+    expect(body).toMatchObject({
+      '@type': 'dedust_swap',
+      amount_in: String(dedust.dex_incoming_transfer.amount),
+      sender_addr: dedust.sender,
+    });
     expect(`0:${(body.asset_in as { address: string }).address}`).toBe(dedust.dex_incoming_transfer.asset);
 
     const toncoFile = 'tonco--tonco-swap-ton-to-kuku.json';
@@ -145,7 +183,11 @@ describe('DEX swap bodies, against the swaps the reference classifier found in t
 describe('comments, built bodies and the opcode table', () => {
   it('text comments, in the cell and across snake references, under the API name `comment`', () => {
     const [real] = bodiesWithOpcode(0).filter((m) => m.cell.refs.length === 0);
-    expect(decoded(real!.cell)).toEqual({ '@type': 'text_comment', type: 'text_comment', comment: real!.cell.beginParse().skip(32).loadStringTail() });
+    expect(decoded(real!.cell)).toEqual({
+      '@type': 'text_comment',
+      type: 'text_comment',
+      comment: real!.cell.beginParse().skip(32).loadStringTail(),
+    });
     const long = 'x'.repeat(200) + ' — ünïcode';
     const body = beginCell().storeUint(0, 32).storeStringTail(long).endCell();
     expect(body.refs).toHaveLength(1);
@@ -156,21 +198,43 @@ describe('comments, built bodies and the opcode table', () => {
     const to = new Address(0, Buffer.alloc(32, 0xab));
     const payload = beginCell().storeUint(0, 32).storeStringTail('hi').endCell();
     const custom = beginCell().storeUint(7, 8).endCell();
-    const body = beginCell().storeUint(0x0f8a7ea5, 32).storeUint(2n ** 64n - 1n, 64).storeCoins(123456789n).storeAddress(to)
-      .storeAddress(null).storeMaybeRef(custom).storeCoins(1n).storeBit(1).storeRef(payload).endCell();
+    const body = beginCell()
+      .storeUint(0x0f8a7ea5, 32)
+      .storeUint(2n ** 64n - 1n, 64)
+      .storeCoins(123456789n)
+      .storeAddress(to)
+      .storeAddress(null)
+      .storeMaybeRef(custom)
+      .storeCoins(1n)
+      .storeBit(1)
+      .storeRef(payload)
+      .endCell();
     expect(decoded(body)).toEqual({
-      '@type': 'jetton_transfer', type: 'jetton_transfer', query_id: '18446744073709551615', amount: '123456789', destination: raw(to),
-      response_destination: null, custom_payload: custom.toBoc({ idx: false, crc32: true }).toString('base64'), forward_ton_amount: '1',
+      '@type': 'jetton_transfer',
+      type: 'jetton_transfer',
+      query_id: '18446744073709551615',
+      amount: '123456789',
+      destination: raw(to),
+      response_destination: null,
+      custom_payload: custom.toBoc({ idx: false, crc32: true }).toString('base64'),
+      forward_ton_amount: '1',
       forward_payload: payload.toBoc({ idx: false, crc32: true }).toString('base64'),
     });
   });
 
   it('picks between schemes of one opcode by what the body holds (change vs delete DNS record)', () => {
     const key = Buffer.alloc(32, 0x11);
-    const record = beginCell().storeUint(0x9fd3, 16).storeAddress(new Address(0, Buffer.alloc(32, 1))).storeUint(0, 8).endCell();
+    const record = beginCell()
+      .storeUint(0x9fd3, 16)
+      .storeAddress(new Address(0, Buffer.alloc(32, 1)))
+      .storeUint(0, 8)
+      .endCell();
     const change = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(5, 64).storeBuffer(key).storeRef(record).endCell();
     expect(decoded(change)).toEqual({
-      '@type': 'change_dns_record', type: 'change_dns_record', query_id: '5', key: key.toString('hex').toUpperCase(),
+      '@type': 'change_dns_record',
+      type: 'change_dns_record',
+      query_id: '5',
+      key: key.toString('hex').toUpperCase(),
       value: { '@type': 'dns_smc_address', smc_addr: raw(new Address(0, Buffer.alloc(32, 1))), flags: 0, cap_list: null },
     });
     const del = beginCell().storeUint(0x4eb1f0f9, 32).storeUint(5, 64).storeBuffer(key).endCell();
@@ -189,14 +253,20 @@ describe('comments, built bodies and the opcode table', () => {
     expect(decodeMessageBody(beginCell().endCell())).toEqual({ ok: false, error: 'body has no 32-bit opcode' });
     expect(decodeMessageBody(beginCell().storeUint(0x12345678, 32).endCell())).toEqual({ ok: false, error: 'unknown opcode 0x12345678' });
     const truncated = beginCell().storeUint(0x0f8a7ea5, 32).storeUint(1, 64).endCell();
-    expect(decodeMessageBody(truncated)).toMatchObject({ ok: false, error: expect.stringMatching(/^body does not match the schemes of opcode 0x0f8a7ea5/) });
+    expect(decodeMessageBody(truncated)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^body does not match the schemes of opcode 0x0f8a7ea5/),
+    });
   });
 
   it('bounds the work a body can cost: values per body, and a budget shared by the bodies of a request', () => {
     // `n * Unit` reads n values from no bits at all: the kind of body that would cost far more than its size.
     const schemes = new MessageSchemes(parseTlb('unit$_ = Unit; t#00000042 n:(## 16) xs:(n * Unit) = InternalMsgBody0;'));
     const body = (n: number) => beginCell().storeUint(0x42, 32).storeUint(n, 16).endCell();
-    expect(schemes.decodeBody(body(3))).toEqual({ ok: true, value: { '@type': 't', type: 't', n: 3, xs: [{ '@type': 'unit' }, { '@type': 'unit' }, { '@type': 'unit' }] } });
+    expect(schemes.decodeBody(body(3))).toEqual({
+      ok: true,
+      value: { '@type': 't', type: 't', n: 3, xs: [{ '@type': 'unit' }, { '@type': 'unit' }, { '@type': 'unit' }] },
+    });
     expect(schemes.decodeBody(body(60_000))).toEqual({ ok: false, error: `more than ${MAX_VALUES_PER_BODY} values in one body` });
     const budget = { values: 5_000 };
     expect(schemes.decodeBody(body(3_000), budget).ok).toBe(true);
@@ -216,7 +286,11 @@ describe('comments, built bodies and the opcode table', () => {
 describe('every fixture body', () => {
   // Bodies that do not follow their opcode's scheme: EVAA withdraw_master with a shorter layout, and tgBTC burn
   // notifications without a response address (the fixtures' names say as much: "strange burn notification").
-  const NONSTANDARD = new Set(['evaa--jetton-withdrawal-withdraw-not-collateralized-excess.json', 'tgbtc--tgbtc-burn-with-strange-burn-notification.json', 'tgbtc--tgbtc-burn.json']);
+  const NONSTANDARD = new Set([
+    'evaa--jetton-withdrawal-withdraw-not-collateralized-excess.json',
+    'tgbtc--tgbtc-burn-with-strange-burn-notification.json',
+    'tgbtc--tgbtc-burn.json',
+  ]);
 
   it('decodes when its opcode has a scheme, except the known non-standard ones', () => {
     const schemes = messageSchemes();

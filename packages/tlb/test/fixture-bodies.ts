@@ -20,13 +20,22 @@ let cache: FixtureMessage[] | undefined;
 export function fixtureMessages(): FixtureMessage[] {
   if (cache) return cache;
   cache = [];
-  for (const file of readdirSync(FIXTURES_DIR).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(FIXTURES_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const fixture = JSON.parse(readFileSync(path.join(FIXTURES_DIR, file), 'utf8')) as {
       transactions: { messages: { msg_hash: string; opcode: number | null; body: string | null }[] }[];
     };
     for (const tx of fixture.transactions) {
       for (const m of tx.messages) {
-        if (m.body) cache.push({ file, msgHash: m.msg_hash, opcode: m.opcode === null ? null : m.opcode >>> 0, body: m.body, cell: Cell.fromBase64(m.body) });
+        if (m.body)
+          cache.push({
+            file,
+            msgHash: m.msg_hash,
+            opcode: m.opcode === null ? null : m.opcode >>> 0,
+            body: m.body,
+            cell: Cell.fromBase64(m.body),
+          });
       }
     }
   }

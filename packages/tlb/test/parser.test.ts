@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MESSAGE_SCHEMES, parseTlb, TlbSyntaxError } from '../src/index.js';
 
-const hexBits = (hex: string) => BigInt('0x' + hex).toString(2).padStart(hex.length * 4, '0');
+const hexBits = (hex: string) =>
+  BigInt('0x' + hex)
+    .toString(2)
+    .padStart(hex.length * 4, '0');
 
 describe('TL-B parser', () => {
   const constructors = parseTlb(readFileSync(DEFAULT_MESSAGE_SCHEMES, 'utf8'));
@@ -17,11 +20,22 @@ describe('TL-B parser', () => {
     const [transfer] = named('jetton_transfer');
     expect(transfer).toMatchObject({ tag: hexBits('0f8a7ea5'), result: { name: 'InternalMsgBody0', args: [] } });
     expect(transfer!.fields.map((f) => f.name)).toEqual([
-      'query_id', 'amount', 'destination', 'response_destination', 'custom_payload', 'forward_ton_amount', 'forward_payload',
+      'query_id',
+      'amount',
+      'destination',
+      'response_destination',
+      'custom_payload',
+      'forward_ton_amount',
+      'forward_payload',
     ]);
     expect(transfer!.fields[1]!.type).toEqual({ kind: 'apply', name: 'VarUInteger', args: [{ kind: 'number', value: 16 }] });
     expect(transfer!.fields[6]!.type).toEqual({
-      kind: 'apply', name: 'Either', args: [{ kind: 'apply', name: 'Cell', args: [] }, { kind: 'ref', inner: { kind: 'apply', name: 'Cell', args: [] } }],
+      kind: 'apply',
+      name: 'Either',
+      args: [
+        { kind: 'apply', name: 'Cell', args: [] },
+        { kind: 'ref', inner: { kind: 'apply', name: 'Cell', args: [] } },
+      ],
     });
   });
 
@@ -30,20 +44,40 @@ describe('TL-B parser', () => {
     expect(std!.tag).toBe('10');
     const [edge] = named('hashmap_edge');
     expect(edge!.tag).toBe('');
-    expect(edge!.params).toEqual([{ name: 'n', kind: '#' }, { name: 'X', kind: 'Type' }, { name: 'l', kind: '#' }, { name: 'm', kind: '#' }]);
+    expect(edge!.params).toEqual([
+      { name: 'n', kind: '#' },
+      { name: 'X', kind: 'Type' },
+      { name: 'l', kind: '#' },
+      { name: 'm', kind: '#' },
+    ]);
     expect(edge!.fields[0]!.type).toEqual({
-      kind: 'apply', name: 'HmLabel', args: [{ kind: 'output', inner: { kind: 'apply', name: 'l', args: [] } }, { kind: 'apply', name: 'n', args: [] }],
+      kind: 'apply',
+      name: 'HmLabel',
+      args: [
+        { kind: 'output', inner: { kind: 'apply', name: 'l', args: [] } },
+        { kind: 'apply', name: 'n', args: [] },
+      ],
     });
     const [chunk] = named('text_chunk');
-    expect(chunk!.result.args[0]).toEqual({ kind: 'binary', op: '+', left: { kind: 'apply', name: 'n', args: [] }, right: { kind: 'number', value: 1 } });
+    expect(chunk!.result.args[0]).toEqual({
+      kind: 'binary',
+      op: '+',
+      left: { kind: 'apply', name: 'n', args: [] },
+      right: { kind: 'number', value: 1 },
+    });
     expect(chunk!.fields[1]!.type).toEqual({
-      kind: 'apply', name: 'bits', args: [{ kind: 'binary', op: '*', left: { kind: 'apply', name: 'len', args: [] }, right: { kind: 'number', value: 8 } }],
+      kind: 'apply',
+      name: 'bits',
+      args: [{ kind: 'binary', op: '*', left: { kind: 'apply', name: 'len', args: [] }, right: { kind: 'number', value: 8 } }],
     });
   });
 
   it('reads the constructs the npm parser rejects: comma-joined names, anonymous cells, exotic constructors', () => {
     const shared = constructors.find((c) => c.name.includes(','));
-    expect(shared).toMatchObject({ name: 'evaa_supply_master,pyth_update_guardian_set,w4_deploy_install_plugin', tag: hexBits('00000001') });
+    expect(shared).toMatchObject({
+      name: 'evaa_supply_master,pyth_update_guardian_set,w4_deploy_install_plugin',
+      tag: hexBits('00000001'),
+    });
     const [takeState] = named('dedust_take_pool_state');
     const assets = takeState!.fields.find((f) => f.name === 'assets')!;
     expect(assets.type).toMatchObject({ kind: 'apply', name: 'Maybe', args: [{ kind: 'ref', inner: { kind: 'record' } }] });
@@ -54,7 +88,12 @@ describe('TL-B parser', () => {
   it('reads conditional fields and skips constraints', () => {
     const [adnl] = named('dns_adnl_address');
     expect(adnl!.fields.map((f) => f.name)).toEqual(['adnl_addr', 'flags', 'proto_list']);
-    expect(adnl!.fields[2]!.type).toEqual({ kind: 'conditional', condition: 'flags', bit: 0, then: { kind: 'apply', name: 'ProtoList', args: [] } });
+    expect(adnl!.fields[2]!.type).toEqual({
+      kind: 'conditional',
+      condition: 'flags',
+      bit: 0,
+      then: { kind: 'apply', name: 'ProtoList', args: [] },
+    });
   });
 
   it('reads a completion tag and rejects malformed declarations with the line number', () => {

@@ -21,10 +21,7 @@ const value = (n: TraceNode | undefined) => (n?.inMsg?.value != null ? String(n.
  * excesses, the client's request to its proxy and excesses, the worker's request to its proxy and payout.
  */
 const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
-  [
-    OP.COCOON_PAYOUT_PAYLOAD,
-    (start) => workerPayout(start, 'regular'),
-  ],
+  [OP.COCOON_PAYOUT_PAYLOAD, (start) => workerPayout(start, 'regular')],
   [OP.COCOON_LAST_PAYOUT_PAYLOAD, (start) => workerPayout(start, 'last')],
   [
     OP.COCOON_EXT_PROXY_PAYOUT_REQUEST,
@@ -44,7 +41,11 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
   [
     OP.COCOON_EXT_CLIENT_TOP_UP,
     (start) => {
-      const req = read(start, OP.COCOON_EXT_CLIENT_TOP_UP, (s) => ({ query_id: uintStr(s, 64), amount: coinsStr(s), excesses_to: loadAddress(s) }));
+      const req = read(start, OP.COCOON_EXT_CLIENT_TOP_UP, (s) => ({
+        query_id: uintStr(s, 64),
+        amount: coinsStr(s),
+        excesses_to: loadAddress(s),
+      }));
       const proxyRequest = childWithOp(start, OP.COCOON_CLIENT_PROXY_REQUEST);
       const excess = childWithOp(proxyRequest, OP.COCOON_RETURN_EXCESSES_BACK);
       if (!req || !proxyRequest || !excess) return null;

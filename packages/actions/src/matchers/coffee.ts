@@ -106,31 +106,40 @@ function withdrawLiquidity(ctx: MatchContext, burn: TraceNode): ActionDraft | nu
     .map((vault) => {
       const transfer = vault.children.find((c) => c.op === OP.JETTON_TRANSFER);
       const internal = childWithOp(transfer, OP.JETTON_INTERNAL_TRANSFER);
-      return { transfer, internal, asset: transfer ? jettonOfWallet(ctx, transfer.account) ?? jettonOfWallet(ctx, internal?.account) : null };
+      return {
+        transfer,
+        internal,
+        asset: transfer ? (jettonOfWallet(ctx, transfer.account) ?? jettonOfWallet(ctx, internal?.account)) : null,
+      };
     });
   // the reference lists the payout sent last as asset 1 and takes both amounts from the event
   const [first, second] = payouts.reverse();
-  return flowDraft('dex_withdraw_liquidity', [...subtree(burn)], {
-    source: normalizeAddress(burn.inMsg?.source),
-    source_secondary: burn.account,
-    destination: notification.account,
-    asset: notification.account,
-    dex_withdraw_liquidity_data: {
-      dex: 'coffee',
-      lp_tokens_burnt: event.lp,
-      is_refund: false,
-      amount1: event.amount1,
-      asset1_out: first?.asset ?? null,
-      dex_wallet_1: notification.account,
-      dex_jetton_wallet_1: first?.transfer?.account ?? null,
-      user_jetton_wallet_1: first?.internal?.account ?? null,
-      amount2: event.amount2,
-      asset2_out: second?.asset ?? null,
-      dex_wallet_2: notification.account,
-      dex_jetton_wallet_2: second?.transfer?.account ?? null,
-      user_jetton_wallet_2: second?.internal?.account ?? null,
+  return flowDraft(
+    'dex_withdraw_liquidity',
+    [...subtree(burn)],
+    {
+      source: normalizeAddress(burn.inMsg?.source),
+      source_secondary: burn.account,
+      destination: notification.account,
+      asset: notification.account,
+      dex_withdraw_liquidity_data: {
+        dex: 'coffee',
+        lp_tokens_burnt: event.lp,
+        is_refund: false,
+        amount1: event.amount1,
+        asset1_out: first?.asset ?? null,
+        dex_wallet_1: notification.account,
+        dex_jetton_wallet_1: first?.transfer?.account ?? null,
+        user_jetton_wallet_1: first?.internal?.account ?? null,
+        amount2: event.amount2,
+        asset2_out: second?.asset ?? null,
+        dex_wallet_2: notification.account,
+        dex_jetton_wallet_2: second?.transfer?.account ?? null,
+        user_jetton_wallet_2: second?.internal?.account ?? null,
+      },
     },
-  }, { btype: 'coffee_withdraw_liquidity' });
+    { btype: 'coffee_withdraw_liquidity' },
+  );
 }
 
 export const coffeeServicesMatcher = opcodeMatcher('coffee-services', [

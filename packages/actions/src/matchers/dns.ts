@@ -21,7 +21,8 @@ const SCHEMAS: Record<string, string> = {
 
 function recordData(value: NonNullable<ReturnType<typeof decodeDnsRecord>>): Record<string, DataValue> {
   const schema = SCHEMAS[value.type];
-  if (value.type === 'smc_address' || value.type === 'next_resolver') return { value_schema: schema, value: rawAddress(value.address), flags: null };
+  if (value.type === 'smc_address' || value.type === 'next_resolver')
+    return { value_schema: schema, value: rawAddress(value.address), flags: null };
   if (value.type === 'adnl_address') return { value_schema: schema, value: value.adnl, flags: 0 };
   return { value_schema: schema, value: value.bagId, flags: null };
 }

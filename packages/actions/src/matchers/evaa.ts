@@ -67,12 +67,14 @@ function tonSupply(master: TraceNode): ActionDraft | null {
 function jettonSupply(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
   const note = decodeJettonNotify(notify);
   const payload = note?.forward_payload;
-  const recipient = payload && tryDecode(() => {
-    const s = payload.beginParse();
-    if (s.loadUint(32) !== EVAA.SUPPLY_MASTER) return null;
-    s.skip(2);
-    return loadAddress(s);
-  });
+  const recipient =
+    payload &&
+    tryDecode(() => {
+      const s = payload.beginParse();
+      if (s.loadUint(32) !== EVAA.SUPPLY_MASTER) return null;
+      s.skip(2);
+      return loadAddress(s);
+    });
   const internal = notify.parent;
   const transfer = internal?.parent;
   const user = userContract(notify, EVAA.SUPPLY_USER);
@@ -133,7 +135,7 @@ function withdraw(ctx: MatchContext, master: TraceNode): ActionDraft | null {
       source: normalizeAddress(master.inMsg?.source),
       destination: body.recipient,
       destination_secondary: user.account,
-      asset: payout ? jettonOfWallet(ctx, payout.account) ?? jettonOfWallet(ctx, payoutInternal?.account) : null,
+      asset: payout ? (jettonOfWallet(ctx, payout.account) ?? jettonOfWallet(ctx, payoutInternal?.account)) : null,
       amount: withdrawn ?? body.amount,
       evaa_withdraw_data: {
         is_ton: isTon,

@@ -57,7 +57,9 @@ export function decodeInternalTransfer(node: TraceNode | null | undefined): { am
 }
 
 /** transfer_notification#7362d09c query_id amount sender forward_payload */
-export function decodeJettonNotify(node: TraceNode | null | undefined): { amount: string; sender: RawAddress | null; forward_payload: Cell | null } | null {
+export function decodeJettonNotify(
+  node: TraceNode | null | undefined,
+): { amount: string; sender: RawAddress | null; forward_payload: Cell | null } | null {
   const s = bodySlice(node);
   if (!s) return null;
   return tryDecode(() => {
@@ -142,7 +144,9 @@ export function jettonTransferDraft(flow: JettonTransferFlow): ActionDraft {
 }
 
 /** burn#595f07bc query_id amount response_destination custom_payload */
-export function decodeJettonBurn(body: Cell | null): { query_id: string; amount: string; response_destination: RawAddress | null; custom_payload: string | null } | null {
+export function decodeJettonBurn(
+  body: Cell | null,
+): { query_id: string; amount: string; response_destination: RawAddress | null; custom_payload: string | null } | null {
   if (!body) return null;
   return tryDecode(() => {
     const s = body.beginParse();
@@ -183,19 +187,21 @@ function burnDraft(ctx: MatchContext, burn: TraceNode): ActionDraft | null {
  */
 function mintDraft(ctx: MatchContext, mint: TraceNode): ActionDraft | null {
   const s = bodySlice(mint);
-  const request = s && tryDecode(() => {
-    s.skip(32 + 64);
-    const to = loadAddress(s);
-    const tonAmount = coinsStr(s);
-    // master_msg: the internal_transfer the minter is to send
-    const master = tryDecode(() => {
-      const m = s.loadRef().beginParse();
-      if (m.loadUint(32) !== OP.JETTON_INTERNAL_TRANSFER) return null;
-      m.skip(64);
-      return coinsStr(m);
+  const request =
+    s &&
+    tryDecode(() => {
+      s.skip(32 + 64);
+      const to = loadAddress(s);
+      const tonAmount = coinsStr(s);
+      // master_msg: the internal_transfer the minter is to send
+      const master = tryDecode(() => {
+        const m = s.loadRef().beginParse();
+        if (m.loadUint(32) !== OP.JETTON_INTERNAL_TRANSFER) return null;
+        m.skip(64);
+        return coinsStr(m);
+      });
+      return { to, tonAmount, masterAmount: master };
     });
-    return { to, tonAmount, masterAmount: master };
-  });
   // without the internal_transfer it asks for, the message is no mint request
   if (!request || request.masterAmount === null) return null;
   const internal = childWithOp(mint, OP.JETTON_INTERNAL_TRANSFER);

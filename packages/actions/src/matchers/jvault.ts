@@ -28,10 +28,12 @@ function poolJetton(ctx: MatchContext, pool: RawAddress | null): RawAddress | nu
 
 function stake(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
   const note = decodeJettonNotify(notify);
-  const period = note?.forward_payload && tryDecode(() => {
-    const s = note.forward_payload!.beginParse();
-    return s.loadUint(32) === JVAULT.STAKE_PAYLOAD ? s.loadUint(32) : null;
-  });
+  const period =
+    note?.forward_payload &&
+    tryDecode(() => {
+      const s = note.forward_payload!.beginParse();
+      return s.loadUint(32) === JVAULT.STAKE_PAYLOAD ? s.loadUint(32) : null;
+    });
   const receive = childWithOp(notify, JVAULT.RECEIVE_JETTONS);
   const internal = notify.parent;
   const transfer = internal?.parent;

@@ -40,7 +40,10 @@ function readPacket(cell: Cell): Record<string, DataValue> | null {
     const dst_eid = path.loadUint(32);
     const dst_oapp = hex(path.loadUintBig(256));
     const messageCell = s.loadRef();
-    const message = `0x${messageCell.beginParse().loadBuffer(Math.floor(messageCell.bits.length / 8)).toString('hex')}`;
+    const message = `0x${messageCell
+      .beginParse()
+      .loadBuffer(Math.floor(messageCell.bits.length / 8))
+      .toString('hex')}`;
     return { src_oapp, dst_oapp, src_eid, dst_eid, nonce: Number(s.loadUintBig(64)), guid: hex(s.loadUintBig(256)), message };
   });
 }

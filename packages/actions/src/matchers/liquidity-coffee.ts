@@ -81,26 +81,31 @@ function deposit(ctx: MatchContext, factory: TraceNode): ActionDraft | null {
   const mine = { asset: step.asset, amount: req.amount, wallet: step.userWallet };
   const none = { asset: null, amount: null, wallet: null };
   const [one, two] = slot === 1 ? [mine, none] : [none, mine];
-  return flowDraft('dex_deposit_liquidity', [...step.entry, factory, depository, ...(toPool ? subtree(toPool) : [])], {
-    source: req.sender,
-    destination: toPool?.account ?? null,
-    destination_secondary: depository.account,
-    dex_deposit_liquidity_data: {
-      dex: 'coffee',
-      asset1: one.asset,
-      amount1: one.amount,
-      user_jetton_wallet_1: one.wallet,
-      asset2: two.asset,
-      amount2: two.amount,
-      user_jetton_wallet_2: two.wallet,
-      target_asset_1: step.asset,
-      target_amount_1: null,
-      target_asset_2: other,
-      target_amount_2: null,
-      lp_tokens_minted: lp,
-      vault_excesses: excesses,
+  return flowDraft(
+    'dex_deposit_liquidity',
+    [...step.entry, factory, depository, ...(toPool ? subtree(toPool) : [])],
+    {
+      source: req.sender,
+      destination: toPool?.account ?? null,
+      destination_secondary: depository.account,
+      dex_deposit_liquidity_data: {
+        dex: 'coffee',
+        asset1: one.asset,
+        amount1: one.amount,
+        user_jetton_wallet_1: one.wallet,
+        asset2: two.asset,
+        amount2: two.amount,
+        user_jetton_wallet_2: two.wallet,
+        target_asset_1: step.asset,
+        target_amount_1: null,
+        target_asset_2: other,
+        target_amount_2: null,
+        lp_tokens_minted: lp,
+        vault_excesses: excesses,
+      },
     },
-    }, { btype: 'coffee_deposit_liquidity' });
+    { btype: 'coffee_deposit_liquidity' },
+  );
 }
 
 function createPoolCreator(ctx: MatchContext, factory: TraceNode): { draft: ActionDraft; creator: TraceNode } | null {
@@ -179,5 +184,8 @@ function createPool(built: { draft: ActionDraft; creator: TraceNode }): ActionDr
 
 export const coffeeLiquidityMatcher = opcodeMatcher('coffee-liquidity', [
   [COFFEE.CREATE_LIQUIDITY_DEPOSITORY_REQUEST, deposit],
-  [COFFEE.CREATE_POOL_CREATOR_REQUEST, (ctx, node) => ((built) => built && (createPool(built) ?? built.draft))(createPoolCreator(ctx, node))],
+  [
+    COFFEE.CREATE_POOL_CREATOR_REQUEST,
+    (ctx, node) => ((built) => built && (createPool(built) ?? built.draft))(createPoolCreator(ctx, node)),
+  ],
 ]);

@@ -79,7 +79,16 @@ function depositDraft(ctx: MatchContext, d: Deposit): { draft: ActionDraft; cont
       })
     : null;
   const targets = pooled ?? d;
-  const nodes = nodeSet(userTransfer, internal, internal && childWithOp(internal, OP.EXCESS), vault, d.factory, deploy, topUp, ...poolNodes);
+  const nodes = nodeSet(
+    userTransfer,
+    internal,
+    internal && childWithOp(internal, OP.EXCESS),
+    vault,
+    d.factory,
+    deploy,
+    topUp,
+    ...poolNodes,
+  );
   const data: Record<string, DataValue> = {
     dex: 'dedust',
     asset1: d.asset,

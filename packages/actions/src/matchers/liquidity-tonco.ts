@@ -33,7 +33,17 @@ function deployPool(createPool: TraceNode): ActionDraft | null {
     s.loadRef();
     s.loadRef();
     const minters = s.loadRef().beginParse();
-    return { wallet0, wallet1, tick_spacing, initial_price_x96, protocol_fee, lp_fee_base, lp_fee_current, minter0: loadAddress(minters), minter1: loadAddress(minters) };
+    return {
+      wallet0,
+      wallet1,
+      tick_spacing,
+      initial_price_x96,
+      protocol_fee,
+      lp_fee_base,
+      lp_fee_current,
+      minter0: loadAddress(minters),
+      minter1: loadAddress(minters),
+    };
   });
   if (!init || !req) return null;
   return flowDraft('tonco_deploy_pool', [...subtree(createPool)], {
@@ -52,7 +62,7 @@ function deployPool(createPool: TraceNode): ActionDraft | null {
       lp_fee_current: req.lp_fee_current,
       pool_active: true,
     },
-    });
+  });
 }
 
 function deposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
@@ -137,31 +147,36 @@ function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
   };
   const p0 = payoutOf(settled.wallet0);
   const p1 = payoutOf(settled.wallet1);
-  return flowDraft('dex_withdraw_liquidity', [...subtree(startBurn)], {
-    source: normalizeAddress(startBurn.inMsg?.source),
-    source_secondary: null,
-    destination: startBurn.account,
-    asset: null,
-    dex_withdraw_liquidity_data: {
-      dex: 'tonco',
-      amount1: settled.amount0,
-      amount2: settled.amount1,
-      asset1_out: assetOf(ctx, settled.wallet0),
-      asset2_out: assetOf(ctx, settled.wallet1),
-      user_jetton_wallet_1: p0.internal?.account ?? null,
-      user_jetton_wallet_2: p1.internal?.account ?? null,
-      dex_jetton_wallet_1: p0.isTon ? null : settled.wallet0,
-      dex_jetton_wallet_2: p1.isTon ? null : settled.wallet1,
-      dex_wallet_1: pay.account,
-      dex_wallet_2: pay.account,
-      lp_tokens_burnt: settled.liquidity,
-      burned_nft_index: settled.nft_index,
-      burned_nft_address: nftBurn.account,
-      tick_lower: settled.tick_lower,
-      tick_upper: settled.tick_upper,
-      is_refund: false,
+  return flowDraft(
+    'dex_withdraw_liquidity',
+    [...subtree(startBurn)],
+    {
+      source: normalizeAddress(startBurn.inMsg?.source),
+      source_secondary: null,
+      destination: startBurn.account,
+      asset: null,
+      dex_withdraw_liquidity_data: {
+        dex: 'tonco',
+        amount1: settled.amount0,
+        amount2: settled.amount1,
+        asset1_out: assetOf(ctx, settled.wallet0),
+        asset2_out: assetOf(ctx, settled.wallet1),
+        user_jetton_wallet_1: p0.internal?.account ?? null,
+        user_jetton_wallet_2: p1.internal?.account ?? null,
+        dex_jetton_wallet_1: p0.isTon ? null : settled.wallet0,
+        dex_jetton_wallet_2: p1.isTon ? null : settled.wallet1,
+        dex_wallet_1: pay.account,
+        dex_wallet_2: pay.account,
+        lp_tokens_burnt: settled.liquidity,
+        burned_nft_index: settled.nft_index,
+        burned_nft_address: nftBurn.account,
+        tick_lower: settled.tick_lower,
+        tick_upper: settled.tick_upper,
+        is_refund: false,
+      },
     },
-    }, { btype: 'tonco_withdraw_liquidity' });
+    { btype: 'tonco_withdraw_liquidity' },
+  );
 }
 
 export const toncoLiquidityMatcher = opcodeMatcher('tonco-liquidity', [

@@ -39,7 +39,13 @@ function handedBack(ctx: MatchContext, start: TraceNode, nft: RawAddress | null)
   return null;
 }
 
-function tradeEnd(ctx: MatchContext, node: TraceNode, type: string, nft: RawAddress | null, contractField: 'sale_address' | 'auction_address'): ActionDraft | null {
+function tradeEnd(
+  ctx: MatchContext,
+  node: TraceNode,
+  type: string,
+  nft: RawAddress | null,
+  contractField: 'sale_address' | 'auction_address',
+): ActionDraft | null {
   const back = handedBack(ctx, node, nft);
   if (!back) return null;
   const item = iface(ctx, nft).NftItem as { collection_address?: string; index?: number | string } | undefined;
@@ -50,9 +56,13 @@ function tradeEnd(ctx: MatchContext, node: TraceNode, type: string, nft: RawAddr
     fields: {
       source: normalizeAddress(node.inMsg?.source),
       destination: node.account,
-      asset: normalizeAddress(item?.collection_address ?? null) ?? (back.fields.asset ?? null),
+      asset: normalizeAddress(item?.collection_address ?? null) ?? back.fields.asset ?? null,
       asset_secondary: nft,
-      nft_trade_data: { owner: back.fields.destination ?? null, [contractField]: node.account, nft_item_index: item?.index != null ? String(item.index) : null },
+      nft_trade_data: {
+        owner: back.fields.destination ?? null,
+        [contractField]: node.account,
+        nft_item_index: item?.index != null ? String(item.index) : null,
+      },
     },
     children: [back],
   };
@@ -89,7 +99,8 @@ function auctionRequest(ctx: MatchContext, node: TraceNode): ActionDraft | null 
   const nft = normalizeAddress(auction.nft_addr ?? null);
   const text = command(node);
   if (node.op === AUCTION.CANCEL || text === 'cancel') return tradeEnd(ctx, node, 'nft_cancel_auction', nft, 'auction_address');
-  if (node.op === AUCTION.FINISH || node.op === AUCTION.STOP || text === 'finish' || text === 'stop') return tradeEnd(ctx, node, 'nft_finish_auction', nft, 'auction_address');
+  if (node.op === AUCTION.FINISH || node.op === AUCTION.STOP || text === 'finish' || text === 'stop')
+    return tradeEnd(ctx, node, 'nft_finish_auction', nft, 'auction_address');
   return null;
 }
 
@@ -99,11 +110,13 @@ function dnsItemRequest(ctx: MatchContext, node: TraceNode): ActionDraft | null 
   if (!dns) return null;
   const item = kinds.NftItem as { index?: number | string } | undefined;
   const index = item?.index != null ? String(item.index) : null;
-  const fillUp = node.children.find((c) => c.op === DNS_ITEM.FILL_UP && c.inMsg?.source && normalizeAddress(c.inMsg.source) === node.account);
+  const fillUp = node.children.find(
+    (c) => c.op === DNS_ITEM.FILL_UP && c.inMsg?.source && normalizeAddress(c.inMsg.source) === node.account,
+  );
   if (fillUp) {
     const price = String(fillUp.inMsg?.value ?? 0);
     const data: Record<string, DataValue> = {
-      query_id: tryDecode(() => uintStr((s => (s.skip(32), s))(bodySlice(fillUp)!), 64)),
+      query_id: tryDecode(() => uintStr(((s) => (s.skip(32), s))(bodySlice(fillUp)!), 64)),
       is_purchase: true,
       price,
       nft_item_index: index,
@@ -132,7 +145,7 @@ function dnsItemRequest(ctx: MatchContext, node: TraceNode): ActionDraft | null 
       asset: normalizeAddress(dns.collection_address ?? null),
       asset_secondary: node.account,
       value: String(node.inMsg?.value ?? 0),
-      nft_trade_data: { nft_item_index: index, query_id: tryDecode(() => uintStr((s => (s.skip(32), s))(bodySlice(node)!), 64)) },
+      nft_trade_data: { nft_item_index: index, query_id: tryDecode(() => uintStr(((s) => (s.skip(32), s))(bodySlice(node)!), 64)) },
     },
   };
 }

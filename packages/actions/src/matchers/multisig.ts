@@ -62,7 +62,9 @@ function approve(node: TraceNode, signerIndex: number | null): ActionDraft | nul
         s.skip(32 + 64);
         return s.loadUint(32);
       })
-    : txFailed(node) ? node.tx.compute_exit_code : 0;
+    : txFailed(node)
+      ? node.tx.compute_exit_code
+      : 0;
   return {
     type: 'multisig_approve',
     nodes: nodeSet(node, accepted, rejected),
@@ -93,7 +95,14 @@ function execute(node: TraceNode): ActionDraft | null {
 
 export const multisigMatcher = opcodeMatcher('multisig', [
   [MULTISIG.NEW_ORDER, (_ctx, node) => createOrder(node)],
-  [MULTISIG.APPROVE, (_ctx, node) => approve(node, tryDecode(() => ((s) => (s.skip(32 + 64), s.loadUint(8)))(bodySlice(node)!)))],
+  [
+    MULTISIG.APPROVE,
+    (_ctx, node) =>
+      approve(
+        node,
+        tryDecode(() => ((s) => (s.skip(32 + 64), s.loadUint(8)))(bodySlice(node)!)),
+      ),
+  ],
   [OP.TEXT_COMMENT, (_ctx, node) => (readComment(bodyCell(node.inMsg))?.text === 'approve' ? approve(node, null) : null)],
   [MULTISIG.EXECUTE, (_ctx, node) => execute(node)],
 ]);

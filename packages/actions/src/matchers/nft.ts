@@ -36,11 +36,21 @@ function saleInfo(ctx: MatchContext, address: RawAddress | null): SaleInfo | nul
   const kinds = iface(ctx, address);
   const sale = kinds.NftSale as { full_price?: number | string; nft_owner_address?: string; marketplace_address?: string } | undefined;
   if (sale) {
-    return { kind: 'sale', price: sale.full_price != null ? String(sale.full_price) : null, seller: normalizeAddress(sale.nft_owner_address ?? null), marketplace: normalizeAddress(sale.marketplace_address ?? null) };
+    return {
+      kind: 'sale',
+      price: sale.full_price != null ? String(sale.full_price) : null,
+      seller: normalizeAddress(sale.nft_owner_address ?? null),
+      marketplace: normalizeAddress(sale.marketplace_address ?? null),
+    };
   }
   const auction = kinds.NftAuction as { last_bid?: number | string; nft_owner?: string; mp_addr?: string } | undefined;
   if (auction) {
-    return { kind: 'auction', price: auction.last_bid != null ? String(auction.last_bid) : null, seller: normalizeAddress(auction.nft_owner ?? null), marketplace: normalizeAddress(auction.mp_addr ?? null) };
+    return {
+      kind: 'auction',
+      price: auction.last_bid != null ? String(auction.last_bid) : null,
+      seller: normalizeAddress(auction.nft_owner ?? null),
+      marketplace: normalizeAddress(auction.mp_addr ?? null),
+    };
   }
   return null;
 }
@@ -89,7 +99,13 @@ export function nftTransferDraft(ctx: MatchContext, transfer: TraceNode): { draf
 function mintDraft(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   const item = iface(ctx, node.account).NftItem as { collection_address?: string; index?: number | string } | undefined;
   const collection = normalizeAddress(item?.collection_address ?? null);
-  if (!collection || normalizeAddress(node.inMsg?.source) !== collection || node.tx.orig_status === 'active' || node.tx.end_status !== 'active') return null;
+  if (
+    !collection ||
+    normalizeAddress(node.inMsg?.source) !== collection ||
+    node.tx.orig_status === 'active' ||
+    node.tx.end_status !== 'active'
+  )
+    return null;
   const request = node.parent?.account === collection ? node.parent : null;
   return {
     type: 'nft_mint',
@@ -184,7 +200,10 @@ function outbidDraft(ctx: MatchContext, bid: ActionDraft, node: TraceNode): Acti
   const bidder = bid.fields.source ?? null;
   const isDns = !iface(ctx, node.account).NftAuction;
   const refund = node.children.find(
-    (c) => c.account !== bidder && c.account !== bid.fields.asset_secondary && (isDns ? c.op === DNS_OUTBID_NOTIFICATION : c.op === null || c.op === OP.TEXT_COMMENT),
+    (c) =>
+      c.account !== bidder &&
+      c.account !== bid.fields.asset_secondary &&
+      (isDns ? c.op === DNS_OUTBID_NOTIFICATION : c.op === null || c.op === OP.TEXT_COMMENT),
   );
   if (!refund || !isFree(ctx, refund)) return null;
   return {
@@ -252,7 +271,8 @@ function listingDraft(ctx: MatchContext, first: ActionDraft, firstNode: TraceNod
   const auction = contract.NftAuction as Listing | undefined;
   const held = sale ? sale.nft_address : auction?.nft_addr;
   const seller = sale ? sale.nft_owner_address : auction?.nft_owner;
-  if ((!sale && !auction) || normalizeAddress((held as string) ?? null) !== item || normalizeAddress((seller as string) ?? null) !== owner) return null;
+  if ((!sale && !auction) || normalizeAddress((held as string) ?? null) !== item || normalizeAddress((seller as string) ?? null) !== owner)
+    return null;
   const base = {
     nft_item_index: firstData.nft_item_index,
     owner,

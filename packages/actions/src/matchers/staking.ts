@@ -1,4 +1,14 @@
-import { type ActionDraft, type Matcher, flowDraft, iface, isFree, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
+import {
+  type ActionDraft,
+  type Matcher,
+  flowDraft,
+  iface,
+  isFree,
+  opcodeMatcher,
+  type MatchContext,
+  jettonOfWallet,
+  nodeSet,
+} from '../core.js';
 import { coinsStr, loadAddress, readComment, tryDecode, uintStr } from '../decode.js';
 import { OP, STAKING } from '../opcodes.js';
 import { ancestors, bodyCell, bodySlice, childWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
@@ -78,14 +88,19 @@ function ethenaWithdrawalRequest(ctx: MatchContext, transfer: TraceNode): Action
   });
   if (!internal || !notify || !mint || !timelocked || !sent || !locked) return null;
   const excess = childWithOp(internal, OP.EXCESS);
-  return flowDraft('stake_withdrawal_request', [transfer, internal, notify, mint, timelocked, excess], {
-    source: normalizeAddress(transfer.inMsg?.source),
-    source_secondary: transfer.account,
-    destination: notify.account,
-    amount: sent.amount,
-    asset: jettonOfWallet(ctx, transfer.account) ?? internal.account,
-    staking_data: { provider: 'ethena', tokens_minted: locked.amount },
-  }, { btype: 'ethena_withdrawal_request' });
+  return flowDraft(
+    'stake_withdrawal_request',
+    [transfer, internal, notify, mint, timelocked, excess],
+    {
+      source: normalizeAddress(transfer.inMsg?.source),
+      source_secondary: transfer.account,
+      destination: notify.account,
+      amount: sent.amount,
+      asset: jettonOfWallet(ctx, transfer.account) ?? internal.account,
+      staking_data: { provider: 'ethena', tokens_minted: locked.amount },
+    },
+    { btype: 'ethena_withdrawal_request' },
+  );
 }
 
 /**
@@ -143,11 +158,16 @@ function tonstakersWithdrawRequest(ctx: MatchContext, burn: TraceNode): ActionDr
   };
   if (immediate) {
     const payout = immediate.children.find((c) => c.account === base.source);
-    return flowDraft('stake_withdrawal', nodes, {
-      ...base,
-      amount: payout?.inMsg?.value != null ? String(payout.inMsg.value) : null,
-      staking_data: { provider: 'liquid_staking', ts_nft: null, tokens_burnt: burnt },
-    }, { btype: 'tonstakers_withdraw' });
+    return flowDraft(
+      'stake_withdrawal',
+      nodes,
+      {
+        ...base,
+        amount: payout?.inMsg?.value != null ? String(payout.inMsg.value) : null,
+        staking_data: { provider: 'liquid_staking', ts_nft: null, tokens_burnt: burnt },
+      },
+      { btype: 'tonstakers_withdraw' },
+    );
   }
   const minted = nftMint ? [...subtree(nftMint)].find((n) => n !== nftMint && n.tx.orig_status !== 'active') : undefined;
   return {

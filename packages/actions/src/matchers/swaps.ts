@@ -154,7 +154,14 @@ function stonfiV1(ctx: MatchContext, entry: Entry, assetOf: AssetOf): SwapRoute 
   const [, token0, , token1] = pay.body.tokens;
   const intendedWallet = [token0, token1].find((t) => t && t !== entry.transfer.destination_jetton_wallet) ?? null;
   void ctx;
-  return { dex: 'stonfi', nodes: nodeSet(swap, pay.node, ...exit.nodes), exit: exit.transfer, peerSwaps: [], success: true, intendedWallet };
+  return {
+    dex: 'stonfi',
+    nodes: nodeSet(swap, pay.node, ...exit.nodes),
+    exit: exit.transfer,
+    peerSwaps: [],
+    success: true,
+    intendedWallet,
+  };
 }
 
 /** STON.fi v2: router → pool swap#6664de2a → pay_to#657b54f5 at the router → router's wallet. */
@@ -216,7 +223,13 @@ function coffee(entry: Entry, assetOf: AssetOf): SwapRoute | null {
     source_jetton_wallet: exit?.transfer.source_jetton_wallet ?? null,
     destination_jetton_wallet: exit?.transfer.destination_jetton_wallet ?? null,
   };
-  return { dex: 'coffee', nodes: nodeSet(swap, payoutInternal, tonPayout, ...(exit?.nodes ?? [])), exit: out, peerSwaps: [], success: true };
+  return {
+    dex: 'coffee',
+    nodes: nodeSet(swap, payoutInternal, tonPayout, ...(exit?.nodes ?? [])),
+    exit: out,
+    peerSwaps: [],
+    success: true,
+  };
 }
 
 function dedustSwapEvent(log: TraceMessage): PeerSwap | null {
@@ -242,16 +255,32 @@ function dedust(entry: Entry, assetOf: AssetOf): SwapRoute | null {
   }
   const payout = childWithOp(cur, DEX.DEDUST_PAYOUT_FROM_POOL);
   if (!payout) return null;
-  const hops = pools.flatMap((p) => logsWithOp(p, DEX.DEDUST_SWAP_EVENT)).map(dedustSwapEvent).filter((h): h is PeerSwap => !!h);
+  const hops = pools
+    .flatMap((p) => logsWithOp(p, DEX.DEDUST_SWAP_EVENT))
+    .map(dedustSwapEvent)
+    .filter((h): h is PeerSwap => !!h);
   const transfer = payout.children.find((c) => c.op === OP.JETTON_TRANSFER);
   const exit = transfer ? dexExit(transfer, assetOf) : null;
   const tonOut = payout.children.find((c) => c.op === DEX.DEDUST_PAYOUT);
   let out: DexTransfer;
   if (exit) out = exit.transfer;
   else if (tonOut) {
-    out = { asset: null, amount: hops.at(-1)?.amount_out ?? null, source: payout.account, destination: tonOut.account, source_jetton_wallet: null, destination_jetton_wallet: null };
+    out = {
+      asset: null,
+      amount: hops.at(-1)?.amount_out ?? null,
+      source: payout.account,
+      destination: tonOut.account,
+      source_jetton_wallet: null,
+      destination_jetton_wallet: null,
+    };
   } else return null;
-  return { dex: 'dedust', nodes: nodeSet(...pools, payout, tonOut, ...(exit?.nodes ?? [])), exit: out, peerSwaps: hops.length > 1 ? hops : [], success: true };
+  return {
+    dex: 'dedust',
+    nodes: nodeSet(...pools, payout, tonOut, ...(exit?.nodes ?? [])),
+    exit: out,
+    peerSwaps: hops.length > 1 ? hops : [],
+    success: true,
+  };
 }
 
 /** Which walker a DEX entry takes, from the first DEX-internal message the router/vault sends. */

@@ -72,7 +72,10 @@ function burn(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
   });
   if (!event) return null;
   // The event comes from the burn notification's receiver (the tgBTC master), or from its 0x587643a2 path.
-  const burnNode = emitter.op === OP.JETTON_BURN_NOTIFICATION || emitter.op === BURN_NOTIFY_ALT ? [...ancestors(emitter)].find((a) => a.op === OP.JETTON_BURN) : undefined;
+  const burnNode =
+    emitter.op === OP.JETTON_BURN_NOTIFICATION || emitter.op === BURN_NOTIFY_ALT
+      ? [...ancestors(emitter)].find((a) => a.op === OP.JETTON_BURN)
+      : undefined;
   const internalAddress = (a: string | null) => (a && /^-?\d+:/.test(a) ? a : null);
   if (!burnNode) {
     const nodes = subtree(requestNode(emitter));

@@ -36,20 +36,35 @@ export interface DevnetDns {
 /** The devnet's root resolver and `.ton` collection (fixed by the admin's address: the same on both networks). */
 export function devnetDns(admin: Address): DevnetDns {
   const content = onchainContent({ name: 'TON DNS Domains (devnet)', description: '.ton domains of the tongate devnet' });
-  const collectionInit = { code: Cell.fromBase64(dnsCollectionCodeBoc), data: beginCell().storeAddress(admin).storeRef(content).storeRef(dnsItemCode()).endCell() };
+  const collectionInit = {
+    code: Cell.fromBase64(dnsCollectionCodeBoc),
+    data: beginCell().storeAddress(admin).storeRef(content).storeRef(dnsItemCode()).endCell(),
+  };
   const collection = contractAddress(0, collectionInit);
   const rootInit = { code: Cell.fromBase64(dnsRootCodeBoc), data: beginCell().storeAddress(collection).endCell() };
-  return { root: { address: contractAddress(-1, rootInit), init: rootInit }, collection: { address: collection, init: collectionInit }, admin };
+  return {
+    root: { address: contractAddress(-1, rootInit), init: rootInit },
+    collection: { address: collection, init: collectionInit },
+    admin,
+  };
 }
 
 /** Address of the item of `label` (without `.ton`) in `collection`: its `get_nft_address_by_index`. */
 export function dnsItemAddress(collection: Address, label: string): Address {
-  return contractAddress(0, { code: dnsItemCode(), data: beginCell().storeUint(dnsItemIndex(label), 256).storeAddress(collection).endCell() });
+  return contractAddress(0, {
+    code: dnsItemCode(),
+    data: beginCell().storeUint(dnsItemIndex(label), 256).storeAddress(collection).endCell(),
+  });
 }
 
 /** `register` (to the collection, from its admin): deploys `label`'s item owned by `owner`, no auction. */
 export function registerDomainBody(label: string, owner: Address, queryId = 0n): Cell {
-  return beginCell().storeUint(DNS_OP.register, 32).storeUint(queryId, 64).storeAddress(owner).storeRef(beginCell().storeStringTail(label).endCell()).endCell();
+  return beginCell()
+    .storeUint(DNS_OP.register, 32)
+    .storeUint(queryId, 64)
+    .storeAddress(owner)
+    .storeRef(beginCell().storeStringTail(label).endCell())
+    .endCell();
 }
 
 /** Public registration (to the collection, at least 1 TON): opens `label`'s auction with the value as first bid. */
@@ -88,7 +103,10 @@ function auctionCell(a: DnsAuctionState): Cell {
  */
 export function forgedDnsItemInit(args: DnsItemArgs): { address: Address; init: StateInit; index: bigint } {
   const index = dnsItemIndex(args.label);
-  const emptyRecords = beginCell().storeUint(0, 8).storeDict(Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell())).endCell();
+  const emptyRecords = beginCell()
+    .storeUint(0, 8)
+    .storeDict(Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell()))
+    .endCell();
   const data = beginCell()
     .storeUint(index, 256)
     .storeAddress(args.collection)

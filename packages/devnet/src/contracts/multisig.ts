@@ -7,7 +7,13 @@ import { multisigCodeBoc, multisigOrderCodeBoc } from './codes.js';
  * of `send_message#f1381e5b mode:uint8 message:^MessageRelaxed`.
  */
 
-export const MULTISIG_OP = { newOrder: 0xf718510f, execute: 0x75097f5d, init: 0x9c73fba2, approve: 0xa762230f, approveAccepted: 0x82609bf6 } as const;
+export const MULTISIG_OP = {
+  newOrder: 0xf718510f,
+  execute: 0x75097f5d,
+  init: 0x9c73fba2,
+  approve: 0xa762230f,
+  approveAccepted: 0x82609bf6,
+} as const;
 export const MULTISIG_ACTION = { sendMessage: 0xf1381e5b } as const;
 
 export const multisigCode = () => Cell.fromBase64(multisigCodeBoc);
@@ -41,12 +47,26 @@ export function multisigOrderAddress(multisig: Address, orderSeqno: bigint): Add
 export function multisigOrder(messages: { message: MessageRelaxed; mode: number }[]): Cell {
   const dict = Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Cell());
   messages.forEach(({ message, mode }, i) =>
-    dict.set(i, beginCell().storeUint(MULTISIG_ACTION.sendMessage, 32).storeUint(mode, 8).storeRef(beginCell().store(storeMessageRelaxed(message)).endCell()).endCell()),
+    dict.set(
+      i,
+      beginCell()
+        .storeUint(MULTISIG_ACTION.sendMessage, 32)
+        .storeUint(mode, 8)
+        .storeRef(beginCell().store(storeMessageRelaxed(message)).endCell())
+        .endCell(),
+    ),
   );
   return beginCell().storeDictDirect(dict).endCell();
 }
 
-export function multisigNewOrderBody(args: { orderSeqno: bigint; bySigner: boolean; index: number; expirationDate: number; order: Cell; queryId?: bigint }): Cell {
+export function multisigNewOrderBody(args: {
+  orderSeqno: bigint;
+  bySigner: boolean;
+  index: number;
+  expirationDate: number;
+  order: Cell;
+  queryId?: bigint;
+}): Cell {
   return beginCell()
     .storeUint(MULTISIG_OP.newOrder, 32)
     .storeUint(args.queryId ?? 0n, 64)

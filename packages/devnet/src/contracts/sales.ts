@@ -29,7 +29,10 @@ export const SALE_V4_ROYALTY_PERCENT = 10000;
  * sold_at:32 sold_query_id:64 ^[fee_address royalty_address fee_percent:17 royalty_percent:17 nft created_at:32]
  * jetton_price_dict:(Maybe ^Cell)`. The seller is set when the NFT arrives (ownership_assigned names it).
  */
-export function getgemsSaleV4Init(args: { marketplace: Address; nft: Address; fullPrice: bigint; createdAt: number } & SaleFees): { address: Address; init: StateInit } {
+export function getgemsSaleV4Init(args: { marketplace: Address; nft: Address; fullPrice: bigint; createdAt: number } & SaleFees): {
+  address: Address;
+  init: StateInit;
+} {
   const terms = beginCell()
     .storeAddress(args.marketplaceFeeAddress)
     .storeAddress(args.royaltyAddress)
@@ -61,7 +64,16 @@ const AUCTION_SUB_GAS_FROM_BID = 8449000;
  * step_time:32 nft created_at:32]`. The NFT's arrival activates it and names the seller.
  */
 export function getgemsAuctionInit(
-  args: { marketplace: Address; nft: Address; minBid: bigint; maxBid: bigint; minStep: bigint; stepTime: number; endTime: number; createdAt: number } & SaleFees,
+  args: {
+    marketplace: Address;
+    nft: Address;
+    minBid: bigint;
+    maxBid: bigint;
+    minStep: bigint;
+    stepTime: number;
+    endTime: number;
+    createdAt: number;
+  } & SaleFees,
 ): { address: Address; init: StateInit } {
   const fees = beginCell()
     .storeAddress(args.marketplaceFeeAddress)

@@ -20,7 +20,8 @@ export function offchainContent(uri: string): Cell {
 /** TEP-64 on-chain content: 0x00 prefix + dictionary sha256(key) → snake text (0x00 prefix + UTF-8, chained refs). */
 export function onchainContent(fields: Record<string, string>): Cell {
   const dict = Dictionary.empty(Dictionary.Keys.Buffer(32), Dictionary.Values.Cell());
-  for (const [key, value] of Object.entries(fields)) dict.set(sha256_sync(key), beginCell().storeUint(0, 8).storeStringTail(value).endCell());
+  for (const [key, value] of Object.entries(fields))
+    dict.set(sha256_sync(key), beginCell().storeUint(0, 8).storeStringTail(value).endCell());
   return beginCell().storeUint(0, 8).storeDict(dict).endCell();
 }
 
@@ -37,7 +38,14 @@ export function jettonWalletAddress(owner: Address, minter: Address): Address {
   return contractAddress(0, { code: jettonWalletCode(), data });
 }
 
-export function jettonMintBody(args: { minter: Address; to: Address; amount: bigint; responseTo: Address; walletForwardValue: bigint; queryId?: bigint }): Cell {
+export function jettonMintBody(args: {
+  minter: Address;
+  to: Address;
+  amount: bigint;
+  responseTo: Address;
+  walletForwardValue: bigint;
+  queryId?: bigint;
+}): Cell {
   const internalTransfer = beginCell()
     .storeUint(JETTON_OP.internalTransfer, 32)
     .storeUint(args.queryId ?? 0n, 64)
@@ -56,7 +64,14 @@ export function jettonMintBody(args: { minter: Address; to: Address; amount: big
     .endCell();
 }
 
-export function jettonTransferBody(args: { amount: bigint; to: Address; responseTo: Address; forwardTonAmount: bigint; forwardPayload?: Cell; queryId?: bigint }): Cell {
+export function jettonTransferBody(args: {
+  amount: bigint;
+  to: Address;
+  responseTo: Address;
+  forwardTonAmount: bigint;
+  forwardPayload?: Cell;
+  queryId?: bigint;
+}): Cell {
   return beginCell()
     .storeUint(JETTON_OP.transfer, 32)
     .storeUint(args.queryId ?? 0n, 64)
@@ -70,11 +85,20 @@ export function jettonTransferBody(args: { amount: bigint; to: Address; response
 }
 
 export function jettonBurnBody(args: { amount: bigint; responseTo: Address; queryId?: bigint }): Cell {
-  return beginCell().storeUint(JETTON_OP.burn, 32).storeUint(args.queryId ?? 0n, 64).storeCoins(args.amount).storeAddress(args.responseTo).storeMaybeRef(null).endCell();
+  return beginCell()
+    .storeUint(JETTON_OP.burn, 32)
+    .storeUint(args.queryId ?? 0n, 64)
+    .storeCoins(args.amount)
+    .storeAddress(args.responseTo)
+    .storeMaybeRef(null)
+    .endCell();
 }
 
 export function nftCollectionInit(admin: Address, collectionUri: string, itemPrefixUri: string): { address: Address; init: StateInit } {
-  const content = beginCell().storeRef(offchainContent(collectionUri)).storeRef(beginCell().storeStringTail(itemPrefixUri).endCell()).endCell();
+  const content = beginCell()
+    .storeRef(offchainContent(collectionUri))
+    .storeRef(beginCell().storeStringTail(itemPrefixUri).endCell())
+    .endCell();
   const royalty = beginCell().storeUint(5, 16).storeUint(100, 16).storeAddress(admin).endCell();
   const data = beginCell().storeAddress(admin).storeUint(0, 64).storeRef(content).storeRef(nftItemCode()).storeRef(royalty).endCell();
   const init = { code: nftCollectionCode(), data };

@@ -26,7 +26,13 @@ const TRUE: DictionaryValue<boolean> = { serialize: () => {}, parse: () => true 
 export function vestingWalletInit(p: VestingParams): { address: Address; init: StateInit } {
   const whitelist = Dictionary.empty(ADDRESS_KEY, TRUE);
   for (const a of p.whitelist ?? []) whitelist.set(a, true);
-  const params = beginCell().storeUint(p.startTime, 64).storeUint(p.totalDuration, 32).storeUint(p.unlockPeriod, 32).storeUint(p.cliffDuration, 32).storeCoins(p.totalAmount).endCell();
+  const params = beginCell()
+    .storeUint(p.startTime, 64)
+    .storeUint(p.totalDuration, 32)
+    .storeUint(p.unlockPeriod, 32)
+    .storeUint(p.cliffDuration, 32)
+    .storeCoins(p.totalAmount)
+    .endCell();
   const data = beginCell().storeUint(0, 32).storeAddress(p.owner).storeAddress(p.sender).storeRef(params).storeDict(whitelist).endCell();
   const init = { code: vestingWalletCode(), data };
   return { address: contractAddress(0, init), init };

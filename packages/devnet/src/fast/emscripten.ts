@@ -21,11 +21,21 @@ export async function createEmulatorExecutor(opts: SeamOptions = {}): Promise<Ex
     const glue = readFileSync(join(dir, 'emulator-emscripten.js'), 'utf8');
     // The export names are minified; read them from the glue that assigns them.
     const exportName = (name: string) => new RegExp(`(?:^|[^\\w$])${name.replace(/\$/g, '\\$')}=wasmExports\\["(\\w+)"\\]`).exec(glue)?.[1];
-    const names = { stackGet: exportName('_emscripten_stack_get_current'), stackRestore: exportName('__emscripten_stack_restore'), setThrew: exportName('_setThrew') };
+    const names = {
+      stackGet: exportName('_emscripten_stack_get_current'),
+      stackRestore: exportName('__emscripten_stack_restore'),
+      setThrew: exportName('_setThrew'),
+    };
     if (!names.stackGet || !names.stackRestore || !names.setThrew) return null;
-    if (!glue.includes('getWasmTableEntry=funcPtr=>wasmTable.get(funcPtr)') || !glue.includes('Module["instantiateWasm"](info,')) return null;
+    if (!glue.includes('getWasmTableEntry=funcPtr=>wasmTable.get(funcPtr)') || !glue.includes('Module["instantiateWasm"](info,'))
+      return null;
     const factory = require(join(dir, 'emulator-emscripten.js')) as (opts: object) => Promise<unknown>;
-    const wasmBinary = new Uint8Array(Buffer.from((require(join(dir, 'emulator-emscripten.wasm.js')) as { EmulatorEmscriptenWasm: string }).EmulatorEmscriptenWasm, 'base64'));
+    const wasmBinary = new Uint8Array(
+      Buffer.from(
+        (require(join(dir, 'emulator-emscripten.wasm.js')) as { EmulatorEmscriptenWasm: string }).EmulatorEmscriptenWasm,
+        'base64',
+      ),
+    );
 
     let glueScope: GlueScope | undefined;
     let failed!: (e: unknown) => void;
@@ -39,7 +49,8 @@ export async function createEmulatorExecutor(opts: SeamOptions = {}): Promise<Ex
             const wrappers: { ns: Record<string, unknown>; key: string; fn: (...a: unknown[]) => unknown }[] = [];
             for (const ns of Object.values(imports)) {
               for (const [key, fn] of Object.entries(ns)) {
-                if (typeof fn === 'function' && /^invoke_[a-z]+$/.test(fn.name)) wrappers.push({ ns, key, fn: fn as (...a: unknown[]) => unknown });
+                if (typeof fn === 'function' && /^invoke_[a-z]+$/.test(fn.name))
+                  wrappers.push({ ns, key, fn: fn as (...a: unknown[]) => unknown });
               }
             }
             glueScope = recompileInvokes(wrappers.map((w) => w.fn));
@@ -48,14 +59,17 @@ export async function createEmulatorExecutor(opts: SeamOptions = {}): Promise<Ex
             failed(e);
             return {};
           }
-          wasmApi.instantiate(wasmBinary, imports)
+          wasmApi
+            .instantiate(wasmBinary, imports)
             .then(({ instance, module }) => {
               const exports = instance.exports as Record<string, unknown>;
               const fn = (name: string) => {
                 if (typeof exports[name] !== 'function') throw new Error(`emulator export ${name} is missing`);
                 return exports[name] as (...a: unknown[]) => unknown;
               };
-              const table = Object.values(exports).find((e): e is WasmTable => typeof e === 'object' && e !== null && e.constructor?.name === 'Table');
+              const table = Object.values(exports).find(
+                (e): e is WasmTable => typeof e === 'object' && e !== null && e.constructor?.name === 'Table',
+              );
               if (!table) throw new Error('emulator exports no function table');
               glueScope!.bind(fn(names.stackGet!), fn(names.stackRestore!), fn(names.setThrew!), table);
               receive(instance, module);
@@ -72,7 +86,11 @@ export async function createEmulatorExecutor(opts: SeamOptions = {}): Promise<Ex
 }
 
 /** The few WebAssembly APIs used here (the project's TypeScript libs do not declare the global). */
-const wasmApi = (globalThis as unknown as { WebAssembly: { instantiate(binary: Uint8Array, imports: object): Promise<{ instance: { exports: object }; module: unknown }> } }).WebAssembly;
+const wasmApi = (
+  globalThis as unknown as {
+    WebAssembly: { instantiate(binary: Uint8Array, imports: object): Promise<{ instance: { exports: object }; module: unknown }> };
+  }
+).WebAssembly;
 
 interface WasmTable {
   readonly length: number;
@@ -93,7 +111,8 @@ interface GlueScope {
  * _setThrew are the wasm exports themselves (bound after instantiation). Refuses any other shape.
  */
 function recompileInvokes(fns: Fn[]): GlueScope {
-  const shape = /^function invoke_[a-z]+\(index(?:,a\d+)*\)\{var sp=stackSave\(\);try\{(?:return )?getWasmTableEntry\(index\)\((?:a\d+(?:,a\d+)*)?\)\}catch\(e\)\{stackRestore\(sp\);if\(e!==e\+0\)throw e;_setThrew\(1,0\)(?:;return 0n)?\}\}$/;
+  const shape =
+    /^function invoke_[a-z]+\(index(?:,a\d+)*\)\{var sp=stackSave\(\);try\{(?:return )?getWasmTableEntry\(index\)\((?:a\d+(?:,a\d+)*)?\)\}catch\(e\)\{stackRestore\(sp\);if\(e!==e\+0\)throw e;_setThrew\(1,0\)(?:;return 0n)?\}\}$/;
   const sources = fns.map((fn) => {
     const src = fn.toString();
     if (!shape.test(src)) throw new Error(`unexpected emscripten wrapper: ${src.slice(0, 120)}`);

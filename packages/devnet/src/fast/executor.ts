@@ -33,7 +33,8 @@ export function emulatorAccess(executor: Executor, opts: SeamOptions = {}): Emul
   if (!fastPathApplies('@ton/sandbox', opts)) return null;
   const fields = executor as unknown as ExecutorFields;
   const { module } = fields;
-  if (typeof fields.getEmulatorPointer !== 'function' || typeof fields.invoke !== 'function' || typeof fields.extractString !== 'function') return null;
+  if (typeof fields.getEmulatorPointer !== 'function' || typeof fields.invoke !== 'function' || typeof fields.extractString !== 'function')
+    return null;
   if (typeof module?._malloc !== 'function' || typeof module._emulate_with_emulator !== 'function') return null;
   // Looked up on every call, as the sandbox's own methods are (so a wrapped method is honoured).
   return {

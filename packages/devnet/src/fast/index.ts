@@ -7,4 +7,11 @@ export { WRITTEN_FOR, installedVersion, fastPathApplies, type SeamOptions, type 
 export { installFastSha256, fastSha256Installed } from './sha256.js';
 export { createEmulatorExecutor } from './emscripten.js';
 export { emulatorAccess, type EmulatorAccess, type EmulatorModule } from './executor.js';
-export { blockchainControl, sandboxInternals, shareFrozenPrevBlocks, type BlockchainControl, type ContractInternals, type SandboxInternals } from './sandbox.js';
+export {
+  blockchainControl,
+  sandboxInternals,
+  shareFrozenPrevBlocks,
+  type BlockchainControl,
+  type ContractInternals,
+  type SandboxInternals,
+} from './sandbox.js';

@@ -68,7 +68,11 @@ export function blockchainControl(bc: Blockchain, opts: SeamOptions = {}): Block
 }
 
 /** The sandbox internals the direct runner needs, or null when the installed sandbox is not the one they match. */
-export async function sandboxInternals(bc: Blockchain, probe: Parameters<Blockchain['getContract']>[0], opts: SeamOptions = {}): Promise<SandboxInternals | null> {
+export async function sandboxInternals(
+  bc: Blockchain,
+  probe: Parameters<Blockchain['getContract']>[0],
+  opts: SeamOptions = {},
+): Promise<SandboxInternals | null> {
   if (!fastPathApplies('@ton/sandbox', opts)) return null;
   const fields = bc as unknown as BlockchainFields;
   if (typeof fields.increaseLt !== 'function') return null;
@@ -93,7 +97,8 @@ export function shareFrozenPrevBlocks(bc: Blockchain, opts: SeamOptions = {}): b
     configurable: true,
     get: () => current,
     set: (value: PrevBlocksInfo | undefined) => {
-      current = value === undefined ? undefined : Object.freeze({ ...value, lastMcBlocks: Object.freeze([...value.lastMcBlocks]) as BlockId[] });
+      current =
+        value === undefined ? undefined : Object.freeze({ ...value, lastMcBlocks: Object.freeze([...value.lastMcBlocks]) as BlockId[] });
     },
   });
   return true;

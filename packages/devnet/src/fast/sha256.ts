@@ -24,9 +24,13 @@ export function installFastSha256(opts: SeamOptions = {}): boolean {
     return false;
   }
   const original = primitives.sha256_sync;
-  const fast = (source: Buffer | string): Buffer => createHash('sha256').update(typeof source === 'string' ? Buffer.from(source, 'utf-8') : source).digest();
+  const fast = (source: Buffer | string): Buffer =>
+    createHash('sha256')
+      .update(typeof source === 'string' ? Buffer.from(source, 'utf-8') : source)
+      .digest();
   const probe = Buffer.from('tongate devnet sha256 probe \u00e9', 'utf-8');
-  if (typeof original !== 'function' || !original(probe).equals(fast(probe)) || !original('abc\u00e9').equals(fast('abc\u00e9'))) return false;
+  if (typeof original !== 'function' || !original(probe).equals(fast(probe)) || !original('abc\u00e9').equals(fast('abc\u00e9')))
+    return false;
   primitives.sha256_sync = fast;
   installed = true;
   return true;

@@ -15,7 +15,10 @@ export async function resolveBlock(chain: ChainSource, query: BlockQuery): Promi
   const { root_hash: rootHash, file_hash: fileHash } = query;
   const id = await chain.lookupBlock(ref);
   if ((rootHash && !rootHash.equals(id.rootHash)) || (fileHash && !fileHash.equals(id.fileHash))) {
-    throw new ChainError('not_found', `block (${ref.workchain},${ref.shard},${ref.seqno}) has different root_hash/file_hash than requested`);
+    throw new ChainError(
+      'not_found',
+      `block (${ref.workchain},${ref.shard},${ref.seqno}) has different root_hash/file_hash than requested`,
+    );
   }
   return id;
 }
@@ -39,7 +42,11 @@ export function blockOperations(deps: Deps) {
     getMasterchainBlockSignatures: operation<'getMasterchainBlockSignatures'>(deps, async ({ query }) => {
       const sigs = await chain.getMasterchainBlockSignatures(query.seqno);
       const id = formatBlockIdExt(sigs.id);
-      const signatures = sigs.signatures.map((s) => ({ '@type': 'blocks.signature' as const, node_id_short: b64(s.nodeIdShort), signature: b64(s.signature) }));
+      const signatures = sigs.signatures.map((s) => ({
+        '@type': 'blocks.signature' as const,
+        node_id_short: b64(s.nodeIdShort),
+        signature: b64(s.signature),
+      }));
       if (sigs.simplex) {
         const { sessionId, slot, candidate } = sigs.simplex;
         return { '@type': 'blocks.blockSignatures.simplex', id, signatures, session_id: b64(sessionId), slot, candidate: b64(candidate) };
@@ -48,7 +55,10 @@ export function blockOperations(deps: Deps) {
     }),
 
     getShardBlockProof: operation<'getShardBlockProof'>(deps, async ({ query }) => {
-      const proof = await chain.getShardBlockProof({ workchain: query.workchain, shard: query.shard, seqno: query.seqno }, query.from_seqno || undefined);
+      const proof = await chain.getShardBlockProof(
+        { workchain: query.workchain, shard: query.shard, seqno: query.seqno },
+        query.from_seqno || undefined,
+      );
       return {
         '@type': 'blocks.shardBlockProof',
         from: formatBlockIdExt(proof.from),

@@ -8,7 +8,8 @@ export function configOperations(deps: Deps) {
   return {
     getConfigParam: operation<'getConfigParam'>(deps, async ({ query }) => {
       const { param, config_id: configId } = query;
-      if ((param === undefined) === (configId === undefined)) throw new ApiError(422, 'exactly one of param or config_id should be specified');
+      if ((param === undefined) === (configId === undefined))
+        throw new ApiError(422, 'exactly one of param or config_id should be specified');
       const id = (param ?? configId)!;
       const cell = await chain.getConfigParam(id, query.seqno);
       if (!cell) throw new ChainError('not_found', `config param ${id} is not set`);

@@ -159,14 +159,16 @@ async function askResolver(chain: ChainSource, resolver: Address, encoded: Buffe
   ];
   const result = await chain.runGetMethod(resolver, 'dnsresolve', args, seqno);
   const where = friendly(resolver, false);
-  if (result.exitCode !== 0 && result.exitCode !== 1) throw new ApiError(409, `dnsresolve failed on ${where}: exit code ${result.exitCode}`);
+  if (result.exitCode !== 0 && result.exitCode !== 1)
+    throw new ApiError(409, `dnsresolve failed on ${where}: exit code ${result.exitCode}`);
   const [bits, value] = result.stack;
   const valueCell = value?.type === 'cell' ? value.cell : value?.type === 'null' ? null : undefined;
   if (result.stack.length !== 2 || bits?.type !== 'int' || valueCell === undefined) {
     throw new ApiError(409, `dnsresolve of ${where} did not answer (int, cell)`);
   }
   if (valueCell === null) return { consumed: 0, value: null };
-  if (bits.value < 0n || bits.value > BigInt(encoded.length * 8)) throw new ApiError(409, `dnsresolve of ${where} resolved ${bits.value} bits of ${encoded.length * 8}`);
+  if (bits.value < 0n || bits.value > BigInt(encoded.length * 8))
+    throw new ApiError(409, `dnsresolve of ${where} resolved ${bits.value} bits of ${encoded.length * 8}`);
   if (bits.value % 8n !== 0n) throw new ApiError(409, `dnsresolve of ${where} split the name inside a byte (${bits.value} bits)`);
   return { consumed: Number(bits.value) / 8, value: valueCell };
 }
@@ -203,7 +205,8 @@ export async function resolveDns(chain: ChainSource, query: DnsQuery): Promise<R
   let hops = Math.min(query.ttl, MAX_RESOLVER_HOPS);
   for (;;) {
     const encoded = encodeDnsName(name);
-    if (encoded.length > MAX_ENCODED_NAME) throw new ApiError(422, `name: at most ${MAX_ENCODED_NAME} bytes once encoded (labels and their zero bytes)`);
+    if (encoded.length > MAX_ENCODED_NAME)
+      throw new ApiError(422, `name: at most ${MAX_ENCODED_NAME} bytes once encoded (labels and their zero bytes)`);
     const answer = await askResolver(chain, resolver, encoded, category, query.seqno);
     if (answer.value === null || answer.consumed === 0) return { '@type': 'dns.resolved', entries: [] };
     if (answer.consumed === encoded.length) {
@@ -216,7 +219,10 @@ export async function resolveDns(chain: ChainSource, query: DnsQuery): Promise<R
     const entry = dnsEntryData(answer.value);
     if (!entry) return { '@type': 'dns.resolved', entries: [] };
     if (hops === 0 || entry['@type'] !== 'dns.entryDataNextResolver') {
-      return { '@type': 'dns.resolved', entries: [{ '@type': 'dns.entry', name: resolvedName, category: categoryB64(NEXT_RESOLVER), entry }] };
+      return {
+        '@type': 'dns.resolved',
+        entries: [{ '@type': 'dns.entry', name: resolvedName, category: categoryB64(NEXT_RESOLVER), entry }],
+      };
     }
     const split = name.length - resolvedName.length;
     const rest = name.slice(0, split);

@@ -5,7 +5,20 @@ import { apiErrorOf } from '@tongate/domain';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type RequestContext, type V3Handlers, type V3Inputs } from '@tongate/stubs';
-import { Address, beginCell, Cell, external, internal, loadStateInit, type MessageRelaxed, storeMessage, storeMessageRelaxed, SendMode, storeOutList, type OutAction } from '@ton/core';
+import {
+  Address,
+  beginCell,
+  Cell,
+  external,
+  internal,
+  loadStateInit,
+  type MessageRelaxed,
+  storeMessage,
+  storeMessageRelaxed,
+  SendMode,
+  storeOutList,
+  type OutAction,
+} from '@ton/core';
 import type { Kysely } from 'kysely';
 import { actionTypeList } from '../indexed/actions.js';
 import { addressBook } from '@tongate/read-model';
@@ -42,7 +55,10 @@ const TON_CONNECT_SEND_MODE = SendMode.PAY_GAS_SEPARATELY | SendMode.IGNORE_ERRO
 const ZERO_SEED = Buffer.alloc(32).toString('base64');
 const ZERO_SIGNATURE = Buffer.alloc(64);
 
-type Flags = Pick<V3Inputs['emulateTrace']['body'], 'with_actions' | 'include_code_data' | 'include_address_book' | 'include_metadata' | 'mc_block_seqno'>;
+type Flags = Pick<
+  V3Inputs['emulateTrace']['body'],
+  'with_actions' | 'include_code_data' | 'include_address_book' | 'include_metadata' | 'mc_block_seqno'
+>;
 
 /** The action types a request sees: `X-Actions-Version` (its first value's set), else `fallback`. */
 function supportedOf(ctx: RequestContext, fallback: string): Set<string> {
@@ -80,7 +96,12 @@ async function tonConnectMessage(chain: ChainSource, body: V3Inputs['emulateTonC
   if (state.status !== 'active' || !state.code || !state.data) throw new ApiError(409, 'from: account state has no code or no data');
   const kind = detectWallet(state.code);
   if (!kind) throw new ApiError(409, 'from: Account is not a known wallet');
-  const supported = kind.name === 'wallet v3 r1' || kind.name === 'wallet v3 r2' || kind.name === 'wallet v4 r1' || kind.name === 'wallet v4 r2' || kind.name === 'wallet v5 r1';
+  const supported =
+    kind.name === 'wallet v3 r1' ||
+    kind.name === 'wallet v3 r2' ||
+    kind.name === 'wallet v4 r1' ||
+    kind.name === 'wallet v4 r2' ||
+    kind.name === 'wallet v5 r1';
   if (!supported) throw new ApiError(409, `from: Unsupported wallet type: ${kind.name}`);
   const data = readWalletData(kind, state.data);
   if (!data || data.walletId === undefined) throw new ApiError(409, 'from: the wallet data cannot be read');
@@ -137,7 +158,9 @@ async function tonConnectMessage(chain: ChainSource, body: V3Inputs['emulateTonC
     for (const m of messages) b.storeUint(TON_CONNECT_SEND_MODE, 8).storeRef(beginCell().store(storeMessageRelaxed(m)).endCell());
     signed = b.endCell();
   }
-  return beginCell().store(storeMessage(external({ to: body.from, body: signed }))).endCell();
+  return beginCell()
+    .store(storeMessage(external({ to: body.from, body: signed })))
+    .endCell();
 }
 
 /** The emulation API over one network's chain backend: /api/emulate/v1/emulateTrace and emulateTonConnect. */
@@ -149,11 +172,15 @@ export function emulateOperations(deps: EmulateDeps): EmulateOperations {
   /** What the flags ask for that this network cannot give, refused before any work. */
   async function precheck(flags: Flags): Promise<void> {
     if ((flags.include_address_book || flags.include_metadata) && !deps.index) {
-      throw new ApiError(422, `${flags.include_address_book ? 'include_address_book' : 'include_metadata'}: address book and metadata are not available (no index)`);
+      throw new ApiError(
+        422,
+        `${flags.include_address_book ? 'include_address_book' : 'include_metadata'}: address book and metadata are not available (no index)`,
+      );
     }
     if (flags.mc_block_seqno !== undefined) {
       const last = (await chain.getMasterchainInfo()).last.seqno;
-      if (flags.mc_block_seqno > last) throw new ApiError(422, `mc_block_seqno: masterchain block ${flags.mc_block_seqno} does not exist yet (the latest is ${last})`);
+      if (flags.mc_block_seqno > last)
+        throw new ApiError(422, `mc_block_seqno: masterchain block ${flags.mc_block_seqno} does not exist yet (the latest is ${last})`);
     }
   }
 
@@ -204,7 +231,10 @@ export function emulateOperations(deps: EmulateDeps): EmulateOperations {
       out.code_cells = code;
       out.data_cells = data;
     }
-    const addresses = [...Object.values(transactions).flatMap((tx) => [tx.account, tx.in_msg?.source, ...tx.out_msgs.map((m) => m.destination)]), ...entry.actions.flatMap((a) => a.accounts)];
+    const addresses = [
+      ...Object.values(transactions).flatMap((tx) => [tx.account, tx.in_msg?.source, ...tx.out_msgs.map((m) => m.destination)]),
+      ...entry.actions.flatMap((a) => a.accounts),
+    ];
     if (flags.include_address_book) out.address_book = await addressBook(deps.index!, addresses, deps.testnet);
     if (flags.include_metadata) out.metadata = await tokenMetadata(deps.index!, addresses);
     return out;
@@ -219,7 +249,10 @@ export function emulateOperations(deps: EmulateDeps): EmulateOperations {
       } catch (err) {
         throw new ApiError(422, `boc: ${(err as Error).message}`);
       }
-      return { status: 200, body: await emulate(message, body, { ignoreChksig: body.ignore_chksig, supported: supportedOf(ctx, 'latest') }) };
+      return {
+        status: 200,
+        body: await emulate(message, body, { ignoreChksig: body.ignore_chksig, supported: supportedOf(ctx, 'latest') }),
+      };
     },
 
     async emulateTonConnect({ body, ctx }) {

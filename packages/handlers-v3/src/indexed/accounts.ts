@@ -31,7 +31,8 @@ function walletFields(codeHash: string | null, dataBoc: string | null) {
 }
 
 export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): AccountOperations {
-  const latest = (addresses: string[]) => db.selectFrom('latest_account_states').selectAll().where('account', 'in', addresses).orderBy('account').execute();
+  const latest = (addresses: string[]) =>
+    db.selectFrom('latest_account_states').selectAll().where('account', 'in', addresses).orderBy('account').execute();
 
   return {
     async getAccountStates({ query }) {
@@ -54,7 +55,10 @@ export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
         contract_methods: r.contract_methods,
         interfaces: interfacesOf(r),
       }));
-      return { status: 200, body: { accounts, address_book: await addressBook(db, addresses, testnet), metadata: await tokenMetadata(db, addresses) } };
+      return {
+        status: 200,
+        body: { accounts, address_book: await addressBook(db, addresses, testnet), metadata: await tokenMetadata(db, addresses) },
+      };
     },
 
     async getWalletStates({ query }) {
@@ -70,7 +74,10 @@ export function accountOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
         last_transaction_hash: r.last_trans_hash,
         last_transaction_lt: r.last_trans_lt,
       }));
-      return { status: 200, body: { wallets, address_book: await addressBook(db, addresses, testnet), metadata: await tokenMetadata(db, addresses) } };
+      return {
+        status: 200,
+        body: { wallets, address_book: await addressBook(db, addresses, testnet), metadata: await tokenMetadata(db, addresses) },
+      };
     },
 
     async getAddressBook({ query }) {

@@ -12,7 +12,10 @@ export type ActionOperations = Pick<V3Handlers, 'getActions'>;
 type ActionRow = Selectable<ActionsTable>;
 
 /** The columns /actions filters and orders on, in both actions and action_accounts. */
-type FilterColumns = Pick<ActionsTable, 'trace_id' | 'action_id' | 'type' | 'ancestor_type' | 'end_lt' | 'trace_end_lt' | 'trace_end_utime' | 'trace_mc_seqno_end'>;
+type FilterColumns = Pick<
+  ActionsTable,
+  'trace_id' | 'action_id' | 'type' | 'ancestor_type' | 'end_lt' | 'trace_end_lt' | 'trace_end_utime' | 'trace_mc_seqno_end'
+>;
 
 const ACTION_TYPE = /^[A-Za-z0-9_.]+$/;
 
@@ -92,11 +95,9 @@ export function actionOperations(db: Kysely<ChainDatabase>, testnet: boolean): A
 
       // The list is picked from action_accounts when an account is given (its index yields that account's actions
       // in order, with every filter column beside them), else from actions; both name the columns alike.
-      let q = (account ? db.selectFrom('action_accounts as f').where('f.account', '=', account) : db.selectFrom('actions as f')) as unknown as SelectQueryBuilder<
-        { f: FilterColumns },
-        'f',
-        object
-      >;
+      let q = (account
+        ? db.selectFrom('action_accounts as f').where('f.account', '=', account)
+        : db.selectFrom('actions as f')) as unknown as SelectQueryBuilder<{ f: FilterColumns }, 'f', object>;
       q = q.where(visibleCondition(supported, 'f'));
       if (carriers.length > 0) {
         const containing = db
@@ -145,7 +146,8 @@ export function actionOperations(db: Kysely<ChainDatabase>, testnet: boolean): A
             ? await transactionsReply(db, db.selectFrom('transactions').selectAll().where('hash', 'in', hashes), null, testnet)
             : { transactions: [], address_book: {} };
         const byHash = new Map(full.transactions.map((t) => [t.hash, t]));
-        for (const a of actions) a.transactions_full = a.transactions.map((h) => byHash.get(h)).filter((t): t is v3.Transaction => t !== undefined);
+        for (const a of actions)
+          a.transactions_full = a.transactions.map((h) => byHash.get(h)).filter((t): t is v3.Transaction => t !== undefined);
         addresses.push(...Object.keys(full.address_book));
       }
       return { status: 200, body: { actions, address_book: await addressBook(db, addresses, testnet), metadata: {} } };

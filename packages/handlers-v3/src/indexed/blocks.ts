@@ -5,7 +5,10 @@ import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
 import { decimal, page, storedHash, window } from '@tongate/read-model';
 
-export type BlockOperations = Pick<V3Handlers, 'getMasterchainInfo' | 'getBlocks' | 'getMasterchainBlockShards' | 'getMasterchainBlockShardState'>;
+export type BlockOperations = Pick<
+  V3Handlers,
+  'getMasterchainInfo' | 'getBlocks' | 'getMasterchainBlockShards' | 'getMasterchainBlockShardState'
+>;
 
 const MC_SHARD = shardToHex(-(2n ** 63n)).toUpperCase();
 
@@ -75,7 +78,14 @@ export function blockOperations(db: Kysely<ChainDatabase>): BlockOperations {
       if (startLt !== undefined) q = q.where('start_lt', '>=', startLt);
       if (endLt !== undefined) q = q.where('start_lt', '<=', endLt);
       // Total order (docs/wire.md): gen_utime, workchain, shard, seqno.
-      const rows = await q.orderBy('gen_utime', sort).orderBy('workchain', sort).orderBy('shard', sort).orderBy('seqno', sort).limit(limit).offset(offset).execute();
+      const rows = await q
+        .orderBy('gen_utime', sort)
+        .orderBy('workchain', sort)
+        .orderBy('shard', sort)
+        .orderBy('seqno', sort)
+        .limit(limit)
+        .offset(offset)
+        .execute();
       return { status: 200, body: { blocks: rows.map(formatBlock) } };
     },
 
@@ -99,7 +109,9 @@ export function blockOperations(db: Kysely<ChainDatabase>): BlockOperations {
       await requireMcBlock(db, query.seqno);
       const rows = await db
         .selectFrom('shard_state as s')
-        .innerJoin('blocks as b', (j) => j.onRef('b.workchain', '=', 's.workchain').onRef('b.shard', '=', 's.shard').onRef('b.seqno', '=', 's.seqno'))
+        .innerJoin('blocks as b', (j) =>
+          j.onRef('b.workchain', '=', 's.workchain').onRef('b.shard', '=', 's.shard').onRef('b.seqno', '=', 's.seqno'),
+        )
         .selectAll('b')
         .where('s.mc_seqno', '=', query.seqno)
         .orderBy('b.workchain')

@@ -68,7 +68,10 @@ export interface IndexedDeps {
 export function withDeadline<T>(reply: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError(504, `X-Timeout: the reads took longer than ${ms} ms: narrow the filters or allow more time`)), ms);
+    timer = setTimeout(
+      () => reject(new ApiError(504, `X-Timeout: the reads took longer than ${ms} ms: narrow the filters or allow more time`)),
+      ms,
+    );
   });
   reply.catch(() => undefined);
   return Promise.race([reply, deadline]).finally(() => clearTimeout(timer));
@@ -99,7 +102,11 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     (operations as unknown as Record<string, unknown>)[name] = (input: { ctx?: RequestContext }) => {
       const limitMs = requestTimeoutMs(input.ctx, readTimeoutMs);
       const reply = operation(input).catch((err: unknown) => {
-        if (isQueryTimeout(err)) throw new ApiError(504, `the query took longer than ${readTimeoutMs ?? 'the allowed'} ms: narrow the filters or lower the offset`);
+        if (isQueryTimeout(err))
+          throw new ApiError(
+            504,
+            `the query took longer than ${readTimeoutMs ?? 'the allowed'} ms: narrow the filters or lower the offset`,
+          );
         throw err;
       });
       return limitMs === undefined ? reply : withDeadline(reply, limitMs);

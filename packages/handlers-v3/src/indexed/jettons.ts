@@ -28,7 +28,17 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
         data_hash: r.data_hash,
         last_transaction_lt: r.last_transaction_lt,
       }));
-      return { status: 200, body: { jetton_masters, ...(await books(db, rows.flatMap((r) => [r.address, r.admin_address]), testnet)) } };
+      return {
+        status: 200,
+        body: {
+          jetton_masters,
+          ...(await books(
+            db,
+            rows.flatMap((r) => [r.address, r.admin_address]),
+            testnet,
+          )),
+        },
+      };
     },
 
     async getJettonWallets({ query }) {
@@ -36,7 +46,8 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
       const addresses = rawAddresses(query.address);
       const owners = rawAddresses(query.owner_address);
       const jettons = rawAddresses(query.jetton_address);
-      if (jettons.length > 1 && owners.length !== 1) throw new ApiError(422, 'several jetton_address values need exactly one owner_address');
+      if (jettons.length > 1 && owners.length !== 1)
+        throw new ApiError(422, 'several jetton_address values need exactly one owner_address');
       let q = db.selectFrom('jetton_wallets').selectAll();
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
       if (owners.length > 0) q = q.where('owner', 'in', owners);
@@ -52,7 +63,17 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
         code_hash: r.code_hash,
         data_hash: r.data_hash,
       }));
-      return { status: 200, body: { jetton_wallets, ...(await books(db, rows.flatMap((r) => [r.address, r.owner, r.jetton]), testnet)) } };
+      return {
+        status: 200,
+        body: {
+          jetton_wallets,
+          ...(await books(
+            db,
+            rows.flatMap((r) => [r.address, r.owner, r.jetton]),
+            testnet,
+          )),
+        },
+      };
     },
 
     async getJettonTransfers({ query }) {
@@ -70,7 +91,10 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
         owners.length > 0 && query.direction === undefined
           ? await eitherParty(q, ['source', 'destination'], owners, query, page(query))
           : await windowedEvents(q, query, page(query)).execute();
-      const traces = await traceIds(db, rows.map((r) => r.tx_hash));
+      const traces = await traceIds(
+        db,
+        rows.map((r) => r.tx_hash),
+      );
       const jetton_transfers: v3.JettonTransfer[] = rows.map((r) => ({
         query_id: r.query_id,
         source: r.source,
@@ -90,7 +114,13 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
         decoded_forward_payload: decodedPayload(r.forward_payload),
         trace_id: traces.get(r.tx_hash) ?? null,
       }));
-      const addresses = rows.flatMap((r) => [r.source, r.destination, r.jetton_wallet_address, r.jetton_master_address, r.response_destination]);
+      const addresses = rows.flatMap((r) => [
+        r.source,
+        r.destination,
+        r.jetton_wallet_address,
+        r.jetton_master_address,
+        r.response_destination,
+      ]);
       return { status: 200, body: { jetton_transfers, ...(await books(db, addresses, testnet)) } };
     },
 
@@ -103,7 +133,10 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
       if (wallets.length > 0) q = q.where('jetton_wallet_address', 'in', wallets);
       if (master !== undefined) q = q.where('jetton_master_address', '=', master);
       const rows = await windowedEvents(q, query, page(query)).execute();
-      const traces = await traceIds(db, rows.map((r) => r.tx_hash));
+      const traces = await traceIds(
+        db,
+        rows.map((r) => r.tx_hash),
+      );
       const jetton_burns: v3.JettonBurn[] = rows.map((r) => ({
         query_id: r.query_id,
         owner: r.owner,

@@ -26,7 +26,8 @@ export function messageOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
   return {
     async getMessages({ query }) {
       const { limit, offset, sort } = page(query);
-      if (query.exclude_externals && query.only_externals) throw new ApiError(422, 'exclude_externals and only_externals exclude each other');
+      if (query.exclude_externals && query.only_externals)
+        throw new ApiError(422, 'exclude_externals and only_externals exclude each other');
       const hashes = storedHashes(query.msg_hash);
       const bodyHash = storedHash(query.body_hash);
       const source = endpoint(query.source);
@@ -53,7 +54,11 @@ export function messageOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
       if (picked.length === 0) return { status: 200, body: { messages: [], address_book: {}, metadata: {} } };
 
       const rows = await messagesWithContents(db)
-        .where('m.msg_hash', 'in', picked.map((p) => p.msg_hash))
+        .where(
+          'm.msg_hash',
+          'in',
+          picked.map((p) => p.msg_hash),
+        )
         .execute();
       const byHash = new Map<string, { message?: MessageRow; in?: string; out?: string }>();
       for (const row of rows) {

@@ -23,7 +23,8 @@ const TOP_LEVEL = ['name', 'symbol', 'description', 'image'] as const;
 const NOT_SERVED = new Set(['uri', 'image_data']);
 
 function entry(type: v3.TokenInfo['type'], content: Content, fetched: Fetched | undefined, nftIndex?: string): v3.AddressMetadata {
-  if (content === null) return { is_indexed: true, token_info: [{ type, valid: false, ...(nftIndex !== undefined ? { nft_index: nftIndex } : {}) }] };
+  if (content === null)
+    return { is_indexed: true, token_info: [{ type, valid: false, ...(nftIndex !== undefined ? { nft_index: nftIndex } : {}) }] };
   // A refused URI was never fetched: its entry only paces the retries, so the token is as if not yet looked at.
   const document = content.uri !== undefined && fetched?.uri === content.uri && !fetched.refused ? fetched : undefined;
   const info: v3.TokenInfo = { type, valid: document ? document.valid : true };
@@ -32,7 +33,8 @@ function entry(type: v3.TokenInfo['type'], content: Content, fetched: Fetched | 
     const value = content[field] ?? document?.[field] ?? undefined;
     if (value !== undefined && value !== null) info[field] = value;
   }
-  for (const [key, value] of Object.entries(content)) if (!NOT_SERVED.has(key) && !(TOP_LEVEL as readonly string[]).includes(key)) extra[key] = value;
+  for (const [key, value] of Object.entries(content))
+    if (!NOT_SERVED.has(key) && !(TOP_LEVEL as readonly string[]).includes(key)) extra[key] = value;
   if (nftIndex !== undefined) info.nft_index = nftIndex;
   if (Object.keys(extra).length > 0) info.extra = extra;
   return { is_indexed: content.uri === undefined || document !== undefined, token_info: [info] };
@@ -42,7 +44,11 @@ function entry(type: v3.TokenInfo['type'], content: Content, fetched: Fetched | 
  * Metadata of the token contracts among `addresses` (raw forms; other addresses are left out). Jetton wallets only
  * when asked: the lists name the wallet's jetton master, whose entry is what a client displays.
  */
-export async function tokenMetadata(db: Kysely<ChainDatabase>, addresses: Iterable<string | null | undefined>, options: { wallets?: boolean } = {}): Promise<v3.Metadata> {
+export async function tokenMetadata(
+  db: Kysely<ChainDatabase>,
+  addresses: Iterable<string | null | undefined>,
+  options: { wallets?: boolean } = {},
+): Promise<v3.Metadata> {
   const list = [...new Set([...addresses].filter((a): a is string => typeof a === 'string'))];
   const out: v3.Metadata = {};
   if (list.length === 0) return out;
@@ -50,15 +56,21 @@ export async function tokenMetadata(db: Kysely<ChainDatabase>, addresses: Iterab
     db.selectFrom('jetton_masters').select(['address', 'jetton_content']).where('address', 'in', list).execute(),
     db.selectFrom('nft_collections').select(['address', 'collection_content']).where('address', 'in', list).execute(),
     db.selectFrom('nft_items').select(['address', 'content', 'index']).where('address', 'in', list).execute(),
-    options.wallets ? db.selectFrom('jetton_wallets').select(['address', 'owner', 'jetton', 'balance']).where('address', 'in', list).execute() : Promise.resolve([]),
+    options.wallets
+      ? db.selectFrom('jetton_wallets').select(['address', 'owner', 'jetton', 'balance']).where('address', 'in', list).execute()
+      : Promise.resolve([]),
     db.selectFrom('address_metadata').selectAll().where('address', 'in', list).execute(),
   ]);
   const documents = new Map(fetched.map((f) => [`${f.type}/${f.address}`, f]));
   for (const m of masters) out[m.address] = entry('jetton_masters', m.jetton_content, documents.get(`jetton_masters/${m.address}`));
-  for (const c of collections) out[c.address] = entry('nft_collections', c.collection_content, documents.get(`nft_collections/${c.address}`));
+  for (const c of collections)
+    out[c.address] = entry('nft_collections', c.collection_content, documents.get(`nft_collections/${c.address}`));
   for (const i of items) out[i.address] = entry('nft_items', i.content, documents.get(`nft_items/${i.address}`), i.index);
   for (const w of wallets) {
-    out[w.address] = { is_indexed: true, token_info: [{ type: 'jetton_wallets', valid: true, extra: { owner: w.owner, jetton: w.jetton, balance: w.balance } }] };
+    out[w.address] = {
+      is_indexed: true,
+      token_info: [{ type: 'jetton_wallets', valid: true, extra: { owner: w.owner, jetton: w.jetton, balance: w.balance } }],
+    };
   }
   return out;
 }

@@ -24,7 +24,8 @@ function orderActions(orderBoc: string | null): v3.MultisigOrderAction[] {
   }
   return actions.map((a): v3.MultisigOrderAction => {
     if (a.type === 'unknown') return { parsed: false, error: a.error };
-    if (a.type === 'update_multisig_params') return { parsed: true, parsed_body_type: 'update_multisig_params', parsed_body: null, error: null };
+    if (a.type === 'update_multisig_params')
+      return { parsed: true, parsed_body_type: 'update_multisig_params', parsed_body: null, error: null };
     const body = a.body.bits.length === 0 && a.body.refs.length === 0 ? null : a.body;
     const decoded = body ? decodeMessageBody(body) : null;
     return {
@@ -69,7 +70,12 @@ export function multisigOperations(db: Kysely<ChainDatabase>, testnet: boolean):
       if (addresses.length === 0 && wallets.length === 0) throw new ApiError(422, 'address or wallet_address is required');
       let q = db.selectFrom('multisig').selectAll();
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
-      if (wallets.length > 0) q = q.where('address', 'in', db.selectFrom('multisig_participants').select('multisig_address').where('wallet_address', 'in', wallets));
+      if (wallets.length > 0)
+        q = q.where(
+          'address',
+          'in',
+          db.selectFrom('multisig_participants').select('multisig_address').where('wallet_address', 'in', wallets),
+        );
       const rows = await q.orderBy('id', sort).limit(limit).offset(offset).execute();
       const orders = new Map<string, v3.MultisigOrder[]>();
       if (query.include_orders !== false && rows.length > 0) {
@@ -78,8 +84,17 @@ export function multisigOperations(db: Kysely<ChainDatabase>, testnet: boolean):
           .selectFrom('multisig_orders')
           .selectAll()
           .select(sql<string>`row_number() over (partition by multisig_address order by id desc)`.as('rank'))
-          .where('multisig_address', 'in', rows.map((r) => r.address));
-        const newest = await db.selectFrom(ranked.as('o')).selectAll().where('o.rank', '<=', String(ORDERS_PER_WALLET)).orderBy('o.id').execute();
+          .where(
+            'multisig_address',
+            'in',
+            rows.map((r) => r.address),
+          );
+        const newest = await db
+          .selectFrom(ranked.as('o'))
+          .selectAll()
+          .where('o.rank', '<=', String(ORDERS_PER_WALLET))
+          .orderBy('o.id')
+          .execute();
         for (const o of newest) orders.set(o.multisig_address, [...(orders.get(o.multisig_address) ?? []), orderOf(o, false)]);
       }
       const multisigs: v3.Multisig[] = rows.map((r) => ({
@@ -106,7 +121,12 @@ export function multisigOperations(db: Kysely<ChainDatabase>, testnet: boolean):
       if (multisigs.length > 0) q = q.where('multisig_address', 'in', multisigs);
       const rows = await q.orderBy('id', sort).limit(limit).offset(offset).execute();
       const orders = rows.map((r) => orderOf(r, query.parse_actions === true));
-      const mentioned = orders.flatMap((o) => [o.address, o.multisig_address, ...o.signers, ...(o.actions ?? []).map((a) => a.destination)]);
+      const mentioned = orders.flatMap((o) => [
+        o.address,
+        o.multisig_address,
+        ...o.signers,
+        ...(o.actions ?? []).map((a) => a.destination),
+      ]);
       return { status: 200, body: { orders, address_book: await addressBook(db, mentioned, testnet) } };
     },
   };

@@ -31,7 +31,9 @@ async function formatItems(db: Kysely<ChainDatabase>, rows: ItemRow[]): Promise<
   const collectionAddresses = [...new Set(rows.map((r) => r.collection_address).filter((a): a is string => a !== null))];
   const owners = [...new Set(rows.map((r) => r.owner_address).filter((a): a is string => a !== null))];
   const [collections, ownerFacts] = await Promise.all([
-    collectionAddresses.length > 0 ? db.selectFrom('nft_collections').selectAll().where('address', 'in', collectionAddresses).execute() : Promise.resolve([]),
+    collectionAddresses.length > 0
+      ? db.selectFrom('nft_collections').selectAll().where('address', 'in', collectionAddresses).execute()
+      : Promise.resolve([]),
     accountFacts(db, owners),
   ]);
   const byAddress = new Map(collections.map((c) => [c.address, formatCollection(c)]));
@@ -61,7 +63,12 @@ async function formatItems(db: Kysely<ChainDatabase>, rows: ItemRow[]): Promise<
 /** The indexed NFT items at these addresses (raw forms), in the wire shape; unknown addresses are left out. */
 export async function readNftItems(db: Kysely<ChainDatabase>, addresses: readonly string[]): Promise<v3.NftItem[]> {
   if (addresses.length === 0) return [];
-  const rows = await db.selectFrom('nft_items').selectAll().where('address', 'in', [...addresses]).orderBy('address').execute();
+  const rows = await db
+    .selectFrom('nft_items')
+    .selectAll()
+    .where('address', 'in', [...addresses])
+    .orderBy('address')
+    .execute();
   return formatItems(db, rows);
 }
 
@@ -77,7 +84,17 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
       if (owners.length > 0) q = q.where('owner_address', 'in', owners);
       const rows = await q.orderBy('address').limit(limit).offset(offset).execute();
-      return { status: 200, body: { nft_collections: rows.map(formatCollection), ...(await books(db, rows.flatMap((r) => [r.address, r.owner_address]), testnet)) } };
+      return {
+        status: 200,
+        body: {
+          nft_collections: rows.map(formatCollection),
+          ...(await books(
+            db,
+            rows.flatMap((r) => [r.address, r.owner_address]),
+            testnet,
+          )),
+        },
+      };
     },
 
     async getNftItems({ query }) {
@@ -86,13 +103,17 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
       const owners = rawAddresses(query.owner_address);
       const collections = rawAddresses(query.collection_address);
       const indexes = [...new Set(query.index ?? [])];
-      for (const index of indexes) if (!/^[0-9]{1,78}$/.test(index)) throw new ApiError(422, `invalid index: '${index}' is not a non-negative decimal integer`);
+      for (const index of indexes)
+        if (!/^[0-9]{1,78}$/.test(index)) throw new ApiError(422, `invalid index: '${index}' is not a non-negative decimal integer`);
       if (indexes.length > 0 && collections.length === 0) throw new ApiError(422, 'index needs collection_address');
-      if (collections.length > 1 && owners.length !== 1) throw new ApiError(422, 'several collection_address values need exactly one owner_address');
+      if (collections.length > 1 && owners.length !== 1)
+        throw new ApiError(422, 'several collection_address values need exactly one owner_address');
       let q = db.selectFrom('nft_items').selectAll();
       if (addresses.length > 0) q = q.where('address', 'in', addresses);
       if (owners.length > 0) {
-        q = query.include_on_sale ? q.where((eb) => eb.or([eb('owner_address', 'in', owners), eb('real_owner', 'in', owners)])) : q.where('owner_address', 'in', owners);
+        q = query.include_on_sale
+          ? q.where((eb) => eb.or([eb('owner_address', 'in', owners), eb('real_owner', 'in', owners)]))
+          : q.where('owner_address', 'in', owners);
       }
       if (collections.length > 0) q = q.where('collection_address', 'in', collections);
       if (indexes.length > 0) q = q.where('index', 'in', indexes);
@@ -118,7 +139,10 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
         owners.length > 0 && query.direction === undefined
           ? await eitherParty(q, ['old_owner', 'new_owner'], owners, query, page(query))
           : await windowedEvents(q, query, page(query)).execute();
-      const traces = await traceIds(db, rows.map((r) => r.tx_hash));
+      const traces = await traceIds(
+        db,
+        rows.map((r) => r.tx_hash),
+      );
       const nft_transfers: v3.NftTransfer[] = rows.map((r) => ({
         query_id: r.query_id,
         nft_address: r.nft_item_address,
@@ -137,7 +161,13 @@ export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftO
         decoded_forward_payload: decodedPayload(r.forward_payload),
         trace_id: traces.get(r.tx_hash) ?? null,
       }));
-      const addresses = rows.flatMap((r) => [r.nft_item_address, r.nft_collection_address, r.old_owner, r.new_owner, r.response_destination]);
+      const addresses = rows.flatMap((r) => [
+        r.nft_item_address,
+        r.nft_collection_address,
+        r.old_owner,
+        r.new_owner,
+        r.response_destination,
+      ]);
       return { status: 200, body: { nft_transfers, ...(await books(db, addresses, testnet)) } };
     },
   };

@@ -67,7 +67,13 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
 
     async getNominatorPoolNominator({ query }) {
       const nominator = rawAddress(query.nominator);
-      const rows = await db.selectFrom('nominator_pool_members').selectAll().where('nominator', '=', nominator).orderBy('pool').limit(MAX_POSITIONS).execute();
+      const rows = await db
+        .selectFrom('nominator_pool_members')
+        .selectAll()
+        .where('nominator', '=', nominator)
+        .orderBy('pool')
+        .limit(MAX_POSITIONS)
+        .execute();
       const nominator_pools = rows.map((r) => ({ pool_address: r.pool, balance: r.balance, pending_balance: r.pending_balance }));
       return { status: 200, body: { nominator_pools, address_book: await book([nominator, ...rows.map((r) => r.pool)]) } };
     },
@@ -80,7 +86,14 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       if (nominator) q = q.where('nominator', '=', nominator);
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
       if (end_utime !== undefined) q = q.where('utime', '<=', end_utime);
-      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('tx_hash').orderBy('nominator').orderBy('type').limit(query.limit).execute();
+      const rows = await q
+        .orderBy('utime', 'desc')
+        .orderBy('tx_lt', 'desc')
+        .orderBy('tx_hash')
+        .orderBy('nominator')
+        .orderBy('type')
+        .limit(query.limit)
+        .execute();
       const events: v3.NominatorPoolEvent[] = rows.map((r) => ({
         type: r.type as v3.NominatorPoolEvent['type'],
         utime: r.utime,
@@ -98,21 +111,46 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
         withdraw_request_before: r.withdraw_request_before,
         withdraw_request_after: r.withdraw_request_after,
       }));
-      return { status: 200, body: { events, start_utime: start_utime ?? null, end_utime: end_utime ?? null, address_book: await book([pool, ...rows.map((r) => r.nominator)]) } };
+      return {
+        status: 200,
+        body: {
+          events,
+          start_utime: start_utime ?? null,
+          end_utime: end_utime ?? null,
+          address_book: await book([pool, ...rows.map((r) => r.nominator)]),
+        },
+      };
     },
 
     async getNominatorPoolNominatorRewards({ query }) {
       const pool = rawAddress(query.pool);
       const nominator = rawAddress(query.nominator);
       const { start_utime, end_utime } = checkedWindow(query);
-      let q = db.selectFrom('nominator_pool_events').selectAll().where('pool', '=', pool).where('nominator', '=', nominator).where('type', '=', 'reward');
+      let q = db
+        .selectFrom('nominator_pool_events')
+        .selectAll()
+        .where('pool', '=', pool)
+        .where('nominator', '=', nominator)
+        .where('type', '=', 'reward');
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
       if (end_utime !== undefined) q = q.where('utime', '<=', end_utime);
       const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('tx_hash').limit(query.limit).execute();
-      const rewards: v3.NominatorReward[] = rows.map((r) => ({ utime: r.utime, tx_hash: r.tx_hash, tx_lt: r.tx_lt, stake_before: r.balance_before, reward: r.amount }));
+      const rewards: v3.NominatorReward[] = rows.map((r) => ({
+        utime: r.utime,
+        tx_hash: r.tx_hash,
+        tx_lt: r.tx_lt,
+        stake_before: r.balance_before,
+        reward: r.amount,
+      }));
       return {
         status: 200,
-        body: { rewards, total_on_page: sum(rewards.map((r) => r.reward)), start_utime: start_utime ?? null, end_utime: end_utime ?? null, address_book: await book([pool, nominator]) },
+        body: {
+          rewards,
+          total_on_page: sum(rewards.map((r) => r.reward)),
+          start_utime: start_utime ?? null,
+          end_utime: end_utime ?? null,
+          address_book: await book([pool, nominator]),
+        },
       };
     },
 
@@ -127,7 +165,13 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       if (query.type !== undefined) q = q.where('type', '=', query.type);
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
       if (end_utime !== undefined) q = q.where('utime', '<=', end_utime);
-      const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('tx_hash').orderBy('type').limit(query.limit).execute();
+      const rows = await q
+        .orderBy('utime', 'desc')
+        .orderBy('tx_lt', 'desc')
+        .orderBy('tx_hash')
+        .orderBy('type')
+        .limit(query.limit)
+        .execute();
       const events: v3.NominatorPoolValidatorEvent[] = rows.map((r) => ({
         type: r.type as v3.NominatorPoolValidatorEvent['type'],
         utime: r.utime,
@@ -145,7 +189,12 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       }));
       return {
         status: 200,
-        body: { events, start_utime: start_utime ?? null, end_utime: end_utime ?? null, address_book: await book(rows.flatMap((r) => [r.pool, r.validator])) },
+        body: {
+          events,
+          start_utime: start_utime ?? null,
+          end_utime: end_utime ?? null,
+          address_book: await book(rows.flatMap((r) => [r.pool, r.validator])),
+        },
       };
     },
 
@@ -153,7 +202,12 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       const validator = rawAddress(query.validator);
       const pool = rawAddress(query.pool);
       const { start_utime, end_utime } = checkedWindow(query);
-      let q = db.selectFrom('nominator_pool_validator_events').selectAll().where('pool', '=', pool).where('validator', '=', validator).where('type', '=', 'reward');
+      let q = db
+        .selectFrom('nominator_pool_validator_events')
+        .selectAll()
+        .where('pool', '=', pool)
+        .where('validator', '=', validator)
+        .where('type', '=', 'reward');
       if (start_utime !== undefined) q = q.where('utime', '>=', start_utime);
       if (end_utime !== undefined) q = q.where('utime', '<=', end_utime);
       const rows = await q.orderBy('utime', 'desc').orderBy('tx_lt', 'desc').orderBy('tx_hash').limit(query.limit).execute();
@@ -168,7 +222,13 @@ export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): Poo
       }));
       return {
         status: 200,
-        body: { rewards, total_on_page: sum(rewards.map((r) => r.reward)), start_utime: start_utime ?? null, end_utime: end_utime ?? null, address_book: await book([pool, validator]) },
+        body: {
+          rewards,
+          total_on_page: sum(rewards.map((r) => r.reward)),
+          start_utime: start_utime ?? null,
+          end_utime: end_utime ?? null,
+          address_book: await book([pool, validator]),
+        },
       };
     },
   };

@@ -63,8 +63,14 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
     async getNftSales({ query }) {
       const addresses = rawAddresses(query.address);
       if (addresses.length > MAX_SALE_ADDRESSES) throw new ApiError(422, `invalid address: at most ${MAX_SALE_ADDRESSES} addresses`);
-      const rows = addresses.length > 0 ? await db.selectFrom('nft_sales').selectAll().where('address', 'in', addresses).orderBy('address').execute() : [];
-      const items = await nftItemsByAddress(db, rows.flatMap((r) => (r.nft_address ? [r.nft_address] : [])));
+      const rows =
+        addresses.length > 0
+          ? await db.selectFrom('nft_sales').selectAll().where('address', 'in', addresses).orderBy('address').execute()
+          : [];
+      const items = await nftItemsByAddress(
+        db,
+        rows.flatMap((r) => (r.nft_address ? [r.nft_address] : [])),
+      );
       const nft_sales: v3.NftSale[] = rows.map((r) => ({
         type: r.type,
         address: r.address,
@@ -91,7 +97,8 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
       const after = query.after !== undefined ? decodeAuctionCursor(query.after) : undefined;
       const { limit, offset } = query;
       // The cursor and the offset are two ways to the same page; together they would say two different things.
-      if (after !== undefined && offset > 0) throw new ApiError(422, 'offset: not together with after (the cursor already says where the page starts)');
+      if (after !== undefined && offset > 0)
+        throw new ApiError(422, 'offset: not together with after (the cursor already says where the page starts)');
       const now = clock();
       let q = db.selectFrom('dns_auctions').selectAll().where('max_bid_address', '=', bidder);
       // Bidding up to and including the end second, won after it (the rule of auctionReply's `finished`).
@@ -99,12 +106,25 @@ export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clo
       else if (query.state === 'won') q = q.where('auction_end_time', '<', String(now));
       if (after !== undefined) q = q.where('nft_item_address', '>', after);
       // One row past the page tells whether another page follows.
-      const rows = await q.orderBy('nft_item_address').limit(limit + 1).offset(offset).execute();
+      const rows = await q
+        .orderBy('nft_item_address')
+        .limit(limit + 1)
+        .offset(offset)
+        .execute();
       const page = rows.slice(0, limit);
-      const items = query.include_nft_items ? await nftItemsByAddress(db, page.map((r) => r.nft_item_address)) : null;
+      const items = query.include_nft_items
+        ? await nftItemsByAddress(
+            db,
+            page.map((r) => r.nft_item_address),
+          )
+        : null;
       const auctions = page.map((r) => auctionReply(r, now, items));
       const next_cursor = rows.length > limit ? encodeAuctionCursor(page[page.length - 1].nft_item_address) : null;
-      const addresses = [bidder, ...page.map((r) => r.nft_item_address), ...[...(items?.values() ?? [])].flatMap((i) => [i.collection_address, i.owner_address, i.real_owner])];
+      const addresses = [
+        bidder,
+        ...page.map((r) => r.nft_item_address),
+        ...[...(items?.values() ?? [])].flatMap((i) => [i.collection_address, i.owner_address, i.real_owner]),
+      ];
       const [book, metadata] = await Promise.all([addressBook(db, addresses, testnet), tokenMetadata(db, addresses)]);
       return { status: 200, body: { auctions, next_cursor, address_book: book, metadata } };
     },

@@ -47,10 +47,16 @@ export async function eitherParty<T extends EventTable, O extends { tx_lt: strin
 ): Promise<O[]> {
   const c = (name: string) => name as never;
   if (p.offset + p.limit > MERGE_MAX_ROWS) {
-    return windowedEvents(q.where((eb) => eb.or([eb(c(one), 'in', owners as never), eb(c(other), 'in', owners as never)])), query, p).execute();
+    return windowedEvents(
+      q.where((eb) => eb.or([eb(c(one), 'in', owners as never), eb(c(other), 'in', owners as never)])),
+      query,
+      p,
+    ).execute();
   }
   const head: Page = { ...p, offset: 0, limit: p.offset + p.limit };
-  const sides = await Promise.all([one, other].map((column) => windowedEvents(q.where(c(column), 'in', owners as never), query, head).execute()));
+  const sides = await Promise.all(
+    [one, other].map((column) => windowedEvents(q.where(c(column), 'in', owners as never), query, head).execute()),
+  );
   const byHash = new Map<string, O>();
   for (const row of sides.flat()) byHash.set(row.tx_hash, row);
   const sign = p.sort === 'asc' ? 1 : -1;
@@ -80,7 +86,11 @@ export async function traceIds(db: Kysely<ChainDatabase>, txHashes: string[]): P
 }
 
 /** address_book and metadata of a token list's addresses. */
-export async function books(db: Kysely<ChainDatabase>, addresses: (string | null | undefined)[], testnet: boolean): Promise<{ address_book: v3.AddressBook; metadata: v3.Metadata }> {
+export async function books(
+  db: Kysely<ChainDatabase>,
+  addresses: (string | null | undefined)[],
+  testnet: boolean,
+): Promise<{ address_book: v3.AddressBook; metadata: v3.Metadata }> {
   const [address_book, metadata] = await Promise.all([addressBook(db, addresses, testnet), tokenMetadata(db, addresses)]);
   return { address_book, metadata };
 }

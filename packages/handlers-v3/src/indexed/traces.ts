@@ -49,7 +49,10 @@ export function traceTree(rootHash: string, transactions: readonly v3.Transactio
   const node = (tx: v3.Transaction): v3.TraceNode => ({
     tx_hash: tx.hash,
     in_msg_hash: tx.in_msg?.hash ?? null,
-    children: tx.out_msgs.map((m) => receiver.get(m.hash)).filter((c): c is v3.Transaction => c !== undefined && c !== tx).map(node),
+    children: tx.out_msgs
+      .map((m) => receiver.get(m.hash))
+      .filter((c): c is v3.Transaction => c !== undefined && c !== tx)
+      .map(node),
   });
   return node(root);
 }
@@ -58,7 +61,11 @@ export function traceTree(rootHash: string, transactions: readonly v3.Transactio
  * One /traces item from a trace, its transactions (v3 wire shape) and, when asked for, its actions. Exported for
  * the emulated (pending) traces, which take the same shape.
  */
-export function traceItem(trace: TraceSummary, transactions: readonly v3.Transaction[], options: { actions?: v3.Action[]; isIncomplete?: boolean } = {}): v3.Trace {
+export function traceItem(
+  trace: TraceSummary,
+  transactions: readonly v3.Transaction[],
+  options: { actions?: v3.Action[]; isIncomplete?: boolean } = {},
+): v3.Trace {
   const ordered = inLtOrder(transactions);
   const tree = traceTree(trace.trace_id, ordered);
   const item: v3.Trace = {
@@ -109,9 +116,11 @@ export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): Tr
       if (msgHashes.length > 0 && members.length === 0) return empty;
 
       let q = db.selectFrom('traces').selectAll();
-      if (account) q = q.where('trace_id', 'in', (eb) => eb.selectFrom('trace_transactions').select('trace_id').where('account', '=', account));
+      if (account)
+        q = q.where('trace_id', 'in', (eb) => eb.selectFrom('trace_transactions').select('trace_id').where('account', '=', account));
       if (traceIds.length > 0) q = q.where('trace_id', 'in', traceIds);
-      if (members.length > 0) q = q.where('trace_id', 'in', (eb) => eb.selectFrom('trace_transactions').select('trace_id').where('tx_hash', 'in', members));
+      if (members.length > 0)
+        q = q.where('trace_id', 'in', (eb) => eb.selectFrom('trace_transactions').select('trace_id').where('tx_hash', 'in', members));
       // mc_seqno names the block a trace ended in, so only complete traces have one.
       if (query.mc_seqno !== undefined) q = q.where('mc_seqno_end', '=', query.mc_seqno).where('state', '=', 'complete');
       if (startUtime !== undefined) q = q.where('end_utime', '>=', startUtime);
@@ -132,14 +141,30 @@ export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): Tr
       const ranked = db
         .selectFrom('trace_transactions')
         .select(['tx_hash', 'trace_id', sql<number>`row_number() over (partition by trace_id order by lt)`.as('n')])
-        .where('trace_id', 'in', traces.map((t) => t.trace_id))
+        .where(
+          'trace_id',
+          'in',
+          traces.map((t) => t.trace_id),
+        )
         .as('ranked');
-      const picked = (await db.selectFrom(ranked).selectAll().where('n', '<=', Math.min(MAX_TRACE_TRANSACTIONS, MAX_REPLY_TRANSACTIONS)).execute()).filter(
-        (r) => Number(r.n) <= wanted.get(r.trace_id)!,
-      );
+      const picked = (
+        await db.selectFrom(ranked).selectAll().where('n', '<=', Math.min(MAX_TRACE_TRANSACTIONS, MAX_REPLY_TRANSACTIONS)).execute()
+      ).filter((r) => Number(r.n) <= wanted.get(r.trace_id)!);
       const { transactions, address_book } =
         picked.length > 0
-          ? await transactionsReply(db, db.selectFrom('transactions').selectAll().where('hash', 'in', picked.map((p) => p.tx_hash)), { sort: 'asc', byTime: false }, testnet)
+          ? await transactionsReply(
+              db,
+              db
+                .selectFrom('transactions')
+                .selectAll()
+                .where(
+                  'hash',
+                  'in',
+                  picked.map((p) => p.tx_hash),
+                ),
+              { sort: 'asc', byTime: false },
+              testnet,
+            )
           : { transactions: [], address_book: {} };
       const byTrace = new Map<string, v3.Transaction[]>();
       for (const tx of transactions) {
@@ -154,7 +179,11 @@ export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): Tr
         const rows = await db
           .selectFrom('actions as a')
           .select(['a.trace_id', 'a.data'])
-          .where('a.trace_id', 'in', traces.map((t) => t.trace_id))
+          .where(
+            'a.trace_id',
+            'in',
+            traces.map((t) => t.trace_id),
+          )
           .where(visibleCondition(supported))
           .orderBy('a.trace_id')
           .orderBy('a.end_lt')
@@ -168,8 +197,17 @@ export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): Tr
           actionsByTrace.set(row.trace_id, list);
         }
       }
-      const items = traces.map((t) => traceItem(t, byTrace.get(t.trace_id) ?? [], supported ? { actions: actionsByTrace.get(t.trace_id) ?? [] } : {}));
-      const book = { ...address_book, ...(await addressBook(db, actionAddressList.filter((a) => !(a in address_book)), testnet)) };
+      const items = traces.map((t) =>
+        traceItem(t, byTrace.get(t.trace_id) ?? [], supported ? { actions: actionsByTrace.get(t.trace_id) ?? [] } : {}),
+      );
+      const book = {
+        ...address_book,
+        ...(await addressBook(
+          db,
+          actionAddressList.filter((a) => !(a in address_book)),
+          testnet,
+        )),
+      };
       return { status: 200, body: { traces: items, address_book: book, metadata: {} } };
     },
 

@@ -3,11 +3,26 @@ import type { ChainDatabase, TransactionsTable } from '@tongate/store';
 import { ApiError, SerializedJson, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { bookOf, codeFactsQuery, domainsQuery, factsFromRows, uniqueAddresses, type CodeFactsRow, type DomainRow } from '@tongate/read-model';
+import {
+  bookOf,
+  codeFactsQuery,
+  domainsQuery,
+  factsFromRows,
+  uniqueAddresses,
+  type CodeFactsRow,
+  type DomainRow,
+} from '@tongate/read-model';
 import { requireMcBlock } from './blocks.js';
 import type { MessageRow } from './messages.js';
 import { decimal, page, rawAddresses, storedHash, window } from '@tongate/read-model';
-import { formatTransaction, wireAccountState, wireMessagesQuery, WIRE_VERSION, type WireStateRow, type WireTransactionRow } from '@tongate/read-model';
+import {
+  formatTransaction,
+  wireAccountState,
+  wireMessagesQuery,
+  WIRE_VERSION,
+  type WireStateRow,
+  type WireTransactionRow,
+} from '@tongate/read-model';
 
 export type TransactionOperations = Pick<
   V3Handlers,
@@ -64,7 +79,11 @@ export async function transactionsReply(
   testnet: boolean,
 ): Promise<TransactionsReply> {
   const dir = sql.raw(order?.sort === 'asc' ? 'asc' : 'desc');
-  const orderBy = order ? (order.byTime ? sql`order by p.now ${dir}, p.lt ${dir}, p.account ${dir}` : sql`order by p.lt ${dir}, p.account ${dir}`) : sql``;
+  const orderBy = order
+    ? order.byTime
+      ? sql`order by p.now ${dir}, p.lt ${dir}, p.account ${dir}`
+      : sql`order by p.lt ${dir}, p.account ${dir}`
+    : sql``;
   const row = await db
     .with('page', () => page)
     .with('msgs', () => wireMessagesQuery(db).where('m.tx_hash', 'in', sql<string>`(select hash from page)`))
@@ -73,7 +92,9 @@ export async function transactionsReply(
         .selectFrom('page')
         .select('account')
         .union(w.selectFrom('msgs').select('source as account').where('source', 'is not', null).$narrowType<{ account: string }>())
-        .union(w.selectFrom('msgs').select('destination as account').where('destination', 'is not', null).$narrowType<{ account: string }>()),
+        .union(
+          w.selectFrom('msgs').select('destination as account').where('destination', 'is not', null).$narrowType<{ account: string }>(),
+        ),
     )
     .selectNoFrom((eb) => [
       sql<TxJsonRow[]>`(select coalesce(json_agg(${txJson} ${orderBy}), '[]') from page p)`.as('transactions'),
@@ -81,10 +102,27 @@ export async function transactionsReply(
       jsonArrayFrom(
         eb
           .selectFrom('account_states')
-          .select(['hash', sql<string>`balance::text`.as('balance'), 'extra_currencies', 'account_status', 'frozen_hash', 'data_hash', 'code_hash'])
-          .where('hash', 'in', eb.selectFrom('page').select('account_state_hash_before').union(eb.selectFrom('page').select('account_state_hash_after as account_state_hash_before'))),
+          .select([
+            'hash',
+            sql<string>`balance::text`.as('balance'),
+            'extra_currencies',
+            'account_status',
+            'frozen_hash',
+            'data_hash',
+            'code_hash',
+          ])
+          .where(
+            'hash',
+            'in',
+            eb
+              .selectFrom('page')
+              .select('account_state_hash_before')
+              .union(eb.selectFrom('page').select('account_state_hash_after as account_state_hash_before')),
+          ),
       ).as('states'),
-      jsonArrayFrom(eb.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', eb.selectFrom('page').select('hash'))).as('traces'),
+      jsonArrayFrom(
+        eb.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', eb.selectFrom('page').select('hash')),
+      ).as('traces'),
       jsonArrayFrom(codeFactsQuery(eb as unknown as Kysely<ChainDatabase>, eb.selectFrom('addrs').select('account'))).as('facts'),
       jsonArrayFrom(domainsQuery(eb as unknown as Kysely<ChainDatabase>, eb.selectFrom('addrs').select('account'))).as('domains'),
     ])
@@ -114,7 +152,12 @@ export async function transactionsReply(
     trace_id: traceOf.get(r.hash) ?? null,
   }));
   const addresses = uniqueAddresses(
-    transactions.flatMap((t) => [t.account, t.in_msg?.source, t.in_msg?.destination, ...t.out_msgs.flatMap((m) => [m.source, m.destination])]),
+    transactions.flatMap((t) => [
+      t.account,
+      t.in_msg?.source,
+      t.in_msg?.destination,
+      ...t.out_msgs.flatMap((m) => [m.source, m.destination]),
+    ]),
   );
   const facts = factsFromRows(row.facts as CodeFactsRow[], row.domains as DomainRow[]);
   return { transactions, address_book: bookOf(addresses, facts, testnet) };
@@ -152,7 +195,11 @@ export async function storedTransactionsReply(
         .selectFrom('page as p')
         .leftJoin('trace_transactions as t', 't.tx_hash', 'p.hash')
         .select([
-          sql<string | null>`string_agg('{"trace_id":' || coalesce(to_json(t.trace_id)::text, 'null') || ',' || right(p.wire, -1), ',' ${orderBy})`.as('transactions'),
+          sql<
+            string | null
+          >`string_agg('{"trace_id":' || coalesce(to_json(t.trace_id)::text, 'null') || ',' || right(p.wire, -1), ',' ${orderBy})`.as(
+            'transactions',
+          ),
           sql<number>`(count(*) filter (where p.wire_version is distinct from ${WIRE_VERSION}))::int`.as('stale'),
         ])
         .as('page_text'),
@@ -181,7 +228,10 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
   // The stored wire forms when every row of the page has one (one statement, no re-serialization), else the joins.
   const reply = async (q: TxQuery, order: TxOrder) => {
     const text = await storedTransactionsReply(db, q, order, testnet);
-    return { status: 200 as const, body: text === null ? await transactionsReply(db, q, order, testnet) : SerializedJson.as<v3.TransactionsResponse>(text) };
+    return {
+      status: 200 as const,
+      body: text === null ? await transactionsReply(db, q, order, testnet) : SerializedJson.as<v3.TransactionsResponse>(text),
+    };
   };
 
   return {
@@ -222,8 +272,10 @@ export function transactionOperations(db: Kysely<ChainDatabase>, testnet: boolea
       const msgHash = storedHash(query.msg_hash);
       const bodyHash = storedHash(query.body_hash);
       const opcode = query.opcode;
-      if (!msgHash && !bodyHash && opcode === undefined) throw new ApiError(422, 'at least one of msg_hash, body_hash, opcode must be given');
-      if (opcode !== undefined && query.direction === 'out') throw new ApiError(422, 'opcode selects receiving transactions: direction must be in or omitted');
+      if (!msgHash && !bodyHash && opcode === undefined)
+        throw new ApiError(422, 'at least one of msg_hash, body_hash, opcode must be given');
+      if (opcode !== undefined && query.direction === 'out')
+        throw new ApiError(422, 'opcode selects receiving transactions: direction must be in or omitted');
       const direction = opcode !== undefined ? 'in' : query.direction;
       const q = db
         .selectFrom('transactions')

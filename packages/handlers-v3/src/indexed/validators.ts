@@ -6,7 +6,10 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { addressBook } from '@tongate/read-model';
 import { rawAddress } from '@tongate/read-model';
 
-export type ValidatorOperations = Pick<V3Handlers, 'getValidatorElections' | 'getValidatorCycles' | 'getValidatorEvents' | 'getValidatorComplaints'>;
+export type ValidatorOperations = Pick<
+  V3Handlers,
+  'getValidatorElections' | 'getValidatorCycles' | 'getValidatorEvents' | 'getValidatorComplaints'
+>;
 
 type Db = Kysely<ChainDatabase>;
 type ComplaintRow = Selectable<ChainDatabase['validator_complaints']>;
@@ -75,7 +78,10 @@ async function complaintsReply(db: Db, rows: ComplaintRow[]): Promise<v3.Validat
   const cycleOfElection = new Map(cycles.filter((c) => c.election_id !== null).map((c) => [c.election_id!, c.cycle_start]));
   const setByHash = new Map(cycles.map((c) => [c.vset_hash, c]));
   const setStarts = [...new Set(cycles.map((c) => c.cycle_start))];
-  const members = setStarts.length > 0 ? await db.selectFrom('validator_cycle_validators').selectAll().where('cycle_start', 'in', setStarts).execute() : [];
+  const members =
+    setStarts.length > 0
+      ? await db.selectFrom('validator_cycle_validators').selectAll().where('cycle_start', 'in', setStarts).execute()
+      : [];
   const membersOf = new Map<number, Map<number, CycleValidatorRow>>();
   for (const m of members) {
     const set = membersOf.get(m.cycle_start) ?? new Map<number, CycleValidatorRow>();
@@ -107,7 +113,12 @@ async function complaintsReply(db: Db, rows: ComplaintRow[]): Promise<v3.Validat
       approved_percent: votingSet ? approvedPercent(votedWeight, BigInt(votingSet.total_weight)) : 0,
       // The elector counts a complaint as passed once the votes exceed two thirds of the set's weight.
       is_passed: BigInt(r.weight_remaining) < 0n,
-      voted_validators: voted.map((v) => ({ validator_pubkey: v.validator_pubkey, adnl_addr: v.adnl_addr ?? undefined, validator_index: v.validator_index, weight: v.weight })),
+      voted_validators: voted.map((v) => ({
+        validator_pubkey: v.validator_pubkey,
+        adnl_addr: v.adnl_addr ?? undefined,
+        validator_index: v.validator_index,
+        weight: v.weight,
+      })),
     };
   });
 }
@@ -241,9 +252,23 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
             .orderBy('cycle_start', 'desc')
             .orderBy('validator_index')
             .execute(),
-          db.selectFrom('validator_round_stakes').select(['election_id', 'validator_pubkey', 'stake', 'stake_holder_address']).where('election_id', 'in', ids).execute(),
-          db.selectFrom('validator_election_participants').select(['election_id', 'validator_pubkey', 'max_factor']).where('election_id', 'in', ids).execute(),
-          db.selectFrom('validator_complaints').selectAll().where('election_id', 'in', ids).orderBy('created_at', 'desc').orderBy('complaint_hash').execute(),
+          db
+            .selectFrom('validator_round_stakes')
+            .select(['election_id', 'validator_pubkey', 'stake', 'stake_holder_address'])
+            .where('election_id', 'in', ids)
+            .execute(),
+          db
+            .selectFrom('validator_election_participants')
+            .select(['election_id', 'validator_pubkey', 'max_factor'])
+            .where('election_id', 'in', ids)
+            .execute(),
+          db
+            .selectFrom('validator_complaints')
+            .selectAll()
+            .where('election_id', 'in', ids)
+            .orderBy('created_at', 'desc')
+            .orderBy('complaint_hash')
+            .execute(),
         ]);
         const electionOf = new Map(rows.map((r) => [r.cycle_start, r.election_id]));
         const stakeOf = new Map(stakes.map((s) => [`${s.election_id}:${s.validator_pubkey}`, s]));
@@ -291,7 +316,9 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
         max_stake_factor: num32(r.max_stake_factor),
         ...(withValidators ? { validators: validatorsOf.get(r.cycle_start) ?? [] } : {}),
       }));
-      const holders = [...validatorsOf.values()].flat().flatMap((v) => [v.stake_holder_address, ...(v.complaints ?? []).map((c) => c.reward_address)]);
+      const holders = [...validatorsOf.values()]
+        .flat()
+        .flatMap((v) => [v.stake_holder_address, ...(v.complaints ?? []).map((c) => c.reward_address)]);
       return { status: 200, body: { cycles, address_book: await addressBook(db, holders, testnet) } };
     },
 
@@ -326,7 +353,16 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
       }));
       return {
         status: 200,
-        body: { events, address_book: await addressBook(db, rows.map((r) => r.stake_holder_address), testnet), start_utime: query.start_utime ?? null, end_utime: query.end_utime ?? null },
+        body: {
+          events,
+          address_book: await addressBook(
+            db,
+            rows.map((r) => r.stake_holder_address),
+            testnet,
+          ),
+          start_utime: query.start_utime ?? null,
+          end_utime: query.end_utime ?? null,
+        },
       };
     },
 
@@ -374,11 +410,23 @@ export function validatorOperations(db: Db, testnet: boolean): ValidatorOperatio
           ),
         );
       }
-      const rows = await q.orderBy('k.created_at', 'desc').orderBy('k.election_id', 'desc').orderBy('k.complaint_hash').limit(query.limit).execute();
+      const rows = await q
+        .orderBy('k.created_at', 'desc')
+        .orderBy('k.election_id', 'desc')
+        .orderBy('k.complaint_hash')
+        .limit(query.limit)
+        .execute();
       const complaints = await complaintsReply(db, rows);
       return {
         status: 200,
-        body: { complaints, address_book: await addressBook(db, complaints.flatMap((c) => [c.stake_holder_address, c.reward_address]), testnet) },
+        body: {
+          complaints,
+          address_book: await addressBook(
+            db,
+            complaints.flatMap((c) => [c.stake_holder_address, c.reward_address]),
+            testnet,
+          ),
+        },
       };
     },
   };

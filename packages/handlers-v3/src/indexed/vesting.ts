@@ -14,7 +14,8 @@ export function vestingOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
       const { limit, offset } = page(query);
       const contracts = rawAddresses(query.contract_address);
       const wallets = rawAddresses(query.wallet_address);
-      if ((contracts.length === 0) === (wallets.length === 0)) throw new ApiError(422, 'exactly one of contract_address, wallet_address must be given');
+      if ((contracts.length === 0) === (wallets.length === 0))
+        throw new ApiError(422, 'exactly one of contract_address, wallet_address must be given');
       let q = db.selectFrom('vesting_contracts').selectAll();
       if (contracts.length > 0) q = q.where('address', 'in', contracts);
       else {
@@ -23,7 +24,9 @@ export function vestingOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
           eb.or([
             eb('owner_address', 'in', wallets),
             eb('sender_address', 'in', wallets),
-            ...(whitelisted ? [eb('address', 'in', eb.selectFrom('vesting_whitelist').select('vesting_address').where('wallet_address', 'in', wallets))] : []),
+            ...(whitelisted
+              ? [eb('address', 'in', eb.selectFrom('vesting_whitelist').select('vesting_address').where('wallet_address', 'in', wallets))]
+              : []),
           ]),
         );
       }
@@ -33,7 +36,11 @@ export function vestingOperations(db: Kysely<ChainDatabase>, testnet: boolean): 
         const entries = await db
           .selectFrom('vesting_whitelist')
           .selectAll()
-          .where('vesting_address', 'in', rows.map((r) => r.address))
+          .where(
+            'vesting_address',
+            'in',
+            rows.map((r) => r.address),
+          )
           .orderBy('vesting_address')
           .orderBy('wallet_address')
           .execute();

@@ -28,7 +28,8 @@ export function pendingOperations(pending: PendingTraces, db: Kysely<ChainDataba
   /** Exactly one of account and ext_msg_hash (traces and actions). */
   const selectEntries = async (query: { account?: Address; ext_msg_hash?: Buffer[] }) => {
     const hashes = storedHashes(query.ext_msg_hash);
-    if ((query.account === undefined) === (hashes.length === 0)) throw new ApiError(422, 'exactly one of account, ext_msg_hash must be given');
+    if ((query.account === undefined) === (hashes.length === 0))
+      throw new ApiError(422, 'exactly one of account, ext_msg_hash must be given');
     if (query.account !== undefined) {
       const account = rawAddress(query.account);
       return { account, entries: await pending.store.byAccount(network, [account], MAX_TRACES) };
@@ -40,7 +41,9 @@ export function pendingOperations(pending: PendingTraces, db: Kysely<ChainDataba
     async getPendingTraces({ query }) {
       const { entries } = await selectEntries(query);
       const traces = entries.map(traceAt);
-      const addresses = traces.flatMap((t) => Object.values(t.transactions ?? {}).flatMap((tx) => [tx.account, tx.in_msg?.source, ...tx.out_msgs.map((m) => m.destination)]));
+      const addresses = traces.flatMap((t) =>
+        Object.values(t.transactions ?? {}).flatMap((tx) => [tx.account, tx.in_msg?.source, ...tx.out_msgs.map((m) => m.destination)]),
+      );
       return { status: 200, body: { traces, address_book: await book(addresses), metadata: {} } };
     },
 
@@ -57,20 +60,29 @@ export function pendingOperations(pending: PendingTraces, db: Kysely<ChainDataba
           actions.push(action);
         }
       }
-      return { status: 200, body: { actions, address_book: await book(entries.flatMap((e) => e.actions.flatMap((a) => a.accounts))), metadata: {} } };
+      return {
+        status: 200,
+        body: { actions, address_book: await book(entries.flatMap((e) => e.actions.flatMap((a) => a.accounts))), metadata: {} },
+      };
     },
 
     async getPendingTransactions({ query }) {
       const accounts = [...new Set(rawAddresses(query.account))];
       const traceIds = storedHashes(query.trace_id);
       if (accounts.length === 0 && traceIds.length === 0) throw new ApiError(422, 'account or trace_id is required');
-      let entries = traceIds.length > 0 ? await pending.store.byHash(network, traceIds) : await pending.store.byAccount(network, accounts, MAX_TRACES);
+      let entries =
+        traceIds.length > 0 ? await pending.store.byHash(network, traceIds) : await pending.store.byAccount(network, accounts, MAX_TRACES);
       if (traceIds.length > 0) entries = entries.filter((e) => traceIds.includes(e.traceId));
       const wanted = new Set(accounts);
       const transactions = entries.flatMap(transactionsOf).filter((tx) => wanted.size === 0 || wanted.has(tx.account));
       // The hosted API's answer when nothing it emulated matches.
       if (transactions.length === 0) throw new ApiError(404, 'emulated traces not found');
-      const addresses = transactions.flatMap((tx) => [tx.account, tx.in_msg?.source, tx.in_msg?.destination, ...tx.out_msgs.flatMap((m) => [m.source, m.destination])]);
+      const addresses = transactions.flatMap((tx) => [
+        tx.account,
+        tx.in_msg?.source,
+        tx.in_msg?.destination,
+        ...tx.out_msgs.flatMap((m) => [m.source, m.destination]),
+      ]);
       return { status: 200, body: { transactions, address_book: await book(addresses) } };
     },
   };

@@ -67,7 +67,10 @@ export class PendingTraces {
     const emulation = this.emulate(message);
     let timer: NodeJS.Timeout | undefined;
     const late = Symbol('late');
-    const early = await Promise.race([emulation, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), this.opts.emulationTimeoutMs ?? 2_000)))]);
+    const early = await Promise.race([
+      emulation,
+      new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), this.opts.emulationTimeoutMs ?? 2_000))),
+    ]);
     clearTimeout(timer);
     // Streamed as soon as it is emulated; should the chain refuse the message, the trace is invalidated at once.
     const announced = early !== late && early !== null;
@@ -178,7 +181,11 @@ export class PendingTraces {
         const landed = await this.landedRoot(entry, await lastTransactionOf(entry.rootAccount));
         if (landed) await this.advance(entry, { finality: 'confirmed', landedTxHash: landed });
       } else if (entry.finality === 'confirmed' && index && entry.landedTxHash) {
-        const row = await index.selectFrom('transactions').select(['mc_block_seqno']).where('hash', '=', entry.landedTxHash).executeTakeFirst();
+        const row = await index
+          .selectFrom('transactions')
+          .select(['mc_block_seqno'])
+          .where('hash', '=', entry.landedTxHash)
+          .executeTakeFirst();
         if (row) await this.advance(entry, { finality: 'finalized', mcSeqno: row.mc_block_seqno });
       }
     }
@@ -213,7 +220,8 @@ export class PendingTraces {
     for (const t of txs) {
       if (t.lt <= BigInt(entry.rootLastLt)) break;
       const inMsg = t.tx.inMessage;
-      if (inMsg?.info.type === 'external-in' && normalizedExternalMessageHash(inMsg).toString('base64') === entry.key) return t.hash.toString('base64');
+      if (inMsg?.info.type === 'external-in' && normalizedExternalMessageHash(inMsg).toString('base64') === entry.key)
+        return t.hash.toString('base64');
     }
     return null;
   }

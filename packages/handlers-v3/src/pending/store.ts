@@ -74,16 +74,23 @@ export class MemoryPendingStore implements PendingStore {
 
   async byHash(network: Network, hashes: readonly string[]): Promise<PendingEntry[]> {
     const wanted = new Set(hashes);
-    return this.live(network).filter((e) => wanted.has(e.key) || wanted.has(e.extHash) || wanted.has(e.traceId)).sort(newestFirst);
+    return this.live(network)
+      .filter((e) => wanted.has(e.key) || wanted.has(e.extHash) || wanted.has(e.traceId))
+      .sort(newestFirst);
   }
 
   async byAccount(network: Network, accounts: readonly string[], limit: number): Promise<PendingEntry[]> {
     const wanted = new Set(accounts);
-    return this.live(network).filter((e) => e.accounts.some((a) => wanted.has(a))).sort(newestFirst).slice(0, limit);
+    return this.live(network)
+      .filter((e) => e.accounts.some((a) => wanted.has(a)))
+      .sort(newestFirst)
+      .slice(0, limit);
   }
 
   async unfinished(network: Network, limit: number): Promise<PendingEntry[]> {
-    return this.live(network).filter((e) => e.finality !== 'finalized').slice(0, limit);
+    return this.live(network)
+      .filter((e) => e.finality !== 'finalized')
+      .slice(0, limit);
   }
 
   async close(): Promise<void> {}

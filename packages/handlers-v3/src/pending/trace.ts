@@ -1,6 +1,14 @@
 import { classifyTrace, type ClassifiedAction, type TraceInput } from '@tongate/actions';
 import { normalizedExternalMessageHash, type EmulatedAccountState, type EmulatedTrace } from '@tongate/chain';
-import { formatTransaction, selected, selectedMessages, transactionRows, TX_INT64, TX_JSON, type TransactionRows } from '@tongate/read-model';
+import {
+  formatTransaction,
+  selected,
+  selectedMessages,
+  transactionRows,
+  TX_INT64,
+  TX_JSON,
+  type TransactionRows,
+} from '@tongate/read-model';
 import type { v3 } from '@tongate/sdk';
 import type { Cell } from '@ton/core';
 import type { MessageRow } from '../indexed/messages.js';
@@ -88,7 +96,14 @@ export function pendingEntryOf(message: Cell, emulated: EmulatedTrace, opts: Pen
   const contents = new Map<string, string>();
   const nodes: Node[] = emulated.transactions.map((t) => {
     const rows = transactionRows(
-      { address: t.address, lt: t.tx.lt, hash: t.cell.hash(), cell: t.cell, tx: t.tx, block: { workchain: t.address.workChain, shard: WHOLE_SHARD, seqno: 0, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) } },
+      {
+        address: t.address,
+        lt: t.tx.lt,
+        hash: t.cell.hash(),
+        cell: t.cell,
+        tx: t.tx,
+        block: { workchain: t.address.workChain, shard: WHOLE_SHARD, seqno: 0, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) },
+      },
       0,
       contents,
     );
@@ -164,7 +179,9 @@ export function pendingEntryOf(message: Cell, emulated: EmulatedTrace, opts: Pen
 
 /** The entry's trace with every transaction at the entry's finality (and block, once finalized). */
 export function traceAt(entry: PendingEntry): v3.Trace {
-  const transactions = Object.fromEntries(Object.entries(entry.trace.transactions ?? {}).map(([hash, tx]) => [hash, transactionAt(entry, tx)]));
+  const transactions = Object.fromEntries(
+    Object.entries(entry.trace.transactions ?? {}).map(([hash, tx]) => [hash, transactionAt(entry, tx)]),
+  );
   return { ...entry.trace, transactions };
 }
 

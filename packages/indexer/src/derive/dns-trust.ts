@@ -1,6 +1,12 @@
 import type { Address } from '@ton/core';
 import type { ChainSource } from '@tongate/chain';
-import { dnsCollectionItemCode, rootResolveTonArgs, rootResolverFromConfig4, tonCollectionFromRootResolve, type TrustedDnsCollection } from '@tongate/contracts';
+import {
+  dnsCollectionItemCode,
+  rootResolveTonArgs,
+  rootResolverFromConfig4,
+  tonCollectionFromRootResolve,
+  type TrustedDnsCollection,
+} from '@tongate/contracts';
 import type { DerivationContext } from './index.js';
 
 /**
@@ -15,7 +21,10 @@ import type { DerivationContext } from './index.js';
  * or collection gives null: no item is trusted (fail closed); it is asked again a minute later.
  */
 const RETRY_UNRESOLVED_MS = 60_000;
-const resolved = new WeakMap<ChainSource, { key: string; override: string | null; trusted: TrustedDnsCollection | null; at: number; mcSeqno: number }>();
+const resolved = new WeakMap<
+  ChainSource,
+  { key: string; override: string | null; trusted: TrustedDnsCollection | null; at: number; mcSeqno: number }
+>();
 
 export async function trustedTonCollection(ctx: DerivationContext, mcSeqno: number): Promise<TrustedDnsCollection | null> {
   const last = resolved.get(ctx.chain);
@@ -33,7 +42,12 @@ export async function trustedTonCollection(ctx: DerivationContext, mcSeqno: numb
   return trusted;
 }
 
-async function resolve(chain: ChainSource, override: Address | null, param4: import('@ton/core').Cell | null, mcSeqno: number): Promise<TrustedDnsCollection | null> {
+async function resolve(
+  chain: ChainSource,
+  override: Address | null,
+  param4: import('@ton/core').Cell | null,
+  mcSeqno: number,
+): Promise<TrustedDnsCollection | null> {
   let address = override;
   if (!address) {
     if (!param4) return null;

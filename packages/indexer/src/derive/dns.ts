@@ -41,7 +41,8 @@ export function dnsEntryOf(state: LatestState, trusted: TrustedDnsCollection | n
   let item;
   try {
     const data = Cell.fromBase64(state.data_boc);
-    if (!isGenuineDnsItem({ address: Address.parseRaw(state.account), codeHash: Buffer.from(state.code_hash, 'base64'), data }, trusted)) return null;
+    if (!isGenuineDnsItem({ address: Address.parseRaw(state.account), codeHash: Buffer.from(state.code_hash, 'base64'), data }, trusted))
+      return null;
     item = decodeDnsItemData(data);
   } catch {
     return null;
@@ -82,7 +83,10 @@ export function dnsDerivation(): BlockDerivation<DnsChanges> {
     },
     async write(trx, _batch, { upserts, others, recheck }) {
       for (let i = 0; i < others.length; i += 1000) {
-        await trx.deleteFrom('dns_entries').where('nft_item_address', 'in', others.slice(i, i + 1000)).execute();
+        await trx
+          .deleteFrom('dns_entries')
+          .where('nft_item_address', 'in', others.slice(i, i + 1000))
+          .execute();
       }
       if (recheck) {
         if (recheck.refused.length > 0) {
@@ -90,11 +94,19 @@ export function dnsDerivation(): BlockDerivation<DnsChanges> {
           await trx.deleteFrom('dns_auctions').where('nft_item_address', 'in', recheck.refused).execute();
         }
         const { cursor, done } = recheck;
-        await trx.insertInto('dns_recheck').values({ id: 1, cursor, done }).onConflict((oc) => oc.column('id').doUpdateSet({ cursor, done })).execute();
+        await trx
+          .insertInto('dns_recheck')
+          .values({ id: 1, cursor, done })
+          .onConflict((oc) => oc.column('id').doUpdateSet({ cursor, done }))
+          .execute();
       }
       for (const row of upserts) {
         const { nft_item_address: _key, ...rest } = row;
-        await trx.insertInto('dns_entries').values(row).onConflict((c) => c.column('nft_item_address').doUpdateSet(rest)).execute();
+        await trx
+          .insertInto('dns_entries')
+          .values(row)
+          .onConflict((c) => c.column('nft_item_address').doUpdateSet(rest))
+          .execute();
       }
     },
   };
@@ -131,7 +143,10 @@ async function recheckPage(db: Kysely<ChainDatabase>, trusted: TrustedDnsCollect
         row.account_status === 'active' &&
         !!row.code_hash &&
         !!row.data_boc &&
-        isGenuineDnsItem({ address: Address.parseRaw(row.account), codeHash: Buffer.from(row.code_hash, 'base64'), data: Cell.fromBase64(row.data_boc) }, trusted);
+        isGenuineDnsItem(
+          { address: Address.parseRaw(row.account), codeHash: Buffer.from(row.code_hash, 'base64'), data: Cell.fromBase64(row.data_boc) },
+          trusted,
+        );
     } catch {
       genuine = false;
     }

@@ -38,5 +38,14 @@ export interface BlockDerivation<Prepared = unknown> {
 
 /** The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows). */
 export function defaultDerivations(): BlockDerivation[] {
-  return [traceDerivation(), tokensDerivation(), salesDerivation, dnsDerivation(), vestingDerivation(), multisigDerivation(), validatorsDerivation() as BlockDerivation, poolsDerivation() as BlockDerivation];
+  return [
+    traceDerivation(),
+    tokensDerivation(),
+    salesDerivation,
+    dnsDerivation(),
+    vestingDerivation(),
+    multisigDerivation(),
+    validatorsDerivation() as BlockDerivation,
+    poolsDerivation() as BlockDerivation,
+  ];
 }

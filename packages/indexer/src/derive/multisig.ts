@@ -84,21 +84,46 @@ export function multisigDerivation(): BlockDerivation<MultisigChanges> {
         await trx.deleteFrom('multisig_participants').where('multisig_address', 'in', chunk).execute();
         await trx.deleteFrom('multisig').where('address', 'in', chunk).execute();
       }
-      for (let i = 0; i < others.length; i += 1000) await trx.deleteFrom('multisig_orders').where('address', 'in', others.slice(i, i + 1000)).execute();
+      for (let i = 0; i < others.length; i += 1000)
+        await trx
+          .deleteFrom('multisig_orders')
+          .where('address', 'in', others.slice(i, i + 1000))
+          .execute();
       for (const wallet of wallets) {
         const { address, ...rest } = wallet;
-        await trx.insertInto('multisig').values(wallet).onConflict((c) => c.column('address').doUpdateSet(rest)).execute();
+        await trx
+          .insertInto('multisig')
+          .values(wallet)
+          .onConflict((c) => c.column('address').doUpdateSet(rest))
+          .execute();
         await trx.deleteFrom('multisig_orders').where('address', '=', address).execute();
         await trx.deleteFrom('multisig_participants').where('multisig_address', '=', address).execute();
         const participants = [
-          ...(JSON.parse(wallet.signers) as string[]).map((w) => ({ multisig_address: address, wallet_address: w, role: 'signer' as const })),
-          ...(JSON.parse(wallet.proposers) as string[]).map((w) => ({ multisig_address: address, wallet_address: w, role: 'proposer' as const })),
+          ...(JSON.parse(wallet.signers) as string[]).map((w) => ({
+            multisig_address: address,
+            wallet_address: w,
+            role: 'signer' as const,
+          })),
+          ...(JSON.parse(wallet.proposers) as string[]).map((w) => ({
+            multisig_address: address,
+            wallet_address: w,
+            role: 'proposer' as const,
+          })),
         ];
-        if (participants.length > 0) await trx.insertInto('multisig_participants').values(participants).onConflict((c) => c.doNothing()).execute();
+        if (participants.length > 0)
+          await trx
+            .insertInto('multisig_participants')
+            .values(participants)
+            .onConflict((c) => c.doNothing())
+            .execute();
       }
       for (const order of orders) {
         const { address: _key, ...rest } = order;
-        await trx.insertInto('multisig_orders').values(order).onConflict((c) => c.column('address').doUpdateSet(rest)).execute();
+        await trx
+          .insertInto('multisig_orders')
+          .values(order)
+          .onConflict((c) => c.column('address').doUpdateSet(rest))
+          .execute();
       }
     },
   };

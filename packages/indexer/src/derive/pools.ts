@@ -97,7 +97,10 @@ export type ValidatorEventRow = Insertable<NominatorPoolValidatorEventsTable>;
 const NONE: NominatorPosition = { amount: 0n, pendingDepositAmount: 0n, withdrawRequested: false };
 
 /** The transaction a nominator's change belongs to: its own comment, else the pool operation that moves entries. */
-function causingTransaction(change: NominatorChange, txs: { tx: PoolTransaction; cause: Cause }[]): { tx: PoolTransaction; cause: Cause } | undefined {
+function causingTransaction(
+  change: NominatorChange,
+  txs: { tx: PoolTransaction; cause: Cause }[],
+): { tx: PoolTransaction; cause: Cause } | undefined {
   const nominator = raw(change.address);
   const last = (match: (c: Cause) => boolean) => txs.filter((t) => match(t.cause)).at(-1);
   return (
@@ -108,7 +111,15 @@ function causingTransaction(change: NominatorChange, txs: { tx: PoolTransaction;
   );
 }
 
-function eventRow(pool: string, nominator: string, tx: PoolTransaction, type: string, amount: bigint, before: NominatorPosition, after: NominatorPosition): NominatorEventRow {
+function eventRow(
+  pool: string,
+  nominator: string,
+  tx: PoolTransaction,
+  type: string,
+  amount: bigint,
+  before: NominatorPosition,
+  after: NominatorPosition,
+): NominatorEventRow {
   return {
     pool,
     nominator,
@@ -131,7 +142,8 @@ function changeEvents(pool: string, change: NominatorChange, tx: PoolTransaction
   const nominator = raw(change.address);
   const before = change.before ?? NONE;
   const after = change.after ?? NONE;
-  const row = (type: string, amount: bigint, from: NominatorPosition, to: NominatorPosition) => eventRow(pool, nominator, tx, type, amount, from, to);
+  const row = (type: string, amount: bigint, from: NominatorPosition, to: NominatorPosition) =>
+    eventRow(pool, nominator, tx, type, amount, from, to);
   if (cause.kind === 'recovered' && change.before && change.after) {
     // distribute_share: the reward on `amount` first, then the pending deposit joins it.
     const share = after.amount - before.amount - before.pendingDepositAmount;
@@ -155,7 +167,12 @@ function changeEvents(pool: string, change: NominatorChange, tx: PoolTransaction
  * takes the requested amount (never below zero), and the elector's stake return adds the validator's part of the
  * reward or takes the loss.
  */
-function validatorEvents(pool: string, before: NominatorPoolData, after: NominatorPoolData, txs: { tx: PoolTransaction; cause: Cause }[]): ValidatorEventRow[] {
+function validatorEvents(
+  pool: string,
+  before: NominatorPoolData,
+  after: NominatorPoolData,
+  txs: { tx: PoolTransaction; cause: Cause }[],
+): ValidatorEventRow[] {
   const rows: ValidatorEventRow[] = [];
   let amount = before.validatorAmount;
   const validator = raw(after.validatorAddress);
@@ -253,12 +270,24 @@ export const SINGLE_NOMINATOR_IDLE: SingleNominatorStake = { state: 0, stakeSent
  * recover answer brings the stake back, and the owner's reward is what came back less the stake (negative after a
  * fine); its balances are the owner's position around it (the balance delta is the reward less the transaction's fees).
  */
-export function singleNominatorEvents(pool: string, roles: { owner: string; validator: string }, balanceBefore: bigint, transactions: PoolTransaction[], stakeBefore: SingleNominatorStake = SINGLE_NOMINATOR_IDLE): NominatorEventRow[] {
+export function singleNominatorEvents(
+  pool: string,
+  roles: { owner: string; validator: string },
+  balanceBefore: bigint,
+  transactions: PoolTransaction[],
+  stakeBefore: SingleNominatorStake = SINGLE_NOMINATOR_IDLE,
+): NominatorEventRow[] {
   return singleNominatorBlock(pool, roles, balanceBefore, transactions, stakeBefore).events;
 }
 
 /** The block's nominator events of a single-nominator pool and its stake at the elector after the block. */
-export function singleNominatorBlock(pool: string, roles: { owner: string; validator: string }, balanceBefore: bigint, transactions: PoolTransaction[], stakeBefore: SingleNominatorStake): { events: NominatorEventRow[]; stake: SingleNominatorStake } {
+export function singleNominatorBlock(
+  pool: string,
+  roles: { owner: string; validator: string },
+  balanceBefore: bigint,
+  transactions: PoolTransaction[],
+  stakeBefore: SingleNominatorStake,
+): { events: NominatorEventRow[]; stake: SingleNominatorStake } {
   const rows: NominatorEventRow[] = [];
   let balance = balanceBefore;
   let stake = { ...stakeBefore };
@@ -277,7 +306,8 @@ export function singleNominatorBlock(pool: string, roles: { owner: string; valid
       else if (op === ELECTOR_ANSWERS.stakeAccepted) stake = { state: 2, stakeSent: atElector - tx.value > 0n ? atElector - tx.value : 0n };
       else if (op === ELECTOR_OPS.recoverStakeResponse) {
         // Only a stake this index saw go out has a known reward (a pool met mid-life sets its baseline here).
-        if (atElector > 0n) rows.push(eventRow(pool, roles.owner, tx, 'reward', tx.value - atElector, position(before + atElector), position(after)));
+        if (atElector > 0n)
+          rows.push(eventRow(pool, roles.owner, tx, 'reward', tx.value - atElector, position(before + atElector), position(after)));
         stake = { ...SINGLE_NOMINATOR_IDLE };
       }
       continue;
@@ -293,7 +323,8 @@ export function singleNominatorBlock(pool: string, roles: { owner: string; valid
       const requested = s.loadCoins();
       const available = before - tx.storageFees - SINGLE_NOMINATOR_RESERVE;
       const amount = requested < available ? requested : available;
-      if (amount > 0n) rows.push(eventRow(pool, roles.owner, tx, 'withdrawal', amount, position(before + atElector), position(after + atElector)));
+      if (amount > 0n)
+        rows.push(eventRow(pool, roles.owner, tx, 'withdrawal', amount, position(before + atElector), position(after + atElector)));
       continue;
     }
     if (tx.source === roles.validator) continue;
@@ -345,7 +376,9 @@ function poolTransactions(batch: McBlockBatch, accounts: ReadonlySet<string>): M
     if (!accounts.has(t.account)) continue;
     const m = inbound.get(t.hash);
     const body = m ? bodies.get(m.body_hash) : undefined;
-    const description = (typeof t.description === 'string' ? JSON.parse(t.description) : t.description) as { storage_ph?: { storage_fees_collected?: string } };
+    const description = (typeof t.description === 'string' ? JSON.parse(t.description) : t.description) as {
+      storage_ph?: { storage_fees_collected?: string };
+    };
     const list = out.get(t.account) ?? [];
     list.push({
       hash: t.hash,
@@ -411,10 +444,16 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
       const stored = await (db as Kysely<ChainDatabase>)
         .selectFrom('nominator_pools')
         .select(['address', 'data_boc', 'balance', 'state', 'stake_amount_sent'])
-        .where('address', 'in', found.map((f) => f.state.account))
+        .where(
+          'address',
+          'in',
+          found.map((f) => f.state.account),
+        )
         .execute();
       const previous = new Map(stored.map((r) => [r.address, r.data_boc]));
-      const previousStake = new Map(stored.map((r): [string, SingleNominatorStake] => [r.address, { state: r.state, stakeSent: BigInt(r.stake_amount_sent) }]));
+      const previousStake = new Map(
+        stored.map((r): [string, SingleNominatorStake] => [r.address, { state: r.state, stakeSent: BigInt(r.stake_amount_sent) }]),
+      );
       const previousBalance = new Map(stored.map((r) => [r.address, BigInt(r.balance)]));
       const transactions = poolTransactions(batch, new Set(found.map((f) => f.state.account)));
       const out: PoolState[] = [];
@@ -442,7 +481,12 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
               min_validator_stake: after.minValidatorStake,
               min_nominator_stake: after.minNominatorStake,
             },
-            members: after.nominators.map((n) => ({ nominator: raw(n.address), balance: n.amount, pending: n.pendingDepositAmount, withdrawRequested: n.withdrawRequested })),
+            members: after.nominators.map((n) => ({
+              nominator: raw(n.address),
+              balance: n.amount,
+              pending: n.pendingDepositAmount,
+              withdrawRequested: n.withdrawRequested,
+            })),
             nominatorEvents: events.nominator,
             validatorEvents: events.validator,
           });
@@ -453,14 +497,31 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
           const figures = roles && (await singleNominatorFigures(ctx.chain, state.account, batch.mcSeqno));
           if (!roles || !figures) continue;
           // The balance before the block: as stored after the pool's last block, else the chain's at the previous block.
-          const before = previousBalance.get(state.account) ?? (batch.mcSeqno > 0 && txs.length > 0 ? (await ctx.chain.getAccountState(Address.parseRaw(state.account), batch.mcSeqno - 1)).balance : 0n);
-          const block = singleNominatorBlock(state.account, { owner: raw(roles.owner), validator: raw(roles.validator) }, before, txs, previousStake.get(state.account) ?? SINGLE_NOMINATOR_IDLE);
+          const before =
+            previousBalance.get(state.account) ??
+            (batch.mcSeqno > 0 && txs.length > 0
+              ? (await ctx.chain.getAccountState(Address.parseRaw(state.account), batch.mcSeqno - 1)).balance
+              : 0n);
+          const block = singleNominatorBlock(
+            state.account,
+            { owner: raw(roles.owner), validator: raw(roles.validator) },
+            before,
+            txs,
+            previousStake.get(state.account) ?? SINGLE_NOMINATOR_IDLE,
+          );
           out.push({
             ...common,
             validator: raw(roles.validator),
             // get_pool_data answers constants for mytonctrl (state 2, nothing sent): the pool's real stake replaces them.
             figures: { ...figures, state: block.stake.state, stake_amount_sent: block.stake.stakeSent },
-            members: [{ nominator: raw(roles.owner), balance: BigInt(state.balance) + block.stake.stakeSent, pending: 0n, withdrawRequested: false }],
+            members: [
+              {
+                nominator: raw(roles.owner),
+                balance: BigInt(state.balance) + block.stake.stakeSent,
+                pending: 0n,
+                withdrawRequested: false,
+              },
+            ],
             nominatorEvents: block.events,
             validatorEvents: [],
           });
@@ -470,13 +531,33 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
     },
     async write(trx: Transaction<ChainDatabase>, batch, pools) {
       for (const p of pools) {
-        const row = { kind: p.kind, validator_address: p.validator, data_boc: p.dataBoc, balance: p.balance, ...p.figures, last_tx_lt: p.lastLt, mc_seqno: batch.mcSeqno };
-        await trx.insertInto('nominator_pools').values({ address: p.address, ...row }).onConflict((oc) => oc.column('address').doUpdateSet(row)).execute();
+        const row = {
+          kind: p.kind,
+          validator_address: p.validator,
+          data_boc: p.dataBoc,
+          balance: p.balance,
+          ...p.figures,
+          last_tx_lt: p.lastLt,
+          mc_seqno: batch.mcSeqno,
+        };
+        await trx
+          .insertInto('nominator_pools')
+          .values({ address: p.address, ...row })
+          .onConflict((oc) => oc.column('address').doUpdateSet(row))
+          .execute();
         await trx.deleteFrom('nominator_pool_members').where('pool', '=', p.address).execute();
         if (p.members.length > 0) {
           await trx
             .insertInto('nominator_pool_members')
-            .values(p.members.map((m) => ({ pool: p.address, nominator: m.nominator, balance: m.balance, pending_balance: m.pending, withdraw_requested: m.withdrawRequested })))
+            .values(
+              p.members.map((m) => ({
+                pool: p.address,
+                nominator: m.nominator,
+                balance: m.balance,
+                pending_balance: m.pending,
+                withdraw_requested: m.withdrawRequested,
+              })),
+            )
             .execute();
         }
         if (p.nominatorEvents.length > 0) await trx.insertInto('nominator_pool_events').values(p.nominatorEvents).execute();

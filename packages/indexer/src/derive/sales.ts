@@ -63,7 +63,12 @@ function withAddresses(fields: Record<string, unknown>, addresses: Record<string
 
 function saleDetails(s: GetgemsSale): Record<string, unknown> {
   return withAddresses(
-    { is_complete: s.isComplete, full_price: s.fullPrice.toString(), marketplace_fee: s.marketplaceFee.toString(), royalty_amount: s.royaltyAmount.toString() },
+    {
+      is_complete: s.isComplete,
+      full_price: s.fullPrice.toString(),
+      marketplace_fee: s.marketplaceFee.toString(),
+      royalty_amount: s.royaltyAmount.toString(),
+    },
     { marketplace_fee_address: s.marketplaceFeeAddress, royalty_address: s.royaltyAddress },
   );
 }
@@ -91,7 +96,12 @@ function auctionDetails(a: GetgemsAuction): Record<string, unknown> {
 function teleitemDetails(t: TelemintItem): Record<string, unknown> {
   const fields: Record<string, unknown> = { token_name: t.tokenName };
   if (t.auction) {
-    Object.assign(fields, { bid: t.auction.bid.toString(), bid_ts: String(t.auction.bidTs), min_bid: t.auction.minBid.toString(), end_time: t.auction.endTime });
+    Object.assign(fields, {
+      bid: t.auction.bid.toString(),
+      bid_ts: String(t.auction.bidTs),
+      min_bid: t.auction.minBid.toString(),
+      end_time: t.auction.endTime,
+    });
     withAddresses(fields, { bidder_address: t.auction.bidderAddress });
   }
   if (t.auctionConfig) {
@@ -126,18 +136,43 @@ export function nftSaleRow(
   switch (sale.type) {
     case 'getgems_sale': {
       const s = sale.sale;
-      return { ...common, nft_address: raw(s.nft), nft_owner_address: raw(s.nftOwner), marketplace_address: raw(s.marketplace), created_at: s.createdAt, details: JSON.stringify(saleDetails(s)) };
+      return {
+        ...common,
+        nft_address: raw(s.nft),
+        nft_owner_address: raw(s.nftOwner),
+        marketplace_address: raw(s.marketplace),
+        created_at: s.createdAt,
+        details: JSON.stringify(saleDetails(s)),
+      };
     }
     case 'getgems_auction': {
       const a = sale.auction;
-      return { ...common, nft_address: raw(a.nft), nft_owner_address: raw(a.nftOwner), marketplace_address: raw(a.marketplace), created_at: a.createdAt, details: JSON.stringify(auctionDetails(a)) };
+      return {
+        ...common,
+        nft_address: raw(a.nft),
+        nft_owner_address: raw(a.nftOwner),
+        marketplace_address: raw(a.marketplace),
+        created_at: a.createdAt,
+        details: JSON.stringify(auctionDetails(a)),
+      };
     }
     case 'teleitem':
-      return { ...common, nft_address: address, nft_owner_address: raw(teleitemOwner), marketplace_address: null, created_at: null, details: JSON.stringify(teleitemDetails(sale.item)) };
+      return {
+        ...common,
+        nft_address: address,
+        nft_owner_address: raw(teleitemOwner),
+        marketplace_address: null,
+        created_at: null,
+        details: JSON.stringify(teleitemDetails(sale.item)),
+      };
   }
 }
 
-export function dnsAuctionRow(address: string, item: DnsItem, state: { last_transaction_lt: string; mc_seqno: number }): Insertable<DnsAuctionsTable> | null {
+export function dnsAuctionRow(
+  address: string,
+  item: DnsItem,
+  state: { last_transaction_lt: string; mc_seqno: number },
+): Insertable<DnsAuctionsTable> | null {
   if (!item.auction) return null;
   return {
     nft_item_address: address,
@@ -197,7 +232,11 @@ export async function decodeSalesAccount(
   try {
     if (kind === 'dns_item') {
       const trusted = await dnsTrust();
-      if (!trusted || !isGenuineDnsItem({ address: Address.parseRaw(row.account), codeHash: Buffer.from(row.code_hash, 'base64'), data }, trusted)) return { auction: null };
+      if (
+        !trusted ||
+        !isGenuineDnsItem({ address: Address.parseRaw(row.account), codeHash: Buffer.from(row.code_hash, 'base64'), data }, trusted)
+      )
+        return { auction: null };
       return { auction: dnsAuctionRow(row.account, decodeDnsItemData(data), state) };
     }
     // Get-methods see the block's time, so a re-indexed block decodes the same way.

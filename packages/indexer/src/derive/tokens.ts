@@ -16,7 +16,16 @@ import {
   type TokenGetMethods,
   type TokenKind,
 } from '@tongate/contracts';
-import type { ChainDatabase, JettonBurnsTable, JettonMastersTable, JettonTransfersTable, JettonWalletsTable, NftCollectionsTable, NftItemsTable, NftTransfersTable } from '@tongate/store';
+import type {
+  ChainDatabase,
+  JettonBurnsTable,
+  JettonMastersTable,
+  JettonTransfersTable,
+  JettonWalletsTable,
+  NftCollectionsTable,
+  NftItemsTable,
+  NftTransfersTable,
+} from '@tongate/store';
 import { Address, Cell } from '@ton/core';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
@@ -69,7 +78,10 @@ interface ContractState {
 }
 
 function methodIdsOf(row: LatestAccountStateRow): Set<number> {
-  const ids = typeof row.contract_methods === 'string' ? (JSON.parse(row.contract_methods) as number[] | null) : (row.contract_methods as number[] | null | undefined);
+  const ids =
+    typeof row.contract_methods === 'string'
+      ? (JSON.parse(row.contract_methods) as number[] | null)
+      : (row.contract_methods as number[] | null | undefined);
   return new Set(ids ?? []);
 }
 
@@ -95,8 +107,18 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
     async function loadIndexedState(address: string): Promise<ContractState | null> {
       const row =
         inBatch.get(address) ??
-        (await db.selectFrom('latest_account_states').select(['code_boc', 'data_boc', 'balance']).where('account', '=', address).executeTakeFirst());
-      return row ? { code: row.code_boc ? Cell.fromBase64(row.code_boc) : null, data: row.data_boc ? Cell.fromBase64(row.data_boc) : null, balance: BigInt(row.balance) } : null;
+        (await db
+          .selectFrom('latest_account_states')
+          .select(['code_boc', 'data_boc', 'balance'])
+          .where('account', '=', address)
+          .executeTakeFirst());
+      return row
+        ? {
+            code: row.code_boc ? Cell.fromBase64(row.code_boc) : null,
+            data: row.data_boc ? Cell.fromBase64(row.data_boc) : null,
+            balance: BigInt(row.balance),
+          }
+        : null;
     }
     async function loadState(address: string): Promise<ContractState | null> {
       const state = await indexedStateOf(address);
@@ -109,7 +131,10 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
     async function sellerOf(item: Address, owner: Address | null): Promise<string | null> {
       const state = owner && (await indexedStateOf(raw(owner)));
       if (!owner || !state?.code || !state.data || state.code.isExotic) return null;
-      const seller = await nftSaleSeller({ code: state.code, data: state.data, address: owner, balance: state.balance }, item, { now: batch.genUtime, gasLimit: TOKEN_GAS_LIMIT });
+      const seller = await nftSaleSeller({ code: state.code, data: state.data, address: owner, balance: state.balance }, item, {
+        now: batch.genUtime,
+        gasLimit: TOKEN_GAS_LIMIT,
+      });
       return seller ? raw(seller) : null;
     }
 
@@ -121,7 +146,10 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
         return result.exitCode === 0 || result.exitCode === 1 ? result.stack : null;
       }
       try {
-        return await runGetMethodItems({ code: state.code, data: state.data, address, balance: state.balance }, method, args, { now: batch.genUtime, gasLimit: TOKEN_GAS_LIMIT });
+        return await runGetMethodItems({ code: state.code, data: state.data, address, balance: state.balance }, method, args, {
+          now: batch.genUtime,
+          gasLimit: TOKEN_GAS_LIMIT,
+        });
       } catch (e) {
         if (e instanceof GetMethodError) return null;
         throw e;
@@ -129,13 +157,27 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
     };
 
     const backfill = await backfillPage(db, inBatch);
-    const rows: TokenRows = { jettonMasters: [], jettonWallets: [], nftCollections: [], nftItems: [], jettonTransfers: [], jettonBurns: [], nftTransfers: [], backfill: backfill.next };
-    const candidates = [...batch.latestAccountStates, ...backfill.states].filter((s) => s.account_status === 'active' && s.code_boc && s.data_boc);
+    const rows: TokenRows = {
+      jettonMasters: [],
+      jettonWallets: [],
+      nftCollections: [],
+      nftItems: [],
+      jettonTransfers: [],
+      jettonBurns: [],
+      nftTransfers: [],
+      backfill: backfill.next,
+    };
+    const candidates = [...batch.latestAccountStates, ...backfill.states].filter(
+      (s) => s.account_status === 'active' && s.code_boc && s.data_boc,
+    );
     const addresses = candidates.map((s) => s.account);
-    const [knownWallets, knownItems] = addresses.length === 0 ? [[], []] : await Promise.all([
-      db.selectFrom('jetton_wallets').select(['address', 'owner', 'jetton']).where('address', 'in', addresses).execute(),
-      db.selectFrom('nft_items').select(['address', 'collection_address', 'index']).where('address', 'in', addresses).execute(),
-    ]);
+    const [knownWallets, knownItems] =
+      addresses.length === 0
+        ? [[], []]
+        : await Promise.all([
+            db.selectFrom('jetton_wallets').select(['address', 'owner', 'jetton']).where('address', 'in', addresses).execute(),
+            db.selectFrom('nft_items').select(['address', 'collection_address', 'index']).where('address', 'in', addresses).execute(),
+          ]);
     const verifiedWallets = new Map(knownWallets.map((w) => [w.address, `${w.owner}/${w.jetton}`]));
     const verifiedItems = new Map(knownItems.map((i) => [i.address, `${i.collection_address}/${i.index}`]));
 
@@ -219,16 +261,53 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
     name: 'tokens',
     prepare,
     async write(trx, _batch, rows) {
-      await upsert(trx, 'jetton_masters', rows.jettonMasters, ['total_supply', 'mintable', 'admin_address', 'jetton_content', 'jetton_wallet_code_hash', 'code_hash', 'data_hash', 'last_transaction_lt']);
-      await upsert(trx, 'jetton_wallets', rows.jettonWallets, ['balance', 'owner', 'jetton', 'last_transaction_lt', 'code_hash', 'data_hash']);
-      await upsert(trx, 'nft_collections', rows.nftCollections, ['next_item_index', 'owner_address', 'collection_content', 'last_transaction_lt', 'code_hash', 'data_hash']);
-      await upsert(trx, 'nft_items', rows.nftItems, ['init', 'index', 'collection_address', 'owner_address', 'content', 'last_transaction_lt', 'code_hash', 'data_hash', 'real_owner']);
+      await upsert(trx, 'jetton_masters', rows.jettonMasters, [
+        'total_supply',
+        'mintable',
+        'admin_address',
+        'jetton_content',
+        'jetton_wallet_code_hash',
+        'code_hash',
+        'data_hash',
+        'last_transaction_lt',
+      ]);
+      await upsert(trx, 'jetton_wallets', rows.jettonWallets, [
+        'balance',
+        'owner',
+        'jetton',
+        'last_transaction_lt',
+        'code_hash',
+        'data_hash',
+      ]);
+      await upsert(trx, 'nft_collections', rows.nftCollections, [
+        'next_item_index',
+        'owner_address',
+        'collection_content',
+        'last_transaction_lt',
+        'code_hash',
+        'data_hash',
+      ]);
+      await upsert(trx, 'nft_items', rows.nftItems, [
+        'init',
+        'index',
+        'collection_address',
+        'owner_address',
+        'content',
+        'last_transaction_lt',
+        'code_hash',
+        'data_hash',
+        'real_owner',
+      ]);
       await insert(trx, 'jetton_transfers', rows.jettonTransfers);
       await insert(trx, 'jetton_burns', rows.jettonBurns);
       await insert(trx, 'nft_transfers', rows.nftTransfers);
       if (rows.backfill) {
         const { cursor, done } = rows.backfill;
-        await trx.insertInto('tokens_backfill').values({ id: 1, cursor, done }).onConflict((oc) => oc.column('id').doUpdateSet({ cursor, done })).execute();
+        await trx
+          .insertInto('tokens_backfill')
+          .values({ id: 1, cursor, done })
+          .onConflict((oc) => oc.column('id').doUpdateSet({ cursor, done }))
+          .execute();
       }
     },
   };
@@ -239,30 +318,58 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
  * their latest states are read like the block's own, so tokens that have not moved since are found too. On an index
  * built with the derivation the first page is empty (the first block has nothing before it) and the look is over.
  */
-async function backfillPage(db: Kysely<ChainDatabase>, inBatch: Map<string, LatestAccountStateRow>): Promise<{ states: LatestAccountStateRow[]; next: TokenRows['backfill'] }> {
+async function backfillPage(
+  db: Kysely<ChainDatabase>,
+  inBatch: Map<string, LatestAccountStateRow>,
+): Promise<{ states: LatestAccountStateRow[]; next: TokenRows['backfill'] }> {
   const progress = await db.selectFrom('tokens_backfill').select(['cursor', 'done']).where('id', '=', 1).executeTakeFirst();
   if (progress?.done) return { states: [], next: null };
   const cursor = progress?.cursor ?? '';
-  const page = await db.selectFrom('latest_account_states').selectAll().where('account', '>', cursor).orderBy('account').limit(BACKFILL_PAGE).execute();
+  const page = await db
+    .selectFrom('latest_account_states')
+    .selectAll()
+    .where('account', '>', cursor)
+    .orderBy('account')
+    .limit(BACKFILL_PAGE)
+    .execute();
   // The block's own state of an account is newer than the indexed one.
-  const states = page.filter((r) => !inBatch.has(r.account)).map((r) => ({ ...r, extra_currencies: JSON.stringify(r.extra_currencies), contract_methods: JSON.stringify(r.contract_methods) }));
+  const states = page
+    .filter((r) => !inBatch.has(r.account))
+    .map((r) => ({ ...r, extra_currencies: JSON.stringify(r.extra_currencies), contract_methods: JSON.stringify(r.contract_methods) }));
   return { states, next: { cursor: page.at(-1)?.account ?? cursor, done: page.length < BACKFILL_PAGE } };
 }
 
 type UpsertTable = 'jetton_masters' | 'jetton_wallets' | 'nft_collections' | 'nft_items';
 
-async function upsert<T extends UpsertTable>(trx: Transaction<ChainDatabase>, table: T, rows: Insertable<ChainDatabase[T]>[], update: string[]): Promise<void> {
+async function upsert<T extends UpsertTable>(
+  trx: Transaction<ChainDatabase>,
+  table: T,
+  rows: Insertable<ChainDatabase[T]>[],
+  update: string[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await trx
       .insertInto(table)
       .values(rows.slice(i, i + CHUNK) as never)
-      .onConflict((oc) => oc.column('address' as never).doUpdateSet((eb) => Object.fromEntries(update.map((c) => [c, eb.ref(`excluded.${c}` as never)])) as never))
+      .onConflict((oc) =>
+        oc
+          .column('address' as never)
+          .doUpdateSet((eb) => Object.fromEntries(update.map((c) => [c, eb.ref(`excluded.${c}` as never)])) as never),
+      )
       .execute();
   }
 }
 
-async function insert<T extends 'jetton_transfers' | 'jetton_burns' | 'nft_transfers'>(trx: Transaction<ChainDatabase>, table: T, rows: Insertable<ChainDatabase[T]>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await trx.insertInto(table).values(rows.slice(i, i + CHUNK) as never).execute();
+async function insert<T extends 'jetton_transfers' | 'jetton_burns' | 'nft_transfers'>(
+  trx: Transaction<ChainDatabase>,
+  table: T,
+  rows: Insertable<ChainDatabase[T]>[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await trx
+      .insertInto(table)
+      .values(rows.slice(i, i + CHUNK) as never)
+      .execute();
 }
 
 /** Decoded addresses may be external (`len;hex`); the tables hold internal ones only. */
@@ -278,7 +385,9 @@ const signed32 = (op: number) => Number(BigInt.asIntN(32, BigInt(op)));
 async function tokenEvents(db: Kysely<ChainDatabase>, batch: McBlockBatch, rows: TokenRows): Promise<void> {
   const wanted = new Set([signed32(OP.jettonTransfer), signed32(OP.jettonBurn), signed32(OP.nftTransfer)]);
   // Internal requests only: the sender is the owner asking (an external message has none).
-  const requests = batch.messages.filter((m) => m.direction === 'in' && m.source != null && m.opcode != null && wanted.has(m.opcode) && !m.bounced);
+  const requests = batch.messages.filter(
+    (m) => m.direction === 'in' && m.source != null && m.opcode != null && wanted.has(m.opcode) && !m.bounced,
+  );
   if (requests.length === 0) return;
   const accounts = [...new Set(requests.map((m) => m.tx_account))];
   const wallets = new Map(rows.jettonWallets.map((w) => [w.address, w.jetton]));

@@ -1,5 +1,20 @@
-import { classifyTrace, type AccountInterfaces, type ClassifiedAction, type TraceInput, type TraceMessage, type TraceTransaction } from '@tongate/actions';
-import { STAKING_CODE_HASHES, decodeSingleNominatorData, isGenuineDnsItem, methodId, readNftSale, runGetMethod, type TrustedDnsCollection } from '@tongate/contracts';
+import {
+  classifyTrace,
+  type AccountInterfaces,
+  type ClassifiedAction,
+  type TraceInput,
+  type TraceMessage,
+  type TraceTransaction,
+} from '@tongate/actions';
+import {
+  STAKING_CODE_HASHES,
+  decodeSingleNominatorData,
+  isGenuineDnsItem,
+  methodId,
+  readNftSale,
+  runGetMethod,
+  type TrustedDnsCollection,
+} from '@tongate/contracts';
 import type { ActionAccountsTable, ActionsTable, ChainDatabase, TracesTable } from '@tongate/store';
 import { Address, Cell } from '@ton/core';
 import type { Insertable, Kysely, Selectable } from 'kysely';
@@ -86,7 +101,9 @@ function traceTransaction(tx: TxLike, messages: readonly MessageLike[], contents
     compute_exit_code: compute && !compute.skipped ? (compute.exit_code ?? null) : null,
     is_tock: typeof d.is_tock === 'boolean' ? d.is_tock : null,
     descr: String(d.type),
-    messages: [...messages].sort((a, b) => (a.direction === b.direction ? a.out_index - b.out_index : a.direction === 'in' ? -1 : 1)).map((m) => traceMessage(m, contents)),
+    messages: [...messages]
+      .sort((a, b) => (a.direction === b.direction ? a.out_index - b.out_index : a.direction === 'in' ? -1 : 1))
+      .map((m) => traceMessage(m, contents)),
   };
 }
 
@@ -113,15 +130,37 @@ export async function loadTraceTransactions(
   const stored = await db
     .selectFrom('trace_transactions as tt')
     .innerJoin('transactions as t', 't.hash', 'tt.tx_hash')
-    .select(['tt.trace_id', 't.hash', 't.lt', 't.account', 't.now', 't.mc_block_seqno', 't.orig_status', 't.end_status', 't.aborted', 't.description'])
+    .select([
+      'tt.trace_id',
+      't.hash',
+      't.lt',
+      't.account',
+      't.now',
+      't.mc_block_seqno',
+      't.orig_status',
+      't.end_status',
+      't.aborted',
+      't.description',
+    ])
     .where('tt.trace_id', 'in', traceIds)
     .execute();
   const storedTxs = stored.filter((t) => !batchTxs.has(t.hash));
   if (storedTxs.length > 0) {
-    const messages = await db.selectFrom('messages').selectAll().where('tx_hash', 'in', storedTxs.map((t) => t.hash)).execute();
-    const wanted = [...new Set(messages.flatMap((m) => [m.body_hash, m.init_state_hash]).filter((h): h is string => h !== null && !contents.has(h)))];
+    const messages = await db
+      .selectFrom('messages')
+      .selectAll()
+      .where(
+        'tx_hash',
+        'in',
+        storedTxs.map((t) => t.hash),
+      )
+      .execute();
+    const wanted = [
+      ...new Set(messages.flatMap((m) => [m.body_hash, m.init_state_hash]).filter((h): h is string => h !== null && !contents.has(h))),
+    ];
     for (const chunk of chunks(wanted, 1000)) {
-      for (const c of await db.selectFrom('message_contents').select(['hash', 'body']).where('hash', 'in', chunk).execute()) contents.set(c.hash, c.body);
+      for (const c of await db.selectFrom('message_contents').select(['hash', 'body']).where('hash', 'in', chunk).execute())
+        contents.set(c.hash, c.body);
     }
     const messagesByTx = groupBy(messages as MessageLike[], (m) => m.tx_hash);
     for (const tx of storedTxs) out.get(tx.trace_id)!.push(traceTransaction(tx, messagesByTx.get(tx.hash) ?? [], contents));
@@ -167,7 +206,8 @@ async function accountInterfaces(state: CodeAndData, now: number, dns: TrustedDn
   }
   if (dns && codeHash.equals(dns.itemCodeHash)) {
     const data = Cell.fromBase64(state.data_boc);
-    if (isGenuineDnsItem({ address: Address.parseRaw(state.account), codeHash, data }, dns)) out.DnsItem = { address: state.account, collection_address: rawOf(dns.address) };
+    if (isGenuineDnsItem({ address: Address.parseRaw(state.account), codeHash, data }, dns))
+      out.DnsItem = { address: state.account, collection_address: rawOf(dns.address) };
   }
   if (!state.contract_methods) return out;
   const methods = new Set(json<number[]>(state.contract_methods));
@@ -198,7 +238,14 @@ async function accountInterfaces(state: CodeAndData, now: number, dns: TrustedDn
       const index = s.readBigNumber();
       const collection = rawOf(s.readAddressOpt());
       const owner = rawOf(s.readAddressOpt());
-      out.NftItem = { address: state.account, index: index.toString(), collection_address: collection, owner_address: owner, init, content: null };
+      out.NftItem = {
+        address: state.account,
+        index: index.toString(),
+        collection_address: collection,
+        owner_address: owner,
+        init,
+        content: null,
+      };
     } catch {
       /* not an NFT item */
     }
@@ -301,10 +348,15 @@ export async function classifyTraces(
   dnsCollection: () => Promise<TrustedDnsCollection | null> = async () => null,
 ): Promise<ClassifiedTrace[]> {
   if (traces.length === 0) return [];
-  const txsByTrace = await loadTraceTransactions(db, membership, traces.map((t) => t.trace_id), batch);
-  const accounts = [...new Set([...txsByTrace.values()].flat().flatMap((t) => [t.account, ...t.messages.flatMap((m) => [m.source, m.destination])]))].filter(
-    (a): a is string => a !== null,
+  const txsByTrace = await loadTraceTransactions(
+    db,
+    membership,
+    traces.map((t) => t.trace_id),
+    batch,
   );
+  const accounts = [
+    ...new Set([...txsByTrace.values()].flat().flatMap((t) => [t.account, ...t.messages.flatMap((m) => [m.source, m.destination])])),
+  ].filter((a): a is string => a !== null);
   const now = Math.max(...traces.map((t) => t.end_utime));
   const dns = await dnsCollection();
   const interfaces = await interfacesFor(db, accounts, batch, now, dns);
@@ -312,7 +364,9 @@ export async function classifyTraces(
   if (held.length > 0) for (const [a, kinds] of await interfacesFor(db, held, batch, now, dns)) interfaces.set(a, kinds);
   return traces.map((trace) => {
     const transactions = txsByTrace.get(trace.trace_id) ?? [];
-    const involved = new Set<string | null>(transactions.flatMap((t) => [t.account, ...t.messages.flatMap((m) => [m.source, m.destination])]));
+    const involved = new Set<string | null>(
+      transactions.flatMap((t) => [t.account, ...t.messages.flatMap((m) => [m.source, m.destination])]),
+    );
     for (const a of [...involved]) {
       const kinds = a ? interfaces.get(a) : undefined;
       const nft = (kinds?.NftAuction?.nft_addr ?? kinds?.NftSale?.nft_address) as string | null | undefined;

@@ -5,7 +5,16 @@ import type { McBlockBatch } from '../collect.js';
 import type { MessageRow, TransactionRow } from '@tongate/read-model';
 import type { BlockDerivation } from './index.js';
 import { trustedTonCollection } from './dns-trust.js';
-import { actionRows, chunks, compareLt, classifyTraces, groupBy, type ActionRows, type ClassifiedTrace, type TraceRowValues } from './trace-classify.js';
+import {
+  actionRows,
+  chunks,
+  compareLt,
+  classifyTraces,
+  groupBy,
+  type ActionRows,
+  type ClassifiedTrace,
+  type TraceRowValues,
+} from './trace-classify.js';
 
 /**
  * Traces, assembled block by block: a transaction whose inbound message is external (or that has none: tick-tock)
@@ -39,7 +48,10 @@ const bigMin = (a: string, b: string) => (BigInt(a) <= BigInt(b) ? a : b);
 const bigMax = (a: string, b: string) => (BigInt(a) >= BigInt(b) ? a : b);
 
 /** Rows of the traces this block adds to or starts, and which trace each of its transactions joins. */
-export async function assembleTraces(db: Kysely<ChainDatabase>, batch: McBlockBatch): Promise<{ traces: Map<string, TraceRow>; membership: Map<string, string> }> {
+export async function assembleTraces(
+  db: Kysely<ChainDatabase>,
+  batch: McBlockBatch,
+): Promise<{ traces: Map<string, TraceRow>; membership: Map<string, string> }> {
   const txs = [...batch.transactions].sort(compareLt);
   const messagesByTx = groupBy(batch.messages, (m) => m.tx_hash);
   const inMsg = (tx: TransactionRow): MessageRow | undefined => messagesByTx.get(tx.hash)?.find((m) => m.direction === 'in');

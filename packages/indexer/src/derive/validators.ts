@@ -30,7 +30,14 @@ import type { BlockDerivation, DerivationContext } from './index.js';
 
 type ValidatorTable = keyof Pick<
   ChainDatabase,
-  'validator_elections' | 'validator_election_participants' | 'validator_rounds' | 'validator_round_stakes' | 'validator_cycles' | 'validator_cycle_validators' | 'validator_complaints' | 'validator_events'
+  | 'validator_elections'
+  | 'validator_election_participants'
+  | 'validator_rounds'
+  | 'validator_round_stakes'
+  | 'validator_cycles'
+  | 'validator_cycle_validators'
+  | 'validator_complaints'
+  | 'validator_events'
 >;
 type Row<T extends ValidatorTable> = Insertable<ChainDatabase[T]>;
 
@@ -56,7 +63,10 @@ const hex = (b: Buffer) => b.toString('hex');
 const raw = (a: Address) => rawAddress(a.workChain, a.hash);
 
 /** The election row and its participants from the elector's open election. */
-export function electionRows(state: ElectorState, lt: string): { election: Row<'validator_elections'>; participants: Row<'validator_election_participants'>[] } | null {
+export function electionRows(
+  state: ElectorState,
+  lt: string,
+): { election: Row<'validator_elections'>; participants: Row<'validator_election_participants'>[] } | null {
   const e = state.election;
   if (!e) return null;
   return {
@@ -83,7 +93,14 @@ export function electionRows(state: ElectorState, lt: string): { election: Row<'
 }
 
 /** A past-elections entry as rows: the round, its frozen stakes with each holder's bonus share, its complaints. */
-export function roundRows(state: ElectorState): { round: Row<'validator_rounds'>; stakes: Row<'validator_round_stakes'>[]; complaints: Row<'validator_complaints'>[]; fingerprint: string }[] {
+export function roundRows(
+  state: ElectorState,
+): {
+  round: Row<'validator_rounds'>;
+  stakes: Row<'validator_round_stakes'>[];
+  complaints: Row<'validator_complaints'>[];
+  fingerprint: string;
+}[] {
   return state.pastElections.map((p) => {
     const stakes = p.frozen.map((f) => ({
       election_id: p.electionId,
@@ -138,7 +155,10 @@ export function roundRows(state: ElectorState): { round: Row<'validator_rounds'>
 }
 
 /** A validator set that became param 34 (or was the previous one, 32) as a cycle and its validators. */
-export function cycleRows({ set, timing, counts, limits }: CycleSet): { cycle: Row<'validator_cycles'>; validators: Row<'validator_cycle_validators'>[] } {
+export function cycleRows({ set, timing, counts, limits }: CycleSet): {
+  cycle: Row<'validator_cycles'>;
+  validators: Row<'validator_cycle_validators'>[];
+} {
   return {
     cycle: {
       cycle_start: set.utimeSince,
@@ -159,14 +179,34 @@ export function cycleRows({ set, timing, counts, limits }: CycleSet): { cycle: R
       min_total_stake: limits?.minTotalStake ?? null,
       max_stake_factor: limits ? BigInt(limits.maxStakeFactor) : null,
     },
-    validators: set.validators.map((v) => ({ cycle_start: set.utimeSince, validator_index: v.index, validator_pubkey: v.pubkey, adnl_addr: v.adnlAddr, weight: v.weight })),
+    validators: set.validators.map((v) => ({
+      cycle_start: set.utimeSince,
+      validator_index: v.index,
+      validator_pubkey: v.pubkey,
+      adnl_addr: v.adnlAddr,
+      weight: v.weight,
+    })),
   };
 }
 
 export function eventRow(event: ElectorEvent, tx: { hash: string; lt: string; now: number }): Row<'validator_events'> {
-  const common = { tx_hash: tx.hash, tx_lt: tx.lt, utime: tx.now, type: event.type, stake_holder_address: raw(event.stakeHolderAddress), amount: event.amount, query_id: event.queryId };
+  const common = {
+    tx_hash: tx.hash,
+    tx_lt: tx.lt,
+    utime: tx.now,
+    type: event.type,
+    stake_holder_address: raw(event.stakeHolderAddress),
+    amount: event.amount,
+    query_id: event.queryId,
+  };
   if (event.type === 'stake_recovered') return { ...common, validator_pubkey: null, adnl_addr: null, election_id: null, reason: null };
-  return { ...common, validator_pubkey: event.validatorPubkey, adnl_addr: event.adnlAddr, election_id: event.electionId, reason: event.reason };
+  return {
+    ...common,
+    validator_pubkey: event.validatorPubkey,
+    adnl_addr: event.adnlAddr,
+    election_id: event.electionId,
+    reason: event.reason,
+  };
 }
 
 /** The stake events of the elector's transactions in a block (bounced or aborted ones make none). */
@@ -196,7 +236,13 @@ export function electorEvents(batch: McBlockBatch, elector: string): Row<'valida
   return events;
 }
 
-async function insertChunks<T extends ValidatorTable>(trx: Transaction<ChainDatabase>, table: T, rows: Row<T>[], conflict: (keyof ChainDatabase[T] & string)[] | null, update: (keyof ChainDatabase[T] & string)[] = []): Promise<void> {
+async function insertChunks<T extends ValidatorTable>(
+  trx: Transaction<ChainDatabase>,
+  table: T,
+  rows: Row<T>[],
+  conflict: (keyof ChainDatabase[T] & string)[] | null,
+  update: (keyof ChainDatabase[T] & string)[] = [],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const q = trx.insertInto(table).values(rows.slice(i, i + CHUNK) as never);
     if (!conflict) {
@@ -207,7 +253,9 @@ async function insertChunks<T extends ValidatorTable>(trx: Transaction<ChainData
       .onConflict((oc) => {
         const target = oc.columns(conflict as never);
         if (update.length === 0) return target.doNothing();
-        return target.doUpdateSet(Object.fromEntries(update.map((c) => [c, (eb: { ref(c: string): unknown }) => eb.ref(`excluded.${c}`)])) as never);
+        return target.doUpdateSet(
+          Object.fromEntries(update.map((c) => [c, (eb: { ref(c: string): unknown }) => eb.ref(`excluded.${c}`)])) as never,
+        );
       })
       .execute();
   }
@@ -217,19 +265,48 @@ async function writeElector(trx: Transaction<ChainDatabase>, state: ElectorState
   const election = electionRows(state, lt);
   if (election) {
     const { election: row, participants } = election;
-    await insertChunks(trx, 'validator_elections', [row], ['election_id'], ['elect_close', 'min_stake', 'total_stake', 'total_participants', 'failed', 'finished', 'last_lt']);
+    await insertChunks(
+      trx,
+      'validator_elections',
+      [row],
+      ['election_id'],
+      ['elect_close', 'min_stake', 'total_stake', 'total_participants', 'failed', 'finished', 'last_lt'],
+    );
     // The participant list is replaced whole: a stake merges into a member's entry, and no member ever leaves.
     await trx.deleteFrom('validator_election_participants').where('election_id', '=', row.election_id).execute();
     await insertChunks(trx, 'validator_election_participants', participants, null);
   }
   const rounds = roundRows(state);
-  const known = new Map((await trx.selectFrom('validator_rounds').select(['election_id', 'fingerprint']).where('unfrozen', '=', false).execute()).map((r) => [r.election_id, r.fingerprint]));
+  const known = new Map(
+    (await trx.selectFrom('validator_rounds').select(['election_id', 'fingerprint']).where('unfrozen', '=', false).execute()).map((r) => [
+      r.election_id,
+      r.fingerprint,
+    ]),
+  );
   for (const r of rounds) {
     if (known.get(r.round.election_id) === r.fingerprint) continue;
-    await insertChunks(trx, 'validator_rounds', [r.round], ['election_id'], ['vset_hash', 'unfreeze_at', 'stake_held', 'total_stake', 'bonuses', 'min_stake', 'max_stake', 'unfrozen', 'fingerprint']);
-    await insertChunks(trx, 'validator_round_stakes', r.stakes, ['election_id', 'validator_pubkey'], ['stake_holder_address', 'weight', 'stake', 'banned', 'reward']);
+    await insertChunks(
+      trx,
+      'validator_rounds',
+      [r.round],
+      ['election_id'],
+      ['vset_hash', 'unfreeze_at', 'stake_held', 'total_stake', 'bonuses', 'min_stake', 'max_stake', 'unfrozen', 'fingerprint'],
+    );
+    await insertChunks(
+      trx,
+      'validator_round_stakes',
+      r.stakes,
+      ['election_id', 'validator_pubkey'],
+      ['stake_holder_address', 'weight', 'stake', 'banned', 'reward'],
+    );
     // Votes change voters and weight_remaining, and the first vote in a set also sets vset_id (0 until then).
-    await insertChunks(trx, 'validator_complaints', r.complaints, ['election_id', 'complaint_hash'], ['weight_remaining', 'voters', 'vset_id', 'paid']);
+    await insertChunks(
+      trx,
+      'validator_complaints',
+      r.complaints,
+      ['election_id', 'complaint_hash'],
+      ['weight_remaining', 'voters', 'vset_id', 'paid'],
+    );
   }
   // An entry that left the elector's state was unfrozen: its stakes were credited back to their holders.
   const present = new Set(rounds.map((r) => r.round.election_id));
@@ -240,7 +317,11 @@ async function writeElector(trx: Transaction<ChainDatabase>, state: ElectorState
 /** Config params of the validator sets and the election config, as cycle inputs. */
 async function readSets(ctx: DerivationContext, mcSeqno: number, p34: Cell): Promise<CycleSet[]> {
   const [p32, p15, p16, p17] = await Promise.all([32, 15, 16, 17].map((id) => ctx.chain.getConfigParam(id, mcSeqno)));
-  const base = { timing: p15 ? decodeConfigParam15(p15) : null, counts: p16 ? decodeConfigParam16(p16) : null, limits: p17 ? decodeConfigParam17(p17) : null };
+  const base = {
+    timing: p15 ? decodeConfigParam15(p15) : null,
+    counts: p16 ? decodeConfigParam16(p16) : null,
+    limits: p17 ? decodeConfigParam17(p17) : null,
+  };
   return [p32, p34].filter((c): c is Cell => c !== null).map((c) => ({ ...base, set: decodeValidatorSet(c) }));
 }
 
@@ -260,7 +341,8 @@ export function validatorsDerivation(): BlockDerivation<ValidatorsPrepared> {
       let events: Row<'validator_events'>[] = [];
       if (electorAccount) {
         const latest = batch.latestAccountStates.find((s) => s.account === electorAccount);
-        if (latest?.data_boc) elector = { state: decodeElectorData(Cell.fromBase64(latest.data_boc)), lt: String(latest.last_trans_lt ?? 0) };
+        if (latest?.data_boc)
+          elector = { state: decodeElectorData(Cell.fromBase64(latest.data_boc)), lt: String(latest.last_trans_lt ?? 0) };
         events = electorEvents(batch, electorAccount);
       }
       const p34 = await ctx.chain.getConfigParam(34, batch.mcSeqno);

@@ -71,10 +71,17 @@ export function vestingDerivation(): BlockDerivation<VestingChanges> {
       }
       for (const { contract, whitelist } of upserts) {
         const { address: _key, ...rest } = contract;
-        await trx.insertInto('vesting_contracts').values(contract).onConflict((c) => c.column('address').doUpdateSet(rest)).execute();
+        await trx
+          .insertInto('vesting_contracts')
+          .values(contract)
+          .onConflict((c) => c.column('address').doUpdateSet(rest))
+          .execute();
         await trx.deleteFrom('vesting_whitelist').where('vesting_address', '=', contract.address).execute();
         if (whitelist.length > 0) {
-          await trx.insertInto('vesting_whitelist').values(whitelist.map((wallet_address) => ({ vesting_address: contract.address, wallet_address }))).execute();
+          await trx
+            .insertInto('vesting_whitelist')
+            .values(whitelist.map((wallet_address) => ({ vesting_address: contract.address, wallet_address })))
+            .execute();
         }
       }
     },

@@ -87,7 +87,8 @@ export class AdnlChannel extends EventEmitter<AdnlChannelEvents> {
         const nonce = frame.subarray(4, 36);
         const payload = frame.subarray(36, 4 + size - 32);
         const checksum = frame.subarray(4 + size - 32);
-        if (!createHash('sha256').update(nonce).update(payload).digest().equals(checksum)) throw new AdnlError('ADNL frame checksum mismatch');
+        if (!createHash('sha256').update(nonce).update(payload).digest().equals(checksum))
+          throw new AdnlError('ADNL frame checksum mismatch');
         this.emit('packet', payload);
         if (this.closed) return;
       }
@@ -120,7 +121,10 @@ function ciphers(params: Buffer, side: 'client' | 'server'): { tx: Cipher; rx: D
 }
 
 function handshakeCipher(shared: Buffer, hash: Buffer): { key: Buffer; iv: Buffer } {
-  return { key: Buffer.concat([shared.subarray(0, 16), hash.subarray(16, 32)]), iv: Buffer.concat([hash.subarray(0, 4), shared.subarray(20, 32)]) };
+  return {
+    key: Buffer.concat([shared.subarray(0, 16), hash.subarray(16, 32)]),
+    iv: Buffer.concat([hash.subarray(0, 4), shared.subarray(20, 32)]),
+  };
 }
 
 export interface ConnectOptions {
@@ -165,7 +169,9 @@ export function connectAdnl(opts: ConnectOptions): Promise<AdnlChannel> {
           clearTimeout(timer);
           resolve(channel!);
         });
-        channel.once('close', (reason) => fail(reason ?? new AdnlError(`ADNL server ${opts.host}:${opts.port} closed during the handshake`)));
+        channel.once('close', (reason) =>
+          fail(reason ?? new AdnlError(`ADNL server ${opts.host}:${opts.port} closed during the handshake`)),
+        );
         socket.write(Buffer.concat([adnlKeyId(opts.serverKey), ours.publicKey, hash, encrypted]));
       } catch (err) {
         fail(err as Error);

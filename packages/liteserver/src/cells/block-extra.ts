@@ -12,7 +12,12 @@ const EMPTY = beginCell().endCell();
 
 /** BlockExtra with empty InMsgDescr, OutMsgDescr and account blocks, and `custom` (a McBlockExtra) if any. */
 export function blockExtra(custom: Cell | null): Cell {
-  const extra = beginCell().storeUint(BLOCK_EXTRA_TAG, 32).storeRef(EMPTY).storeRef(EMPTY).storeRef(beginCell().storeBit(false).storeCoins(0).storeBit(false).endCell()).storeBuffer(Buffer.alloc(64));
+  const extra = beginCell()
+    .storeUint(BLOCK_EXTRA_TAG, 32)
+    .storeRef(EMPTY)
+    .storeRef(EMPTY)
+    .storeRef(beginCell().storeBit(false).storeCoins(0).storeBit(false).endCell())
+    .storeBuffer(Buffer.alloc(64));
   return extra.storeMaybeRef(custom).endCell();
 }
 
@@ -75,7 +80,8 @@ export function blockTransactionCells(block: Cell): { account: Buffer; lt: bigin
     if (value.loadUint(4) !== 0x5) throw new Error('not an AccountBlock');
     const account = value.loadBuffer(32);
     if (BigInt('0x' + account.toString('hex')) !== key) throw new Error('an AccountBlock is filed under another account');
-    for (const tx of hashmapEntries(value, 64, skipCurrencyCollection)) out.push({ account, lt: tx.key, cell: tx.value.loadRef(), path: [extra, accountBlocks, ...path, ...tx.path] });
+    for (const tx of hashmapEntries(value, 64, skipCurrencyCollection))
+      out.push({ account, lt: tx.key, cell: tx.value.loadRef(), path: [extra, accountBlocks, ...path, ...tx.path] });
   }
   return out;
 }

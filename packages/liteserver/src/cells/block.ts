@@ -71,12 +71,25 @@ export function buildBlockCell(input: BlockInfoInput): Cell {
     if (!input.masterRef) throw new Error('a shard block header needs its masterchain reference');
     info.storeRef(storeExtBlkRef(input.masterRef));
   }
-  const prevRef = (i: number) => storeExtBlkRef({ endLt: input.prevEndLts[i] ?? 0n, seqno: h.prevBlocks[i]?.seqno ?? 0, rootHash: h.prevBlocks[i]?.rootHash ?? Buffer.alloc(32), fileHash: h.prevBlocks[i]?.fileHash ?? Buffer.alloc(32) });
+  const prevRef = (i: number) =>
+    storeExtBlkRef({
+      endLt: input.prevEndLts[i] ?? 0n,
+      seqno: h.prevBlocks[i]?.seqno ?? 0,
+      rootHash: h.prevBlocks[i]?.rootHash ?? Buffer.alloc(32),
+      fileHash: h.prevBlocks[i]?.fileHash ?? Buffer.alloc(32),
+    });
   info.storeRef(h.afterMerge ? beginCell().storeRef(prevRef(0)).storeRef(prevRef(1)) : prevRef(0));
   const update = input.stateUpdate ? merkleUpdate(input.stateUpdate.before, input.stateUpdate.after) : EMPTY;
   const custom = input.shardHashes || input.config ? mcBlockExtraCell(input.shardHashes, input.config) : null;
   const extra = input.stateUpdate || custom ? blockExtra(custom) : EMPTY;
-  return beginCell().storeUint(BLOCK_TAG, 32).storeInt(h.globalId, 32).storeRef(info).storeRef(EMPTY).storeRef(update).storeRef(extra).endCell();
+  return beginCell()
+    .storeUint(BLOCK_TAG, 32)
+    .storeInt(h.globalId, 32)
+    .storeRef(info)
+    .storeRef(EMPTY)
+    .storeRef(update)
+    .storeRef(extra)
+    .endCell();
 }
 
 /** The Block inside a header proof (a MerkleProof root, or the block itself). */
@@ -126,11 +139,23 @@ export function parseBlockHeader(id: BlockIdExt, block: Cell): BlockHeader {
     if (afterMerge) {
       prevCell.refs.forEach((ref, i) => {
         const r = loadExtBlkRef(ref.beginParse());
-        prevBlocks.push({ workchain: id.workchain, shard: childShard(id.shard, i === 1), seqno: r.seqno, rootHash: r.rootHash, fileHash: r.fileHash });
+        prevBlocks.push({
+          workchain: id.workchain,
+          shard: childShard(id.shard, i === 1),
+          seqno: r.seqno,
+          rootHash: r.rootHash,
+          fileHash: r.fileHash,
+        });
       });
     } else {
       const r = loadExtBlkRef(prevCell.beginParse());
-      prevBlocks.push({ workchain: id.workchain, shard: afterSplit ? parentShard(id.shard) : id.shard, seqno: r.seqno, rootHash: r.rootHash, fileHash: r.fileHash });
+      prevBlocks.push({
+        workchain: id.workchain,
+        shard: afterSplit ? parentShard(id.shard) : id.shard,
+        seqno: r.seqno,
+        rootHash: r.rootHash,
+        fileHash: r.fileHash,
+      });
     }
   }
   return {

@@ -8,7 +8,8 @@ export interface ExtBlkRef {
   fileHash: Buffer;
 }
 
-export const storeExtBlkRef = (r: ExtBlkRef) => beginCell().storeUint(r.endLt, 64).storeUint(r.seqno, 32).storeBuffer(r.rootHash, 32).storeBuffer(r.fileHash, 32);
+export const storeExtBlkRef = (r: ExtBlkRef) =>
+  beginCell().storeUint(r.endLt, 64).storeUint(r.seqno, 32).storeBuffer(r.rootHash, 32).storeBuffer(r.fileHash, 32);
 export function loadExtBlkRef(s: Slice): ExtBlkRef {
   return { endLt: s.loadUintBig(64), seqno: s.loadUint(32), rootHash: s.loadBuffer(32), fileHash: s.loadBuffer(32) };
 }

@@ -49,7 +49,11 @@ export function hashmapLookup(root: Cell | Slice, key: Buffer, n: number, skipEx
  * which `skipExtra` skips) and the cells walked from the root to it. The whole dictionary must be there: a pruned
  * branch throws.
  */
-export function hashmapEntries(root: Cell | Slice, n: number, skipExtra?: (s: Slice) => void): { key: bigint; value: Slice; path: Cell[] }[] {
+export function hashmapEntries(
+  root: Cell | Slice,
+  n: number,
+  skipExtra?: (s: Slice) => void,
+): { key: bigint; value: Slice; path: Cell[] }[] {
   const out: { key: bigint; value: Slice; path: Cell[] }[] = [];
   const walk = (node: Cell | Slice, prefix: bigint, pos: number, path: Cell[]): void => {
     if (node instanceof Cell && node.isExotic) throw new Error('the dictionary is pruned in the proof');

@@ -25,7 +25,10 @@ const storeKeyMaxLt = (isKey: boolean, endLt: bigint) => (b: ReturnType<typeof b
 function oldMcBlocksInfo(blocks: OldMcBlockInput[]): Builder {
   const dict = Dictionary.empty(Dictionary.Keys.Uint(32), {
     serialize: (b: OldMcBlockInput, builder: Builder) => {
-      builder.store(storeKeyMaxLt(b.isKeyBlock, b.endLt)).storeBit(b.isKeyBlock).storeBuilder(storeExtBlkRef({ endLt: b.endLt, seqno: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash }));
+      builder
+        .store(storeKeyMaxLt(b.isKeyBlock, b.endLt))
+        .storeBit(b.isKeyBlock)
+        .storeBuilder(storeExtBlkRef({ endLt: b.endLt, seqno: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash }));
     },
     parse: () => {
       throw new Error('OldMcBlocksInfo is read with findOldMcBlock');
@@ -33,7 +36,14 @@ function oldMcBlocksInfo(blocks: OldMcBlockInput[]): Builder {
   });
   for (const b of blocks) dict.set(b.id.seqno, b);
   const maxLt = blocks.reduce((m, b) => (b.endLt > m ? b.endLt : m), 0n);
-  return beginCell().storeDict(dict).store(storeKeyMaxLt(blocks.some((b) => b.isKeyBlock), maxLt));
+  return beginCell()
+    .storeDict(dict)
+    .store(
+      storeKeyMaxLt(
+        blocks.some((b) => b.isKeyBlock),
+        maxLt,
+      ),
+    );
 }
 
 /**
@@ -57,7 +67,14 @@ export function buildConfigShardState(head: StateHead, configRoot: Cell, configA
     .storeCoins(0)
     .storeBit(false)
     .endCell();
-  return shardState(head, beginCell().storeBit(false).store(storeDepthBalanceInfo({ splitDepth: 0, balance: { coins: 0n } })).endCell(), extra);
+  return shardState(
+    head,
+    beginCell()
+      .storeBit(false)
+      .store(storeDepthBalanceInfo({ splitDepth: 0, balance: { coins: 0n } }))
+      .endCell(),
+    extra,
+  );
 }
 
 /** The McStateExtra of a (proof of a) masterchain ShardStateUnsplit, as a slice at its shard_hashes. */

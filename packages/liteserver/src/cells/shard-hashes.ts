@@ -42,7 +42,11 @@ export function buildShardHashes(shards: ShardDescrInput[]): Cell {
   const tree = (shard: bigint, list: ShardDescrInput[]): Cell => {
     const exact = list.find((s) => s.id.shard === shard);
     if (exact) return shardDescrCell(exact);
-    return beginCell().storeBit(true).storeRef(tree(childShard(shard, false), list)).storeRef(tree(childShard(shard, true), list)).endCell();
+    return beginCell()
+      .storeBit(true)
+      .storeRef(tree(childShard(shard, false), list))
+      .storeRef(tree(childShard(shard, true), list))
+      .endCell();
   };
   for (const [wc, list] of byWorkchain) dict.set(wc, tree(ROOT_SHARD, list));
   return beginCell().storeDict(dict).endCell();

@@ -15,7 +15,12 @@ export function storeShardIdent(workchain: number, shard: bigint) {
   const u = toUnsigned(shard);
   const low = lowBit(u);
   const pfxBits = 63 - (low.toString(2).length - 1);
-  return (b: Builder) => b.storeUint(0, 2).storeUint(pfxBits, 6).storeInt(workchain, 32).storeUint(u - low, 64);
+  return (b: Builder) =>
+    b
+      .storeUint(0, 2)
+      .storeUint(pfxBits, 6)
+      .storeInt(workchain, 32)
+      .storeUint(u - low, 64);
 }
 
 export function loadShardIdent(s: Slice): { workchain: number; shard: bigint } {

@@ -1,13 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import {
-  readBoxedAdnlMessage,
-  TL_ID,
-  TlReader,
-  TlWriter,
-  writeBoxedAdnlMessage,
-  type TlFunction,
-} from '@tongate/liteserver-tl';
+import { readBoxedAdnlMessage, TL_ID, TlReader, TlWriter, writeBoxedAdnlMessage, type TlFunction } from '@tongate/liteserver-tl';
 import { connectAdnl, type AdnlChannel } from '../adnl/channel.js';
 import { LiteServerError, LiteTransportError } from '../errors.js';
 

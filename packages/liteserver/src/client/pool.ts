@@ -230,7 +230,11 @@ export class LitePool {
     }
     try {
       // The server holds the query up to 0.8 of this (queryRaw): it answers "timeout" before our own deadline.
-      const info = await server.conn.query(tl.liteServerGetMasterchainInfo, {}, { timeoutMs: Math.max(1, Math.min(timeoutMs, this.o.queryTimeoutMs)), waitMasterchainSeqno: seqno });
+      const info = await server.conn.query(
+        tl.liteServerGetMasterchainInfo,
+        {},
+        { timeoutMs: Math.max(1, Math.min(timeoutMs, this.o.queryTimeoutMs)), waitMasterchainSeqno: seqno },
+      );
       return info.last.seqno >= seqno;
     } catch {
       // A timeout is the normal "not yet"; anything else waits out a short pause so that a broken server is not hammered.
@@ -255,10 +259,16 @@ export class LitePool {
       tried.add(server);
       // Wait on a server that is behind for a block another server already has; a block no server has yet is
       // answered at once ("not found"), as it may never come.
-      const waitSeqno = opts.mcSeqno !== undefined && opts.mcSeqno <= this.consensusSeqno() && (!server.head || server.head.id.seqno < opts.mcSeqno) ? opts.mcSeqno : undefined;
+      const waitSeqno =
+        opts.mcSeqno !== undefined && opts.mcSeqno <= this.consensusSeqno() && (!server.head || server.head.id.seqno < opts.mcSeqno)
+          ? opts.mcSeqno
+          : undefined;
       const started = performance.now();
       try {
-        const result = await server.conn!.query(fn, params, { timeoutMs: Math.min(this.o.queryTimeoutMs, remaining), waitMasterchainSeqno: waitSeqno });
+        const result = await server.conn!.query(fn, params, {
+          timeoutMs: Math.min(this.o.queryTimeoutMs, remaining),
+          waitMasterchainSeqno: waitSeqno,
+        });
         server.observe(performance.now() - started);
         if (session) session.server = server;
         return result;
@@ -269,7 +279,10 @@ export class LitePool {
           server.observe(performance.now() - started);
           if (!RETRYABLE_CODES.has(err.code)) throw mapLiteError(fn.name, err);
           server.errors++;
-          this.opts.logger?.info({ server: server.endpoint.name, code: err.code, err: err.message, query: fn.name }, 'liteserver: retrying elsewhere');
+          this.opts.logger?.info(
+            { server: server.endpoint.name, code: err.code, err: err.message, query: fn.name },
+            'liteserver: retrying elsewhere',
+          );
         } else if (err instanceof LiteTransportError) {
           server.errors++;
           if (err.timeout) {
@@ -277,7 +290,10 @@ export class LitePool {
             // A slow server sinks in the ranking without being dropped.
             server.observe(performance.now() - started);
           }
-          this.opts.logger?.info({ server: server.endpoint.name, err: err.message, query: fn.name }, 'liteserver: transport failure, retrying elsewhere');
+          this.opts.logger?.info(
+            { server: server.endpoint.name, err: err.message, query: fn.name },
+            'liteserver: transport failure, retrying elsewhere',
+          );
         } else {
           throw mapLiteError(fn.name, err);
         }
@@ -338,7 +354,10 @@ export class LitePool {
       if (z && (info.init.workchain !== z.workchain || !info.init.rootHash.equals(z.rootHash) || !info.init.fileHash.equals(z.fileHash))) {
         conn.close();
         s.status = 'refused';
-        this.opts.logger?.warn({ server: s.endpoint.name, zeroState: info.init.rootHash.toString('hex') }, 'liteserver refused: its zero state is not the configured network');
+        this.opts.logger?.warn(
+          { server: s.endpoint.name, zeroState: info.init.rootHash.toString('hex') },
+          'liteserver refused: its zero state is not the configured network',
+        );
         return;
       }
       let utime = info.lastUtime;
@@ -385,7 +404,10 @@ export class LitePool {
     s.head = null;
     s.status = 'refused';
     conn?.close();
-    this.opts.logger?.warn({ server: s.endpoint.name, err: (err as Error).message }, 'liteserver refused: its masterchain head is not proven by validator signatures');
+    this.opts.logger?.warn(
+      { server: s.endpoint.name, err: (err as Error).message },
+      'liteserver refused: its masterchain head is not proven by validator signatures',
+    );
   }
 
   private scheduleReconnect(s: Server): void {
@@ -402,7 +424,11 @@ export class LitePool {
     if (!conn) return;
     s.archivalCheckedAt = Date.now();
     conn
-      .query(tl.liteServerLookupBlock, { mode: 1, id: { workchain: -1, shard: -(2n ** 63n), seqno: ARCHIVE_PROBE_SEQNO } }, { timeoutMs: this.o.queryTimeoutMs })
+      .query(
+        tl.liteServerLookupBlock,
+        { mode: 1, id: { workchain: -1, shard: -(2n ** 63n), seqno: ARCHIVE_PROBE_SEQNO } },
+        { timeoutMs: this.o.queryTimeoutMs },
+      )
       .then(() => (s.archival = true))
       .catch((err) => {
         if (err instanceof LiteServerError) s.archival = false;
@@ -420,7 +446,11 @@ export class LitePool {
         .then(async (info) => {
           s.observe(performance.now() - started);
           const known = s.head?.id;
-          const same = known && known.seqno === info.last.seqno && known.rootHash.equals(info.last.rootHash) && known.fileHash.equals(info.last.fileHash);
+          const same =
+            known &&
+            known.seqno === info.last.seqno &&
+            known.rootHash.equals(info.last.rootHash) &&
+            known.fileHash.equals(info.last.fileHash);
           let utime = info.lastUtime;
           if (same && this.opts.verifyHead) utime = s.head!.utime;
           else if (this.opts.verifyHead) {
@@ -469,17 +499,20 @@ export class Session {
   }
 }
 
-const NOT_FOUND_TEXT = /not found|not in db|cannot find|cannot load|unknown block|no such|hash mismatch|not applied|is not in the masterchain|block .* not found/i;
+const NOT_FOUND_TEXT =
+  /not found|not in db|cannot find|cannot load|unknown block|no such|hash mismatch|not applied|is not in the masterchain|block .* not found/i;
 
 /** A liteserver failure as the ChainError the front door maps to a status; the numeric code stays in the message. */
 export function mapLiteError(query: string, err: unknown): ChainError {
   if (err instanceof ChainError) return err;
-  if (err instanceof LiteTransportError) return new ChainError(err.timeout ? 'timeout' : 'unavailable', `${query}: ${err.message}`, { cause: err });
+  if (err instanceof LiteTransportError)
+    return new ChainError(err.timeout ? 'timeout' : 'unavailable', `${query}: ${err.message}`, { cause: err });
   if (err instanceof LiteServerError) {
     const text = `${err.message} (liteserver code ${err.code})`;
     if (err.code === LS_CODE.TIMEOUT || err.code === LS_CODE.TIMEOUT_ERROR) return new ChainError('timeout', text, { cause: err });
     if (query === 'liteServer.sendMessage' && err.code !== LS_CODE.FATAL) return new ChainError('refused', err.message, { cause: err });
-    if (err.code === LS_CODE.NOT_READY || NOT_FOUND_TEXT.test(err.message)) return new ChainError('not_found', err.message.replace(/^not found: /, ''), { cause: err });
+    if (err.code === LS_CODE.NOT_READY || NOT_FOUND_TEXT.test(err.message))
+      return new ChainError('not_found', err.message.replace(/^not found: /, ''), { cause: err });
     if (err.code === LS_CODE.FATAL) return new ChainError('invalid', text, { cause: err });
     return new ChainError('internal', text, { cause: err });
   }

@@ -93,8 +93,12 @@ const emulator = new GuardedEmulator();
 function headTrust(config: GlobalConfig, logger?: PoolOptions['logger']): HeadTrust {
   let start: BlockIdExt;
   if (config.initBlock) start = { workchain: -1, shard: WHOLE_SHARD, ...config.initBlock };
-  else if (config.zeroState && config.zeroState.workchain === -1) start = { workchain: -1, shard: WHOLE_SHARD, seqno: 0, rootHash: config.zeroState.rootHash, fileHash: config.zeroState.fileHash };
-  else throw new GlobalConfigError('proof checks (checking) need validator.init_block or validator.zero_state in the global config: the masterchain head is trusted only through a signature chain from there');
+  else if (config.zeroState && config.zeroState.workchain === -1)
+    start = { workchain: -1, shard: WHOLE_SHARD, seqno: 0, rootHash: config.zeroState.rootHash, fileHash: config.zeroState.fileHash };
+  else
+    throw new GlobalConfigError(
+      'proof checks (checking) need validator.init_block or validator.zero_state in the global config: the masterchain head is trusted only through a signature chain from there',
+    );
   const file = config.trustedBlockFile;
   if (!file) return new HeadTrust(start);
   const kept = loadTrustedBlockFile(file, config.zeroState);
@@ -109,8 +113,20 @@ function headTrust(config: GlobalConfig, logger?: PoolOptions['logger']): HeadTr
   });
 }
 
-const toBlockId = (id: tl.TonNodeBlockIdExt): BlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
-const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
+const toBlockId = (id: tl.TonNodeBlockIdExt): BlockIdExt => ({
+  workchain: id.workchain,
+  shard: id.shard,
+  seqno: id.seqno,
+  rootHash: id.rootHash,
+  fileHash: id.fileHash,
+});
+const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({
+  workchain: id.workchain,
+  shard: id.shard,
+  seqno: id.seqno,
+  rootHash: id.rootHash,
+  fileHash: id.fileHash,
+});
 const refKey = (r: BlockRef) => `${r.workchain}:${r.shard}:${r.seqno}`;
 const accountOf = (a: Address): tl.LiteServerAccountId => ({ workchain: a.workChain, id: a.hash });
 const bigintBuffer = (v: bigint) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
@@ -196,7 +212,11 @@ export class LiteserverChain implements ChainSource {
     const key = refKey(ref);
     const hit = this.blockIds.get(key);
     if (hit) return hit;
-    const res = await session.call(tl.liteServerLookupBlock, { mode: 1, id: { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno } }, ref.workchain === -1 ? ref.seqno : undefined);
+    const res = await session.call(
+      tl.liteServerLookupBlock,
+      { mode: 1, id: { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno } },
+      ref.workchain === -1 ? ref.seqno : undefined,
+    );
     return (await this.rememberHeader(res, session)).id;
   }
 
@@ -223,7 +243,8 @@ export class LiteserverChain implements ChainSource {
   }
 
   private mcBlockId(seqno: number, session: Session): Promise<BlockIdExt> {
-    if (!Number.isInteger(seqno) || seqno < 0 || seqno > 0xfffffffe) throw new ChainError('invalid', `masterchain seqno must be a non-negative integer, got ${seqno}`);
+    if (!Number.isInteger(seqno) || seqno < 0 || seqno > 0xfffffffe)
+      throw new ChainError('invalid', `masterchain seqno must be a non-negative integer, got ${seqno}`);
     return this.blockId({ workchain: -1, shard: WHOLE_SHARD, seqno }, session);
   }
 
@@ -243,7 +264,11 @@ export class LiteserverChain implements ChainSource {
     const known = this.blockIds.get(refKey(ref));
     const res = known
       ? await session.call(tl.liteServerGetBlockHeader, { id: tlId(known), mode: 0xffff }, ref.workchain === -1 ? ref.seqno : undefined)
-      : await session.call(tl.liteServerLookupBlock, { mode: 1, id: { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno } }, ref.workchain === -1 ? ref.seqno : undefined);
+      : await session.call(
+          tl.liteServerLookupBlock,
+          { mode: 1, id: { workchain: ref.workchain, shard: ref.shard, seqno: ref.seqno } },
+          ref.workchain === -1 ? ref.seqno : undefined,
+        );
     const { id, block } = await this.rememberHeader(res, session);
     if (!block) throw new ChainError('internal', `liteserver sent no header for block ${ref.seqno}`);
     const header = parseBlockHeader(id, block);
@@ -263,30 +288,47 @@ export class LiteserverChain implements ChainSource {
   }
 
   private pageParams(id: BlockIdExt, opts: { count: number; after?: BlockTransactionCursor }) {
-    if (!Number.isInteger(opts.count) || opts.count < 1) throw new ChainError('invalid', `count must be a positive integer, got ${opts.count}`);
+    if (!Number.isInteger(opts.count) || opts.count < 1)
+      throw new ChainError('invalid', `count must be a positive integer, got ${opts.count}`);
     const after = opts.after ? { account: opts.after.account, lt: opts.after.lt } : undefined;
     // want_proof (32) when checking: the answer then carries the block's account blocks covering every listed id.
     return { id: tlId(id), mode: 7 | (after ? 128 : 0) | (this.proofs === 'checking' ? 32 : 0), count: opts.count, after };
   }
 
-  async listBlockTransactions(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ShortTransactionId>> {
+  async listBlockTransactions(
+    ref: BlockRef,
+    opts: { count: number; after?: BlockTransactionCursor },
+  ): Promise<BlockTransactionsPage<ShortTransactionId>> {
     const session = this.pool.session();
     const id = await this.blockId(ref, session);
     const res = await session.call(tl.liteServerListBlockTransactions, this.pageParams(id, opts));
-    if (this.proofs === 'checking') checkBlockTransactionsProof(id, res.proof, res.ids.map((t) => ({ account: t.account!, lt: t.lt!, hash: t.hash! })));
+    if (this.proofs === 'checking')
+      checkBlockTransactionsProof(
+        id,
+        res.proof,
+        res.ids.map((t) => ({ account: t.account!, lt: t.lt!, hash: t.hash! })),
+      );
     return {
       transactions: res.ids.map((t) => ({ account: t.account!, workchain: id.workchain, lt: t.lt!, hash: t.hash! })),
       incomplete: res.incomplete,
     };
   }
 
-  async listBlockTransactionsExt(ref: BlockRef, opts: { count: number; after?: BlockTransactionCursor }): Promise<BlockTransactionsPage<ChainTransaction>> {
+  async listBlockTransactionsExt(
+    ref: BlockRef,
+    opts: { count: number; after?: BlockTransactionCursor },
+  ): Promise<BlockTransactionsPage<ChainTransaction>> {
     const session = this.pool.session();
     const id = await this.blockId(ref, session);
     const res = await session.call(tl.liteServerListBlockTransactionsExt, this.pageParams(id, opts));
     const cells = res.transactions.length > 0 ? Cell.fromBoc(res.transactions) : [];
     const transactions = cells.map((cell) => chainTransaction(cell, id.workchain, id));
-    if (this.proofs === 'checking') checkBlockTransactionsProof(id, res.proof, transactions.map((t) => ({ account: t.address.hash, lt: t.lt, hash: t.hash })));
+    if (this.proofs === 'checking')
+      checkBlockTransactionsProof(
+        id,
+        res.proof,
+        transactions.map((t) => ({ account: t.address.hash, lt: t.lt, hash: t.hash })),
+      );
     return { transactions, incomplete: res.incomplete };
   }
 
@@ -294,14 +336,19 @@ export class LiteserverChain implements ChainSource {
     const session = this.pool.session();
     const target = await this.mcBlockId(seqno, session);
     const known = seqno > 0 ? await this.mcBlockId(seqno - 1, session) : target;
-    const proof = await session.call(tl.liteServerGetBlockProof, { mode: 0x1001, knownBlock: tlId(known), targetBlock: tlId(target) }, seqno);
+    const proof = await session.call(
+      tl.liteServerGetBlockProof,
+      { mode: 0x1001, knownBlock: tlId(known), targetBlock: tlId(target) },
+      seqno,
+    );
     // Checking: the signatures passed on are those of a valid chain from the (proven) previous block to the target.
     if (this.proofs === 'checking' && seqno > 0) checkBlockProofChain(known, target, proof.steps.map(chainLink));
     const forward = [...proof.steps].reverse().find((s): s is tl.LiteServerBlockLinkForward => s._ === 'liteServer.blockLinkForward');
     if (!forward) throw new ChainError('internal', `liteserver sent no signatures for masterchain block ${seqno}`);
     const set = forward.signatures;
     const signatures = set.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
-    if (set._ === 'liteServer.signatureSet.simplex') return { id: target, signatures, simplex: { sessionId: set.sessionId, slot: set.slot, candidate: set.candidate } };
+    if (set._ === 'liteServer.signatureSet.simplex')
+      return { id: target, signatures, simplex: { sessionId: set.sessionId, slot: set.slot, candidate: set.candidate } };
     return { id: target, signatures };
   }
 
@@ -313,15 +360,24 @@ export class LiteserverChain implements ChainSource {
     const links = res.links.map((l) => ({ id: toBlockId(l.id), proof: l.proof }));
     if (this.proofs === 'checking') checkShardBlockLinks(mcId, id, links);
     const from = fromMcSeqno !== undefined ? await this.mcBlockId(fromMcSeqno, session) : (await this.getMasterchainInfo()).last;
-    if (from.seqno < mcId.seqno) throw new ChainError('invalid', `masterchain block ${from.seqno} is older than block ${mcId.seqno} that commits the requested block`);
+    if (from.seqno < mcId.seqno)
+      throw new ChainError('invalid', `masterchain block ${from.seqno} is older than block ${mcId.seqno} that commits the requested block`);
     let mcProof: ShardBlockProof['mcProof'] = [];
     if (from.seqno > mcId.seqno) {
       const back = await session.call(tl.liteServerGetBlockProof, { mode: 1, knownBlock: tlId(from), targetBlock: tlId(mcId) }, from.seqno);
       // Checking: every step must be a back link, and they must chain from `from` to `mcId` (a forward step is refused).
       const steps = this.proofs === 'checking' ? back.steps : back.steps.filter((s) => s._ === 'liteServer.blockLinkBack');
       mcProof = steps.map((s) => {
-        if (s._ !== 'liteServer.blockLinkBack') throw new ChainError('internal', 'liteserver proof rejected: a forward link in a backward block proof');
-        return { toKeyBlock: s.toKeyBlock, from: toBlockId(s.from), to: toBlockId(s.to), destProof: s.destProof, proof: s.proof, stateProof: s.stateProof };
+        if (s._ !== 'liteServer.blockLinkBack')
+          throw new ChainError('internal', 'liteserver proof rejected: a forward link in a backward block proof');
+        return {
+          toKeyBlock: s.toKeyBlock,
+          from: toBlockId(s.from),
+          to: toBlockId(s.to),
+          destProof: s.destProof,
+          proof: s.proof,
+          stateProof: s.stateProof,
+        };
       });
     }
     // With no back links, `from` must be the very block the shard block proof starts at.
@@ -343,16 +399,23 @@ export class LiteserverChain implements ChainSource {
     let cursor: TransactionId | null = from;
     // The liteserver answers at most 16 per query; walk on from the last one's predecessor.
     while (cursor && out.length < count) {
-      const res = await session.call(tl.liteServerGetTransactions, { count: Math.min(LITESERVER_LIMITS.transactionsPerQuery, count - out.length), account: accountOf(address), lt: cursor.lt, hash: cursor.hash });
+      const res = await session.call(tl.liteServerGetTransactions, {
+        count: Math.min(LITESERVER_LIMITS.transactionsPerQuery, count - out.length),
+        account: accountOf(address),
+        lt: cursor.lt,
+        hash: cursor.hash,
+      });
       const cells = res.transactions.length > 0 ? Cell.fromBoc(res.transactions) : [];
       if (cells.length === 0) break;
-      if (cells.length !== res.ids.length) throw new ChainError('internal', 'liteserver sent a transaction list whose ids and transactions differ in number');
+      if (cells.length !== res.ids.length)
+        throw new ChainError('internal', 'liteserver sent a transaction list whose ids and transactions differ in number');
       // The list must chain: each transaction is the one its successor (or the request) names as previous, so the
       // whole list is as trustworthy as the (lt, hash) it started from.
       for (const [i, cell] of cells.entries()) {
-        if (!cursor) throw new ChainError('internal', 'liteserver sent transactions past the account\'s first one');
+        if (!cursor) throw new ChainError('internal', "liteserver sent transactions past the account's first one");
         const tx = chainTransaction(cell, address.workChain, toBlockId(res.ids[i]!));
-        if (!tx.hash.equals(cursor.hash) || tx.lt !== cursor.lt) throw new ChainError('internal', `liteserver sent a transaction list that does not chain from lt ${cursor.lt}`);
+        if (!tx.hash.equals(cursor.hash) || tx.lt !== cursor.lt)
+          throw new ChainError('internal', `liteserver sent a transaction list that does not chain from lt ${cursor.lt}`);
         out.push(tx);
         cursor = tx.tx.prevTransactionLt === 0n ? null : { lt: tx.tx.prevTransactionLt, hash: bigintBuffer(tx.tx.prevTransactionHash) };
       }
@@ -366,7 +429,12 @@ export class LiteserverChain implements ChainSource {
     const shard = address.workChain === -1 ? WHOLE_SHARD : shardOfAccount(await this.shardsOf(head.last, session), address);
     let block: BlockIdExt;
     try {
-      block = (await this.rememberHeader(await session.call(tl.liteServerLookupBlock, { mode: 2, id: { workchain: address.workChain, shard, seqno: 0 }, lt }), session)).id;
+      block = (
+        await this.rememberHeader(
+          await session.call(tl.liteServerLookupBlock, { mode: 2, id: { workchain: address.workChain, shard, seqno: 0 }, lt }),
+          session,
+        )
+      ).id;
     } catch (err) {
       if (err instanceof ChainError && err.kind === 'not_found') return null;
       throw err;
@@ -375,9 +443,11 @@ export class LiteserverChain implements ChainSource {
       const res = await session.call(tl.liteServerGetOneTransaction, { id: tlId(block), account: accountOf(address), lt });
       if (res.transaction.length === 0) return null;
       const tx = chainTransaction(Cell.fromBoc(res.transaction)[0]!, address.workChain, toBlockId(res.id));
-      if (tx.lt !== lt || !tx.address.equals(address)) throw new ChainError('internal', `liteserver sent another transaction than ${lt} of the account`);
+      if (tx.lt !== lt || !tx.address.equals(address))
+        throw new ChainError('internal', `liteserver sent another transaction than ${lt} of the account`);
       if (this.proofs === 'checking') {
-        if (!toBlockId(res.id).rootHash.equals(block.rootHash)) throw new ChainError('internal', 'liteserver proof rejected: the transaction comes from another block than the one asked');
+        if (!toBlockId(res.id).rootHash.equals(block.rootHash))
+          throw new ChainError('internal', 'liteserver proof rejected: the transaction comes from another block than the one asked');
         checkBlockTransactionsProof(block, res.proof, [{ account: address.hash, lt: tx.lt, hash: tx.hash }]);
       }
       return tx;
@@ -389,7 +459,11 @@ export class LiteserverChain implements ChainSource {
 
   // ---------------------------------------------------------------- state
 
-  private async accountState(address: Address, atMcSeqno: number | undefined, session: Session): Promise<{ state: AccountState; sa: ShardAccount | null }> {
+  private async accountState(
+    address: Address,
+    atMcSeqno: number | undefined,
+    session: Session,
+  ): Promise<{ state: AccountState; sa: ShardAccount | null }> {
     const id: tl.TonNodeBlockIdExt =
       atMcSeqno === undefined
         ? // "At the server's last block" in one round trip (liteserver.cpp accepts seqno 0xffffffff).
@@ -398,7 +472,13 @@ export class LiteserverChain implements ChainSource {
     const res = await session.call(tl.liteServerGetAccountState, { id, account: accountOf(address) }, atMcSeqno);
     await this.trustMasterchainBlock(toBlockId(res.id), session);
     // The same answer bytes (same block, same account: wallets polled within a block) are decoded and checked once.
-    const digest = createHash('sha256').update(res.id.rootHash).update(res.shardblk.rootHash).update(res.proof).update(res.state).update(res.shardProof).digest('base64');
+    const digest = createHash('sha256')
+      .update(res.id.rootHash)
+      .update(res.shardblk.rootHash)
+      .update(res.proof)
+      .update(res.state)
+      .update(res.shardProof)
+      .digest('base64');
     const known = this.accountAnswers.get(digest);
     if (known && known.state.address.equals(address)) return known;
     const decoded = this.decodeAccountState(address, res);
@@ -411,7 +491,15 @@ export class LiteserverChain implements ChainSource {
     const roots = proofRoots(res.proof);
     if (roots.length < 2) throw new ChainError('internal', 'liteserver sent an account state without its proof');
     const stateRoot = res.state.length > 0 ? Cell.fromBoc(res.state)[0] : null;
-    if (this.proofs === 'checking') checkAccountStateProof({ mcId: toBlockId(res.id), shardBlock: toBlockId(res.shardblk), shardProof: res.shardProof, proof: roots, state: stateRoot, account: address });
+    if (this.proofs === 'checking')
+      checkAccountStateProof({
+        mcId: toBlockId(res.id),
+        shardBlock: toBlockId(res.shardblk),
+        shardProof: res.shardProof,
+        proof: roots,
+        state: stateRoot,
+        account: address,
+      });
     // The proof's ShardAccount gives the last transaction; the Account itself comes whole in `state`.
     const leaf = findAccountLeaf(stateOfProof(roots[1]), address.hash);
     const accountSlice = stateRoot?.beginParse();
@@ -472,7 +560,8 @@ export class LiteserverChain implements ChainSource {
   }
 
   async getConfigParam(id: number, atMcSeqno?: number): Promise<Cell | null> {
-    if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31) throw new ChainError('invalid', `config param id must be a 32-bit integer, got ${id}`);
+    if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31)
+      throw new ChainError('invalid', `config param id must be a 32-bit integer, got ${id}`);
     const session = this.pool.session();
     const mcId = atMcSeqno === undefined ? (await this.getMasterchainInfo()).last : await this.mcBlockId(atMcSeqno, session);
     const res = await session.call(tl.liteServerGetConfigParams, { mode: 0, id: tlId(mcId), paramList: [id] }, mcId.seqno);
@@ -557,22 +646,27 @@ export class LiteserverChain implements ChainSource {
   }
 
   private async executeGetMethod(state: AccountState, methodId: number, stack: TupleItem[], session: Session): Promise<GetMethodResult> {
-    const [config, libs] = await Promise.all([this.config(state.block, session), this.librariesFor([state.code!, ...(state.data ? [state.data] : [])], session)]);
-    const res = await emulator.run((executor) => executor.runGetMethod({
-      code: state.code!,
-      data: state.data ?? beginCell().endCell(),
-      methodId,
-      stack,
-      config: config.base64,
-      verbosity: 'short',
-      libs,
-      address: state.address,
-      unixTime: state.syncUtime,
-      balance: state.balance,
-      randomSeed: state.block.rootHash,
-      gasLimit: GET_METHOD_GAS_LIMIT,
-      debugEnabled: false,
-    }));
+    const [config, libs] = await Promise.all([
+      this.config(state.block, session),
+      this.librariesFor([state.code!, ...(state.data ? [state.data] : [])], session),
+    ]);
+    const res = await emulator.run((executor) =>
+      executor.runGetMethod({
+        code: state.code!,
+        data: state.data ?? beginCell().endCell(),
+        methodId,
+        stack,
+        config: config.base64,
+        verbosity: 'short',
+        libs,
+        address: state.address,
+        unixTime: state.syncUtime,
+        balance: state.balance,
+        randomSeed: state.block.rootHash,
+        gasLimit: GET_METHOD_GAS_LIMIT,
+        debugEnabled: false,
+      }),
+    );
     const result = getMethodResultOf(res.output, state.block, state.lastTransaction);
     return result;
   }
@@ -594,20 +688,25 @@ export class LiteserverChain implements ChainSource {
     const roots = state.code ? [state.code, ...(state.data ? [state.data] : [])] : [];
     const [config, libs] = await Promise.all([this.config(state.block, session), this.librariesFor(roots, session)]);
     const lastPaid = sa?.account?.storageStats.lastPaid ?? 0;
-    const res = await emulator.run((executor) => executor.runTransaction({
-      config: config.base64,
-      libs: libs ?? null,
-      verbosity: 'short',
-      shardAccount: beginCell().store(storeShardAccount(shardAccount)).endCell().toBoc().toString('base64'),
-      message,
-      now: Math.max(Math.floor(Date.now() / 1000), lastPaid),
-      lt: (state.lastTransaction?.lt ?? 0n) + 1_000_000n,
-      randomSeed: Buffer.alloc(32),
-      ignoreChksig: opts.ignoreChksig,
-      debugEnabled: false,
-    }));
+    const res = await emulator.run((executor) =>
+      executor.runTransaction({
+        config: config.base64,
+        libs: libs ?? null,
+        verbosity: 'short',
+        shardAccount: beginCell().store(storeShardAccount(shardAccount)).endCell().toBoc().toString('base64'),
+        message,
+        now: Math.max(Math.floor(Date.now() / 1000), lastPaid),
+        lt: (state.lastTransaction?.lt ?? 0n) + 1_000_000n,
+        randomSeed: Buffer.alloc(32),
+        ignoreChksig: opts.ignoreChksig,
+        debugEnabled: false,
+      }),
+    );
     if (!res.result.success) {
-      throw new ChainError('refused', `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`);
+      throw new ChainError(
+        'refused',
+        `external message not accepted: ${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}`,
+      );
     }
     return emulationResultOf(loadTransaction(Cell.fromBase64(res.result.transaction).beginParse()));
   }
@@ -622,24 +721,31 @@ export class LiteserverChain implements ChainSource {
       {
         mcSeqno: block.seqno,
         shardAccount: async (address) =>
-          (await this.accountState(address, block.seqno, session)).sa ?? { account: undefined, lastTransactionLt: 0n, lastTransactionHash: 0n },
+          (await this.accountState(address, block.seqno, session)).sa ?? {
+            account: undefined,
+            lastTransactionLt: 0n,
+            lastTransactionHash: 0n,
+          },
         runTransaction: async (shardAccount, msg, { now, lt, ignoreChksig }) => {
           const active = shardAccount.account?.storage.state.type === 'active' ? shardAccount.account.storage.state.state : null;
           const roots = [active?.code, active?.data].filter((c): c is Cell => !!c);
           const libs = await this.librariesFor(roots, session);
-          const res = await emulator.run((executor) => executor.runTransaction({
-            config: config.base64,
-            libs: libs ?? null,
-            verbosity: 'short',
-            shardAccount: shardAccountBoc(shardAccount),
-            message: msg,
-            now,
-            lt,
-            randomSeed: Buffer.alloc(32),
-            ignoreChksig,
-            debugEnabled: false,
-          }));
-          if (!res.result.success) return { error: `${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}` };
+          const res = await emulator.run((executor) =>
+            executor.runTransaction({
+              config: config.base64,
+              libs: libs ?? null,
+              verbosity: 'short',
+              shardAccount: shardAccountBoc(shardAccount),
+              message: msg,
+              now,
+              lt,
+              randomSeed: Buffer.alloc(32),
+              ignoreChksig,
+              debugEnabled: false,
+            }),
+          );
+          if (!res.result.success)
+            return { error: `${res.result.error}${res.result.vmResults ? ` (exit code ${res.result.vmResults.vmExitCode})` : ''}` };
           return { transaction: Cell.fromBase64(res.result.transaction), shardAccount: shardAccountOfBoc(res.result.shardAccount) };
         },
       },

@@ -13,15 +13,35 @@ export type LiteQuery = <P, R>(fn: TlFunction<P, R>, params: P) => Promise<R>;
 const MAX_ANSWERS = 256;
 const VERIFIED_HEADS = 1024;
 
-const toBlockId = (id: tl.TonNodeBlockIdExt): BlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
-const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
+const toBlockId = (id: tl.TonNodeBlockIdExt): BlockIdExt => ({
+  workchain: id.workchain,
+  shard: id.shard,
+  seqno: id.seqno,
+  rootHash: id.rootHash,
+  fileHash: id.fileHash,
+});
+const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({
+  workchain: id.workchain,
+  shard: id.shard,
+  seqno: id.seqno,
+  rootHash: id.rootHash,
+  fileHash: id.fileHash,
+});
 const idKey = (id: BlockIdExt) => `${id.seqno}:${id.rootHash.toString('hex')}:${id.fileHash.toString('hex')}`;
 const reject = (what: string) => new ChainError('internal', `liteserver proof rejected: ${what}`);
 
 /** A getBlockProof step as the proof checks take it. */
 export function chainLink(step: tl.LiteServerBlockLink): ChainLink {
   if (step._ === 'liteServer.blockLinkBack') {
-    return { _: 'back', toKeyBlock: step.toKeyBlock, from: toBlockId(step.from), to: toBlockId(step.to), destProof: step.destProof, proof: step.proof, stateProof: step.stateProof };
+    return {
+      _: 'back',
+      toKeyBlock: step.toKeyBlock,
+      from: toBlockId(step.from),
+      to: toBlockId(step.to),
+      destProof: step.destProof,
+      proof: step.proof,
+      stateProof: step.stateProof,
+    };
   }
   return {
     _: 'forward',
@@ -36,8 +56,17 @@ export function chainLink(step: tl.LiteServerBlockLink): ChainLink {
 
 export function signatureSet(set: tl.LiteServerSignatureSet): SignatureSet {
   const signatures = set.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
-  if (set._ === 'liteServer.signatureSet.ordinary') return { kind: 'ordinary', catchainSeqno: set.catchainSeqno, validatorSetHash: set.validatorSetHash, signatures };
-  return { kind: 'simplex', catchainSeqno: set.ccSeqno, validatorSetHash: set.validatorSetHash, signatures, sessionId: set.sessionId, slot: set.slot, candidate: set.candidate };
+  if (set._ === 'liteServer.signatureSet.ordinary')
+    return { kind: 'ordinary', catchainSeqno: set.catchainSeqno, validatorSetHash: set.validatorSetHash, signatures };
+  return {
+    kind: 'simplex',
+    catchainSeqno: set.ccSeqno,
+    validatorSetHash: set.validatorSetHash,
+    signatures,
+    sessionId: set.sessionId,
+    slot: set.slot,
+    candidate: set.candidate,
+  };
 }
 
 /**
@@ -111,7 +140,8 @@ export class HeadTrust {
 
   /** A block of the height of a proven one but not it: another chain. */
   private refuseOtherAtHeight(id: BlockIdExt): void {
-    for (const known of [this.latest, this.keyBlock]) if (known.seqno === id.seqno) throw reject(`masterchain block ${id.seqno} is not the proven block of that height`);
+    for (const known of [this.latest, this.keyBlock])
+      if (known.seqno === id.seqno) throw reject(`masterchain block ${id.seqno} is not the proven block of that height`);
   }
 
   private async proveFrom(query: LiteQuery, start: BlockIdExt, target: BlockIdExt): Promise<void> {
@@ -134,7 +164,8 @@ export class HeadTrust {
       }
       this.verified.set(idKey(to), genUtime);
       if (res.complete) {
-        if (to.seqno !== target.seqno || !to.rootHash.equals(target.rootHash) || !to.fileHash.equals(target.fileHash)) throw reject(`the block proof ends at ${to.seqno}, not at ${target.seqno}`);
+        if (to.seqno !== target.seqno || !to.rootHash.equals(target.rootHash) || !to.fileHash.equals(target.fileHash))
+          throw reject(`the block proof ends at ${to.seqno}, not at ${target.seqno}`);
         break;
       }
       from = to;
@@ -156,7 +187,8 @@ export function loadTrustedBlockFile(file: string, zeroState: ZeroState | null):
     return { block: null, problem: `cannot read ${file}: ${(err as Error).message}` };
   }
   if (!zeroState) return { block: null, problem: `the config has no validator.zero_state to match ${file} against` };
-  if (doc.zero_state?.root_hash !== zeroState.rootHash.toString('base64')) return { block: null, problem: `${file} is of another zero state than the config's` };
+  if (doc.zero_state?.root_hash !== zeroState.rootHash.toString('base64'))
+    return { block: null, problem: `${file} is of another zero state than the config's` };
   try {
     return { block: parseTrustedBlock(doc.key_block ?? {}, `${file} key_block`), problem: null };
   } catch (err) {
@@ -165,8 +197,18 @@ export function loadTrustedBlockFile(file: string, zeroState: ZeroState | null):
 }
 
 export function saveTrustedBlockFile(file: string, zeroState: ZeroState | null, id: BlockIdExt): void {
-  const block = { workchain: -1, shard: '-9223372036854775808', seqno: id.seqno, root_hash: id.rootHash.toString('base64'), file_hash: id.fileHash.toString('base64') };
-  const doc = { note: 'the newest key block tongate proved by validator signatures; read at start-up', zero_state: { root_hash: zeroState?.rootHash.toString('base64') ?? null }, key_block: block };
+  const block = {
+    workchain: -1,
+    shard: '-9223372036854775808',
+    seqno: id.seqno,
+    root_hash: id.rootHash.toString('base64'),
+    file_hash: id.fileHash.toString('base64'),
+  };
+  const doc = {
+    note: 'the newest key block tongate proved by validator signatures; read at start-up',
+    zero_state: { root_hash: zeroState?.rootHash.toString('base64') ?? null },
+    key_block: block,
+  };
   // Written aside, then renamed: a crash never leaves half a file.
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, JSON.stringify(doc, null, 2) + '\n');

@@ -1,5 +1,13 @@
 import { Address, beginCell, Cell, convertToMerkleProof, loadShardAccount, parseTuple, serializeTuple, storeAccount } from '@ton/core';
-import { isChainError, LruCache, type BlockHeader, type BlockIdExt, type BlockRef, type BlockSignatures, type ChainSource } from '@tongate/chain';
+import {
+  isChainError,
+  LruCache,
+  type BlockHeader,
+  type BlockIdExt,
+  type BlockRef,
+  type BlockSignatures,
+  type ChainSource,
+} from '@tongate/chain';
 import * as tl from '@tongate/liteserver-tl';
 import { AdnlServer, type AdnlChannel } from '../adnl/channel.js';
 import { randomEd25519, type Ed25519KeyPair } from '../adnl/keys.js';
@@ -102,11 +110,22 @@ export class ChainLiteServer {
   async globalConfig(host = '127.0.0.1'): Promise<object> {
     const info = this.masterchain ? { init: this.masterchain.zeroState } : await this.chain.getMasterchainInfo();
     const ipInt = host.split('.').reduce((acc, part) => (acc << 8) | Number(part), 0);
-    const zero = { workchain: info.init.workchain, shard: -(2n ** 63n), seqno: 0, root_hash: info.init.rootHash.toString('base64'), file_hash: info.init.fileHash.toString('base64') };
+    const zero = {
+      workchain: info.init.workchain,
+      shard: -(2n ** 63n),
+      seqno: 0,
+      root_hash: info.init.rootHash.toString('base64'),
+      file_hash: info.init.fileHash.toString('base64'),
+    };
     return {
       '@type': 'config.global',
       liteservers: [{ ip: ipInt, port: this.port, id: { '@type': 'pub.ed25519', key: this.key.publicKey.toString('base64') } }],
-      validator: { '@type': 'validator.config.global', zero_state: { ...zero, shard: zero.shard.toString() }, init_block: { ...zero, shard: zero.shard.toString() }, hardforks: [] },
+      validator: {
+        '@type': 'validator.config.global',
+        zero_state: { ...zero, shard: zero.shard.toString() },
+        init_block: { ...zero, shard: zero.shard.toString() },
+        hardforks: [],
+      },
     };
   }
 
@@ -235,13 +254,15 @@ export class ChainLiteServer {
   /** A non-archival server (historyBlocks) has forgotten old blocks. */
   private checkHistory(mcSeqno: number, headSeqno: number): void {
     const keep = this.faults.historyBlocks;
-    if (keep !== undefined && headSeqno - mcSeqno > keep) throw new LiteServerError(LS_CODE.NOT_READY, `state of masterchain block ${mcSeqno} already gc'd (not in db)`);
+    if (keep !== undefined && headSeqno - mcSeqno > keep)
+      throw new LiteServerError(LS_CODE.NOT_READY, `state of masterchain block ${mcSeqno} already gc'd (not in db)`);
   }
 
   /** Any block the client named with its hashes. */
   private async known(id: tl.TonNodeBlockIdExt): Promise<BlockHeader> {
     const h = await this.header(id);
-    if (!h.id.rootHash.equals(id.rootHash) || !h.id.fileHash.equals(id.fileHash)) throw new LiteServerError(LS_CODE.FATAL, 'block hashes do not match the requested block id');
+    if (!h.id.rootHash.equals(id.rootHash) || !h.id.fileHash.equals(id.fileHash))
+      throw new LiteServerError(LS_CODE.FATAL, 'block hashes do not match the requested block id');
     return h;
   }
 
@@ -272,12 +293,22 @@ export class ChainLiteServer {
 
   private register(): void {
     const chain = this.chain;
-    const blockId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
+    const blockId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({
+      workchain: id.workchain,
+      shard: id.shard,
+      seqno: id.seqno,
+      rootHash: id.rootHash,
+      fileHash: id.fileHash,
+    });
     const now = () => Math.floor(Date.now() / 1000);
 
     this.on(tl.liteServerGetMasterchainInfo, async () => {
       const h = await this.head();
-      return { last: blockId(h.last), stateRootHash: h.stateRootHash, init: { workchain: h.init.workchain, rootHash: h.init.rootHash, fileHash: h.init.fileHash } };
+      return {
+        last: blockId(h.last),
+        stateRootHash: h.stateRootHash,
+        init: { workchain: h.init.workchain, rootHash: h.init.rootHash, fileHash: h.init.fileHash },
+      };
     });
     this.on(tl.liteServerGetMasterchainInfoExt, async (p) => {
       const h = await this.head();
@@ -337,13 +368,29 @@ export class ChainLiteServer {
       const shardBlk = await this.shardBlockOf(mc, address.workChain);
       const sa = state.shardAccount ? loadShardAccount(state.shardAccount.beginParse()) : null;
       const stateCell = buildAccountShardState(
-        { globalId: chain.globalId, workchain: shardBlk.id.workchain, shard: shardBlk.id.shard, seqno: shardBlk.id.seqno, genUtime: shardBlk.genUtime, genLt: shardBlk.endLt },
+        {
+          globalId: chain.globalId,
+          workchain: shardBlk.id.workchain,
+          shard: shardBlk.id.shard,
+          seqno: shardBlk.id.seqno,
+          genUtime: shardBlk.genUtime,
+          genLt: shardBlk.endLt,
+        },
         p.account.id,
         sa,
       );
-      const proof = serializeMultiRootBoc([convertToMerkleProof(buildBlockCell({ header: shardBlk, prevEndLts: [], masterRef: await this.masterRefOf(shardBlk) })), convertToMerkleProof(stateCell)]);
+      const proof = serializeMultiRootBoc([
+        convertToMerkleProof(buildBlockCell({ header: shardBlk, prevEndLts: [], masterRef: await this.masterRefOf(shardBlk) })),
+        convertToMerkleProof(stateCell),
+      ]);
       const accountCell = sa?.account ? beginCell().storeBit(true).store(storeAccount(sa.account)).endCell() : null;
-      const answer = { id: blockId(mc.id), shardblk: blockId(shardBlk.id), shardProof: Buffer.alloc(0), proof, state: accountCell ? accountCell.toBoc() : Buffer.alloc(0) };
+      const answer = {
+        id: blockId(mc.id),
+        shardblk: blockId(shardBlk.id),
+        shardProof: Buffer.alloc(0),
+        proof,
+        state: accountCell ? accountCell.toBoc() : Buffer.alloc(0),
+      };
       this.accountAnswers.set(key, answer);
       return answer;
     });
@@ -379,7 +426,10 @@ export class ChainLiteServer {
       const count = Math.min(p.count, LITESERVER_LIMITS.transactionsPerQuery);
       if (count < 1) throw new LiteServerError(LS_CODE.FATAL, 'count must be positive');
       const txs = await chain.getAccountTransactions(address, { lt: p.lt, hash: p.hash }, count);
-      return { ids: txs.map((t) => blockId(t.block)), transactions: txs.length ? serializeMultiRootBoc(txs.map((t) => t.cell)) : Buffer.alloc(0) };
+      return {
+        ids: txs.map((t) => blockId(t.block)),
+        transactions: txs.length ? serializeMultiRootBoc(txs.map((t) => t.cell)) : Buffer.alloc(0),
+      };
     });
     this.on(tl.liteServerGetOneTransaction, async (p) => {
       await this.known(p.id);
@@ -403,7 +453,12 @@ export class ChainLiteServer {
           id: p.id,
           reqCount: p.count,
           incomplete: res.incomplete,
-          ids: res.transactions.map((t) => ({ mode, account: mode & 1 ? t.account : undefined, lt: mode & 2 ? t.lt : undefined, hash: mode & 4 ? t.cell.hash() : undefined })),
+          ids: res.transactions.map((t) => ({
+            mode,
+            account: mode & 1 ? t.account : undefined,
+            lt: mode & 2 ? t.lt : undefined,
+            hash: mode & 4 ? t.cell.hash() : undefined,
+          })),
           proof: p.mode & 32 ? res.proof : Buffer.alloc(0),
         };
       }
@@ -415,7 +470,12 @@ export class ChainLiteServer {
         id: blockId(h.id),
         reqCount: p.count,
         incomplete: res.incomplete,
-        ids: res.transactions.map((t) => ({ mode, account: mode & 1 ? t.account : undefined, lt: mode & 2 ? t.lt : undefined, hash: mode & 4 ? t.hash : undefined })),
+        ids: res.transactions.map((t) => ({
+          mode,
+          account: mode & 1 ? t.account : undefined,
+          lt: mode & 2 ? t.lt : undefined,
+          hash: mode & 4 ? t.hash : undefined,
+        })),
         proof: Buffer.alloc(0),
       };
     });
@@ -474,7 +534,8 @@ export class ChainLiteServer {
     this.on(tl.liteServerGetConfigParams, (p) => configInfo(p.mode, p.id));
 
     this.on(tl.liteServerGetLibraries, async (p) => {
-      if (p.libraryList.length > LITESERVER_LIMITS.librariesPerQuery) throw new LiteServerError(LS_CODE.FATAL, `at most ${LITESERVER_LIMITS.librariesPerQuery} libraries per query`);
+      if (p.libraryList.length > LITESERVER_LIMITS.librariesPerQuery)
+        throw new LiteServerError(LS_CODE.FATAL, `at most ${LITESERVER_LIMITS.librariesPerQuery} libraries per query`);
       const libs = await chain.getLibraries(p.libraryList);
       return { result: libs.map((l) => ({ hash: l.hash, data: l.data.toBoc() })) };
     });

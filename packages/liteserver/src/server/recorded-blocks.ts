@@ -23,7 +23,8 @@ interface Entry extends RecordedBlock {
 }
 
 /** A pruned branch standing for `c` (a cell of level 0: its hash and depth are all a proof needs of it). */
-const prunedBranch = (c: Cell) => beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(c.hash(0)).storeUint(c.depth(0), 16).endCell({ exotic: true });
+const prunedBranch = (c: Cell) =>
+  beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(c.hash(0)).storeUint(c.depth(0), 16).endCell({ exotic: true });
 
 /** A Merkle proof of `root` that keeps the cells of `keep` (their other refs pruned) and the subtrees of `whole`. */
 function proofKeeping(root: Cell, keep: ReadonlySet<Cell>, whole: ReadonlySet<Cell>): Buffer {
@@ -39,14 +40,21 @@ function proofKeeping(root: Cell, keep: ReadonlySet<Cell>, whole: ReadonlySet<Ce
 }
 
 const refKey = (r: { workchain: number; shard: bigint; seqno: number }) => `${r.workchain}:${BigInt.asIntN(64, r.shard)}:${r.seqno}`;
-const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
+const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({
+  workchain: id.workchain,
+  shard: id.shard,
+  seqno: id.seqno,
+  rootHash: id.rootHash,
+  fileHash: id.fileHash,
+});
 
 export class RecordedBlocks {
   private readonly blocks = new Map<string, Entry>();
 
   constructor(blocks: readonly RecordedBlock[]) {
     for (const b of blocks) {
-      if (!b.block.hash().equals(b.id.rootHash)) throw new Error(`block (${b.id.workchain},${b.id.seqno}): its cell hashes to another root hash than its id's`);
+      if (!b.block.hash().equals(b.id.rootHash))
+        throw new Error(`block (${b.id.workchain},${b.id.seqno}): its cell hashes to another root hash than its id's`);
       // The header: BlockInfo (with its prev and master refs); value flow, state update and extra pruned.
       const headerProof = proofKeeping(b.block, new Set([b.block]), new Set([b.block.refs[0]]));
       this.blocks.set(refKey(b.id), { ...b, headerProof, transactions: blockTransactionCells(b.block) });
@@ -67,15 +75,29 @@ export class RecordedBlocks {
 
   /** A masterchain block's shard list: the ShardHashes of its McBlockExtra, proven by the block. */
   shards(e: Entry): { id: tl.TonNodeBlockIdExt; proof: Buffer; data: Buffer } {
-    return { id: tlId(e.id), proof: convertToMerkleProof(e.block).toBoc(), data: beginCell().storeSlice(shardHashesOfBlock(e.block)).endCell().toBoc() };
+    return {
+      id: tlId(e.id),
+      proof: convertToMerkleProof(e.block).toBoc(),
+      data: beginCell().storeSlice(shardHashesOfBlock(e.block)).endCell().toBoc(),
+    };
   }
 
   /** One page of a block's transactions after `after` (by account, then lt), and whether more follow. */
-  page(e: Entry, count: number, after?: { account: Buffer; lt: bigint }): { transactions: Entry['transactions']; incomplete: boolean; proof: Buffer } {
-    const start = after ? e.transactions.findIndex((t) => t.account.compare(after.account) > 0 || (t.account.equals(after.account) && t.lt > after.lt)) : 0;
+  page(
+    e: Entry,
+    count: number,
+    after?: { account: Buffer; lt: bigint },
+  ): { transactions: Entry['transactions']; incomplete: boolean; proof: Buffer } {
+    const start = after
+      ? e.transactions.findIndex((t) => t.account.compare(after.account) > 0 || (t.account.equals(after.account) && t.lt > after.lt))
+      : 0;
     const from = start < 0 ? e.transactions.length : start;
     const transactions = e.transactions.slice(from, from + count);
     const keep = new Set<Cell>([e.block, ...transactions.flatMap((t) => t.path)]);
-    return { transactions, incomplete: from + count < e.transactions.length, proof: proofKeeping(e.block, keep, new Set([e.block.refs[0]])) };
+    return {
+      transactions,
+      incomplete: from + count < e.transactions.length,
+      proof: proofKeeping(e.block, keep, new Set([e.block.refs[0]])),
+    };
   }
 }

@@ -86,10 +86,18 @@ const MAX_LINKS = 16;
 
 const fileHashOf = (cell: Cell) => createHash('sha256').update(cell.toBoc()).digest();
 const proofOf = (cell: Cell) => convertToMerkleProof(cell).toBoc();
-const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({ workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash });
+const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({
+  workchain: id.workchain,
+  shard: id.shard,
+  seqno: id.seqno,
+  rootHash: id.rootHash,
+  fileHash: id.fileHash,
+});
 
 function configWith(root: Cell | null, params: Record<number, Cell | undefined>): Cell {
-  const dict = root ? Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), root.beginParse()) : Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
+  const dict = root
+    ? Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), root.beginParse())
+    : Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
   for (const [id, cell] of Object.entries(params)) if (cell) dict.set(Number(id), cell);
   return beginCell().storeDictDirect(dict).endCell();
 }
@@ -106,7 +114,11 @@ export class SignedMasterchain {
     this.simplexFrom = opts.simplexFrom ?? Infinity;
     const genUtime = opts.genUtime ?? 1_700_000_000;
     const configRoot = configWith(null, { 34: opts.validatorSet, 28: opts.catchainConfig });
-    const state = buildConfigShardState({ globalId: opts.globalId, workchain: -1, shard: WHOLE_SHARD, seqno: 0, genUtime, genLt: 0n }, configRoot, CONFIG_ADDRESS);
+    const state = buildConfigShardState(
+      { globalId: opts.globalId, workchain: -1, shard: WHOLE_SHARD, seqno: 0, genUtime, genLt: 0n },
+      configRoot,
+      CONFIG_ADDRESS,
+    );
     this.blocks.push({
       id: { workchain: -1, shard: WHOLE_SHARD, seqno: 0, rootHash: state.hash(), fileHash: fileHashOf(state) },
       cell: state,
@@ -158,7 +170,9 @@ export class SignedMasterchain {
     // A new catchain session with each validator set (each key block here sets one).
     const catchainSeqno = 1 + this.blocks.filter((b) => b.id.seqno > 0 && b.id.seqno <= key.id.seqno && b.isKeyBlock).length;
     const inForce = masterchainValidators(parseValidatorSet(configParamOf(key.configRoot, 34)!), shuffle, catchainSeqno);
-    const named = opts.claimValidatorSet ? masterchainValidators(parseValidatorSet(opts.claimValidatorSet), shuffle, catchainSeqno) : inForce;
+    const named = opts.claimValidatorSet
+      ? masterchainValidators(parseValidatorSet(opts.claimValidatorSet), shuffle, catchainSeqno)
+      : inForce;
     const isKeyBlock = opts.newValidatorSet !== undefined;
     const configRoot = isKeyBlock ? configWith(prev.configRoot, { 34: opts.newValidatorSet }) : prev.configRoot;
     const genUtime = prev.genUtime + 5;
@@ -186,7 +200,12 @@ export class SignedMasterchain {
       prevBlocks: [prev.id],
     };
     const prevBlocks: OldMcBlockInput[] = this.blocks.map((b) => ({ id: b.id, endLt: b.endLt, isKeyBlock: b.isKeyBlock }));
-    const state = buildConfigShardState({ globalId: this.globalId, workchain: -1, shard: WHOLE_SHARD, seqno, genUtime, genLt: endLt }, configRoot, CONFIG_ADDRESS, prevBlocks);
+    const state = buildConfigShardState(
+      { globalId: this.globalId, workchain: -1, shard: WHOLE_SHARD, seqno, genUtime, genLt: endLt },
+      configRoot,
+      CONFIG_ADDRESS,
+      prevBlocks,
+    );
     const cell = buildBlockCell({
       header,
       prevEndLts: [prev.endLt],
@@ -194,7 +213,8 @@ export class SignedMasterchain {
       config: isKeyBlock ? { address: CONFIG_ADDRESS, root: configRoot } : undefined,
     });
     const id: BlockIdExt = { ...header.id, rootHash: cell.hash(), fileHash: fileHashOf(cell) };
-    const signers = opts.signWith ?? inForce.filter((_, i) => !opts.onlySigners || opts.onlySigners.includes(i)).map((v) => this.keyOf(v.publicKey));
+    const signers =
+      opts.signWith ?? inForce.filter((_, i) => !opts.onlySigners || opts.onlySigners.includes(i)).map((v) => this.keyOf(v.publicKey));
     const sign = (payload: Buffer) =>
       signers.map((k) => {
         const signature = k.sign(payload);
@@ -204,31 +224,70 @@ export class SignedMasterchain {
     const validatorSetHash = header.validatorListHashShort;
     let signatureSet: tl.LiteServerSignatureSet;
     if (seqno < this.simplexFrom) {
-      signatureSet = { _: 'liteServer.signatureSet.ordinary', validatorSetHash, catchainSeqno, signatures: sign(blockSigningPayload(id.rootHash, id.fileHash)) };
+      signatureSet = {
+        _: 'liteServer.signatureSet.ordinary',
+        validatorSetHash,
+        catchainSeqno,
+        signatures: sign(blockSigningPayload(id.rootHash, id.fileHash)),
+      };
     } else if (opts.replay === 'block') {
-      if (prev.signatureSet._ !== 'liteServer.signatureSet.simplex') throw new Error('a replayed set needs a previous block signed with a simplex set');
+      if (prev.signatureSet._ !== 'liteServer.signatureSet.simplex')
+        throw new Error('a replayed set needs a previous block signed with a simplex set');
       signatureSet = prev.signatureSet;
     } else {
       // A session per validator set (the node hashes the group's description); slots run ahead of blocks, as skipped
       // slots do on a live network.
-      const sessionId = createHash('sha256').update(`simplex session ${catchainSeqno} ${key.id.rootHash.toString('hex')}`).digest();
+      const sessionId = createHash('sha256')
+        .update(`simplex session ${catchainSeqno} ${key.id.rootHash.toString('hex')}`)
+        .digest();
       // The parent candidate is the previous block's (the one its set finalized), none across the switch.
       const parentSet = prev.signatureSet._ === 'liteServer.signatureSet.simplex' ? prev.signatureSet : null;
       const parent = parentSet ? { slot: parentSet.slot, hash: createHash('sha256').update(parentSet.candidate).digest() } : null;
-      const ordinary: CandidateHashData = { kind: 'ordinary', block: id, collatedFileHash: createHash('sha256').update(cell.hash()).digest(), parent };
+      const ordinary: CandidateHashData = {
+        kind: 'ordinary',
+        block: id,
+        collatedFileHash: createHash('sha256').update(cell.hash()).digest(),
+        parent,
+      };
       let slot = 3 * seqno + 1;
       let candidateData: CandidateHashData = ordinary;
       if (opts.emptyCandidate) {
-        candidateData = { kind: 'empty', block: id, parent: { slot, hash: createHash('sha256').update(writeCandidateHashData(ordinary)).digest() } };
+        candidateData = {
+          kind: 'empty',
+          block: id,
+          parent: { slot, hash: createHash('sha256').update(writeCandidateHashData(ordinary)).digest() },
+        };
         slot += 1;
       }
       const candidate = writeCandidateHashData(candidateData);
       const signedSlot = opts.replay === 'slot' ? slot + 1 : slot;
       const signedSession = opts.replay === 'session' ? createHash('sha256').update(sessionId).digest() : sessionId;
-      const payload = opts.replay === 'ordinary' ? blockSigningPayload(id.rootHash, id.fileHash) : simplexSigningPayload(signedSession, signedSlot, candidate);
-      signatureSet = { _: 'liteServer.signatureSet.simplex', ccSeqno: catchainSeqno, validatorSetHash, signatures: sign(payload), sessionId, slot, candidate };
+      const payload =
+        opts.replay === 'ordinary'
+          ? blockSigningPayload(id.rootHash, id.fileHash)
+          : simplexSigningPayload(signedSession, signedSlot, candidate);
+      signatureSet = {
+        _: 'liteServer.signatureSet.simplex',
+        ccSeqno: catchainSeqno,
+        validatorSetHash,
+        signatures: sign(payload),
+        sessionId,
+        slot,
+        candidate,
+      };
     }
-    this.blocks.push({ id, cell, state, isKeyBlock, configRoot, genUtime, endLt, catchainSeqno, validatorListHashShort: validatorSetHash, signatureSet });
+    this.blocks.push({
+      id,
+      cell,
+      state,
+      isKeyBlock,
+      configRoot,
+      genUtime,
+      endLt,
+      catchainSeqno,
+      validatorListHashShort: validatorSetHash,
+      signatureSet,
+    });
     return id;
   }
 
@@ -246,7 +305,8 @@ export class SignedMasterchain {
   /** A block of this chain by id (hashes must match), or a -400 "unknown block" as a liteserver answers. */
   known(id: tl.TonNodeBlockIdExt): MasterBlock {
     const b = id.workchain === -1 ? this.blocks[id.seqno] : undefined;
-    if (!b || !b.id.rootHash.equals(id.rootHash) || !b.id.fileHash.equals(id.fileHash)) throw new LiteServerError(LS_CODE.FATAL, `block (${id.workchain},${id.seqno}) is unknown`);
+    if (!b || !b.id.rootHash.equals(id.rootHash) || !b.id.fileHash.equals(id.fileHash))
+      throw new LiteServerError(LS_CODE.FATAL, `block (${id.workchain},${id.seqno}) is unknown`);
     return b;
   }
 

@@ -14,7 +14,13 @@ const server = createServer({ key: readFileSync(`${dir}/key.pem`), cert: readFil
 );
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
 const port = (server.address() as AddressInfo).port;
-const options = { policy: outboundPolicy(['127.0.0.2/32']), schemes: ['https'], timeoutMs: 3_000, maxBytes: 4096, resolve: async () => [{ address: '127.0.0.2', family: 4 }] };
+const options = {
+  policy: outboundPolicy(['127.0.0.2/32']),
+  schemes: ['https'],
+  timeoutMs: 3_000,
+  maxBytes: 4096,
+  resolve: async () => [{ address: '127.0.0.2', family: 4 }],
+};
 const results: Record<string, unknown> = {};
 for (const name of ['meta.example', 'other.example']) {
   try {

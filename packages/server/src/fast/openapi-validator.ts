@@ -45,8 +45,14 @@ interface ValidatorInternals {
     requestValidationMiddleware(apiDoc: unknown): Middleware;
     responseValidationMiddleware(apiDoc: unknown, serial: number): Middleware;
   };
-  OpenApiSpecLoader: new (options: { apiDoc: unknown; validateApiSpec: boolean; $refParser: { mode: string } }) => { load(): Promise<LoadedSpec> };
-  SchemaPreprocessor: new (apiDoc: unknown, ajvOptions: unknown, responseOptions: unknown) => { preProcess(): { apiDoc: unknown; apiDocRes: LoadedSpec['apiDoc'] | null } };
+  OpenApiSpecLoader: new (options: { apiDoc: unknown; validateApiSpec: boolean; $refParser: { mode: string } }) => {
+    load(): Promise<LoadedSpec>;
+  };
+  SchemaPreprocessor: new (
+    apiDoc: unknown,
+    ajvOptions: unknown,
+    responseOptions: unknown,
+  ) => { preProcess(): { apiDoc: unknown; apiDocRes: LoadedSpec['apiDoc'] | null } };
   NotFound: new (args: { path: string; message: string }) => Error;
   MethodNotAllowed: new (args: { path: string; message: string; headers: Record<string, string> }) => Error;
 }
@@ -62,7 +68,8 @@ function loadInternals(): ValidatorInternals {
     MethodNotAllowed: from('framework/types.js').MethodNotAllowed,
   };
   for (const [name, value] of Object.entries(internals)) {
-    if (typeof value !== 'function') throw new Error(`express-openapi-validator internals changed: ${name} not found (written for ${WRITTEN_FOR})`);
+    if (typeof value !== 'function')
+      throw new Error(`express-openapi-validator internals changed: ${name} not found (written for ${WRITTEN_FOR})`);
   }
   return internals;
 }
@@ -75,20 +82,29 @@ interface Route {
 }
 
 /** The validator of one API version on the library's internals; `options` are the library's (validator.ts). */
-export function createFastValidator(options: ValidatorOptions, validateResponses: boolean, ignorePaths?: RegExp): Omit<OperationValidator, 'path'> {
+export function createFastValidator(
+  options: ValidatorOptions,
+  validateResponses: boolean,
+  ignorePaths?: RegExp,
+): Omit<OperationValidator, 'path'> {
   const lib = loadInternals();
   const oav = new lib.OpenApiValidator(options);
 
   let ready: { routes: Map<string, Map<string, Route>>; request: Middleware; response: Middleware | undefined; serial: number } | undefined;
   let failed: unknown;
   // The same steps as the library's middleware(): load (resolve $refs), preprocess, then build the validators.
-  const loading = new lib.OpenApiSpecLoader({ apiDoc: structuredClone(options.apiSpec), validateApiSpec: false, $refParser: { mode: 'bundle' } })
+  const loading = new lib.OpenApiSpecLoader({
+    apiDoc: structuredClone(options.apiSpec),
+    validateApiSpec: false,
+    $refParser: { mode: 'bundle' },
+  })
     .load()
     .then((loaded) => {
       const processed = new lib.SchemaPreprocessor(loaded.apiDoc, oav.ajvOpts.preprocessor, oav.options.validateResponses).preProcess();
       const routes = new Map<string, Map<string, Route>>();
       for (const route of loaded.routes) {
-        if (route.pathParams.length > 0) throw new Error(`path parameters are not supported by the exact route table: ${route.openApiRoute}`);
+        if (route.pathParams.length > 0)
+          throw new Error(`path parameters are not supported by the exact route table: ${route.openApiRoute}`);
         const pathKey = route.openApiRoute.slice(route.basePath.length);
         const method = route.method.toLowerCase();
         const byMethod = routes.get(route.expressRoute.toLowerCase()) ?? new Map<string, Route>();
@@ -125,7 +141,13 @@ export function createFastValidator(options: ValidatorOptions, validateResponses
     if (!byMethod) return next(new lib.NotFound({ path: req.path, message: 'not found' }));
     const route = byMethod.get(req.method);
     if (!route) {
-      return next(new lib.MethodNotAllowed({ path: req.path, message: `${req.method} method not allowed`, headers: { Allow: [...byMethod.keys()].join(', ') } }));
+      return next(
+        new lib.MethodNotAllowed({
+          path: req.path,
+          message: `${req.method} method not allowed`,
+          headers: { Allow: [...byMethod.keys()].join(', ') },
+        }),
+      );
     }
     // What the library's metadata stage leaves on a matched request.
     // (One shape for every request; _responseSchema is only read when response validation is on.)
