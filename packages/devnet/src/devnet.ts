@@ -56,15 +56,14 @@ import { ChainReader } from './reader.js';
 import { MessageRunner } from './runner.js';
 import { runSeed, type SeedSummary } from './seed.js';
 import { ChainStore } from './store.js';
+import { DEVNET_MAX_FACTOR, newStakeBody } from './elector-messages.js';
 import {
-  DEVNET_MAX_FACTOR,
   devnetAdnlAddress,
   devnetValidators,
-  newStakeBody,
   ValidatorOperator,
   type ComplaintRequest,
   type FiledComplaint,
-} from './validators.js';
+} from './validator-operator.js';
 import { PoolOperator, SingleNominatorOperator } from './pool-operator.js';
 import type { DevnetWallet } from './wallets.js';
 

@@ -29,15 +29,18 @@ export {
   voteComplaintBody,
   complaintDataSize,
   devnetComplaintDescription,
+  DEVNET_MAX_FACTOR,
+  type ComplaintTerms,
+} from './elector-messages.js';
+export {
   devnetValidators,
   devnetAdnlAddress,
-  DEVNET_MAX_FACTOR,
   DEVNET_COMPLAINT_FINE,
   DEVNET_COMPLAINT_FINE_PART,
   type DevnetValidator,
   type ComplaintRequest,
   type FiledComplaint,
-} from './validators.js';
+} from './validator-operator.js';
 export type { ValidatorsSeedSummary } from './seed-validators.js';
 export type { ElectionTiming } from '@tongate/contracts';
 export * as dns from './contracts/dns.js';

@@ -1,5 +1,5 @@
 import { internal, toNano, type Address, type MessageRelaxed } from '@ton/core';
-import type { DevnetValidator } from './validators.js';
+import type { DevnetValidator } from './validator-operator.js';
 
 export interface ValidatorsSeedSummary {
   elector: Address;
