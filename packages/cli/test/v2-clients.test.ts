@@ -117,14 +117,12 @@ describe.each([
     await client
       .open(v4)
       .sendTransfer({ seqno: 0, secretKey: v4Keys.secretKey, messages: [internal({ to: faucet.address, value: toNano('0.01') })] });
-    await client
-      .open(v5)
-      .sendTransfer({
-        seqno: 0,
-        secretKey: v5Keys.secretKey,
-        sendMode: SendMode.PAY_GAS_SEPARATELY,
-        messages: [internal({ to: faucet.address, value: toNano('0.01') })],
-      });
+    await client.open(v5).sendTransfer({
+      seqno: 0,
+      secretKey: v5Keys.secretKey,
+      sendMode: SendMode.PAY_GAS_SEPARATELY,
+      messages: [internal({ to: faucet.address, value: toNano('0.01') })],
+    });
     await until('v4 deployed', 20_000, () => client.isContractDeployed(v4.address));
     await until('v5 deployed', 20_000, () => client.isContractDeployed(v5.address));
     expect((await client.getContractState(v5.address)).state).toBe('active');

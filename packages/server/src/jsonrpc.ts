@@ -139,15 +139,13 @@ export function createJsonRpcHandler(options: JsonRpcOptions): RequestHandler {
       return;
     }
     if (calls.length > batchMax) {
-      res
-        .status(422)
-        .json({
-          ok: false,
-          error: `a JSON-RPC batch holds at most ${batchMax} calls, got ${calls.length}`,
-          code: 422,
-          jsonrpc: '2.0',
-          id: null,
-        });
+      res.status(422).json({
+        ok: false,
+        error: `a JSON-RPC batch holds at most ${batchMax} calls, got ${calls.length}`,
+        code: 422,
+        jsonrpc: '2.0',
+        id: null,
+      });
       return;
     }
     const rate = rateSubjectOf(res);

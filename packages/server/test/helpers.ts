@@ -77,9 +77,7 @@ export function request(
 }
 
 /** A key store for one test file: PGlite in a temp dir, or a unique schema when DATABASE_URL is set. */
-export async function openTestStore(
-  usePostgres = Boolean(process.env.DATABASE_URL),
-): Promise<{
+export async function openTestStore(usePostgres = Boolean(process.env.DATABASE_URL)): Promise<{
   store: Store;
   cleanup(): Promise<void>;
   /** PostgreSQL only: a second, independent connection pool to the same schema. */ openPeer?: () => Promise<Store>;

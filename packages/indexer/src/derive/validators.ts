@@ -93,9 +93,7 @@ export function electionRows(
 }
 
 /** A past-elections entry as rows: the round, its frozen stakes with each holder's bonus share, its complaints. */
-export function roundRows(
-  state: ElectorState,
-): {
+export function roundRows(state: ElectorState): {
   round: Row<'validator_rounds'>;
   stakes: Row<'validator_round_stakes'>[];
   complaints: Row<'validator_complaints'>[];
