@@ -19,6 +19,9 @@ const suite = useKeyedGateway({
   devnetBlockIntervalMs: 0,
   keylessRps: 1_000,
   keylessBurst: 1_000,
+  // The suite creates many keys, and each creation empties the key caches, so every key is looked up again: the
+  // lookup allowance per client address (tested with the front door) must not be what refuses a stream here.
+  keyLookupRps: 1_000,
   streamKeyConnections: 2,
   streamKeyAddresses: 5,
   streamKeylessConnections: 1,
