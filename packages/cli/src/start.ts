@@ -106,7 +106,7 @@ export async function startGateway(
     await keys.start();
     cleanups.push(async () => keys.stop());
     const limiter = config.redisUrl
-      ? createRedisLimiter(config.redisUrl, undefined, {
+      ? createRedisLimiter(config.redisUrl, `${config.redisPrefix}:rl`, {
           onDegraded: (reason) => logger.warn({ reason }, 'Redis unreachable: rate limits fall back to this process until it returns'),
           onRecovered: () => logger.info('Redis reachable again: rate limits are shared again'),
         })
@@ -118,7 +118,7 @@ export async function startGateway(
 
     // Pending traces: in Redis when there is one, so every API process serves what any of them accepted.
     const pendingStore = config.redisUrl
-      ? new RedisPendingStore(config.redisUrl, config.pendingMaxEntries)
+      ? new RedisPendingStore(config.redisUrl, config.pendingMaxEntries, `${config.redisPrefix}:pending`)
       : new MemoryPendingStore(config.pendingMaxEntries);
     cleanups.push(() => pendingStore.close());
 

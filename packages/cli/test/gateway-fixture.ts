@@ -63,10 +63,18 @@ let gatewaysStarted = 0;
 /** Starts the composed service with response validation on, silent logs, and env-provided DATABASE_URL / REDIS_URL. */
 export async function startTestGateway(overrides: Partial<Config> = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-e2e-'));
-  // Streams on a Redis channel (and stream limits under a prefix) of this gateway's own: other gateways of the run, and
-  // other runs on the same Redis, publish and count on theirs. A test of several processes passes one channel to all.
-  const streamChannel = `tongate:stream-test:${process.pid}:${Date.now().toString(36)}:${gatewaysStarted++}`;
-  const config = loadConfig(process.env, { dataDir, logLevel: 'silent', validateResponses: true, streamChannel, ...overrides });
+  // Streams on a Redis channel (and stream limits under a prefix), rate limits and pending traces under a prefix of this
+  // gateway's own: other gateways of the run (test files run side by side), and other runs on the same Redis, publish
+  // and count on theirs. A test of several processes passes one channel and prefix to all.
+  const deployment = `${process.pid}:${Date.now().toString(36)}:${gatewaysStarted++}`;
+  const config = loadConfig(process.env, {
+    dataDir,
+    logLevel: 'silent',
+    validateResponses: true,
+    streamChannel: `tongate:stream-test:${deployment}`,
+    redisPrefix: `tongate-test:${deployment}`,
+    ...overrides,
+  });
   const ports = { mainnet: await freePort(), testnet: await freePort() };
   config.mainnet.port = ports.mainnet;
   config.testnet.port = ports.testnet;

@@ -149,6 +149,9 @@ run('production topology under faults (PostgreSQL, Redis, 2 API processes, an in
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       TONGATE_DATABASE_SCHEMA: schema,
+      // The deployment's own Redis namespace: other test files on the same Redis count and stream on theirs.
+      TONGATE_REDIS_PREFIX: `tongate-${schema}`,
+      TONGATE_STREAM_CHANNEL: `tongate-${schema}:stream`,
       TONGATE_DATA_DIR: path.join(dir, 'indexers'),
       TONGATE_INDEXER: 'external',
       TONGATE_MAINNET_BACKEND: 'liteserver',

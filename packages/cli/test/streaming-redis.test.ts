@@ -17,17 +17,26 @@ const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 describe.skipIf(!shared)('two API processes on PostgreSQL and Redis', () => {
-  // A channel of this run's own: other runs on the same Redis publish on theirs.
+  // One deployment of two processes: a channel and a Redis prefix of this run's own (other runs and test files on the
+  // same Redis publish and count on theirs), shared by both processes.
   const channel = `tongate:stream-test:${process.pid}:${Date.now()}`;
+  const redisPrefix = `tongate-test:${process.pid}:${Date.now()}`;
   let indexing: TestGateway;
   let serving: TestGateway;
   const keys = { a: '', b: '', bTestnet: '' };
 
   beforeAll(async () => {
-    indexing = await startTestGateway({ devnetBlockIntervalMs: 0, streamChannel: channel, keylessRps: 1000, keylessBurst: 1000 });
+    indexing = await startTestGateway({
+      devnetBlockIntervalMs: 0,
+      streamChannel: channel,
+      redisPrefix,
+      keylessRps: 1000,
+      keylessBurst: 1000,
+    });
     serving = await startTestGateway({
       devnetBlockIntervalMs: 0,
       streamChannel: channel,
+      redisPrefix,
       keylessRps: 1000,
       keylessBurst: 1000,
       indexer: 'external',

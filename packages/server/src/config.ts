@@ -90,6 +90,8 @@ export interface Config {
   streamMaxBufferBytes: number;
   /** Streaming API: Redis pub/sub channel prefix (one deployment's processes share it; `:<network>` is appended). */
   streamChannel: string;
+  /** Key prefix of the shared rate limits (`<prefix>:rl`) and pending traces (`<prefix>:pending`) in Redis. */
+  redisPrefix: string;
   /** Fetch off-chain token metadata (TEP-64 content URIs) in the background; off by default (needs internet). */
   metadataFetch: boolean;
   /** URI schemes the metadata fetcher follows; others are recorded as not fetchable. */
@@ -391,6 +393,13 @@ export const SETTINGS: readonly SettingDoc[] = [
       'Streaming API: Redis pub/sub channel prefix the indexer and every API process of one deployment share (`:mainnet` / `:testnet` appended; the per-key stream counts live under `<prefix>:limits`); give deployments sharing one Redis different ones.',
   },
   {
+    key: 'redisPrefix',
+    env: 'TONGATE_REDIS_PREFIX',
+    default: 'tongate',
+    description:
+      "Key prefix in Redis of the rate-limit buckets (`<prefix>:rl`) and pending traces (`<prefix>:pending`) every API process of one deployment shares; deployments sharing one Redis give each its own (and a `TONGATE_STREAM_CHANNEL` of its own), or they count against each other's limits and see each other's pending traces.",
+  },
+  {
     key: 'metadataFetch',
     env: 'TONGATE_METADATA_FETCH',
     default: 'false',
@@ -496,6 +505,7 @@ export function defaultConfig(): Config {
     streamKeepAliveMs: 15_000,
     streamMaxBufferBytes: 4 * 1024 * 1024,
     streamChannel: 'tongate:stream',
+    redisPrefix: 'tongate',
     metadataFetch: false,
     metadataSchemes: ['https', 'ipfs'],
     metadataIpfsGateway: 'https://ipfs.io/ipfs/',
@@ -675,6 +685,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_STREAM_KEEPALIVE_MS'))) config.streamKeepAliveMs = parseInteger('TONGATE_STREAM_KEEPALIVE_MS', v, 100);
   if ((v = e('TONGATE_STREAM_MAX_BUFFER_BYTES'))) config.streamMaxBufferBytes = parseInteger('TONGATE_STREAM_MAX_BUFFER_BYTES', v, 1024);
   if ((v = e('TONGATE_STREAM_CHANNEL'))) config.streamChannel = v;
+  if ((v = e('TONGATE_REDIS_PREFIX'))) config.redisPrefix = v;
   if ((v = e('TONGATE_METADATA_FETCH'))) config.metadataFetch = parseBoolean('TONGATE_METADATA_FETCH', v);
   if ((v = e('TONGATE_METADATA_SCHEMES'))) config.metadataSchemes = parseSchemes(v);
   if ((v = e('TONGATE_METADATA_IPFS_GATEWAY'))) config.metadataIpfsGateway = v;
