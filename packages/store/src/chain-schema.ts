@@ -1,7 +1,5 @@
 import type { ColumnType } from 'kysely';
 import type { DnsTables } from './chain/dns.js';
-import type { VestingTables } from './chain/vesting.js';
-import type { MultisigTables } from './chain/multisig.js';
 import type { PoolTables } from './chain/pools.js';
 import type { SalesTables } from './chain/sales.js';
 import type { TokenTables } from './chain/tokens.js';
@@ -170,11 +168,11 @@ export interface IndexerCursorTable {
 }
 
 /**
- * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
- * in `chain/<domain>.ts` and are added here with `extends`, one name each.
+ * The chain tables of a network the store declares. Domains beyond the core (traces, tokens, DNS, validators, …)
+ * declare their tables in `chain/<domain>.ts` and are added here with `extends`, one name each. A domain declared
+ * in `@tongate/read-model` (`src/domains/`) adds its tables to this type where it reads them (`withTables`).
  */
-export interface ChainDatabase
-  extends TracesTables, TokenTables, SalesTables, DnsTables, VestingTables, MultisigTables, ValidatorTables, PoolTables {
+export interface ChainDatabase extends TracesTables, TokenTables, SalesTables, DnsTables, ValidatorTables, PoolTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;
