@@ -6,6 +6,14 @@ import type { BlockDerivation } from './block.js';
 export type IndexTables<Tables> = ChainDatabase & Tables;
 
 /**
+ * A network's chain tables seen with a domain's own, which share its schema once `openIndexStore` has migrated them
+ * (Kysely's `withTables` asks for a type with an index signature, which table interfaces do not have).
+ */
+export function withDomainTables<Tables>(db: Kysely<ChainDatabase>): Kysely<IndexTables<Tables>> {
+  return db as unknown as Kysely<IndexTables<Tables>>;
+}
+
+/**
  * A v3 index domain, whole: its tables and their migrations, the derivation that fills them from each block, and
  * the v3 operations that read them. The indexer runs `derivation` (`domainDerivations`), handlers-v3 serves
  * `operations` (`domainOperations`) and the store applies `migrations` (`openIndexStore`), each by iterating over

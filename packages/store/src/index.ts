@@ -8,7 +8,5 @@ export type * from './chain-schema.js';
 export type { DdlRunner, DomainMigrations } from './chain/index.js';
 export type * from './chain/traces.js';
 export type * from './chain/tokens.js';
-export type * from './chain/validators.js';
 export type * from './chain/dns.js';
-export type * from './chain/pools.js';
 export type * from './chain/sales.js';

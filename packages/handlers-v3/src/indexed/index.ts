@@ -28,11 +28,9 @@ import { messageOperations, type MessageOperations } from './messages.js';
 import { jettonOperations, type JettonOperations } from './jettons.js';
 import { metadataOperations, type MetadataOperations } from './metadata.js';
 import { nftOperations, type NftOperations } from './nfts.js';
-import { poolOperations, type PoolOperations } from './pools.js';
 import { salesOperations, type SalesOperations } from './sales.js';
 import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
-import { validatorOperations, type ValidatorOperations } from './validators.js';
 
 export type IndexedOperations = BlockOperations &
   TransactionOperations &
@@ -45,8 +43,6 @@ export type IndexedOperations = BlockOperations &
   DnsOperations &
   TraceOperations &
   ActionOperations &
-  ValidatorOperations &
-  PoolOperations &
   IndexDomainOperations;
 
 export { readNftItems } from './nfts.js';
@@ -89,10 +85,8 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...jettonOperations(db, testnet),
     ...nftOperations(db, testnet),
     ...metadataOperations(db),
-    ...poolOperations(db, testnet),
     ...salesOperations(db, testnet),
     ...dnsOperations(db, testnet),
-    ...validatorOperations(db, testnet),
     ...domainOperations(INDEX_DOMAINS, db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

@@ -1,14 +1,12 @@
 import { domainDerivations, INDEX_DOMAINS, type AnyIndexDomain, type BlockDerivation } from '@tongate/read-model';
 import { traceDerivation } from './traces.js';
 import { dnsDerivation } from './dns.js';
-import { poolsDerivation } from './pools.js';
 import { salesDerivation } from './sales.js';
 import { tokensDerivation } from './tokens.js';
-import { validatorsDerivation } from './validators.js';
 
 /**
  * Data derived from the chain rows of each masterchain block (traces and actions, jetton and NFT state, DNS
- * records, validator elections, pools, …). The derivation interface is the read model's (`BlockDerivation`, its
+ * records, vesting wallets, validator elections, pools, …). The derivation interface is the read model's (`BlockDerivation`, its
  * block.ts), so that a domain declared whole there (`INDEX_DOMAINS`) brings its own; the domains whose tables the
  * store declares have one module each in this folder, listed in `defaultDerivations`.
  */
@@ -19,13 +17,5 @@ export type { BlockDerivation, DerivationContext } from '@tongate/read-model';
  * folder's, then those of `domains` (the registered index domains unless told otherwise).
  */
 export function defaultDerivations(domains: readonly AnyIndexDomain[] = INDEX_DOMAINS): BlockDerivation[] {
-  return [
-    traceDerivation(),
-    tokensDerivation(),
-    salesDerivation,
-    dnsDerivation(),
-    validatorsDerivation() as BlockDerivation,
-    poolsDerivation() as BlockDerivation,
-    ...domainDerivations(domains),
-  ];
+  return [traceDerivation(), tokensDerivation(), salesDerivation, dnsDerivation(), ...domainDerivations(domains)];
 }
