@@ -16,7 +16,7 @@ export type PoolOperations = Pick<
 >;
 
 /**
- * `/staking/nominatorPools/*` over the pools derivation's tables (indexer `derive/pools.ts`). Lists come newest
+ * `/staking/nominatorPools/*` over the pools derivation's tables (`derive.ts` beside it). Lists come newest
  * first (utime, then lt, then the row's key, a total order); `total_on_page` is the sum of the rewards in the reply, as the hosted API defines it.
  */
 
