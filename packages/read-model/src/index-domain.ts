@@ -21,7 +21,7 @@ export function withDomainTables<Tables>(db: Kysely<ChainDatabase>): Kysely<Inde
  * the ones below it own, so both the writer and the reader can import the declaration.
  */
 export interface IndexDomain<Tables = unknown, Operations = unknown, Prepared = unknown> {
-  /** Short name, used in logs and metrics (the derivation's name). */
+  /** Short name of the domain; its derivation goes by the same name in logs and metrics. */
   readonly name: string;
   /**
    * Its tables' migrations, named `<number>_<domain>_<what>` in the number ranges of packages/store/src/chain/index.ts
