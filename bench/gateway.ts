@@ -28,7 +28,8 @@ import {
   logDestination,
   type RateLimiter,
 } from '@tongate/server';
-import { KeyLookup, openStore } from '@tongate/store';
+import { KeyLookup } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 
 const { values } = parseArgs({
   options: {
@@ -112,7 +113,7 @@ async function measure(name: string, port: number, opts: Target): Promise<Scenar
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-bench-'));
-  const store = await openStore({ dataDir });
+  const store = await openIndexStore({ dataDir });
   await store.migrate();
   const { key } = await store.keys.create({ network: 'mainnet', rps: 1_000_000_000, burst: 1_000_000_000, label: 'bench' });
   const keys = new KeyLookup(store.keys);

@@ -12,7 +12,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { writeMcBlock, type McBlockBatch } from '@tongate/indexer';
-import { dropSchema, openStore, type Store } from '@tongate/store';
+import { dropSchema, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 
 const corpusFile = process.env.BENCH_V3_CORPUS;
 const dataDir = process.env.BENCH_V3_DATA_DIR;
@@ -35,13 +36,13 @@ if (backend === 'postgres' && !databaseUrl) throw new Error('the postgres rounds
 const results: { backend: string; transactionsPerSecond: number }[] = [];
 for (let r = 0; r < rounds; r++) {
   if (backend === 'pglite') {
-    const pglite = await openStore({ dataDir: join(dataDir, `ingest-${process.pid}-${r}`) });
+    const pglite = await openIndexStore({ dataDir: join(dataDir, `ingest-${process.pid}-${r}`) });
     await pglite.migrate();
     results.push({ backend, transactionsPerSecond: await ingestRound(pglite) });
     await pglite.close();
   } else {
     const schema = `bench_v3_ingest_${process.pid}_${r}`;
-    const pg = await openStore({ databaseUrl, schema });
+    const pg = await openIndexStore({ databaseUrl, schema });
     await pg.migrate();
     try {
       results.push({ backend, transactionsPerSecond: await ingestRound(pg) });

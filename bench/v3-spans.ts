@@ -10,7 +10,7 @@
  * pages of different accounts. `EXPLAIN (ANALYZE, BUFFERS)` of the statement splits the first span further.
  */
 import { storedTransactionsReply, transactionsReply } from '@tongate/handlers-v3';
-import { openStore } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { round } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_V3_SPAN_ROUNDS ?? 300);
@@ -19,7 +19,7 @@ const databaseUrl = process.env.DATABASE_URL;
 const schema = process.env.BENCH_V3_SCHEMA;
 if (!databaseUrl || !schema) throw new Error('DATABASE_URL and BENCH_V3_SCHEMA (a volume kept by bench:v3) are needed');
 
-const store = await openStore({ databaseUrl, schema });
+const store = await openIndexStore({ databaseUrl, schema });
 const db = store.chainReader('testnet');
 /** BENCH_V3_SPAN_PATH=joins: the reply through the joins (rows without a stored wire form); by default the stored wire forms. */
 const joins = process.env.BENCH_V3_SPAN_PATH === 'joins';

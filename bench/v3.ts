@@ -40,9 +40,9 @@ import { WalletContractV4 } from '@ton/ton';
 import { startGateway } from '@tongate/cli';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
 import { collectChain, Indexer, writeMcBlock, type McBlockBatch } from '@tongate/indexer';
-import { WIRE_VERSION } from '@tongate/read-model';
+import { openIndexStore, WIRE_VERSION } from '@tongate/read-model';
 import { loadConfig } from '@tongate/server';
-import { dropSchema, openStore, sql, type Store } from '@tongate/store';
+import { dropSchema, sql, type Store } from '@tongate/store';
 import { measureClassificationRate } from './classification.js';
 import { autocannon, benchLog, freePort, round, runBench, startBareExpress } from './lib.js';
 import { benchPendingEmulation } from './pending.js';
@@ -115,7 +115,7 @@ const mb = (bytes: number) => round(bytes / 2 ** 20);
 
 async function buildCorpus(dataDir: string) {
   const devnet = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
-  const store = await openStore({ dataDir: join(dataDir, 'follow') });
+  const store = await openIndexStore({ dataDir: join(dataDir, 'follow') });
   await store.migrate();
   const indexer = new Indexer({ chain: devnet, db: store.chain('testnet'), pollMs: 20 });
   await indexer.start();
@@ -201,7 +201,7 @@ async function buildCorpus(dataDir: string) {
  */
 async function followAtCadence(dataDir: string) {
   const devnet = await createDevnet({ network: 'testnet', blockIntervalMs: CADENCE_INTERVAL_MS });
-  const store = await openStore({ dataDir: join(dataDir, 'cadence') });
+  const store = await openIndexStore({ dataDir: join(dataDir, 'cadence') });
   await store.migrate();
   const indexer = new Indexer({ chain: devnet, db: store.chain('testnet'), pollMs: 20 });
   await indexer.start();
@@ -635,7 +635,7 @@ async function pageFloor(pageUrl: string, dataDir: string) {
 async function volumeAndApi(corpus: () => Promise<McBlockBatch[]>, dataDir: string) {
   if (!databaseUrl) return null;
   const schema = KEEP_SCHEMA ?? `bench_v3_volume_${process.pid}`;
-  const store = await openStore({ databaseUrl, schema });
+  const store = await openIndexStore({ databaseUrl, schema });
   await store.migrate();
   const [mainnetPort, testnetPort] = [await freePort(), await freePort()];
   const fromEnv = loadConfig(process.env);

@@ -8,7 +8,7 @@ import { RedisBus } from '@tongate/streaming';
 import { startMetadataFetcher } from './metadata-fetcher.js';
 import { ConfigError, type Config, type Network } from '@tongate/server';
 import { processLogger } from './log-output.js';
-import { openStore } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { openLiteserverBackend } from './start.js';
 
 export interface RunningIndexer {
@@ -29,7 +29,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
     for (const fn of cleanups.reverse()) await fn().catch((err) => logger.error({ err }, 'shutdown step failed'));
   };
   try {
-    const store = await openStore({
+    const store = await openIndexStore({
       databaseUrl: config.databaseUrl || undefined,
       dataDir: config.dataDir,
       schema: (config.databaseUrl && config.databaseSchema) || undefined,

@@ -1,4 +1,5 @@
-import { openStore, type ApiKeyRecord, type CreateKeyInput, type IssuedKey, type Store } from '@tongate/store';
+import { type ApiKeyRecord, type CreateKeyInput, type IssuedKey, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { readAdminFile, type AdminFile, type Config } from '@tongate/server';
 
 /** Key management as the CLI sees it, whether through the database or through a running server. */
@@ -101,7 +102,7 @@ export async function openKeyAdmin(config: Config): Promise<KeyAdmin> {
       if (await remote.ping()) return remote;
     }
   }
-  const store = await openStore({
+  const store = await openIndexStore({
     databaseUrl: config.databaseUrl || undefined,
     dataDir: config.dataDir,
     schema: (config.databaseUrl && config.databaseSchema) || undefined,

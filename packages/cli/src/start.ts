@@ -37,7 +37,8 @@ import {
   type Network,
   type RunningServer,
 } from '@tongate/server';
-import { KeyLookup, openStore } from '@tongate/store';
+import { KeyLookup } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 
 export interface Gateway {
   servers: { network: Network | 'all'; port: number }[];
@@ -90,7 +91,7 @@ export async function startGateway(
   if (!installFastSha256()) logger.warn('fast sha256 not installed: @ton/crypto is not the version the devnet fast path was written for');
   try {
     const store = await databaseStep(config, () =>
-      openStore({
+      openIndexStore({
         databaseUrl: config.databaseUrl || undefined,
         dataDir: config.dataDir,
         schema: config.databaseUrl ? (options.schema ?? (config.databaseSchema || undefined)) : undefined,

@@ -10,7 +10,8 @@ import { TupleReader } from '@ton/core';
 import { decodeValidatorSet, readShowComplaint } from '@tongate/contracts';
 import { createDevnet, ELECTOR_ADDRESS, type Devnet } from '@tongate/devnet';
 import { createAdminApp, listen, newAdminToken, removeAdminFile, writeAdminFile, type RunningServer } from '@tongate/server';
-import { openStore, type Store } from '@tongate/store';
+import { type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/main.js';
 import { until } from './service.js';
@@ -38,7 +39,7 @@ describe('tongate devnet complain', () => {
   beforeAll(async () => {
     process.env.TONGATE_DATA_DIR = dataDir;
     delete process.env.DATABASE_URL;
-    store = await openStore({ dataDir });
+    store = await openIndexStore({ dataDir });
     await store.migrate();
     devnet = await createDevnet({
       network: 'testnet',

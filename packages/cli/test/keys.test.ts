@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminApp, listen, newAdminToken, readAdminFile, removeAdminFile, writeAdminFile, type RunningServer } from '@tongate/server';
-import { hashKey, openStore, type Store } from '@tongate/store';
+import { hashKey, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { main } from '../src/main.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string }> {
@@ -71,7 +72,7 @@ describe('tongate keys through a running server (admin endpoint)', () => {
     process.env.TONGATE_DATA_DIR = dataDir;
     delete process.env.DATABASE_URL;
     // The "server" holds the embedded database open, as `tongate start` does.
-    store = await openStore({ dataDir });
+    store = await openIndexStore({ dataDir });
     await store.migrate();
     token = newAdminToken();
     admin = await listen(createAdminApp({ token, keys: store.keys }), 0, '127.0.0.1');

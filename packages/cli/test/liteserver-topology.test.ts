@@ -21,7 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WHOLE_SHARD } from '@tongate/chain';
 import { signerFromSeed, walletTransferBoc } from '@tongate/devnet';
 import type { Network } from '@tongate/server';
-import { dropSchema, openStore, sql, type Store } from '@tongate/store';
+import { dropSchema, sql, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { startDevnetLiteserver, type DevnetLiteserver } from '../src/devnet-liteserver.js';
 import { freePort, repoRoot } from './service.js';
 
@@ -168,7 +169,7 @@ run('production topology under faults (PostgreSQL, Redis, 2 API processes, an in
     // The first process to start migrates the schema; the others start on it at once.
     await startIndexer('mainnet');
     await Promise.all([startIndexer('testnet'), ...apis.map(startApi)]);
-    store = await openStore({ databaseUrl, dataDir: dir, schema });
+    store = await openIndexStore({ databaseUrl, dataDir: dir, schema });
   }, 150_000);
 
   afterAll(async () => {

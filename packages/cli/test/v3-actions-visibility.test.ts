@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { classifyTrace, expandSupportedActionTypes, readGoldenFixture, visibleActions, type ClassifiedAction } from '@tongate/actions';
 import { fixturePath } from '@tongate/testdata';
-import { dropSchema, openStore, type Store } from '@tongate/store';
+import { dropSchema, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { actionRows } from '@tongate/indexer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexedOperations } from '@tongate/handlers-v3';
@@ -28,7 +29,7 @@ describe.each(backends)('/actions by supported action types on $name', ({ name, 
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tongate-actions-visibility-'));
-    store = await openStore({ databaseUrl: url, dataDir: dir, schema: url ? schema : undefined });
+    store = await openIndexStore({ databaseUrl: url, dataDir: dir, schema: url ? schema : undefined });
     await store.migrate();
     actions = classifyTrace(readGoldenFixture(fixturePath('actions', 'nft--getgems-purchase.json')));
     // Stored as the indexer stores a classified trace (its own row builder).

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '@tongate/store';
+import { type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { indexedOperations } from '../src/indexed/index.js';
 
 /** Before the indexer has written its first block, masterchainInfo says so (503), instead of failing with a 500. */
@@ -11,7 +12,7 @@ describe('an empty index', () => {
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tongate-empty-index-'));
-    store = await openStore({ dataDir: dir });
+    store = await openIndexStore({ dataDir: dir });
     await store.migrate();
   });
   afterAll(async () => {

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dropSchema, openStore, type Store } from '@tongate/store';
+import { dropSchema, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { tokenMetadata } from '../src/indexed/metadata.js';
 
 let store: Store;
@@ -18,7 +19,7 @@ const addr = (n: number) => `0:${n.toString(16).padStart(64, '0').toUpperCase()}
 const now = Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  store = await openStore({ dataDir: dir, databaseUrl, schema });
+  store = await openIndexStore({ dataDir: dir, databaseUrl, schema });
   await store.migrate();
   const db = store.chain('mainnet');
   const master = (n: number, content: Record<string, string> | null) => ({

@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
+import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v3Decoders } from '@tongate/stubs';
@@ -31,7 +32,7 @@ interface Body {
 }
 
 beforeAll(async () => {
-  store = await openStore({ databaseUrl, dataDir: dir, schema: databaseUrl ? schema : undefined });
+  store = await openIndexStore({ databaseUrl, dataDir: dir, schema: databaseUrl ? schema : undefined });
   await store.migrate();
   db = store.chain('mainnet');
   // Seven auctions led by BIDDER (three ended, unclaimed), one led by another address.

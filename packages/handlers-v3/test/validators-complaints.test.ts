@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Address } from '@ton/core';
-import { dropSchema, openStore, type Store } from '@tongate/store';
+import { dropSchema, type Store } from '@tongate/store';
+import { openIndexStore, withDomainTables, type ValidatorTables } from '@tongate/read-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexedOperations } from '../src/indexed/index.js';
 
@@ -28,9 +29,10 @@ describe('validator complaints', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tongate-complaints-'));
-    store = await openStore(databaseUrl ? { databaseUrl, schema } : { dataDir: dir });
+    store = await openIndexStore(databaseUrl ? { databaseUrl, schema } : { dataDir: dir });
     await store.migrate();
-    const db = store.chain('mainnet');
+    // The validators domain's tables are in the network's schema beside the store's (openIndexStore migrated them).
+    const db = withDomainTables<ValidatorTables>(store.chain('mainnet'));
     ops = indexedOperations({ db, network: 'mainnet' });
     await db
       .insertInto('validator_cycles')

@@ -10,21 +10,10 @@ import {
   type LatestAccountStateRow,
   type MessageRow,
   type TransactionRow,
+  type McBlockBatch,
 } from '@tongate/read-model';
 
-/** Everything one masterchain block adds to the chain tables; written in one database transaction. */
-export interface McBlockBatch {
-  mcSeqno: number;
-  genUtime: number;
-  blocks: Insertable<BlocksTable>[];
-  /** The shard tops of this masterchain block (the next block's walk stops at them). */
-  shardState: Insertable<ShardStateTable>[];
-  transactions: TransactionRow[];
-  messages: MessageRow[];
-  contents: ContentRow[];
-  accountStates: AccountStateRow[];
-  latestAccountStates: LatestAccountStateRow[];
-}
+export type { McBlockBatch } from '@tongate/read-model';
 
 /** Transactions fetched per listBlockTransactionsExt call. */
 const PAGE = 256;

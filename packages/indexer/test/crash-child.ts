@@ -5,7 +5,7 @@
  * with SIGKILL.
  */
 import { createDevnet } from '@tongate/devnet';
-import { openStore } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { Indexer } from '../src/index.js';
 
@@ -57,7 +57,7 @@ class StallAfterTransactions implements KyselyPlugin {
 }
 
 const devnet = await createDevnet({ network: 'testnet', dataDir: DEVNET_DIR!, blockIntervalMs: 0 });
-const store = await openStore({ databaseUrl: DATABASE_URL || undefined, dataDir: STORE_DIR, schema: STORE_SCHEMA || undefined });
+const store = await openIndexStore({ databaseUrl: DATABASE_URL || undefined, dataDir: STORE_DIR, schema: STORE_SCHEMA || undefined });
 await store.migrate();
 const db = killAt === null ? store.chain('testnet') : store.chain('testnet').withPlugin(new StallAfterTransactions(killAt));
 const indexer = new Indexer({ chain: devnet, db, pollMs: 20 });

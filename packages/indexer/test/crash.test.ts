@@ -12,7 +12,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { WHOLE_SHARD, transactionMessageCells } from '@tongate/chain';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
-import { dropSchema, openStore, sql, type Store } from '@tongate/store';
+import { dropSchema, sql, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { Address, internal, WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -121,7 +122,7 @@ describe.each(backends)('indexer killed with SIGKILL mid-block, on $name', ({ na
     await exited(second.child);
     expect(second.child.exitCode).toBe(0);
 
-    store = await openStore({ databaseUrl: url || undefined, dataDir: storeDir, schema: url ? schema : undefined });
+    store = await openIndexStore({ databaseUrl: url || undefined, dataDir: storeDir, schema: url ? schema : undefined });
     const db = store.chain('testnet');
     const count = async (table: 'blocks' | 'transactions' | 'messages' | 'trace_transactions', distinct: string) => {
       const { rows } = await sql<{

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDevnet, type Devnet } from '@tongate/devnet';
-import { openStore, sql, type ChainDatabase, type Store } from '@tongate/store';
+import { sql, type ChainDatabase, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Indexer, readCursor, type BlockDerivation } from '../src/index.js';
@@ -20,7 +21,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-derive-'));
 beforeAll(async () => {
   devnet = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
   await devnet.seed();
-  store = await openStore({ dataDir });
+  store = await openIndexStore({ dataDir });
   await store.migrate();
   db = store.chain('testnet');
   // Through the query builder, so that the table lands in the network's schema like the chain tables.

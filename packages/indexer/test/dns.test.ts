@@ -10,7 +10,8 @@ import { Address, beginCell, Cell, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { TON_DNS_COLLECTION } from '@tongate/contracts';
 import { createDevnet, dns, walletTransferBoc, signerFromSeed, type Devnet, type SeedSummary } from '@tongate/devnet';
-import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
+import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsDerivation, dnsEntryOf } from '../src/derive/dns.js';
@@ -166,7 +167,7 @@ describe('dns derivation over the seeded devnet', () => {
     devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
     seed = await devnet.seed();
     forged = await deployForgedItem(devnet, seed);
-    store = await openStore({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined, schema });
+    store = await openIndexStore({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined, schema });
     await store.migrate();
     db = store.chain('mainnet');
     const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: defaultDerivations() });

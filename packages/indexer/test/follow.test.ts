@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDevnet, type Devnet } from '@tongate/devnet';
-import { openStore, type Store } from '@tongate/store';
+import { type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultDerivations, Indexer } from '../src/index.js';
 
@@ -16,7 +17,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-follow-'));
 
 beforeAll(async () => {
   devnet = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
-  store = await openStore({ dataDir });
+  store = await openIndexStore({ dataDir });
   await store.migrate();
 });
 

@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
+import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { outboundPolicy } from '@tongate/outbound';
@@ -53,7 +54,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
   const port = (internal.address() as AddressInfo).port;
   internalBase = `http://127.0.0.1:${port}`;
-  store = await openStore({ dataDir, databaseUrl, schema });
+  store = await openIndexStore({ dataDir, databaseUrl, schema });
   await store.migrate();
   db = store.chain('testnet');
   const master = (n: number, uri: string) => ({

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { codeMethodIds, decodeDnsItemData, readNftSale } from '@tongate/contracts';
 import { createDevnet, type Devnet, type SeedSummary } from '@tongate/devnet';
-import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
+import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { Address, Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,7 +140,7 @@ describe('devnet, indexed', () => {
   beforeAll(async () => {
     devnet = await createDevnet({ network: 'testnet', blockIntervalMs: 0 });
     seed = await devnet.seed();
-    store = await openStore({ databaseUrl, dataDir, schema: databaseUrl ? schema : undefined });
+    store = await openIndexStore({ databaseUrl, dataDir, schema: databaseUrl ? schema : undefined });
     await store.migrate();
     db = store.chain('testnet');
     const indexer = new Indexer({ chain: devnet, db, pollMs: 10, derivations: defaultDerivations() });

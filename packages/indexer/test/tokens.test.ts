@@ -24,7 +24,8 @@ import {
   type TokenGetMethods,
 } from '@tongate/contracts';
 import { createDevnet, signerFromSeed, tokens, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
-import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
+import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Indexer } from '../src/index.js';
@@ -155,7 +156,7 @@ describe('tokens derivation over a devnet', () => {
     );
     await devnet.produceBlock();
     const last = await devnet.produceBlock();
-    store = await openStore({ dataDir, databaseUrl, schema });
+    store = await openIndexStore({ dataDir, databaseUrl, schema });
     await store.migrate();
     db = store.chain('testnet');
     const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10 });
@@ -265,7 +266,7 @@ describe('tokens derivation on an index built without it', () => {
   beforeAll(async () => {
     devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
     seed = await devnet.seed();
-    store = await openStore({ dataDir });
+    store = await openIndexStore({ dataDir });
     await store.migrate();
     db = store.chain('mainnet');
     // An older version's index: every block, no token rows.

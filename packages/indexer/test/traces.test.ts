@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CLASSIFIER_VERSION } from '@tongate/actions';
 import { createDevnet, type Devnet, type SeedSummary } from '@tongate/devnet';
-import { dropSchema, openStore, type ChainDatabase, type Store } from '@tongate/store';
+import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Indexer, collectMcBlock, prepareDerivations, traceDerivation, writeMcBlock, type McBlockBatch } from '../src/index.js';
@@ -43,7 +44,7 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
   let db: Kysely<ChainDatabase>;
 
   beforeAll(async () => {
-    store = await openStore({ databaseUrl: url, dataDir: path.join(dir, name), schema: url ? schema : undefined });
+    store = await openIndexStore({ databaseUrl: url, dataDir: path.join(dir, name), schema: url ? schema : undefined });
     await store.migrate();
     db = store.chain('testnet');
     const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: [traceDerivation()] });
@@ -183,7 +184,7 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
         accountStates: first ? batch.accountStates : [],
       };
     };
-    const split = await openStore({
+    const split = await openIndexStore({
       databaseUrl: url,
       dataDir: path.join(dir, `${name}-split`),
       schema: url ? `${schema}_split` : undefined,
@@ -232,7 +233,7 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
     }
 
     // The second half alone: its first transaction's sender was never indexed, so its trace is broken, not classified.
-    const orphan = await openStore({
+    const orphan = await openIndexStore({
       databaseUrl: url,
       dataDir: path.join(dir, `${name}-orphan`),
       schema: url ? `${schema}_orphan` : undefined,

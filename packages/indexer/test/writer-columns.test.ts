@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dropSchema, openStore, sql, type Store } from '@tongate/store';
+import { dropSchema, sql, type Store } from '@tongate/store';
+import { openIndexStore } from '@tongate/read-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { columnParameter } from '../src/writer.js';
 
@@ -22,7 +23,7 @@ describe.each(backends)('column parameters on $name', ({ name, url }) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'tongate-writer-columns-'));
   let store: Store;
   beforeAll(async () => {
-    store = await openStore({ databaseUrl: url, dataDir: dir, schema: url ? schema : undefined });
+    store = await openIndexStore({ databaseUrl: url, dataDir: dir, schema: url ? schema : undefined });
   });
   afterAll(async () => {
     await store?.close();

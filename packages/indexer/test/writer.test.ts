@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Address, internal, WalletContractV4 } from '@ton/ton';
 import { createDevnet, signerFromSeed, walletTransferBoc } from '@tongate/devnet';
-import { dropSchema, openStore, type Store } from '@tongate/store';
+import { dropSchema, type Store } from '@tongate/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectChain, readCursor, writeMcBlock, type McBlockBatch } from '../src/index.js';
-import { selectedState, storedWire, type WireStateRow } from '@tongate/read-model';
+import { openIndexStore, selectedState, storedWire, type WireStateRow } from '@tongate/read-model';
 
 const databaseUrl = process.env.DATABASE_URL;
 const backends = [
@@ -51,7 +51,7 @@ describe.each(backends)('writeMcBlock on $name', ({ name, url }) => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-writer-'));
   let store: Store;
   beforeAll(async () => {
-    store = await openStore({ databaseUrl: url, dataDir, schema: url ? schema : undefined });
+    store = await openIndexStore({ databaseUrl: url, dataDir, schema: url ? schema : undefined });
     await store.migrate();
   });
   afterAll(async () => {

@@ -1,17 +1,17 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { DOMAIN_MIGRATIONS, type DdlRunner } from './chain/index.js';
+import { DOMAIN_MIGRATIONS, type DdlRunner, type DomainMigrations } from './chain/index.js';
 
 /**
  * Migrations of one network's chain tables (see chain-schema.ts), applied inside that network's schema. Indexes are
  * chosen for the v3 queries: each list endpoint's filter + total order has an index that yields rows in that order.
  */
-function chainMigrations(schema: string): Record<string, Migration> {
+function chainMigrations(schema: string, declaredAbove: readonly DomainMigrations[]): Record<string, Migration> {
   const run: DdlRunner = (db: Kysely<unknown>, statements: string[]) =>
     statements.reduce<Promise<unknown>>(
       (prev, ddl) => prev.then(() => sql.raw(ddl.replaceAll('$S', `"${schema}"`)).execute(db)),
       Promise.resolve(),
     );
-  const domains = Object.assign({}, ...DOMAIN_MIGRATIONS.map((domain) => domain(run))) as Record<string, Migration>;
+  const domains = Object.assign({}, ...[...DOMAIN_MIGRATIONS, ...declaredAbove].map((domain) => domain(run))) as Record<string, Migration>;
   return {
     ...domains,
     // The stored wire forms (~2.7 KB of JSON each, so always compressed in line) with lz4 where the server has it:
@@ -108,10 +108,11 @@ function chainMigrations(schema: string): Record<string, Migration> {
   };
 }
 
-export function chainMigrationProvider(schema: string): MigrationProvider {
+/** The chain migrations of one network's schema: the store's own, and `declaredAbove` (see StoreOptions.chainMigrations). */
+export function chainMigrationProvider(schema: string, declaredAbove: readonly DomainMigrations[] = []): MigrationProvider {
   return {
     async getMigrations() {
-      return chainMigrations(schema);
+      return chainMigrations(schema, declaredAbove);
     },
   };
 }

@@ -1,12 +1,8 @@
 import type { ColumnType } from 'kysely';
 import type { DnsTables } from './chain/dns.js';
-import type { VestingTables } from './chain/vesting.js';
-import type { MultisigTables } from './chain/multisig.js';
-import type { PoolTables } from './chain/pools.js';
 import type { SalesTables } from './chain/sales.js';
 import type { TokenTables } from './chain/tokens.js';
 import type { TracesTables } from './chain/traces.js';
-import type { ValidatorTables } from './chain/validators.js';
 
 /**
  * Tables of indexed chain data, one set per network (each network in its own PostgreSQL schema, so mainnet and
@@ -170,11 +166,11 @@ export interface IndexerCursorTable {
 }
 
 /**
- * Every chain table of a network. Domains beyond the core (traces, tokens, DNS, validators, …) declare their tables
- * in `chain/<domain>.ts` and are added here with `extends`, one name each.
+ * The chain tables of a network the store declares. Domains beyond the core (traces, tokens, sales, DNS)
+ * declare their tables in `chain/<domain>.ts` and are added here with `extends`, one name each. A domain declared
+ * in `@tongate/read-model` (`src/domains/`) adds its tables to this type where it reads them (`withTables`).
  */
-export interface ChainDatabase
-  extends TracesTables, TokenTables, SalesTables, DnsTables, VestingTables, MultisigTables, ValidatorTables, PoolTables {
+export interface ChainDatabase extends TracesTables, TokenTables, SalesTables, DnsTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -7,6 +7,7 @@ import { PGliteDialect } from './pglite-dialect.js';
 import { chainMigrationProvider } from './chain-migrations.js';
 import { CopyingClient } from './copy.js';
 import type { ChainDatabase } from './chain-schema.js';
+import type { DomainMigrations } from './chain/index.js';
 import { migrationProvider } from './migrations.js';
 import type { Database, NetworkName } from './schema.js';
 import { KeyRepository } from './keys.js';
@@ -23,6 +24,11 @@ export interface StoreOptions {
    * offset, a filter without an index — holds a connection and the database for long. Default 5000 ms.
    */
   readTimeoutMs?: number;
+  /**
+   * Migrations of chain tables declared above the store, applied with its own in each network's schema: the index
+   * domains of `@tongate/read-model` (`openIndexStore` passes them). A store opened without them lacks those tables.
+   */
+  chainMigrations?: readonly DomainMigrations[];
 }
 
 export interface Store {
@@ -168,7 +174,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           await migrateOne(
             new Migrator({
               db: target,
-              provider: chainMigrationProvider(schema),
+              provider: chainMigrationProvider(schema, options.chainMigrations),
               migrationTableSchema: schema,
               allowUnorderedMigrations: true,
             }),

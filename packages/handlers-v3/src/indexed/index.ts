@@ -1,6 +1,7 @@
 /**
- * The v3 operations over the index. A new domain goes in its own module here (`<domain>.ts`), spread into
- * indexedOperations below. The handler shape (README, Layout: "one operation's path"):
+ * The v3 operations over the index: one query module per domain whose tables the store declares here, and the
+ * operations of the domains declared whole in @tongate/read-model (`INDEX_DOMAINS`, its `domains/`), where a new
+ * domain goes. The handler shape (README, Layout: "one operation's path"):
  *
  *   async getThings({ query, ctx }) { ... return { status: 200, body } }
  *
@@ -18,6 +19,7 @@ import { isQueryTimeout, type ChainDatabase } from '@tongate/store';
 import { ApiError, type RequestContext } from '@tongate/stubs';
 import { requestTimeoutMs } from '../reply-settings.js';
 import type { Kysely } from 'kysely';
+import { domainOperations, INDEX_DOMAINS, type IndexDomainOperations } from '@tongate/read-model';
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
@@ -26,13 +28,9 @@ import { messageOperations, type MessageOperations } from './messages.js';
 import { jettonOperations, type JettonOperations } from './jettons.js';
 import { metadataOperations, type MetadataOperations } from './metadata.js';
 import { nftOperations, type NftOperations } from './nfts.js';
-import { multisigOperations, type MultisigOperations } from './multisig.js';
-import { poolOperations, type PoolOperations } from './pools.js';
 import { salesOperations, type SalesOperations } from './sales.js';
 import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
-import { validatorOperations, type ValidatorOperations } from './validators.js';
-import { vestingOperations, type VestingOperations } from './vesting.js';
 
 export type IndexedOperations = BlockOperations &
   TransactionOperations &
@@ -43,12 +41,9 @@ export type IndexedOperations = BlockOperations &
   MetadataOperations &
   SalesOperations &
   DnsOperations &
-  VestingOperations &
-  MultisigOperations &
   TraceOperations &
   ActionOperations &
-  ValidatorOperations &
-  PoolOperations;
+  IndexDomainOperations;
 
 export { readNftItems } from './nfts.js';
 export { tokenMetadata } from './metadata.js';
@@ -90,12 +85,9 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...jettonOperations(db, testnet),
     ...nftOperations(db, testnet),
     ...metadataOperations(db),
-    ...poolOperations(db, testnet),
     ...salesOperations(db, testnet),
     ...dnsOperations(db, testnet),
-    ...vestingOperations(db, testnet),
-    ...multisigOperations(db, testnet),
-    ...validatorOperations(db, testnet),
+    ...domainOperations(INDEX_DOMAINS, db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.
   for (const [name, operation] of Object.entries(operations) as [string, (input: { ctx?: RequestContext }) => Promise<unknown>][]) {

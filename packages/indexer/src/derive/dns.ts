@@ -4,7 +4,7 @@ import type { ChainDatabase, DnsEntriesTable } from '@tongate/store';
 import type { Insertable, Kysely } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
 import { rawAddress } from '@tongate/read-model';
-import { newestStates } from './account-methods.js';
+import { newestStates } from '@tongate/read-model';
 import { trustedTonCollection } from './dns-trust.js';
 import type { BlockDerivation } from './index.js';
 

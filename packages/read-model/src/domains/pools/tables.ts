@@ -1,5 +1,6 @@
 import type { ColumnType } from 'kysely';
-import type { DomainMigrations } from './index.js';
+import type { DomainMigrations } from '@tongate/store';
+import type { IndexTables } from '../../index-domain.js';
 
 /**
  * Nominator pools (`/staking/nominatorPools/*`): the pools found by code hash with their newest data, every
@@ -119,3 +120,6 @@ export const poolMigrations: DomainMigrations = (run) => ({
     },
   },
 });
+
+/** The store's chain tables and this domain's, which its derivation writes and its operations read. */
+export type PoolsDatabase = IndexTables<PoolTables>;

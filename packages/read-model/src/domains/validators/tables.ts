@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { DomainMigrations } from './index.js';
+import type { DomainMigrations } from '@tongate/store';
+import type { IndexTables } from '../../index-domain.js';
 
 /** A numeric or bigint column: written as a decimal string or bigint, read back as a decimal string. */
 type Amount = ColumnType<string, bigint | string, bigint | string>;
@@ -196,3 +197,6 @@ export const validatorMigrations: DomainMigrations = (run) => ({
     },
   },
 });
+
+/** The store's chain tables and this domain's, which its derivation writes and its operations read. */
+export type ValidatorsDatabase = IndexTables<ValidatorTables>;

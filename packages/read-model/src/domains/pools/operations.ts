@@ -1,9 +1,9 @@
 import type { v3 } from '@tongate/sdk';
-import type { ChainDatabase } from '@tongate/store';
+import type { PoolsDatabase } from './tables.js';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely } from 'kysely';
-import { addressBook } from '@tongate/read-model';
-import { rawAddress } from '@tongate/read-model';
+import { addressBook } from '../../address-book.js';
+import { rawAddress } from '../../address.js';
 
 export type PoolOperations = Pick<
   V3Handlers,
@@ -16,7 +16,7 @@ export type PoolOperations = Pick<
 >;
 
 /**
- * `/staking/nominatorPools/*` over the pools derivation's tables (indexer `derive/pools.ts`). Lists come newest
+ * `/staking/nominatorPools/*` over the pools derivation's tables (`derive.ts` beside it). Lists come newest
  * first (utime, then lt, then the row's key, a total order); `total_on_page` is the sum of the rewards in the reply, as the hosted API defines it.
  */
 
@@ -39,7 +39,7 @@ function checkedWindow(query: TimeWindow): TimeWindow {
 
 const sum = (values: string[]) => values.reduce((total, v) => total + BigInt(v), 0n).toString();
 
-export function poolOperations(db: Kysely<ChainDatabase>, testnet: boolean): PoolOperations {
+export function poolOperations(db: Kysely<PoolsDatabase>, testnet: boolean): PoolOperations {
   const book = (addresses: Iterable<string | null | undefined>) => addressBook(db, addresses, testnet);
 
   return {

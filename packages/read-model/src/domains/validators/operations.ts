@@ -1,19 +1,19 @@
 import type { Address } from '@ton/core';
 import type { v3 } from '@tongate/sdk';
-import type { ChainDatabase } from '@tongate/store';
+import type { ValidatorsDatabase } from './tables.js';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { addressBook } from '@tongate/read-model';
-import { rawAddress } from '@tongate/read-model';
+import { addressBook } from '../../address-book.js';
+import { rawAddress } from '../../address.js';
 
 export type ValidatorOperations = Pick<
   V3Handlers,
   'getValidatorElections' | 'getValidatorCycles' | 'getValidatorEvents' | 'getValidatorComplaints'
 >;
 
-type Db = Kysely<ChainDatabase>;
-type ComplaintRow = Selectable<ChainDatabase['validator_complaints']>;
-type CycleValidatorRow = Selectable<ChainDatabase['validator_cycle_validators']>;
+type Db = Kysely<ValidatorsDatabase>;
+type ComplaintRow = Selectable<ValidatorsDatabase['validator_complaints']>;
+type CycleValidatorRow = Selectable<ValidatorsDatabase['validator_cycle_validators']>;
 
 /**
  * With embedded participants or validators a row is up to a few hundred times larger, so the hosted API caps

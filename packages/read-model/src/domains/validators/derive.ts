@@ -15,11 +15,10 @@ import {
   type ValidatorCounts,
   type ValidatorSet,
 } from '@tongate/contracts';
-import type { ChainDatabase } from '@tongate/store';
+import type { ValidatorsDatabase } from './tables.js';
 import type { Insertable, Transaction } from 'kysely';
-import type { McBlockBatch } from '../collect.js';
-import { rawAddress } from '@tongate/read-model';
-import type { BlockDerivation, DerivationContext } from './index.js';
+import { rawAddress } from '../../address.js';
+import type { BlockDerivation, DerivationContext, McBlockBatch } from '../../block.js';
 
 /**
  * Validators: the elector's open election (snapshotted on every elector state change, since the elector deletes it
@@ -29,7 +28,7 @@ import type { BlockDerivation, DerivationContext } from './index.js';
  */
 
 type ValidatorTable = keyof Pick<
-  ChainDatabase,
+  ValidatorsDatabase,
   | 'validator_elections'
   | 'validator_election_participants'
   | 'validator_rounds'
@@ -39,7 +38,7 @@ type ValidatorTable = keyof Pick<
   | 'validator_complaints'
   | 'validator_events'
 >;
-type Row<T extends ValidatorTable> = Insertable<ChainDatabase[T]>;
+type Row<T extends ValidatorTable> = Insertable<ValidatorsDatabase[T]>;
 
 /** Rows per INSERT (an election has hundreds of participants; the parameter count of one statement is bounded). */
 const CHUNK = 200;
@@ -235,11 +234,11 @@ export function electorEvents(batch: McBlockBatch, elector: string): Row<'valida
 }
 
 async function insertChunks<T extends ValidatorTable>(
-  trx: Transaction<ChainDatabase>,
+  trx: Transaction<ValidatorsDatabase>,
   table: T,
   rows: Row<T>[],
-  conflict: (keyof ChainDatabase[T] & string)[] | null,
-  update: (keyof ChainDatabase[T] & string)[] = [],
+  conflict: (keyof ValidatorsDatabase[T] & string)[] | null,
+  update: (keyof ValidatorsDatabase[T] & string)[] = [],
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const q = trx.insertInto(table).values(rows.slice(i, i + CHUNK) as never);
@@ -259,7 +258,7 @@ async function insertChunks<T extends ValidatorTable>(
   }
 }
 
-async function writeElector(trx: Transaction<ChainDatabase>, state: ElectorState, lt: string): Promise<void> {
+async function writeElector(trx: Transaction<ValidatorsDatabase>, state: ElectorState, lt: string): Promise<void> {
   const election = electionRows(state, lt);
   if (election) {
     const { election: row, participants } = election;
@@ -323,7 +322,7 @@ async function readSets(ctx: DerivationContext, mcSeqno: number, p34: Cell): Pro
   return [p32, p34].filter((c): c is Cell => c !== null).map((c) => ({ ...base, set: decodeValidatorSet(c) }));
 }
 
-export function validatorsDerivation(): BlockDerivation<ValidatorsPrepared> {
+export function validatorsDerivation(): BlockDerivation<ValidatorsPrepared, ValidatorsDatabase> {
   let electorAccount: string | null | undefined;
   /** Param 34's hash as last written (cycles are written when it changes; once more after a restart). */
   let lastP34: string | null = null;

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { beginCell, Cell } from '@ton/core';
 import { decodeElectionConfig, decodeElectorData, loadConfigDictionary, unfreezeCredits } from '@tongate/contracts';
 import { describe, expect, it } from 'vitest';
-import type { McBlockBatch } from '../src/collect.js';
-import { cycleRows, electionRows, electorEvents, roundRows } from '../src/derive/validators.js';
+import type { McBlockBatch } from '../src/block.js';
+import { cycleRows, electionRows, electorEvents, roundRows } from '../src/domains/validators/derive.js';
 import { fixturePath } from '@tongate/testdata';
 
 const ACCOUNTS = `${fixturePath('accounts')}/`;

@@ -11,13 +11,12 @@ import {
   type NominatorPosition,
   type StakingContract,
 } from '@tongate/contracts';
-import type { ChainDatabase, NominatorPoolEventsTable, NominatorPoolValidatorEventsTable } from '@tongate/store';
+import type { PoolsDatabase, NominatorPoolEventsTable, NominatorPoolValidatorEventsTable } from './tables.js';
 import { Address, Cell } from '@ton/core';
 import type { ChainSource } from '@tongate/chain';
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { McBlockBatch } from '../collect.js';
-import { rawAddress } from '@tongate/read-model';
-import type { BlockDerivation } from './index.js';
+import { rawAddress } from '../../address.js';
+import type { BlockDerivation, McBlockBatch } from '../../block.js';
 
 /**
  * Nominator pools: pools are recognised by code hash among the accounts a block changed. Each one's data after the
@@ -432,7 +431,7 @@ function decodeOrNull<T>(decode: () => T): T | null {
   }
 }
 
-export function poolsDerivation(): BlockDerivation<PoolState[]> {
+export function poolsDerivation(): BlockDerivation<PoolState[], PoolsDatabase> {
   return {
     name: 'pools',
     async prepare(batch, db, ctx) {
@@ -441,7 +440,7 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
         return kind && s.data_boc && s.account_status === 'active' ? [{ state: s, kind }] : [];
       });
       if (found.length === 0) return [];
-      const stored = await (db as Kysely<ChainDatabase>)
+      const stored = await (db as Kysely<PoolsDatabase>)
         .selectFrom('nominator_pools')
         .select(['address', 'data_boc', 'balance', 'state', 'stake_amount_sent'])
         .where(
@@ -529,7 +528,7 @@ export function poolsDerivation(): BlockDerivation<PoolState[]> {
       }
       return out;
     },
-    async write(trx: Transaction<ChainDatabase>, batch, pools) {
+    async write(trx: Transaction<PoolsDatabase>, batch, pools) {
       for (const p of pools) {
         const row = {
           kind: p.kind,

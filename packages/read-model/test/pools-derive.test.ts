@@ -13,7 +13,7 @@ import {
   singleNominatorEvents,
   SINGLE_NOMINATOR_IDLE,
   type PoolTransaction,
-} from '../src/derive/pools.js';
+} from '../src/domains/pools/derive.js';
 import { fixturePath } from '@tongate/testdata';
 
 const ACCOUNTS = `${fixturePath('accounts', 'nominator-pool')}/`;
