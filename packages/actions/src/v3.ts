@@ -69,6 +69,7 @@ const DETAILS: Record<string, FieldMap> = {
   call_contract: { ...TRANSFER_PARTY, opcode: 'opcode', value: 'value', value_extra_currencies: 'extra_currencies' },
   contract_deploy: { ...TRANSFER_PARTY, opcode: 'opcode', value: 'value' },
   tick_tock: {},
+  unknown: {},
   jetton_transfer: {
     asset: 'asset',
     source: 'sender',

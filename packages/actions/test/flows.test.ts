@@ -423,3 +423,27 @@ describe('tonstakers withdrawals', () => {
     });
   });
 });
+
+const at = (a: string) => Address.parseRaw(a);
+const topTypes = (actions: ClassifiedAction[]) =>
+  actions
+    .filter((a) => !a.ancestor_type)
+    .map((a) => a.type)
+    .sort();
+
+describe('unknown', () => {
+  it('a trace nothing is read from (a request whose wallet sent nothing) is one unknown action keyed by the trace', () => {
+    const input = syntheticTrace([{ ...ext, aborted: true }]);
+    const actions = classify(input);
+    expect(actions).toHaveLength(1);
+    expect(actions[0]).toMatchObject({
+      type: 'unknown',
+      action_id: input.trace.trace_id,
+      tx_hashes: [input.transactions[0].hash],
+      accounts: [WALLET],
+      success: false,
+    });
+    expect(toV3Action(actions[0]).type).toBe('unknown');
+    expect(classify(syntheticTrace([ext, { account: OTHER, from: 0 }])).map((a) => a.type)).toEqual(['ton_transfer']);
+  });
+});
