@@ -117,6 +117,8 @@ const DETAILS: Record<string, FieldMap> = {
   nft_cancel_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
   nft_finish_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
   nft_update_sale: { source: 'owner', asset_secondary: 'nft_item' },
+  teleitem_start_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
+  teleitem_cancel_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
   dns_purchase: NFT_TRANSFER,
   dns_release: { source: 'source', asset: 'nft_collection', asset_secondary: 'nft_item', value: 'value' },
   nft_mint: { source: 'owner', asset: 'nft_collection', asset_secondary: 'nft_item' },

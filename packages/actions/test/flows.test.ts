@@ -431,6 +431,56 @@ const topTypes = (actions: ClassifiedAction[]) =>
     .map((a) => a.type)
     .sort();
 
+describe('Telemint item auctions', () => {
+  const item = addr(140);
+  const collection = addr(141);
+  const beneficiary = addr(142);
+  const fragment = {
+    NftItem: { collection_address: collection, index: 7, content: { uri: 'https://nft.fragment.com/username/alice.json' } },
+  };
+  const elsewhere = { NftItem: { collection_address: collection, index: 7, content: { uri: 'https://example.org/items/7.json' } } };
+  // auction_config: beneficiary_address initial_min_bid:Coins max_bid:Coins min_bid_step:uint8 min_extend_time:uint32 duration:uint32
+  const config = beginCell()
+    .storeAddress(at(beneficiary))
+    .storeCoins(5_000_000_000n)
+    .storeCoins(900_000_000_000n)
+    .storeUint(5, 8)
+    .storeUint(3600, 32)
+    .storeUint(86400, 32)
+    .endCell();
+  const start = beginCell().storeUint(0x487a8e81, 32).storeUint(9, 64).storeRef(config).endCell();
+  const cancel = beginCell().storeUint(0x371638ae, 32).storeUint(10, 64).endCell();
+  const ok = beginCell().storeUint(0xa37a0983, 32).storeUint(9, 64).endCell();
+  const flow = (body: typeof start) => [ext, { account: item, from: 0, body }, { account: WALLET, from: 1, body: ok }];
+
+  it("the owner's teleitem_start_auction#487a8e81 to a Fragment item: its bids from the auction config", () => {
+    const actions = classify(syntheticTrace(flow(start), { [item]: fragment }));
+    expect(topTypes(actions)).toEqual(['teleitem_start_auction']);
+    const [started] = actions;
+    expect(started.tx_hashes).toHaveLength(3);
+    expect(v3(started)).toMatchObject({
+      nft_item: item,
+      nft_collection: collection,
+      nft_item_index: '7',
+      owner: WALLET,
+      auction_address: item,
+      listing_address: null,
+      marketplace_fee_address: beneficiary,
+      min_bid: '5000000000',
+      max_bid: '900000000000',
+    });
+  });
+
+  it('teleitem_cancel_auction#371638ae to a Fragment item; both requests are calls at an item that is not Fragment', () => {
+    const cancelled = classify(syntheticTrace(flow(cancel), { [item]: fragment }));
+    expect(topTypes(cancelled)).toEqual(['teleitem_cancel_auction']);
+    expect(v3(cancelled[0])).toMatchObject({ owner: WALLET, auction_address: item, nft_item: item, nft_collection: collection });
+    for (const body of [start, cancel]) {
+      expect(topTypes(classify(syntheticTrace(flow(body), { [item]: elsewhere })))).toEqual(['call_contract', 'call_contract']);
+    }
+  });
+});
+
 describe('unknown', () => {
   it('a trace nothing is read from (a request whose wallet sent nothing) is one unknown action keyed by the trace', () => {
     const input = syntheticTrace([{ ...ext, aborted: true }]);
