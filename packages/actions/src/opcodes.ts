@@ -52,6 +52,24 @@ export const EVAA = {
   SUPPLY_FAIL: 0x11f,
   WITHDRAW_COLLATERALIZED: 0x211,
   WITHDRAW_FAIL: 0x211f,
+  LIQUIDATE_MASTER: 0x3,
+  LIQUIDATE_USER: 0x31,
+  LIQUIDATE_SATISFIED: 0x311,
+  LIQUIDATE_UNSATISFIED: 0x31f,
+  LIQUIDATE_SUCCESS: 0x311a,
+  LIQUIDATE_FAIL: 0x311f,
+  /** why a user contract refused a liquidation (the error that ends liquidate_unsatisfied) */
+  LIQUIDATION_ERROR: new Map<number, string>([
+    [0xe001, 'master_liquidating_too_much'],
+    [0xe002, 'user_withdraw_in_progress'],
+    [0xe003, 'not_liquidatable'],
+    [0xe004, 'execution_crashed'],
+    [0xe005, 'min_collateral_not_satisfied'],
+    [0xe006, 'user_not_enough_collateral'],
+    [0xe007, 'user_liquidating_too_much'],
+    [0xe008, 'master_not_enough_liquidity'],
+    [0xe009, 'liquidation_prices_missing'],
+  ]),
   /** sha256("TON"): the asset id EVAA gives Toncoin */
   TON_ASSET_ID: '1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8a',
   /** excesses a user contract returns when a withdrawal is refused, by reason */

@@ -151,6 +151,13 @@ const DETAILS: Record<string, FieldMap> = {
     amount: 'amount',
     'evaa_withdraw_data.is_ton': null,
   },
+  evaa_liquidate: {
+    source: 'source',
+    destination: 'borrower',
+    destination_secondary: 'borrower_contract',
+    asset: 'collateral',
+    amount: 'amount',
+  },
   jvault_claim: {
     source: 'source',
     source_secondary: 'stake_wallet',

@@ -481,6 +481,110 @@ describe('Telemint item auctions', () => {
   });
 });
 
+describe('EVAA liquidations', () => {
+  const master = addr(150);
+  const user = addr(151);
+  const borrower = addr(152);
+  const collateralId = 0xabcdefn;
+  const header = () => beginCell().storeCoins(4).storeMaybeRef(null).storeUint(0, 2);
+  const request = beginCell()
+    .storeUint(3, 32)
+    .storeUint(1, 64)
+    .storeAddress(at(borrower))
+    .storeAddress(at(WALLET))
+    .storeUint(collateralId, 256)
+    .storeUint(0, 64)
+    .storeUint(0, 2)
+    .storeUint(1_000_000n, 64)
+    .storeRef(beginCell().storeUint(0, 64).storeRef(beginCell().endCell()).endCell())
+    .storeRef(beginCell().endCell())
+    .endCell();
+  const toUser = header().storeUint(0x31, 32).storeUint(1, 64).endCell();
+  const satisfied = beginCell()
+    .storeUint(0x311, 32)
+    .storeUint(1, 64)
+    .storeAddress(at(borrower))
+    .storeAddress(at(WALLET))
+    .storeUint(0x1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8an, 256)
+    .storeRef(
+      beginCell()
+        .storeInt(-900, 64)
+        .storeUint(950_000n, 64)
+        .storeUint(0, 64)
+        .storeInt(0, 64)
+        .storeUint(collateralId, 256)
+        .storeInt(-700, 64)
+        .storeUint(420_000n, 64)
+        .endCell(),
+    )
+    .endCell();
+  const unsatisfied = beginCell()
+    .storeUint(0x31f, 32)
+    .storeUint(1, 64)
+    .storeAddress(at(borrower))
+    .storeAddress(at(WALLET))
+    .storeUint(1, 256)
+    .storeRef(
+      beginCell()
+        .storeUint(1_000_000n, 64)
+        .storeUint(collateralId, 256)
+        .storeUint(0, 64)
+        .storeUint(0, 64)
+        .storeRef(beginCell().endCell())
+        .storeUint(0xe003, 32)
+        .endCell(),
+    )
+    .endCell();
+  const confirmed = header().storeUint(0x311a, 32).storeUint(1, 64).endCell();
+
+  it('liquidate_master#3 → liquidate_user → satisfied → liquidate_success: the collateral reward and the debt repaid', () => {
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: master, from: 0, body: request },
+        { account: user, from: 1, body: toUser },
+        { account: master, from: 2, body: satisfied },
+        { account: user, from: 3, body: confirmed },
+      ]),
+    );
+    expect(topTypes(actions)).toEqual(['evaa_liquidate']);
+    expect(actions[0].success).toBe(true);
+    expect(v3(actions[0])).toMatchObject({
+      source: WALLET,
+      borrower,
+      borrower_contract: user,
+      amount: '420000',
+      debt_amount: '950000',
+      asset_id: `0x${collateralId.toString(16).padStart(64, '0')}`,
+      fail_reason: null,
+    });
+  });
+
+  it("the user contract's liquidate_unsatisfied#31f names the refusal; op 3 to a contract without the user header is a call", () => {
+    const refused = classify(
+      syntheticTrace([
+        ext,
+        { account: master, from: 0, body: request },
+        { account: user, from: 1, body: toUser },
+        { account: master, from: 2, body: unsatisfied },
+      ]),
+    );
+    expect(topTypes(refused)).toEqual(['evaa_liquidate']);
+    expect(refused[0].success).toBe(false);
+    expect(v3(refused[0])).toMatchObject({ fail_reason: 'not_liquidatable', amount: '0', debt_amount: '1000000', borrower });
+    const bare = beginCell().storeUint(0x31, 32).storeUint(1, 64).endCell();
+    const notEvaa = classify(
+      syntheticTrace([
+        ext,
+        { account: master, from: 0, body: request },
+        { account: user, from: 1, body: bare },
+        { account: master, from: 2, body: unsatisfied },
+      ]),
+    );
+    expect(topTypes(notEvaa)).toEqual(['call_contract', 'call_contract', 'call_contract']);
+  });
+});
+
 describe('unknown', () => {
   it('a trace nothing is read from (a request whose wallet sent nothing) is one unknown action keyed by the trace', () => {
     const input = syntheticTrace([{ ...ext, aborted: true }]);
