@@ -192,6 +192,7 @@ const DETAILS: Record<string, FieldMap> = {
   tgbtc_mint_fallback: TGBTC_MINT,
   tgbtc_new_key: TGBTC_NEW_KEY,
   tgbtc_new_key_fallback: TGBTC_NEW_KEY,
+  tgbtc_dkg_log_fallback: { source: 'coordinator', asset: 'pubkey', value: 'timestamp' },
   tonco_deploy_pool: {
     source: 'source',
     destination: 'router',

@@ -585,6 +585,47 @@ describe('EVAA liquidations', () => {
   });
 });
 
+describe('tgBTC keys without their whole flow', () => {
+  const caller = addr(170);
+  const coordinator = addr(171);
+  const call = beginCell().storeUint(0x690f357a, 32).storeUint(0, 64).endCell();
+  const newKeyLog = beginCell()
+    .storeUint(0x27756729, 32)
+    .storeCoins(55n)
+    .storeUint(0xbeefn, 256)
+    .storeAddress(at(addr(172)))
+    .endCell();
+  const dkg = beginCell().storeUint(0x453443a6, 32).storeUint(1_760_000_123, 64).storeUint(0xbeefn, 256).endCell();
+  const pubkey = 'beef'.padStart(64, '0');
+
+  it('a new key announced at the 0x690f357a call without the DKG-completed event is tgbtc_new_key_fallback', () => {
+    const actions = classify(
+      syntheticTrace([ext, { account: caller, from: 0 }, { account: coordinator, from: 1, body: call, logs: [newKeyLog] }]),
+    );
+    const [fallback] = ofType(actions, 'tgbtc_new_key_fallback');
+    expect(v3(fallback)).toMatchObject({ source: null, coordinator, pubkey, pegout: addr(172), amount: '55' });
+    const full = classify(
+      syntheticTrace([ext, { account: caller, from: 0, logs: [dkg] }, { account: coordinator, from: 1, body: call, logs: [newKeyLog] }]),
+    );
+    expect(ofType(full, 'tgbtc_new_key')).toHaveLength(1);
+    expect(ofType(full, 'tgbtc_new_key_fallback')).toHaveLength(0);
+  });
+
+  it('the DKG-completed event of a call that announced no key is tgbtc_dkg_log_fallback; the event alone is nothing', () => {
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: caller, from: 0, logs: [dkg] },
+        { account: coordinator, from: 1, body: call, aborted: true, exitCode: 40 },
+      ]),
+    );
+    expect(topTypes(actions)).toEqual(['tgbtc_dkg_log_fallback']);
+    expect(v3(actions[0])).toMatchObject({ coordinator: caller, pubkey, timestamp: '1760000123' });
+    const alone = classify(syntheticTrace([ext, { account: caller, from: 0, logs: [dkg] }]));
+    expect(topTypes(alone).filter((t) => t.startsWith('tgbtc'))).toEqual([]);
+  });
+});
+
 describe('unknown', () => {
   it('a trace nothing is read from (a request whose wallet sent nothing) is one unknown action keyed by the trace', () => {
     const input = syntheticTrace([{ ...ext, aborted: true }]);
