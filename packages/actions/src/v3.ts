@@ -255,6 +255,10 @@ const DETAILS: Record<string, FieldMap> = {
   cocoon_grant_refund: COCOON,
   cocoon_proxy_payout: TRANSFER_PARTY,
   cocoon_unregister_proxy: { destination: 'destination' },
+  cocoon_register_proxy: { destination: 'destination' },
+  cocoon_proxy_charge: TRANSFER_PARTY,
+  cocoon_client_register: TRANSFER_PARTY,
+  cocoon_client_change_secret_hash: TRANSFER_PARTY,
   cocoon_worker_payout: COCOON,
 };
 

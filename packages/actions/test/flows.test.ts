@@ -585,6 +585,72 @@ describe('EVAA liquidations', () => {
   });
 });
 
+describe('cocoon registrations and charges', () => {
+  const proxy = addr(160);
+  const client = addr(161);
+  const root = addr(162);
+  const excesses = beginCell().storeUint(0x2565934c, 32).storeUint(5, 64).endCell();
+  const clientRequest = beginCell().storeUint(0x65448ff4, 32).storeUint(5, 64).endCell();
+
+  it("a proxy's charge payload: the excesses and its request to the client; without them it is a call", () => {
+    const charge = beginCell().storeUint(0xbb63ff93, 32).storeUint(5, 64).storeUint(1234, 64).storeAddress(at(proxy)).endCell();
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: proxy, from: 0, body: charge },
+        { account: WALLET, from: 1, body: excesses },
+        { account: client, from: 1, body: clientRequest, aborted: true, exitCode: 1014 },
+      ]),
+    );
+    expect(topTypes(actions)).toEqual(['cocoon_proxy_charge']);
+    expect(actions[0].success).toBe(true);
+    expect(v3(actions[0])).toMatchObject({
+      source: proxy,
+      destination: client,
+      query_id: '5',
+      new_tokens_used: '1234',
+      expected_address: proxy,
+    });
+    expect(topTypes(classify(syntheticTrace([ext, { account: proxy, from: 0, body: charge }])))).toEqual(['call_contract']);
+  });
+
+  it('register_proxy#927c7cb5 answered by the root with excesses', () => {
+    const register = beginCell().storeUint(0x927c7cb5, 32).storeUint(6, 64).storeStringTail('proxy info').endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: root, from: 0, body: register }, { account: WALLET, from: 1, body: excesses }]),
+    );
+    expect(topTypes(actions)).toEqual(['cocoon_register_proxy']);
+    expect(v3(actions[0])).toMatchObject({ destination: root, query_id: '6' });
+    expect(topTypes(classify(syntheticTrace([ext, { account: root, from: 0, body: register }])))).toEqual(['call_contract']);
+  });
+
+  it("the owner registering a client and changing its secret hash, each with the client's answer", () => {
+    const answered = (body: typeof excesses) =>
+      classify(
+        syntheticTrace([
+          ext,
+          { account: client, from: 0, body },
+          { account: proxy, from: 1, body: clientRequest, aborted: true, exitCode: 1014 },
+          { account: WALLET, from: 1, body: excesses },
+        ]),
+      );
+    const register = beginCell().storeUint(0xc45f9f3b, 32).storeUint(7, 64).storeUint(99, 64).storeAddress(at(WALLET)).endCell();
+    const registered = answered(register);
+    expect(topTypes(registered)).toEqual(['cocoon_client_register']);
+    expect(v3(registered[0])).toMatchObject({ source: WALLET, destination: client, query_id: '7', nonce: 99 });
+    const secret = beginCell().storeUint(0xa9357034, 32).storeUint(8, 64).storeUint(0xfeedn, 256).storeAddress(at(WALLET)).endCell();
+    const changed = answered(secret);
+    expect(topTypes(changed)).toEqual(['cocoon_client_change_secret_hash']);
+    expect(v3(changed[0])).toMatchObject({
+      source: WALLET,
+      destination: client,
+      query_id: '8',
+      new_secret_hash: 'feed'.padStart(64, '0'),
+    });
+    expect(topTypes(classify(syntheticTrace([ext, { account: client, from: 0, body: register }])))).toEqual(['call_contract']);
+  });
+});
+
 describe('tgBTC keys without their whole flow', () => {
   const caller = addr(170);
   const coordinator = addr(171);

@@ -1,6 +1,6 @@
 import type { Slice } from '@ton/core';
 import { type ActionDraft, type MatchContext, opcodeMatcher, nodeSet } from '../core.js';
-import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
+import { coinsStr, loadAddress, tryDecode, uint256Hex, uintStr } from '../decode.js';
 import { OP } from '../opcodes.js';
 import { bodySlice, childWithOp, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
 import type { DataValue } from '../types.js';
@@ -102,6 +102,71 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
         destination: payout.account,
         amount: value(payout),
         cocoon_grant_refund_data: req,
+      });
+    },
+  ],
+  [
+    OP.COCOON_CHARGE_PAYLOAD,
+    (start) => {
+      const req = read(start, OP.COCOON_CHARGE_PAYLOAD, (s) => ({
+        query_id: uintStr(s, 64),
+        new_tokens_used: uintStr(s, 64),
+        expected_address: loadAddress(s),
+      }));
+      // the proxy charges its client: the excesses go back and the client is told (its transaction usually fails)
+      const excess = childWithOp(start, OP.COCOON_RETURN_EXCESSES_BACK);
+      const clientRequest = childWithOp(start, OP.COCOON_CLIENT_PROXY_REQUEST);
+      if (!req || !excess || !clientRequest) return null;
+      return draft('cocoon_proxy_charge', [start, excess, clientRequest], !start.tx.aborted, {
+        source: start.account,
+        destination: clientRequest.account,
+        amount: '0',
+        cocoon_proxy_charge_data: req,
+      });
+    },
+  ],
+  [
+    OP.COCOON_REGISTER_PROXY,
+    (start) => {
+      const req = read(start, OP.COCOON_REGISTER_PROXY, (s) => ({ query_id: uintStr(s, 64) }));
+      const excess = childWithOp(start, OP.COCOON_RETURN_EXCESSES_BACK);
+      if (!req || !excess) return null;
+      return draft('cocoon_register_proxy', [start, excess], !start.tx.aborted, {
+        source: src(start),
+        destination: start.account,
+        cocoon_register_proxy_data: req,
+      });
+    },
+  ],
+  [
+    OP.COCOON_OWNER_CLIENT_REGISTER,
+    (start) => {
+      const req = read(start, OP.COCOON_OWNER_CLIENT_REGISTER, (s) => ({
+        query_id: uintStr(s, 64),
+        nonce: uintStr(s, 64),
+        owner: loadAddress(s),
+      }));
+      if (!req || !isClientRequest(start)) return null;
+      return draft('cocoon_client_register', clientRequestNodes(start), !start.tx.aborted, {
+        source: req.owner,
+        destination: start.account,
+        cocoon_client_register_data: { query_id: req.query_id, nonce: req.nonce },
+      });
+    },
+  ],
+  [
+    OP.COCOON_OWNER_CLIENT_CHANGE_SECRET_HASH,
+    (start) => {
+      const req = read(start, OP.COCOON_OWNER_CLIENT_CHANGE_SECRET_HASH, (s) => ({
+        query_id: uintStr(s, 64),
+        new_secret_hash: uint256Hex(s),
+        owner: loadAddress(s),
+      }));
+      if (!req || !isClientRequest(start)) return null;
+      return draft('cocoon_client_change_secret_hash', clientRequestNodes(start), !start.tx.aborted, {
+        source: req.owner,
+        destination: start.account,
+        cocoon_client_change_secret_hash_data: { query_id: req.query_id, new_secret_hash: req.new_secret_hash },
       });
     },
   ],
