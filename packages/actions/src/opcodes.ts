@@ -165,6 +165,9 @@ export const COFFEE = {
   PAYOUT_INTERNAL: 0xc0ffee21,
   PAYOUT: 0xc0ffee32,
   DEPLOY: 0xc0ffee22,
+  CREATE_VAULT: 0xc0ffee06,
+  /** the three legs of a staking position's withdrawal share one opcode */
+  STAKING_POSITION_WITHDRAW: 0xcb03bfaf,
 } as const;
 
 export const DEDUST_LIQUIDITY = {

@@ -708,3 +708,89 @@ describe('unknown', () => {
     expect(classify(syntheticTrace([ext, { account: OTHER, from: 0 }])).map((a) => a.type)).toEqual(['ton_transfer']);
   });
 });
+
+describe('coffee staking withdrawals and vaults', () => {
+  const position = addr(180);
+  const master = addr(181);
+  const payer = addr(182);
+  const masterWallet = addr(183);
+  const userWallet = addr(184);
+  const jetton = addr(185);
+  const withdraw = (...fields: ((b: ReturnType<typeof beginCell>) => unknown)[]) => {
+    const b = beginCell().storeUint(0xcb03bfaf, 32).storeUint(3, 64);
+    for (const f of fields) f(b);
+    return b.endCell();
+  };
+  const first = withdraw();
+  const second = withdraw(
+    (b) => b.storeUint(42, 64),
+    (b) => b.storeAddress(at(WALLET)),
+    (b) => b.storeCoins(777n),
+    (b) => b.storeRef(beginCell().storeAddress(at(masterWallet)).storeCoins(5000n).endCell()),
+  );
+  const third = withdraw(
+    (b) => b.storeAddress(at(masterWallet)),
+    (b) => b.storeCoins(5000n),
+    (b) => b.storeAddress(at(WALLET)),
+  );
+  const transfer = beginCell()
+    .storeUint(0x0f8a7ea5, 32)
+    .storeUint(3, 64)
+    .storeCoins(5000n)
+    .storeAddress(at(WALLET))
+    .storeAddress(at(WALLET))
+    .storeBit(false)
+    .storeCoins(0)
+    .storeBit(false)
+    .endCell();
+  const internal = beginCell().storeUint(0x178d4519, 32).storeUint(3, 64).storeCoins(5000n).endCell();
+  const interfaces = {
+    [masterWallet]: { JettonWallet: { owner: payer, jetton } },
+    [userWallet]: { JettonWallet: { owner: WALLET, jetton } },
+  };
+  const steps = (payoutWallet: string) => [
+    ext,
+    { account: position, from: 0, body: first },
+    { account: master, from: 1, body: second },
+    { account: payer, from: 2, body: third },
+    { account: payoutWallet, from: 3, body: transfer },
+    { account: userWallet, from: 4, body: internal },
+  ];
+
+  it('the three staking_position_withdraw legs and the payout from the jetton wallet the last leg names', () => {
+    const actions = classify(syntheticTrace(steps(masterWallet), interfaces));
+    expect(topTypes(actions)).toEqual(['coffee_staking_withdraw']);
+    expect(v3(actions[0])).toMatchObject({
+      source: WALLET,
+      source_jetton_wallet: userWallet,
+      pool: master,
+      pool_jetton_wallet: masterWallet,
+      asset: jetton,
+      amount: '5000',
+      nft_address: position,
+      nft_index: '42',
+      points: '777',
+    });
+    const elsewhere = classify(syntheticTrace(steps(addr(186)), { [addr(186)]: { JettonWallet: { owner: payer, jetton } } }));
+    expect(topTypes(elsewhere)).not.toContain('coffee_staking_withdraw');
+  });
+
+  it('create_vault#c0ffee06 with the factory deploying the vault; without the deployment it is a call', () => {
+    const vault = addr(187);
+    // asset jetton$01 chain:uint8 hash:uint256
+    const create = beginCell()
+      .storeUint(0xc0ffee06, 32)
+      .storeUint(4, 64)
+      .storeUint(1, 2)
+      .storeUint(0, 8)
+      .storeBuffer(Buffer.from(jetton.slice(2), 'hex'))
+      .endCell();
+    const deploy = beginCell().storeUint(0xc0ffee22, 32).storeUint(4, 64).endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: addr(188), from: 0, body: create }, { account: vault, from: 1, body: deploy, deploys: true }]),
+    );
+    expect(topTypes(actions)).toEqual(['coffee_create_vault']);
+    expect(v3(actions[0])).toMatchObject({ source: WALLET, vault, asset: jetton, value: null });
+    expect(topTypes(classify(syntheticTrace([ext, { account: addr(188), from: 0, body: create }])))).toEqual(['call_contract']);
+  });
+});
