@@ -58,6 +58,15 @@ const TGBTC_NEW_KEY: FieldMap = {
   asset: 'asset',
 };
 
+const COFFEE_STAKING: FieldMap = {
+  source: 'source',
+  source_secondary: 'source_jetton_wallet',
+  destination: 'pool',
+  destination_secondary: 'pool_jetton_wallet',
+  asset: 'asset',
+  amount: 'amount',
+};
+
 const DETAILS: Record<string, FieldMap> = {
   ton_transfer: {
     ...TRANSFER_PARTY,
@@ -236,22 +245,8 @@ const DETAILS: Record<string, FieldMap> = {
     asset: 'asset',
     amount: 'amount',
   },
-  coffee_staking_deposit: {
-    source: 'source',
-    source_secondary: 'source_jetton_wallet',
-    destination: 'pool',
-    destination_secondary: 'pool_jetton_wallet',
-    asset: 'asset',
-    amount: 'amount',
-  },
-  coffee_staking_withdraw: {
-    source: 'source',
-    source_secondary: 'source_jetton_wallet',
-    destination: 'pool',
-    destination_secondary: 'pool_jetton_wallet',
-    asset: 'asset',
-    amount: 'amount',
-  },
+  coffee_staking_deposit: COFFEE_STAKING,
+  coffee_staking_withdraw: COFFEE_STAKING,
   coffee_create_vault: { source: 'source', destination: 'vault', asset: 'asset', value: 'value' },
   vesting_send_message: { source: 'source', destination: 'vesting', destination_secondary: 'destination', amount: 'amount' },
   vesting_add_whitelist: { source: 'source', destination: 'vesting' },

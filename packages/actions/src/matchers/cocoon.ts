@@ -140,35 +140,19 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
   ],
   [
     OP.COCOON_OWNER_CLIENT_REGISTER,
-    (start) => {
-      const req = read(start, OP.COCOON_OWNER_CLIENT_REGISTER, (s) => ({
+    (start) =>
+      ownerClientRequest(start, 'cocoon_client_register', OP.COCOON_OWNER_CLIENT_REGISTER, (s) => ({
         query_id: uintStr(s, 64),
         nonce: uintStr(s, 64),
-        owner: loadAddress(s),
-      }));
-      if (!req || !isClientRequest(start)) return null;
-      return draft('cocoon_client_register', clientRequestNodes(start), !start.tx.aborted, {
-        source: req.owner,
-        destination: start.account,
-        cocoon_client_register_data: { query_id: req.query_id, nonce: req.nonce },
-      });
-    },
+      })),
   ],
   [
     OP.COCOON_OWNER_CLIENT_CHANGE_SECRET_HASH,
-    (start) => {
-      const req = read(start, OP.COCOON_OWNER_CLIENT_CHANGE_SECRET_HASH, (s) => ({
+    (start) =>
+      ownerClientRequest(start, 'cocoon_client_change_secret_hash', OP.COCOON_OWNER_CLIENT_CHANGE_SECRET_HASH, (s) => ({
         query_id: uintStr(s, 64),
         new_secret_hash: uint256Hex(s),
-        owner: loadAddress(s),
-      }));
-      if (!req || !isClientRequest(start)) return null;
-      return draft('cocoon_client_change_secret_hash', clientRequestNodes(start), !start.tx.aborted, {
-        source: req.owner,
-        destination: start.account,
-        cocoon_client_change_secret_hash_data: { query_id: req.query_id, new_secret_hash: req.new_secret_hash },
-      });
-    },
+      })),
   ],
   [
     OP.COCOON_UNREGISTER_PROXY,
@@ -187,6 +171,25 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
 
 function draft(type: string, nodes: (TraceNode | undefined)[], success: boolean, fields: ActionDraft['fields']): ActionDraft {
   return { type, nodes: nodeSet(...nodes), success, fields };
+}
+
+/**
+ * An owner request to a client contract that ends with the owner's excesses address (register, secret hash
+ * change): the reference names that address the owner. Read only with the client's answer.
+ */
+function ownerClientRequest(
+  start: TraceNode,
+  type: string,
+  op: number,
+  fields: (s: Slice) => Record<string, DataValue>,
+): ActionDraft | null {
+  const req = read(start, op, (s) => ({ data: fields(s), owner: loadAddress(s) }));
+  if (!req || !isClientRequest(start)) return null;
+  return draft(type, clientRequestNodes(start), !start.tx.aborted, {
+    source: req.owner,
+    destination: start.account,
+    [`${type}_data`]: req.data,
+  });
 }
 
 /** A client contract answering its owner: the excesses returned and its message to the proxy (which may fail). */
