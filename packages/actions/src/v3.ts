@@ -185,6 +185,7 @@ const DETAILS: Record<string, FieldMap> = {
     asset: 'channel',
     asset_secondary: 'msglib_connection',
   },
+  layerzero_dvn_verify: { source: 'initiator' },
   layerzero_receive: { source: 'sender', destination: 'oapp', destination_secondary: 'channel' },
   layerzero_send: { source: 'initiator' },
   layerzero_send_tokens: {
@@ -254,6 +255,7 @@ const DETAILS: Record<string, FieldMap> = {
   multisig_approve: TRANSFER_PARTY,
   multisig_execute: TRANSFER_PARTY,
   cocoon_client_increase_stake: COCOON,
+  cocoon_client_withdraw: COCOON,
   cocoon_client_request_refund: TRANSFER_PARTY,
   cocoon_client_top_up: COCOON,
   cocoon_grant_refund: COCOON,

@@ -794,3 +794,122 @@ describe('coffee staking withdrawals and vaults', () => {
     expect(topTypes(classify(syntheticTrace([ext, { account: addr(188), from: 0, body: create }])))).toEqual(['call_contract']);
   });
 });
+
+describe('cocoon client withdrawal', () => {
+  const proxy = addr(190);
+  const client = addr(191);
+  const withdraw = beginCell().storeUint(0xda068e78, 32).storeUint(11, 64).storeAddress(at(WALLET)).endCell();
+  const excesses = beginCell().storeUint(0x2565934c, 32).storeUint(11, 64).endCell();
+  const proxyRequest = (payload: ReturnType<typeof beginCell> | null) =>
+    beginCell()
+      .storeUint(0x65448ff4, 32)
+      .storeUint(11, 64)
+      .storeAddress(at(WALLET))
+      .storeRef(beginCell().storeUint(0, 2).storeCoins(0n).endCell())
+      .storeMaybeRef(payload?.endCell() ?? null)
+      .endCell();
+  const granted = beginCell().storeUint(0xc68ebc7b, 32).storeCoins(3_000_000_000n).storeAddress(at(WALLET));
+
+  it('owner_client_withdraw answered by the client request to its proxy granting the refund', () => {
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: client, from: 0, body: withdraw },
+        { account: proxy, from: 1, body: proxyRequest(granted) },
+        { account: WALLET, from: 1, body: excesses },
+      ]),
+    );
+    expect(topTypes(actions)).toEqual(['cocoon_client_withdraw']);
+    expect(actions[0].success).toBe(true);
+    expect(actions[0].tx_hashes).toHaveLength(4);
+    expect(v3(actions[0])).toMatchObject({
+      source: WALLET,
+      destination: client,
+      amount: '3000000000',
+      query_id: '11',
+      withdraw_amount: '3000000000',
+    });
+  });
+
+  it('a client request without the refund grant withdraws 0; a failed withdrawal is reported as failed', () => {
+    const bare = classify(
+      syntheticTrace([ext, { account: client, from: 0, body: withdraw }, { account: proxy, from: 1, body: proxyRequest(null) }]),
+    );
+    expect(topTypes(bare)).toEqual(['cocoon_client_withdraw']);
+    expect(v3(bare[0])).toMatchObject({ amount: '0', withdraw_amount: '0' });
+    const failed = classify(
+      syntheticTrace([
+        ext,
+        { account: client, from: 0, body: withdraw, aborted: true, exitCode: 1000 },
+        { account: proxy, from: 1, body: proxyRequest(granted) },
+      ]),
+    );
+    expect(failed[0].success).toBe(false);
+  });
+
+  it('the same opcode at a contract that sends no client request, or a request not of the client layout, is a call', () => {
+    expect(topTypes(classify(syntheticTrace([ext, { account: addr(192), from: 0, body: withdraw }])))).toEqual(['call_contract']);
+    const notRequest = beginCell().storeUint(0x65448ff4, 32).storeUint(11, 64).endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: addr(192), from: 0, body: withdraw }, { account: proxy, from: 1, body: notRequest }]),
+    );
+    expect(ofType(actions, 'cocoon_client_withdraw')).toHaveLength(0);
+  });
+});
+
+describe('layerzero DVN verification', () => {
+  const dvn = addr(200);
+  const proxy = addr(201);
+  const uln = addr(202);
+  const connection = addr(203);
+  const lz = (op: number) => beginCell().storeUint(op, 32).storeUint(21, 64).storeCoins(0n).storeAddress(at(WALLET));
+  const ones = (n: number) => (1n << BigInt(n)) - 1n;
+  const callback = (nonce: number, status: number) => {
+    const verification = beginCell()
+      .storeUint(38421788582694199859296615363593851n, 116)
+      .storeUint(ones(234), 234)
+      .storeUint(nonce, 64)
+      .storeUint(status, 32)
+      .endCell();
+    const md = beginCell().storeUint(1, 8).storeRef(verification).storeRef(beginCell().endCell()).endCell();
+    return lz(0x3cb38090).storeRef(md).endCell();
+  };
+  const flow = (status: number, withCallback = true) =>
+    syntheticTrace([
+      ext,
+      { account: dvn, from: 0, body: lz(0xa0d51a8d).endCell() },
+      { account: proxy, from: 1, body: lz(0x09f047d9).endCell() },
+      { account: uln, from: 2, body: lz(0x994aaf4e).endCell() },
+      { account: connection, from: 3, body: lz(0x4ec8f80a).endCell() },
+      ...(withCallback
+        ? [
+            { account: uln, from: 4, body: callback(77, status) },
+            { account: WALLET, from: 5 },
+          ]
+        : []),
+    ]);
+
+  it('verify at the DVN → proxy call → ULN verify → connection verify → callback with the verification status', () => {
+    const actions = classify(flow(0x3bbc306b));
+    expect(topTypes(actions)).toEqual(['layerzero_dvn_verify']);
+    expect(actions[0].tx_hashes).toHaveLength(7);
+    expect(v3(actions[0])).toMatchObject({
+      initiator: WALLET,
+      nonce: 77,
+      status: 'succeeded',
+      dvn,
+      proxy,
+      uln,
+      uln_connection: connection,
+    });
+    expect(v3(classify(flow(0x7fcbb4ac))[0])).toMatchObject({ status: 'nonce_out_of_range' });
+    expect(v3(classify(flow(0x29c53fab))[0])).toMatchObject({ status: 'dvn_not_configured' });
+    expect(v3(classify(flow(5))[0])).toMatchObject({ status: 'unknown_5' });
+  });
+
+  it('the verify opcode without the ULN chain and its callback is no verification', () => {
+    expect(ofType(classify(flow(0x3bbc306b, false)), 'layerzero_dvn_verify')).toHaveLength(0);
+    const alone = classify(syntheticTrace([ext, { account: addr(204), from: 0, body: lz(0xa0d51a8d).endCell() }]));
+    expect(topTypes(alone)).toEqual(['call_contract']);
+  });
+});

@@ -71,6 +71,7 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
       });
     },
   ],
+  [OP.COCOON_OWNER_CLIENT_WITHDRAW, clientWithdraw],
   [
     OP.COCOON_OWNER_CLIENT_REQUEST_REFUND,
     (start) => {
@@ -200,6 +201,34 @@ function isClientRequest(start: TraceNode): boolean {
 /** A client-contract request: its message to the proxy (which may fail) and the excesses returned. */
 function clientRequestNodes(start: TraceNode): (TraceNode | undefined)[] {
   return [start, childWithOp(start, OP.COCOON_CLIENT_PROXY_REQUEST), childWithOp(start, OP.COCOON_RETURN_EXCESSES_BACK)];
+}
+
+/**
+ * The owner taking a client's balance above its stake (owner_client_withdraw#da068e78 `query_id
+ * send_excesses_to`): the client answers with its request to the proxy (`query_id owner ^state
+ * payload:(Maybe ^Cell)`), whose payload grants the refund (client_proxy_refund_granted#c68ebc7b `coins
+ * send_excesses_to`); the amount withdrawn is those coins, 0 when the payload carries no grant. The owner is the
+ * request's excesses address, as for the other owner requests.
+ */
+function clientWithdraw(start: TraceNode): ActionDraft | null {
+  const req = read(start, OP.COCOON_OWNER_CLIENT_WITHDRAW, (s) => ({ query_id: uintStr(s, 64), owner: loadAddress(s) }));
+  const proxyRequest = childWithOp(start, OP.COCOON_CLIENT_PROXY_REQUEST);
+  const granted = read(proxyRequest, OP.COCOON_CLIENT_PROXY_REQUEST, (s) => {
+    s.skip(64);
+    loadAddress(s);
+    s.loadRef();
+    const payload = s.loadMaybeRef()?.beginParse();
+    if (!payload || payload.remainingBits < 32 || payload.loadUint(32) !== OP.COCOON_CLIENT_PROXY_REFUND_GRANTED) return { amount: null };
+    return { amount: coinsStr(payload) };
+  });
+  if (!req || !proxyRequest || !granted) return null;
+  const amount = granted.amount ?? '0';
+  return draft('cocoon_client_withdraw', clientRequestNodes(start), !start.tx.aborted, {
+    source: req.owner,
+    destination: start.account,
+    amount,
+    cocoon_client_withdraw_data: { query_id: req.query_id, withdraw_amount: amount },
+  });
 }
 
 /** payout payload → worker's request to its proxy (owner, state, tokens) → payout to the worker's owner. */

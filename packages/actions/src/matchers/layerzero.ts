@@ -167,7 +167,71 @@ function receive(prepare: TraceNode): ActionDraft | null {
   };
 }
 
+/** md::VerificationStatus: the header every classlib object carries, then `nonce:uint64 status:uint32`. */
+const VERIFICATION_STATUS_HEADER = 38421788582694199859296615363593851n; // 116 bits
+const VERIFY_STATUS = new Map<number, string>([
+  [0x3bbc306b, 'succeeded'],
+  [0x7fcbb4ac, 'nonce_out_of_range'],
+  [0x29c53fab, 'dvn_not_configured'],
+]);
+
+/**
+ * The ULN connection's verify callback: its message data (the body's reference, an md::MdObj) holds the
+ * md::VerificationStatus as its first reference.
+ */
+function readVerificationStatus(body: Cell | null): { nonce: number; status: string } | null {
+  return tryDecode(() => {
+    const status = body?.refs[0]?.refs[0];
+    if (!status || !startsWith(status, VERIFICATION_STATUS_HEADER, 116)) return null;
+    const s = status.beginParse();
+    s.skip(HEADER_BITS);
+    const nonce = Number(s.loadUintBig(64));
+    const code = s.loadUint(32);
+    return { nonce, status: VERIFY_STATUS.get(code) ?? `unknown_${code}` };
+  });
+}
+
+/**
+ * A DVN's verification of a packet: verify at the DVN → its proxy's call → ULN verify → ULN connection verify,
+ * which answers with the verification callback (nonce and status). Each step is read at the contract the
+ * previous one addressed; without the callback the chain shows no verification.
+ */
+function dvnVerify(dvnCall: TraceNode): ActionDraft | null {
+  const proxyCall = childWithOp(dvnCall, LZ.PROXY_CALL_CONTRACT);
+  const ulnVerify = childWithOp(proxyCall, LZ.ULN_VERIFY);
+  const connectionVerify = childWithOp(ulnVerify, LZ.ULN_CONNECTION_VERIFY);
+  const callback = childWithOp(connectionVerify, LZ.ULN_CONNECTION_VERIFY_CALLBACK);
+  const verification = readVerificationStatus(bodyCell(callback?.inMsg));
+  if (!proxyCall || !ulnVerify || !connectionVerify || !callback || !verification) return null;
+  const nodes = nodeSet(
+    dvnCall,
+    proxyCall,
+    ulnVerify,
+    connectionVerify,
+    childWithOp(connectionVerify, LZ.EVENT),
+    callback,
+    // the excesses the callback returns
+    callback.children.find((c) => c.op === null || c.op === 0),
+  );
+  return {
+    type: 'layerzero_dvn_verify',
+    nodes,
+    success: !nodes.some((n) => txFailed(n) && n.op !== LZ.EVENT),
+    fields: {
+      source: normalizeAddress(dvnCall.inMsg?.source),
+      layerzero_dvn_verify_data: {
+        ...verification,
+        dvn: dvnCall.account,
+        proxy: proxyCall.account,
+        uln: ulnVerify.account,
+        uln_connection: connectionVerify.account,
+      },
+    },
+  };
+}
+
 export const layerzeroMatcher = opcodeMatcher('layerzero', [
+  [LZ.DVN_VERIFY, (_ctx, node) => dvnVerify(node)],
   [LZ.ENDPOINT_SEND, send],
   [LZ.ULN_COMMIT_PACKET, (_ctx, node) => commitPacket(node)],
   [LZ.LZ_RECEIVE_PREPARE, (_ctx, node) => receive(node)],
