@@ -1,5 +1,5 @@
 import { type ActionDraft, type Matcher, type MatchContext, finishDraft } from './core.js';
-import { basicMatcher, failedWalletRequestMatcher, tickTockMatcher } from './matchers/basic.js';
+import { basicMatcher, failedWalletRequestMatcher, tickTockMatcher, unreceivedMessageMatcher } from './matchers/basic.js';
 import { cocoonMatcher } from './matchers/cocoon.js';
 import { coffeeServicesMatcher } from './matchers/coffee.js';
 import { evaaMatcher } from './matchers/evaa.js';
@@ -55,6 +55,7 @@ export const MATCHERS: readonly Matcher[] = [
   jettonMatcher,
   nftMintAndBidMatcher,
   failedWalletRequestMatcher,
+  unreceivedMessageMatcher,
   tickTockMatcher,
   basicMatcher,
 ];
@@ -65,10 +66,16 @@ export function classifyTrace(input: TraceInput, matchers: readonly Matcher[] = 
   const ctx: MatchContext = { tree, claimed: new Set<TraceNode>() };
   const accepted: ActionDraft[] = [];
   for (const matcher of matchers) {
+    // the ghosts of one request (each message it asked for) share the request's transaction
+    const ghostsOf = new Set<TraceNode>();
     for (const draft of matcher.match(ctx)) {
+      const shared = draft.ghost ? (n: TraceNode) => ctx.claimed.has(n) && !ghostsOf.has(n) : (n: TraceNode) => ctx.claimed.has(n);
       // contract_deploy shares its node with the transfer/call that deployed it
-      if (draft.type !== 'contract_deploy' && draft.nodes.some((n) => ctx.claimed.has(n))) continue;
-      for (const n of draft.nodes) ctx.claimed.add(n);
+      if (draft.type !== 'contract_deploy' && draft.nodes.some(shared)) continue;
+      for (const n of draft.nodes) {
+        if (draft.ghost && !ctx.claimed.has(n)) ghostsOf.add(n);
+        ctx.claimed.add(n);
+      }
       accepted.push(draft);
     }
   }

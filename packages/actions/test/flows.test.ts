@@ -707,6 +707,54 @@ describe('unknown', () => {
     expect(toV3Action(actions[0]).type).toBe('unknown');
     expect(classify(syntheticTrace([ext, { account: OTHER, from: 0 }])).map((a) => a.type)).toEqual(['ton_transfer']);
   });
+
+  /** The trace with only its root transaction: what an emulation that stopped at the external request knows. */
+  const rootOnly = (input: TraceInput) => ({ ...input, transactions: input.transactions.slice(0, 1) });
+
+  it('a request whose sent messages have no receiving transaction yet is read from those messages, not as unknown', () => {
+    const comment = beginCell().storeUint(0, 32).storeStringTail('hi').endCell();
+    const call = beginCell().storeUint(0x12345678, 32).storeUint(0, 64).endCell();
+    const actions = classify(
+      rootOnly(
+        syntheticTrace([ext, { account: OTHER, from: 0, body: comment, value: 7n }, { account: addr(3), from: 0, body: call, value: 9n }]),
+      ),
+    );
+    expect(actions.map((a) => a.type)).toEqual(['ton_transfer', 'call_contract']);
+    expect(actions.every((a) => a.success && a.tx_hashes.length === 1)).toBe(true);
+    expect(v3(actions[0])).toMatchObject({ source: WALLET, destination: OTHER, value: '7', comment: 'hi' });
+    expect(v3(actions[1])).toMatchObject({ source: WALLET, destination: addr(3), value: '9', opcode: '0x12345678' });
+    expect(new Set(actions.map((a) => a.action_id)).size).toBe(2);
+  });
+
+  it('only the messages without a receiving transaction are rebuilt; a jetton transfer body is a jetton transfer', () => {
+    const jettonWallet = addr(4);
+    const transfer = beginCell()
+      .storeUint(0x0f8a7ea5, 32)
+      .storeUint(1, 64)
+      .storeCoins(500n)
+      .storeAddress(at(OTHER))
+      .storeAddress(at(WALLET))
+      .storeMaybeRef(null)
+      .storeCoins(1n)
+      .storeMaybeRef(null)
+      .endCell();
+    const full = syntheticTrace([ext, { account: jettonWallet, from: 0, body: transfer }, { account: OTHER, from: 0, value: 3n }]);
+    full.interfaces = { [jettonWallet]: { JettonWallet: { address: jettonWallet, owner: WALLET, jetton: addr(5) } } };
+    const partial = { ...full, transactions: full.transactions.filter((t) => t.account !== jettonWallet) };
+    const actions = classify(partial);
+    expect(actions.map((a) => a.type).sort()).toEqual(['jetton_transfer', 'ton_transfer']);
+    const jetton = ofType(actions, 'jetton_transfer')[0];
+    expect(jetton.success).toBe(true);
+    expect(v3(jetton)).toMatchObject({
+      sender: WALLET,
+      sender_jetton_wallet: jettonWallet,
+      receiver: OTHER,
+      amount: '500',
+      asset: addr(5),
+    });
+    // the received transfer is the ordinary one, on its own transaction
+    expect(ofType(actions, 'ton_transfer')[0].tx_hashes).toContain(partial.transactions[1].hash);
+  });
 });
 
 describe('coffee staking withdrawals and vaults', () => {
