@@ -131,6 +131,13 @@ export const DEX = {
   STONFI_PAY_TO: 0xf93bb43f,
   STONFI_V2_SWAP: 0x6664de2a,
   STONFI_V2_PAY_TO: 0x657b54f5,
+  STONFI_V2_PAY_VAULT: 0x63381632,
+  STONFI_V2_DEPOSIT_REF_FEE: 0x0490f09b,
+  /** exit codes of STON.fi's pay_to (v1 and v2): the swap done, the referral's share, the refunds */
+  STONFI_SWAP_OK: 0xc64370e5,
+  STONFI_SWAP_OK_REF: 0x45078540,
+  STONFI_SWAP_NO_LIQUIDITY: 0x5ffe1295,
+  STONFI_SWAP_RESERVE_ERROR: 0x38976e9b,
   TONCO_POOL_SWAP: 0xa7fb58f8,
   TONCO_PAY_TO: 0xa1daa96d,
   COFFEE_SWAP: 0xc0ffee00,

@@ -961,3 +961,155 @@ describe('layerzero DVN verification', () => {
     expect(topTypes(alone)).toEqual(['call_contract']);
   });
 });
+
+describe('STON.fi swaps: exit codes, multi-hop routes, referral fees and proxy-TON out', () => {
+  const router = addr(210);
+  const pool = addr(211);
+  const pool2 = addr(212);
+  const userInWallet = addr(213);
+  const routerInWallet = addr(214);
+  const routerOutWallet = addr(215);
+  const userOutWallet = addr(216);
+  const jettonIn = addr(217);
+  const jettonOut = addr(218);
+  const vault = addr(219);
+  const interfaces = {
+    [userInWallet]: { JettonWallet: { address: userInWallet, owner: WALLET, jetton: jettonIn } },
+    [routerInWallet]: { JettonWallet: { address: routerInWallet, owner: router, jetton: jettonIn } },
+    [routerOutWallet]: { JettonWallet: { address: routerOutWallet, owner: router, jetton: jettonOut } },
+    [userOutWallet]: { JettonWallet: { address: userOutWallet, owner: WALLET, jetton: jettonOut } },
+  };
+  const transfer = (amount: bigint, to: string) =>
+    beginCell()
+      .storeUint(0x0f8a7ea5, 32)
+      .storeUint(1, 64)
+      .storeCoins(amount)
+      .storeAddress(at(to))
+      .storeAddress(at(WALLET))
+      .storeMaybeRef(null)
+      .storeCoins(1n)
+      .storeMaybeRef(null)
+      .endCell();
+  const internalTransfer = beginCell().storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(0n).endCell();
+  const notify = (amount: bigint, sender: string) =>
+    beginCell().storeUint(0x7362d09c, 32).storeUint(1, 64).storeCoins(amount).storeAddress(at(sender)).storeBit(0).endCell();
+  /** the user's jettons arriving at the router: steps 0–3, the notification at the router is step 3 */
+  const entry = [
+    ext,
+    { account: userInWallet, from: 0, body: transfer(1_000n, router) },
+    { account: routerInWallet, from: 1, body: internalTransfer },
+    { account: router, from: 2, body: notify(1_000n, WALLET) },
+  ];
+
+  describe('v1', () => {
+    const swap = beginCell().storeUint(0x25938561, 32).storeUint(1, 64).storeAddress(at(WALLET)).storeCoins(1_000n).endCell();
+    const payTo = (owner: string, code: number, amount: bigint) =>
+      beginCell()
+        .storeUint(0xf93bb43f, 32)
+        .storeUint(1, 64)
+        .storeAddress(at(owner))
+        .storeUint(code, 32)
+        .storeBit(1)
+        .storeRef(
+          beginCell().storeCoins(amount).storeAddress(at(routerOutWallet)).storeCoins(0n).storeAddress(at(routerInWallet)).endCell(),
+        )
+        .endCell();
+    const swapped = (code: number, referral = false) =>
+      syntheticTrace(
+        [
+          ...entry,
+          { account: pool, from: 3, body: swap },
+          { account: router, from: 4, body: payTo(WALLET, code, 900n) },
+          { account: routerOutWallet, from: 5, body: transfer(900n, WALLET) },
+          { account: userOutWallet, from: 6, body: internalTransfer },
+          { account: WALLET, from: 7, body: notify(900n, router) },
+          ...(referral
+            ? [
+                { account: router, from: 4, body: payTo(OTHER, 0x45078540, 9n) },
+                { account: routerOutWallet, from: 9, body: transfer(9n, OTHER) },
+              ]
+            : []),
+        ],
+        interfaces,
+      );
+
+    it('pay_to with swap_ok is a successful swap; a refund code (no liquidity, reserve error) is a failed one', () => {
+      const ok = ofType(classify(swapped(0xc64370e5)), 'jetton_swap');
+      expect(ok).toHaveLength(1);
+      expect(ok[0].success).toBe(true);
+      expect(v3(ok[0])).toMatchObject({ dex: 'stonfi', sender: WALLET, asset_in: jettonIn, asset_out: jettonOut });
+      for (const refund of [0x5ffe1295, 0x38976e9b]) expect(ofType(classify(swapped(refund)), 'jetton_swap')[0].success).toBe(false);
+    });
+
+    it("the referral's share (its own exit code) does not become the swap's payout", () => {
+      const [swapAction] = ofType(classify(swapped(0xc64370e5, true)), 'jetton_swap');
+      expect(swapAction.success).toBe(true);
+      expect((swapAction.jetton_swap_data as { dex_outgoing_transfer: { amount: string } }).dex_outgoing_transfer.amount).toBe('900');
+    });
+  });
+
+  describe('v2', () => {
+    const swap = beginCell().storeUint(0x6664de2a, 32).storeUint(1, 64).storeAddress(at(routerInWallet)).endCell();
+    const payTo = (code: number) =>
+      beginCell()
+        .storeUint(0x657b54f5, 32)
+        .storeUint(1, 64)
+        .storeAddress(at(WALLET))
+        .storeAddress(at(WALLET))
+        .storeAddress(at(WALLET))
+        .storeUint(code, 32)
+        .storeMaybeRef(null)
+        .storeRef(beginCell().storeCoins(0n).storeCoins(900n).storeAddress(at(routerOutWallet)).storeCoins(0n).storeAddress(null).endCell())
+        .endCell();
+    const ptonOut = beginCell().storeUint(0x01f3835d, 32).storeUint(1, 64).storeCoins(777n).storeAddress(at(WALLET)).endCell();
+
+    it('proxy-TON out: the pTON wallet sends the TON to the receiver, and that belongs to the swap', () => {
+      const trace = (code: number) =>
+        syntheticTrace(
+          [
+            ...entry,
+            { account: pool, from: 3, body: swap },
+            { account: router, from: 4, body: payTo(code) },
+            { account: routerOutWallet, from: 5, body: transfer(777n, WALLET) },
+            { account: WALLET, from: 6, body: ptonOut },
+          ],
+          interfaces,
+        );
+      const actions = classify(trace(0xc64370e5));
+      expect(topTypes(actions)).toEqual(['jetton_swap']);
+      expect(actions[0].success).toBe(true);
+      expect(actions[0].jetton_swap_data).toMatchObject({
+        dex: 'stonfi_v2',
+        dex_outgoing_transfer: { asset: null, amount: '777', destination: WALLET, source: router, source_jetton_wallet: routerOutWallet },
+      });
+      const failed = classify(trace(0x5ffe1295));
+      expect(topTypes(failed)).toEqual(['jetton_swap']);
+      expect(failed[0].success).toBe(false);
+    });
+
+    it('a multi-hop route (pay_to swapping again at another pool) and a referral fee are one swap; any refunded hop fails it', () => {
+      const trace = (secondCode: number) =>
+        syntheticTrace(
+          [
+            ...entry,
+            { account: pool, from: 3, body: swap },
+            { account: vault, from: 4, body: beginCell().storeUint(0x63381632, 32).storeUint(1, 64).endCell() },
+            { account: router, from: 5, body: beginCell().storeUint(0x0490f09b, 32).storeUint(1, 64).endCell() },
+            { account: router, from: 4, body: payTo(0xc64370e5) },
+            { account: pool2, from: 7, body: swap },
+            { account: router, from: 8, body: payTo(secondCode) },
+            { account: routerOutWallet, from: 9, body: transfer(900n, WALLET) },
+            { account: userOutWallet, from: 10, body: internalTransfer },
+            { account: WALLET, from: 11, body: notify(900n, router) },
+          ],
+          interfaces,
+        );
+      const actions = classify(trace(0xc64370e5));
+      expect(topTypes(actions)).toEqual(['jetton_swap']);
+      expect(actions[0].success).toBe(true);
+      expect(actions[0].tx_hashes).toHaveLength(13);
+      expect(v3(actions[0])).toMatchObject({ asset_in: jettonIn, asset_out: jettonOut });
+      expect(classify(trace(0x38976e9b))[0].success).toBe(false);
+    });
+  });
+});
