@@ -145,6 +145,8 @@ export const DEX = {
   COFFEE_PAYOUT_INTERNAL: 0xc0ffee21,
   COFFEE_PAYOUT: 0xc0ffee32,
   DEDUST_SWAP_PAYLOAD: 0xe3a0d482,
+  /** swap#ea06185d query_id amount:Coins … sent with TON to DeDust's native vault */
+  DEDUST_NATIVE_SWAP: 0xea06185d,
   DEDUST_SWAP_EXTERNAL: 0x61ee542d,
   DEDUST_SWAP_PEER: 0x72aca8aa,
   DEDUST_PAYOUT_FROM_POOL: 0xad4eb6f5,

@@ -1113,3 +1113,73 @@ describe('STON.fi swaps: exit codes, multi-hop routes, referral fees and proxy-T
     });
   });
 });
+
+describe('DeDust swaps with TON in', () => {
+  const nativeVault = addr(230);
+  const pool = addr(231);
+  const jettonVault = addr(232);
+  const vaultWallet = addr(233);
+  const userWallet = addr(234);
+  const jetton = addr(235);
+  const interfaces = {
+    [vaultWallet]: { JettonWallet: { address: vaultWallet, owner: jettonVault, jetton } },
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+  };
+  const swap = beginCell()
+    .storeUint(0xea06185d, 32)
+    .storeUint(1, 64)
+    .storeCoins(5_000n)
+    .storeAddress(at(pool))
+    .storeUint(0, 1)
+    .storeCoins(0n)
+    .storeMaybeRef(null)
+    .storeRef(beginCell().endCell())
+    .endCell();
+  const jettonAsset = (b: ReturnType<typeof beginCell>) =>
+    b
+      .storeUint(1, 4)
+      .storeInt(0, 8)
+      .storeBuffer(Buffer.from(jetton.split(':')[1], 'hex'));
+  const event = jettonAsset(beginCell().storeUint(0x9c610de3, 32).storeUint(0, 4)).storeCoins(5_000n).storeCoins(42n).endCell();
+  const external = beginCell().storeUint(0x61ee542d, 32).storeUint(1, 64).endCell();
+  const payoutFromPool = beginCell().storeUint(0xad4eb6f5, 32).storeUint(1, 64).endCell();
+  const transfer = beginCell()
+    .storeUint(0x0f8a7ea5, 32)
+    .storeUint(1, 64)
+    .storeCoins(42n)
+    .storeAddress(at(WALLET))
+    .storeAddress(at(WALLET))
+    .storeMaybeRef(null)
+    .storeCoins(0n)
+    .storeMaybeRef(null)
+    .endCell();
+  const internalTransfer = beginCell().storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(42n).endCell();
+
+  it('swap#ea06185d at the native vault → the pool → payout from the jetton vault is a swap with TON in', () => {
+    const actions = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: nativeVault, from: 0, body: swap, value: 5_100n },
+          { account: pool, from: 1, body: external, logs: [event] },
+          { account: jettonVault, from: 2, body: payoutFromPool },
+          { account: vaultWallet, from: 3, body: transfer },
+          { account: userWallet, from: 4, body: internalTransfer },
+        ],
+        interfaces,
+      ),
+    );
+    expect(topTypes(actions)).toEqual(['jetton_swap']);
+    expect(actions[0].jetton_swap_data).toMatchObject({
+      dex: 'dedust',
+      sender: WALLET,
+      dex_incoming_transfer: { asset: null, amount: '5000', source: WALLET, destination: nativeVault },
+      dex_outgoing_transfer: { asset: jetton, amount: '42', destination: WALLET, destination_jetton_wallet: userWallet },
+    });
+  });
+
+  it('the same opcode where no pool is asked is no swap', () => {
+    const actions = classify(syntheticTrace([ext, { account: addr(236), from: 0, body: swap }]));
+    expect(topTypes(actions)).toEqual(['call_contract']);
+  });
+});

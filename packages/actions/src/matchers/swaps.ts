@@ -340,6 +340,27 @@ function dedust(entry: Entry, assetOf: AssetOf): SwapRoute | null {
   };
 }
 
+/**
+ * TON into DeDust: swap#ea06185d (`query_id amount:Coins …`) with the TON to the native vault, which asks the pool
+ * (swap_external) as a jetton vault does after its notification. Read only when the vault does ask the pool.
+ */
+function dedustNativeEntry(vault: TraceNode): Entry | null {
+  const amount = read(vault, (s) => (s.skip(64), coinsStr(s)));
+  if (amount === null || !childWithOp(vault, DEX.DEDUST_SWAP_EXTERNAL)) return null;
+  return {
+    notify: vault,
+    nodes: [vault],
+    transfer: {
+      asset: null,
+      amount,
+      source: normalizeAddress(vault.inMsg?.source),
+      destination: vault.account,
+      source_jetton_wallet: null,
+      destination_jetton_wallet: null,
+    },
+  };
+}
+
 /** Which walker a DEX entry takes, from the first DEX-internal message the router/vault sends. */
 function route(ctx: MatchContext, entry: Entry, assetOf: AssetOf): SwapRoute | null {
   const ops = new Set(entry.notify.children.map((c) => c.op));
@@ -361,9 +382,11 @@ export const swapMatcher: Matcher = {
     const drafts: ActionDraft[] = [];
     const claimed = new Set<TraceNode>();
     for (const node of ctx.tree.nodes) {
-      if (node.op !== OP.JETTON_NOTIFY || !isFree(ctx, node) || claimed.has(node)) continue;
-      const entry = dexEntry(node, assetOf);
-      const r = entry && route(ctx, entry, assetOf);
+      if (!isFree(ctx, node) || claimed.has(node)) continue;
+      const native = node.op === DEX.DEDUST_NATIVE_SWAP && node.inMsg?.source;
+      if (node.op !== OP.JETTON_NOTIFY && !native) continue;
+      const entry = native ? dedustNativeEntry(node) : dexEntry(node, assetOf);
+      const r = entry && (native ? dedust(entry, assetOf) : route(ctx, entry, assetOf));
       if (!entry || !r) continue;
       const draft = swapDraft(entry, r, assetOf);
       if (!isFree(ctx, ...draft.nodes) || draft.nodes.some((n) => claimed.has(n))) continue;
