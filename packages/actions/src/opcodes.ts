@@ -144,6 +144,8 @@ export const DEX = {
   COFFEE_SWAP_INTERNAL: 0xc0ffee20,
   COFFEE_PAYOUT_INTERNAL: 0xc0ffee21,
   COFFEE_PAYOUT: 0xc0ffee32,
+  /** the pool's log of a swap it could not make (it pays the input back) */
+  COFFEE_SWAP_FAILED_EVENT: 0xc0ffee31,
   DEDUST_SWAP_PAYLOAD: 0xe3a0d482,
   /** swap#ea06185d query_id amount:Coins … sent with TON to DeDust's native vault */
   DEDUST_NATIVE_SWAP: 0xea06185d,

@@ -1183,3 +1183,40 @@ describe('DeDust swaps with TON in', () => {
     expect(topTypes(actions)).toEqual(['call_contract']);
   });
 });
+
+describe('Coffee swaps with TON in', () => {
+  const nativeVault = addr(240);
+  const pool = addr(241);
+  const outVault = addr(242);
+  const swapNative = beginCell().storeUint(0xc0ffee00, 32).storeUint(1, 64).storeCoins(8_000n).storeAddress(at(pool)).endCell();
+  const swapInternal = beginCell().storeUint(0xc0ffee20, 32).storeUint(1, 64).endCell();
+  const payoutInternal = (amount: bigint) =>
+    beginCell().storeUint(0xc0ffee21, 32).storeUint(1, 64).storeAddress(at(WALLET)).storeCoins(amount).endCell();
+  const payout = beginCell().storeUint(0xc0ffee32, 32).storeUint(1, 64).endCell();
+  const trace = (logs: ReturnType<typeof beginCell>[] = []) =>
+    syntheticTrace([
+      ext,
+      { account: nativeVault, from: 0, body: swapNative, value: 8_100n },
+      { account: pool, from: 1, body: swapInternal, logs: logs.map((l) => l.endCell()) },
+      { account: outVault, from: 2, body: payoutInternal(61n) },
+      { account: WALLET, from: 3, body: payout },
+    ]);
+
+  it('swap_native#c0ffee00 at the native vault → the pool → the payout is a swap with TON in; the failed-swap log fails it', () => {
+    const actions = classify(trace());
+    expect(topTypes(actions)).toEqual(['jetton_swap']);
+    expect(actions[0].success).toBe(true);
+    expect(actions[0].jetton_swap_data).toMatchObject({
+      dex: 'coffee',
+      dex_incoming_transfer: { asset: null, amount: '8000', source: WALLET, destination: nativeVault },
+      dex_outgoing_transfer: { amount: '61', destination: WALLET },
+    });
+    const failed = classify(trace([beginCell().storeUint(0xc0ffee31, 32)]));
+    expect(topTypes(failed)).toEqual(['jetton_swap']);
+    expect(failed[0].success).toBe(false);
+  });
+
+  it('the same opcode where the vault asks no pool is no swap', () => {
+    expect(topTypes(classify(syntheticTrace([ext, { account: addr(243), from: 0, body: swapNative }])))).toEqual(['call_contract']);
+  });
+});

@@ -285,7 +285,8 @@ function coffee(entry: Entry, assetOf: AssetOf): SwapRoute | null {
     nodes: nodeSet(swap, payoutInternal, tonPayout, ...(exit?.nodes ?? [])),
     exit: out,
     peerSwaps: [],
-    success: true,
+    // the pool logs a swap it could not make and pays the input back: the swap failed
+    success: logsWithOp(swap, DEX.COFFEE_SWAP_FAILED_EVENT).length === 0,
   };
 }
 
@@ -341,19 +342,26 @@ function dedust(entry: Entry, assetOf: AssetOf): SwapRoute | null {
 }
 
 /**
- * TON into DeDust: swap#ea06185d (`query_id amount:Coins …`) with the TON to the native vault, which asks the pool
- * (swap_external) as a jetton vault does after its notification. Read only when the vault does ask the pool.
+ * TON into a DEX's native vault with the swap request itself (`query_id amount:Coins …`): DeDust's swap#ea06185d,
+ * followed by the pool's swap_external, and Coffee's swap_native#c0ffee00, followed by the pool's swap_internal —
+ * as a jetton vault does after its notification. Read only when the vault does ask its pool.
  */
-function dedustNativeEntry(vault: TraceNode): Entry | null {
+const NATIVE_SWAPS = new Map<number, number>([
+  [DEX.DEDUST_NATIVE_SWAP, DEX.DEDUST_SWAP_EXTERNAL],
+  [DEX.COFFEE_SWAP, DEX.COFFEE_SWAP_INTERNAL],
+]);
+
+function nativeEntry(vault: TraceNode): Entry | null {
+  const poolOp = vault.op === null ? undefined : NATIVE_SWAPS.get(vault.op);
   const amount = read(vault, (s) => (s.skip(64), coinsStr(s)));
-  if (amount === null || !childWithOp(vault, DEX.DEDUST_SWAP_EXTERNAL)) return null;
+  if (poolOp === undefined || amount === null || !vault.inMsg?.source || !childWithOp(vault, poolOp)) return null;
   return {
     notify: vault,
     nodes: [vault],
     transfer: {
       asset: null,
       amount,
-      source: normalizeAddress(vault.inMsg?.source),
+      source: normalizeAddress(vault.inMsg.source),
       destination: vault.account,
       source_jetton_wallet: null,
       destination_jetton_wallet: null,
@@ -383,10 +391,10 @@ export const swapMatcher: Matcher = {
     const claimed = new Set<TraceNode>();
     for (const node of ctx.tree.nodes) {
       if (!isFree(ctx, node) || claimed.has(node)) continue;
-      const native = node.op === DEX.DEDUST_NATIVE_SWAP && node.inMsg?.source;
+      const native = node.op !== null && NATIVE_SWAPS.has(node.op);
       if (node.op !== OP.JETTON_NOTIFY && !native) continue;
-      const entry = native ? dedustNativeEntry(node) : dexEntry(node, assetOf);
-      const r = entry && (native ? dedust(entry, assetOf) : route(ctx, entry, assetOf));
+      const entry = native ? nativeEntry(node) : dexEntry(node, assetOf);
+      const r = entry && route(ctx, entry, assetOf);
       if (!entry || !r) continue;
       const draft = swapDraft(entry, r, assetOf);
       if (!isFree(ctx, ...draft.nodes) || draft.nodes.some((n) => claimed.has(n))) continue;
