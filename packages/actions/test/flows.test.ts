@@ -2,7 +2,7 @@ import { Address, beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
 import { actionValidator } from './spec.js';
-import { addr, syntheticTrace } from './synthetic.js';
+import { addr, jettonBodies, syntheticTrace } from './synthetic.js';
 
 // Flows of the issue's list that no golden fixture covers, on traces built here message by message.
 const validate = actionValidator();
@@ -728,16 +728,7 @@ describe('unknown', () => {
 
   it('only the messages without a receiving transaction are rebuilt; a jetton transfer body is a jetton transfer', () => {
     const jettonWallet = addr(4);
-    const transfer = beginCell()
-      .storeUint(0x0f8a7ea5, 32)
-      .storeUint(1, 64)
-      .storeCoins(500n)
-      .storeAddress(at(OTHER))
-      .storeAddress(at(WALLET))
-      .storeMaybeRef(null)
-      .storeCoins(1n)
-      .storeMaybeRef(null)
-      .endCell();
+    const transfer = jettonBodies.transfer(500n, OTHER, WALLET);
     const full = syntheticTrace([ext, { account: jettonWallet, from: 0, body: transfer }, { account: OTHER, from: 0, value: 3n }]);
     full.interfaces = { [jettonWallet]: { JettonWallet: { address: jettonWallet, owner: WALLET, jetton: addr(5) } } };
     const partial = { ...full, transactions: full.transactions.filter((t) => t.account !== jettonWallet) };
@@ -979,20 +970,9 @@ describe('STON.fi swaps: exit codes, multi-hop routes, referral fees and proxy-T
     [routerOutWallet]: { JettonWallet: { address: routerOutWallet, owner: router, jetton: jettonOut } },
     [userOutWallet]: { JettonWallet: { address: userOutWallet, owner: WALLET, jetton: jettonOut } },
   };
-  const transfer = (amount: bigint, to: string) =>
-    beginCell()
-      .storeUint(0x0f8a7ea5, 32)
-      .storeUint(1, 64)
-      .storeCoins(amount)
-      .storeAddress(at(to))
-      .storeAddress(at(WALLET))
-      .storeMaybeRef(null)
-      .storeCoins(1n)
-      .storeMaybeRef(null)
-      .endCell();
-  const internalTransfer = beginCell().storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(0n).endCell();
-  const notify = (amount: bigint, sender: string) =>
-    beginCell().storeUint(0x7362d09c, 32).storeUint(1, 64).storeCoins(amount).storeAddress(at(sender)).storeBit(0).endCell();
+  const transfer = (amount: bigint, to: string) => jettonBodies.transfer(amount, to, WALLET);
+  const internalTransfer = jettonBodies.internalTransfer(0n);
+  const notify = jettonBodies.notify;
   /** the user's jettons arriving at the router: steps 0–3, the notification at the router is step 3 */
   const entry = [
     ext,
@@ -1143,17 +1123,8 @@ describe('DeDust swaps with TON in', () => {
   const event = jettonAsset(beginCell().storeUint(0x9c610de3, 32).storeUint(0, 4)).storeCoins(5_000n).storeCoins(42n).endCell();
   const external = beginCell().storeUint(0x61ee542d, 32).storeUint(1, 64).endCell();
   const payoutFromPool = beginCell().storeUint(0xad4eb6f5, 32).storeUint(1, 64).endCell();
-  const transfer = beginCell()
-    .storeUint(0x0f8a7ea5, 32)
-    .storeUint(1, 64)
-    .storeCoins(42n)
-    .storeAddress(at(WALLET))
-    .storeAddress(at(WALLET))
-    .storeMaybeRef(null)
-    .storeCoins(0n)
-    .storeMaybeRef(null)
-    .endCell();
-  const internalTransfer = beginCell().storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(42n).endCell();
+  const transfer = jettonBodies.transfer(42n, WALLET, WALLET);
+  const internalTransfer = jettonBodies.internalTransfer(42n);
 
   it('swap#ea06185d at the native vault → the pool → payout from the jetton vault is a swap with TON in', () => {
     const actions = classify(
