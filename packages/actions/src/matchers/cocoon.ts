@@ -75,11 +75,12 @@ const builders: [number, (start: TraceNode) => ActionDraft | null][] = [
   [
     OP.COCOON_OWNER_CLIENT_REQUEST_REFUND,
     (start) => {
-      const req = read(start, OP.COCOON_OWNER_CLIENT_REQUEST_REFUND, (s) => ({ query_id: uintStr(s, 64) }));
+      // the owner is the request's excesses address, as the reference reads it (directly or through the owner wallet)
+      const req = read(start, OP.COCOON_OWNER_CLIENT_REQUEST_REFUND, (s) => ({ query_id: uintStr(s, 64), owner: loadAddress(s) }));
       if (!req || !isClientRequest(start)) return null;
       const viaWallet = start.parent?.op === OP.COCOON_OWNER_WALLET_SEND_MESSAGE;
       return draft('cocoon_client_request_refund', clientRequestNodes(start), !txFailed(start), {
-        source: viaWallet ? src(start.parent ?? undefined) : src(start),
+        source: req.owner,
         destination: start.account,
         cocoon_client_request_refund_data: { query_id: req.query_id, via_wallet: viaWallet },
       });
