@@ -4,7 +4,7 @@ import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } fro
 import { actionValidator } from './spec.js';
 import { addr, jettonBodies, syntheticTrace } from './synthetic.js';
 
-// Flows of the list that no golden fixture covers, on traces built here message by message.
+// Flows no golden fixture covers, on traces built here message by message.
 const validate = actionValidator();
 const WALLET = addr(1);
 const OTHER = addr(2);
