@@ -34,6 +34,12 @@ export const OP = {
   COCOON_OWNER_CLIENT_REQUEST_REFUND: 0xfafa6cc1,
   COCOON_GRANT_REFUND_PAYLOAD: 0xefd711e1,
   COCOON_OWNER_WALLET_SEND_MESSAGE: 0x9c69f376,
+  COCOON_CHARGE_PAYLOAD: 0xbb63ff93,
+  COCOON_REGISTER_PROXY: 0x927c7cb5,
+  COCOON_OWNER_CLIENT_REGISTER: 0xc45f9f3b,
+  COCOON_OWNER_CLIENT_CHANGE_SECRET_HASH: 0xa9357034,
+  COCOON_OWNER_CLIENT_WITHDRAW: 0xda068e78,
+  COCOON_CLIENT_PROXY_REFUND_GRANTED: 0xc68ebc7b,
 } as const;
 
 export const TGBTC = {
@@ -52,6 +58,24 @@ export const EVAA = {
   SUPPLY_FAIL: 0x11f,
   WITHDRAW_COLLATERALIZED: 0x211,
   WITHDRAW_FAIL: 0x211f,
+  LIQUIDATE_MASTER: 0x3,
+  LIQUIDATE_USER: 0x31,
+  LIQUIDATE_SATISFIED: 0x311,
+  LIQUIDATE_UNSATISFIED: 0x31f,
+  LIQUIDATE_SUCCESS: 0x311a,
+  LIQUIDATE_FAIL: 0x311f,
+  /** why a user contract refused a liquidation (the error that ends liquidate_unsatisfied) */
+  LIQUIDATION_ERROR: new Map<number, string>([
+    [0xe001, 'master_liquidating_too_much'],
+    [0xe002, 'user_withdraw_in_progress'],
+    [0xe003, 'not_liquidatable'],
+    [0xe004, 'execution_crashed'],
+    [0xe005, 'min_collateral_not_satisfied'],
+    [0xe006, 'user_not_enough_collateral'],
+    [0xe007, 'user_liquidating_too_much'],
+    [0xe008, 'master_not_enough_liquidity'],
+    [0xe009, 'liquidation_prices_missing'],
+  ]),
   /** sha256("TON"): the asset id EVAA gives Toncoin */
   TON_ASSET_ID: '1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8a',
   /** excesses a user contract returns when a withdrawal is refused, by reason */
@@ -107,13 +131,24 @@ export const DEX = {
   STONFI_PAY_TO: 0xf93bb43f,
   STONFI_V2_SWAP: 0x6664de2a,
   STONFI_V2_PAY_TO: 0x657b54f5,
+  STONFI_V2_PAY_VAULT: 0x63381632,
+  STONFI_V2_DEPOSIT_REF_FEE: 0x0490f09b,
+  /** exit codes of STON.fi's pay_to (v1 and v2): the swap done, the referral's share, the refunds */
+  STONFI_SWAP_OK: 0xc64370e5,
+  STONFI_SWAP_OK_REF: 0x45078540,
+  STONFI_SWAP_NO_LIQUIDITY: 0x5ffe1295,
+  STONFI_SWAP_RESERVE_ERROR: 0x38976e9b,
   TONCO_POOL_SWAP: 0xa7fb58f8,
   TONCO_PAY_TO: 0xa1daa96d,
   COFFEE_SWAP: 0xc0ffee00,
   COFFEE_SWAP_INTERNAL: 0xc0ffee20,
   COFFEE_PAYOUT_INTERNAL: 0xc0ffee21,
   COFFEE_PAYOUT: 0xc0ffee32,
+  /** the pool's log of a swap it could not make (it pays the input back) */
+  COFFEE_SWAP_FAILED_EVENT: 0xc0ffee31,
   DEDUST_SWAP_PAYLOAD: 0xe3a0d482,
+  /** swap#ea06185d query_id amount:Coins … sent with TON to DeDust's native vault */
+  DEDUST_NATIVE_SWAP: 0xea06185d,
   DEDUST_SWAP_EXTERNAL: 0x61ee542d,
   DEDUST_SWAP_PEER: 0x72aca8aa,
   DEDUST_PAYOUT_FROM_POOL: 0xad4eb6f5,
@@ -143,6 +178,9 @@ export const COFFEE = {
   PAYOUT_INTERNAL: 0xc0ffee21,
   PAYOUT: 0xc0ffee32,
   DEPLOY: 0xc0ffee22,
+  CREATE_VAULT: 0xc0ffee06,
+  /** the three legs of a staking position's withdrawal share one opcode */
+  STAKING_POSITION_WITHDRAW: 0xcb03bfaf,
 } as const;
 
 export const DEDUST_LIQUIDITY = {
@@ -184,6 +222,11 @@ export const LAYERZERO = {
   MSGLIB_CONNECTION_COMMIT_PACKET_CALLBACK: 0x5e178f33,
   LZ_RECEIVE_PREPARE: 0x22f3ac09,
   LZ_RECEIVE_LOCK: 0xb7680bc6,
+  DVN_VERIFY: 0xa0d51a8d,
+  PROXY_CALL_CONTRACT: 0x09f047d9,
+  ULN_VERIFY: 0x994aaf4e,
+  ULN_CONNECTION_VERIFY: 0x4ec8f80a,
+  ULN_CONNECTION_VERIFY_CALLBACK: 0x3cb38090,
 } as const;
 
 export const DNS = {

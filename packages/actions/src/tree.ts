@@ -114,6 +114,14 @@ export function childWithOp(node: TraceNode | null | undefined, ...ops: number[]
   return node?.children.find((c) => c.op !== null && ops.includes(c.op));
 }
 
+/** The chain of messages a flow passes on, each the child with the next opcode of the one before (undefined from the first missing step). */
+export function childChain(node: TraceNode | null | undefined, ...ops: number[]): (TraceNode | undefined)[] {
+  const out: (TraceNode | undefined)[] = [];
+  let cur: TraceNode | undefined = node ?? undefined;
+  for (const op of ops) out.push((cur = childWithOp(cur, op)));
+  return out;
+}
+
 export function descendantWithOp(node: TraceNode | null | undefined, ...ops: number[]): TraceNode | undefined {
   if (!node) return undefined;
   for (const d of descendants(node)) if (d.op !== null && ops.includes(d.op)) return d;

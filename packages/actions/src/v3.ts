@@ -58,6 +58,15 @@ const TGBTC_NEW_KEY: FieldMap = {
   asset: 'asset',
 };
 
+const COFFEE_STAKING: FieldMap = {
+  source: 'source',
+  source_secondary: 'source_jetton_wallet',
+  destination: 'pool',
+  destination_secondary: 'pool_jetton_wallet',
+  asset: 'asset',
+  amount: 'amount',
+};
+
 const DETAILS: Record<string, FieldMap> = {
   ton_transfer: {
     ...TRANSFER_PARTY,
@@ -69,6 +78,7 @@ const DETAILS: Record<string, FieldMap> = {
   call_contract: { ...TRANSFER_PARTY, opcode: 'opcode', value: 'value', value_extra_currencies: 'extra_currencies' },
   contract_deploy: { ...TRANSFER_PARTY, opcode: 'opcode', value: 'value' },
   tick_tock: {},
+  unknown: {},
   jetton_transfer: {
     asset: 'asset',
     source: 'sender',
@@ -116,6 +126,8 @@ const DETAILS: Record<string, FieldMap> = {
   nft_cancel_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
   nft_finish_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
   nft_update_sale: { source: 'owner', asset_secondary: 'nft_item' },
+  teleitem_start_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
+  teleitem_cancel_auction: { asset: 'nft_collection', asset_secondary: 'nft_item' },
   dns_purchase: NFT_TRANSFER,
   dns_release: { source: 'source', asset: 'nft_collection', asset_secondary: 'nft_item', value: 'value' },
   nft_mint: { source: 'owner', asset: 'nft_collection', asset_secondary: 'nft_item' },
@@ -148,6 +160,13 @@ const DETAILS: Record<string, FieldMap> = {
     amount: 'amount',
     'evaa_withdraw_data.is_ton': null,
   },
+  evaa_liquidate: {
+    source: 'source',
+    destination: 'borrower',
+    destination_secondary: 'borrower_contract',
+    asset: 'collateral',
+    amount: 'amount',
+  },
   jvault_claim: {
     source: 'source',
     source_secondary: 'stake_wallet',
@@ -166,6 +185,7 @@ const DETAILS: Record<string, FieldMap> = {
     asset: 'channel',
     asset_secondary: 'msglib_connection',
   },
+  layerzero_dvn_verify: { source: 'initiator' },
   layerzero_receive: { source: 'sender', destination: 'oapp', destination_secondary: 'channel' },
   layerzero_send: { source: 'initiator' },
   layerzero_send_tokens: {
@@ -182,6 +202,7 @@ const DETAILS: Record<string, FieldMap> = {
   tgbtc_mint_fallback: TGBTC_MINT,
   tgbtc_new_key: TGBTC_NEW_KEY,
   tgbtc_new_key_fallback: TGBTC_NEW_KEY,
+  tgbtc_dkg_log_fallback: { source: 'coordinator', asset: 'pubkey', value: 'timestamp' },
   tonco_deploy_pool: {
     source: 'source',
     destination: 'router',
@@ -225,25 +246,25 @@ const DETAILS: Record<string, FieldMap> = {
     asset: 'asset',
     amount: 'amount',
   },
-  coffee_staking_deposit: {
-    source: 'source',
-    source_secondary: 'source_jetton_wallet',
-    destination: 'pool',
-    destination_secondary: 'pool_jetton_wallet',
-    asset: 'asset',
-    amount: 'amount',
-  },
+  coffee_staking_deposit: COFFEE_STAKING,
+  coffee_staking_withdraw: COFFEE_STAKING,
+  coffee_create_vault: { source: 'source', destination: 'vault', asset: 'asset', value: 'value' },
   vesting_send_message: { source: 'source', destination: 'vesting', destination_secondary: 'destination', amount: 'amount' },
   vesting_add_whitelist: { source: 'source', destination: 'vesting' },
   multisig_create_order: { ...TRANSFER_PARTY, destination_secondary: 'destination_order' },
   multisig_approve: TRANSFER_PARTY,
   multisig_execute: TRANSFER_PARTY,
   cocoon_client_increase_stake: COCOON,
+  cocoon_client_withdraw: COCOON,
   cocoon_client_request_refund: TRANSFER_PARTY,
   cocoon_client_top_up: COCOON,
   cocoon_grant_refund: COCOON,
   cocoon_proxy_payout: TRANSFER_PARTY,
   cocoon_unregister_proxy: { destination: 'destination' },
+  cocoon_register_proxy: { destination: 'destination' },
+  cocoon_proxy_charge: TRANSFER_PARTY,
+  cocoon_client_register: TRANSFER_PARTY,
+  cocoon_client_change_secret_hash: TRANSFER_PARTY,
   cocoon_worker_payout: COCOON,
 };
 

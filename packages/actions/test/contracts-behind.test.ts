@@ -320,7 +320,8 @@ describe('nominator pool payouts', () => {
 describe('cocoon', () => {
   it('an owner request to a client contract is a cocoon action only with the client answering (request to its proxy and excesses)', () => {
     const client = addr(130);
-    const refund = beginCell().storeUint(0xfafa6cc1, 32).storeUint(0, 64).endCell();
+    const owner = addr(132);
+    const refund = beginCell().storeUint(0xfafa6cc1, 32).storeUint(0, 64).storeAddress(Address.parseRaw(owner)).endCell();
     const lone = classify(syntheticTrace([ext, { account: client, from: 0, body: refund }]));
     expect(types(lone)).toEqual(['call_contract']);
     const answered = classify(
@@ -332,6 +333,8 @@ describe('cocoon', () => {
       ]),
     );
     expect(types(answered)).toEqual(['cocoon_client_request_refund']);
+    // the owner is the request's excesses address, not whoever delivered the request
+    expect(answered.find((a) => a.type === 'cocoon_client_request_refund')?.source).toBe(owner);
   });
 });
 

@@ -2,9 +2,9 @@ import { Address, beginCell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
 import { actionValidator } from './spec.js';
-import { addr, syntheticTrace } from './synthetic.js';
+import { addr, jettonBodies, syntheticTrace } from './synthetic.js';
 
-// Flows of the issue's list that no golden fixture covers, on traces built here message by message.
+// Flows no golden fixture covers, on traces built here message by message.
 const validate = actionValidator();
 const WALLET = addr(1);
 const OTHER = addr(2);
@@ -421,5 +421,773 @@ describe('tonstakers withdrawals', () => {
       payout_nft: addr(75),
       tokens_burnt: '4000000000',
     });
+  });
+});
+
+const at = (a: string) => Address.parseRaw(a);
+const topTypes = (actions: ClassifiedAction[]) =>
+  actions
+    .filter((a) => !a.ancestor_type)
+    .map((a) => a.type)
+    .sort();
+
+describe('Telemint item auctions', () => {
+  const item = addr(140);
+  const collection = addr(141);
+  const beneficiary = addr(142);
+  const fragment = {
+    NftItem: { collection_address: collection, index: 7, content: { uri: 'https://nft.fragment.com/username/alice.json' } },
+  };
+  const elsewhere = { NftItem: { collection_address: collection, index: 7, content: { uri: 'https://example.org/items/7.json' } } };
+  // auction_config: beneficiary_address initial_min_bid:Coins max_bid:Coins min_bid_step:uint8 min_extend_time:uint32 duration:uint32
+  const config = beginCell()
+    .storeAddress(at(beneficiary))
+    .storeCoins(5_000_000_000n)
+    .storeCoins(900_000_000_000n)
+    .storeUint(5, 8)
+    .storeUint(3600, 32)
+    .storeUint(86400, 32)
+    .endCell();
+  const start = beginCell().storeUint(0x487a8e81, 32).storeUint(9, 64).storeRef(config).endCell();
+  const cancel = beginCell().storeUint(0x371638ae, 32).storeUint(10, 64).endCell();
+  const ok = beginCell().storeUint(0xa37a0983, 32).storeUint(9, 64).endCell();
+  const flow = (body: typeof start) => [ext, { account: item, from: 0, body }, { account: WALLET, from: 1, body: ok }];
+
+  it("the owner's teleitem_start_auction#487a8e81 to a Fragment item: its bids from the auction config", () => {
+    const actions = classify(syntheticTrace(flow(start), { [item]: fragment }));
+    expect(topTypes(actions)).toEqual(['teleitem_start_auction']);
+    const [started] = actions;
+    expect(started.tx_hashes).toHaveLength(3);
+    expect(v3(started)).toMatchObject({
+      nft_item: item,
+      nft_collection: collection,
+      nft_item_index: '7',
+      owner: WALLET,
+      auction_address: item,
+      listing_address: null,
+      marketplace_fee_address: beneficiary,
+      min_bid: '5000000000',
+      max_bid: '900000000000',
+    });
+  });
+
+  it('teleitem_cancel_auction#371638ae to a Fragment item; both requests are calls at an item that is not Fragment', () => {
+    const cancelled = classify(syntheticTrace(flow(cancel), { [item]: fragment }));
+    expect(topTypes(cancelled)).toEqual(['teleitem_cancel_auction']);
+    expect(v3(cancelled[0])).toMatchObject({ owner: WALLET, auction_address: item, nft_item: item, nft_collection: collection });
+    for (const body of [start, cancel]) {
+      expect(topTypes(classify(syntheticTrace(flow(body), { [item]: elsewhere })))).toEqual(['call_contract', 'call_contract']);
+    }
+  });
+});
+
+describe('EVAA liquidations', () => {
+  const master = addr(150);
+  const user = addr(151);
+  const borrower = addr(152);
+  const collateralId = 0xabcdefn;
+  const header = () => beginCell().storeCoins(4).storeMaybeRef(null).storeUint(0, 2);
+  const request = beginCell()
+    .storeUint(3, 32)
+    .storeUint(1, 64)
+    .storeAddress(at(borrower))
+    .storeAddress(at(WALLET))
+    .storeUint(collateralId, 256)
+    .storeUint(0, 64)
+    .storeUint(0, 2)
+    .storeUint(1_000_000n, 64)
+    .storeRef(beginCell().storeUint(0, 64).storeRef(beginCell().endCell()).endCell())
+    .storeRef(beginCell().endCell())
+    .endCell();
+  const toUser = header().storeUint(0x31, 32).storeUint(1, 64).endCell();
+  const satisfied = beginCell()
+    .storeUint(0x311, 32)
+    .storeUint(1, 64)
+    .storeAddress(at(borrower))
+    .storeAddress(at(WALLET))
+    .storeUint(0x1a4219fe5e60d63af2a3cc7dce6fec69b45c6b5718497a6148e7c232ac87bd8an, 256)
+    .storeRef(
+      beginCell()
+        .storeInt(-900, 64)
+        .storeUint(950_000n, 64)
+        .storeUint(0, 64)
+        .storeInt(0, 64)
+        .storeUint(collateralId, 256)
+        .storeInt(-700, 64)
+        .storeUint(420_000n, 64)
+        .endCell(),
+    )
+    .endCell();
+  const unsatisfied = beginCell()
+    .storeUint(0x31f, 32)
+    .storeUint(1, 64)
+    .storeAddress(at(borrower))
+    .storeAddress(at(WALLET))
+    .storeUint(1, 256)
+    .storeRef(
+      beginCell()
+        .storeUint(1_000_000n, 64)
+        .storeUint(collateralId, 256)
+        .storeUint(0, 64)
+        .storeUint(0, 64)
+        .storeRef(beginCell().endCell())
+        .storeUint(0xe003, 32)
+        .endCell(),
+    )
+    .endCell();
+  const confirmed = header().storeUint(0x311a, 32).storeUint(1, 64).endCell();
+
+  it('liquidate_master#3 → liquidate_user → satisfied → liquidate_success: the collateral reward and the debt repaid', () => {
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: master, from: 0, body: request },
+        { account: user, from: 1, body: toUser },
+        { account: master, from: 2, body: satisfied },
+        { account: user, from: 3, body: confirmed },
+      ]),
+    );
+    expect(topTypes(actions)).toEqual(['evaa_liquidate']);
+    expect(actions[0].success).toBe(true);
+    expect(v3(actions[0])).toMatchObject({
+      source: WALLET,
+      borrower,
+      borrower_contract: user,
+      amount: '420000',
+      debt_amount: '950000',
+      asset_id: `0x${collateralId.toString(16).padStart(64, '0')}`,
+      fail_reason: null,
+    });
+  });
+
+  it("the user contract's liquidate_unsatisfied#31f names the refusal; op 3 to a contract without the user header is a call", () => {
+    const refused = classify(
+      syntheticTrace([
+        ext,
+        { account: master, from: 0, body: request },
+        { account: user, from: 1, body: toUser },
+        { account: master, from: 2, body: unsatisfied },
+      ]),
+    );
+    expect(topTypes(refused)).toEqual(['evaa_liquidate']);
+    expect(refused[0].success).toBe(false);
+    expect(v3(refused[0])).toMatchObject({ fail_reason: 'not_liquidatable', amount: '0', debt_amount: '1000000', borrower });
+    const bare = beginCell().storeUint(0x31, 32).storeUint(1, 64).endCell();
+    const notEvaa = classify(
+      syntheticTrace([
+        ext,
+        { account: master, from: 0, body: request },
+        { account: user, from: 1, body: bare },
+        { account: master, from: 2, body: unsatisfied },
+      ]),
+    );
+    expect(topTypes(notEvaa)).toEqual(['call_contract', 'call_contract', 'call_contract']);
+  });
+});
+
+describe('cocoon registrations and charges', () => {
+  const proxy = addr(160);
+  const client = addr(161);
+  const root = addr(162);
+  const excesses = beginCell().storeUint(0x2565934c, 32).storeUint(5, 64).endCell();
+  const clientRequest = beginCell().storeUint(0x65448ff4, 32).storeUint(5, 64).endCell();
+
+  it("a proxy's charge payload: the excesses and its request to the client; without them it is a call", () => {
+    const charge = beginCell().storeUint(0xbb63ff93, 32).storeUint(5, 64).storeUint(1234, 64).storeAddress(at(proxy)).endCell();
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: proxy, from: 0, body: charge },
+        { account: WALLET, from: 1, body: excesses },
+        { account: client, from: 1, body: clientRequest, aborted: true, exitCode: 1014 },
+      ]),
+    );
+    expect(topTypes(actions)).toEqual(['cocoon_proxy_charge']);
+    expect(actions[0].success).toBe(true);
+    expect(v3(actions[0])).toMatchObject({
+      source: proxy,
+      destination: client,
+      query_id: '5',
+      new_tokens_used: '1234',
+      expected_address: proxy,
+    });
+    expect(topTypes(classify(syntheticTrace([ext, { account: proxy, from: 0, body: charge }])))).toEqual(['call_contract']);
+  });
+
+  it('register_proxy#927c7cb5 answered by the root with excesses', () => {
+    const register = beginCell().storeUint(0x927c7cb5, 32).storeUint(6, 64).storeStringTail('proxy info').endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: root, from: 0, body: register }, { account: WALLET, from: 1, body: excesses }]),
+    );
+    expect(topTypes(actions)).toEqual(['cocoon_register_proxy']);
+    expect(v3(actions[0])).toMatchObject({ destination: root, query_id: '6' });
+    expect(topTypes(classify(syntheticTrace([ext, { account: root, from: 0, body: register }])))).toEqual(['call_contract']);
+  });
+
+  it("the owner registering a client and changing its secret hash, each with the client's answer", () => {
+    const answered = (body: typeof excesses) =>
+      classify(
+        syntheticTrace([
+          ext,
+          { account: client, from: 0, body },
+          { account: proxy, from: 1, body: clientRequest, aborted: true, exitCode: 1014 },
+          { account: WALLET, from: 1, body: excesses },
+        ]),
+      );
+    const register = beginCell().storeUint(0xc45f9f3b, 32).storeUint(7, 64).storeUint(99, 64).storeAddress(at(WALLET)).endCell();
+    const registered = answered(register);
+    expect(topTypes(registered)).toEqual(['cocoon_client_register']);
+    expect(v3(registered[0])).toMatchObject({ source: WALLET, destination: client, query_id: '7', nonce: 99 });
+    const secret = beginCell().storeUint(0xa9357034, 32).storeUint(8, 64).storeUint(0xfeedn, 256).storeAddress(at(WALLET)).endCell();
+    const changed = answered(secret);
+    expect(topTypes(changed)).toEqual(['cocoon_client_change_secret_hash']);
+    expect(v3(changed[0])).toMatchObject({
+      source: WALLET,
+      destination: client,
+      query_id: '8',
+      new_secret_hash: 'feed'.padStart(64, '0'),
+    });
+    expect(topTypes(classify(syntheticTrace([ext, { account: client, from: 0, body: register }])))).toEqual(['call_contract']);
+  });
+});
+
+describe('tgBTC keys without their whole flow', () => {
+  const caller = addr(170);
+  const coordinator = addr(171);
+  const call = beginCell().storeUint(0x690f357a, 32).storeUint(0, 64).endCell();
+  const newKeyLog = beginCell()
+    .storeUint(0x27756729, 32)
+    .storeCoins(55n)
+    .storeUint(0xbeefn, 256)
+    .storeAddress(at(addr(172)))
+    .endCell();
+  const dkg = beginCell().storeUint(0x453443a6, 32).storeUint(1_760_000_123, 64).storeUint(0xbeefn, 256).endCell();
+  const pubkey = 'beef'.padStart(64, '0');
+
+  it('a new key announced at the 0x690f357a call without the DKG-completed event is tgbtc_new_key_fallback', () => {
+    const actions = classify(
+      syntheticTrace([ext, { account: caller, from: 0 }, { account: coordinator, from: 1, body: call, logs: [newKeyLog] }]),
+    );
+    const [fallback] = ofType(actions, 'tgbtc_new_key_fallback');
+    expect(v3(fallback)).toMatchObject({ source: null, coordinator, pubkey, pegout: addr(172), amount: '55' });
+    const full = classify(
+      syntheticTrace([ext, { account: caller, from: 0, logs: [dkg] }, { account: coordinator, from: 1, body: call, logs: [newKeyLog] }]),
+    );
+    expect(ofType(full, 'tgbtc_new_key')).toHaveLength(1);
+    expect(ofType(full, 'tgbtc_new_key_fallback')).toHaveLength(0);
+  });
+
+  it('the DKG-completed event of a call that announced no key is tgbtc_dkg_log_fallback; the event alone is nothing', () => {
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: caller, from: 0, logs: [dkg] },
+        { account: coordinator, from: 1, body: call, aborted: true, exitCode: 40 },
+      ]),
+    );
+    expect(topTypes(actions)).toEqual(['tgbtc_dkg_log_fallback']);
+    expect(v3(actions[0])).toMatchObject({ coordinator: caller, pubkey, timestamp: '1760000123' });
+    const alone = classify(syntheticTrace([ext, { account: caller, from: 0, logs: [dkg] }]));
+    expect(topTypes(alone).filter((t) => t.startsWith('tgbtc'))).toEqual([]);
+  });
+});
+
+describe('unknown', () => {
+  it('a trace nothing is read from (a request whose wallet sent nothing) is one unknown action keyed by the trace', () => {
+    const input = syntheticTrace([{ ...ext, aborted: true }]);
+    const actions = classify(input);
+    expect(actions).toHaveLength(1);
+    expect(actions[0]).toMatchObject({
+      type: 'unknown',
+      action_id: input.trace.trace_id,
+      tx_hashes: [input.transactions[0].hash],
+      accounts: [WALLET],
+      success: false,
+    });
+    expect(toV3Action(actions[0]).type).toBe('unknown');
+    expect(classify(syntheticTrace([ext, { account: OTHER, from: 0 }])).map((a) => a.type)).toEqual(['ton_transfer']);
+  });
+
+  /** The trace with only its root transaction: what an emulation that stopped at the external request knows. */
+  const rootOnly = (input: TraceInput) => ({ ...input, transactions: input.transactions.slice(0, 1) });
+
+  it('a request whose sent messages have no receiving transaction yet is read from those messages, not as unknown', () => {
+    const comment = beginCell().storeUint(0, 32).storeStringTail('hi').endCell();
+    const call = beginCell().storeUint(0x12345678, 32).storeUint(0, 64).endCell();
+    const actions = classify(
+      rootOnly(
+        syntheticTrace([ext, { account: OTHER, from: 0, body: comment, value: 7n }, { account: addr(3), from: 0, body: call, value: 9n }]),
+      ),
+    );
+    expect(actions.map((a) => a.type)).toEqual(['ton_transfer', 'call_contract']);
+    expect(actions.every((a) => a.success && a.tx_hashes.length === 1)).toBe(true);
+    expect(v3(actions[0])).toMatchObject({ source: WALLET, destination: OTHER, value: '7', comment: 'hi' });
+    expect(v3(actions[1])).toMatchObject({ source: WALLET, destination: addr(3), value: '9', opcode: '0x12345678' });
+    expect(new Set(actions.map((a) => a.action_id)).size).toBe(2);
+  });
+
+  it('only the messages without a receiving transaction are rebuilt; a jetton transfer body is a jetton transfer', () => {
+    const jettonWallet = addr(4);
+    const transfer = jettonBodies.transfer(500n, OTHER, WALLET);
+    const full = syntheticTrace([ext, { account: jettonWallet, from: 0, body: transfer }, { account: OTHER, from: 0, value: 3n }]);
+    full.interfaces = { [jettonWallet]: { JettonWallet: { address: jettonWallet, owner: WALLET, jetton: addr(5) } } };
+    const partial = { ...full, transactions: full.transactions.filter((t) => t.account !== jettonWallet) };
+    const actions = classify(partial);
+    expect(actions.map((a) => a.type).sort()).toEqual(['jetton_transfer', 'ton_transfer']);
+    const jetton = ofType(actions, 'jetton_transfer')[0];
+    expect(jetton.success).toBe(true);
+    expect(v3(jetton)).toMatchObject({
+      sender: WALLET,
+      sender_jetton_wallet: jettonWallet,
+      receiver: OTHER,
+      amount: '500',
+      asset: addr(5),
+    });
+    // the received transfer is the ordinary one, on its own transaction
+    expect(ofType(actions, 'ton_transfer')[0].tx_hashes).toContain(partial.transactions[1].hash);
+  });
+});
+
+describe('coffee staking withdrawals and vaults', () => {
+  const position = addr(180);
+  const master = addr(181);
+  const payer = addr(182);
+  const masterWallet = addr(183);
+  const userWallet = addr(184);
+  const jetton = addr(185);
+  const withdraw = (...fields: ((b: ReturnType<typeof beginCell>) => unknown)[]) => {
+    const b = beginCell().storeUint(0xcb03bfaf, 32).storeUint(3, 64);
+    for (const f of fields) f(b);
+    return b.endCell();
+  };
+  const first = withdraw();
+  const second = withdraw(
+    (b) => b.storeUint(42, 64),
+    (b) => b.storeAddress(at(WALLET)),
+    (b) => b.storeCoins(777n),
+    (b) => b.storeRef(beginCell().storeAddress(at(masterWallet)).storeCoins(5000n).endCell()),
+  );
+  const third = withdraw(
+    (b) => b.storeAddress(at(masterWallet)),
+    (b) => b.storeCoins(5000n),
+    (b) => b.storeAddress(at(WALLET)),
+  );
+  const transfer = beginCell()
+    .storeUint(0x0f8a7ea5, 32)
+    .storeUint(3, 64)
+    .storeCoins(5000n)
+    .storeAddress(at(WALLET))
+    .storeAddress(at(WALLET))
+    .storeBit(false)
+    .storeCoins(0)
+    .storeBit(false)
+    .endCell();
+  const internal = beginCell().storeUint(0x178d4519, 32).storeUint(3, 64).storeCoins(5000n).endCell();
+  const interfaces = {
+    [masterWallet]: { JettonWallet: { owner: payer, jetton } },
+    [userWallet]: { JettonWallet: { owner: WALLET, jetton } },
+  };
+  const steps = (payoutWallet: string) => [
+    ext,
+    { account: position, from: 0, body: first },
+    { account: master, from: 1, body: second },
+    { account: payer, from: 2, body: third },
+    { account: payoutWallet, from: 3, body: transfer },
+    { account: userWallet, from: 4, body: internal },
+  ];
+
+  it('the three staking_position_withdraw legs and the payout from the jetton wallet the last leg names', () => {
+    const actions = classify(syntheticTrace(steps(masterWallet), interfaces));
+    expect(topTypes(actions)).toEqual(['coffee_staking_withdraw']);
+    expect(v3(actions[0])).toMatchObject({
+      source: WALLET,
+      source_jetton_wallet: userWallet,
+      pool: master,
+      pool_jetton_wallet: masterWallet,
+      asset: jetton,
+      amount: '5000',
+      nft_address: position,
+      nft_index: '42',
+      points: '777',
+    });
+    const elsewhere = classify(syntheticTrace(steps(addr(186)), { [addr(186)]: { JettonWallet: { owner: payer, jetton } } }));
+    expect(topTypes(elsewhere)).not.toContain('coffee_staking_withdraw');
+  });
+
+  it('create_vault#c0ffee06 with the factory deploying the vault; without the deployment it is a call', () => {
+    const vault = addr(187);
+    // asset jetton$01 chain:uint8 hash:uint256
+    const create = beginCell()
+      .storeUint(0xc0ffee06, 32)
+      .storeUint(4, 64)
+      .storeUint(1, 2)
+      .storeUint(0, 8)
+      .storeBuffer(Buffer.from(jetton.slice(2), 'hex'))
+      .endCell();
+    const deploy = beginCell().storeUint(0xc0ffee22, 32).storeUint(4, 64).endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: addr(188), from: 0, body: create }, { account: vault, from: 1, body: deploy, deploys: true }]),
+    );
+    expect(topTypes(actions)).toEqual(['coffee_create_vault']);
+    expect(v3(actions[0])).toMatchObject({ source: WALLET, vault, asset: jetton, value: null });
+    expect(topTypes(classify(syntheticTrace([ext, { account: addr(188), from: 0, body: create }])))).toEqual(['call_contract']);
+  });
+});
+
+describe('cocoon client withdrawal', () => {
+  const proxy = addr(190);
+  const client = addr(191);
+  const withdraw = beginCell().storeUint(0xda068e78, 32).storeUint(11, 64).storeAddress(at(WALLET)).endCell();
+  const excesses = beginCell().storeUint(0x2565934c, 32).storeUint(11, 64).endCell();
+  const proxyRequest = (payload: ReturnType<typeof beginCell> | null) =>
+    beginCell()
+      .storeUint(0x65448ff4, 32)
+      .storeUint(11, 64)
+      .storeAddress(at(WALLET))
+      .storeRef(beginCell().storeUint(0, 2).storeCoins(0n).endCell())
+      .storeMaybeRef(payload?.endCell() ?? null)
+      .endCell();
+  const granted = beginCell().storeUint(0xc68ebc7b, 32).storeCoins(3_000_000_000n).storeAddress(at(WALLET));
+
+  it('owner_client_withdraw answered by the client request to its proxy granting the refund', () => {
+    const actions = classify(
+      syntheticTrace([
+        ext,
+        { account: client, from: 0, body: withdraw },
+        { account: proxy, from: 1, body: proxyRequest(granted) },
+        { account: WALLET, from: 1, body: excesses },
+      ]),
+    );
+    expect(topTypes(actions)).toEqual(['cocoon_client_withdraw']);
+    expect(actions[0].success).toBe(true);
+    expect(actions[0].tx_hashes).toHaveLength(4);
+    expect(v3(actions[0])).toMatchObject({
+      source: WALLET,
+      destination: client,
+      amount: '3000000000',
+      query_id: '11',
+      withdraw_amount: '3000000000',
+    });
+  });
+
+  it('a client request without the refund grant withdraws 0; a failed withdrawal is reported as failed', () => {
+    const bare = classify(
+      syntheticTrace([ext, { account: client, from: 0, body: withdraw }, { account: proxy, from: 1, body: proxyRequest(null) }]),
+    );
+    expect(topTypes(bare)).toEqual(['cocoon_client_withdraw']);
+    expect(v3(bare[0])).toMatchObject({ amount: '0', withdraw_amount: '0' });
+    const failed = classify(
+      syntheticTrace([
+        ext,
+        { account: client, from: 0, body: withdraw, aborted: true, exitCode: 1000 },
+        { account: proxy, from: 1, body: proxyRequest(granted) },
+      ]),
+    );
+    expect(failed[0].success).toBe(false);
+  });
+
+  it('the same opcode at a contract that sends no client request, or a request not of the client layout, is a call', () => {
+    expect(topTypes(classify(syntheticTrace([ext, { account: addr(192), from: 0, body: withdraw }])))).toEqual(['call_contract']);
+    const notRequest = beginCell().storeUint(0x65448ff4, 32).storeUint(11, 64).endCell();
+    const actions = classify(
+      syntheticTrace([ext, { account: addr(192), from: 0, body: withdraw }, { account: proxy, from: 1, body: notRequest }]),
+    );
+    expect(ofType(actions, 'cocoon_client_withdraw')).toHaveLength(0);
+  });
+});
+
+describe('layerzero DVN verification', () => {
+  const dvn = addr(200);
+  const proxy = addr(201);
+  const uln = addr(202);
+  const connection = addr(203);
+  const lz = (op: number) => beginCell().storeUint(op, 32).storeUint(21, 64).storeCoins(0n).storeAddress(at(WALLET));
+  const ones = (n: number) => (1n << BigInt(n)) - 1n;
+  const callback = (nonce: number, status: number) => {
+    const verification = beginCell()
+      .storeUint(38421788582694199859296615363593851n, 116)
+      .storeUint(ones(234), 234)
+      .storeUint(nonce, 64)
+      .storeUint(status, 32)
+      .endCell();
+    const md = beginCell().storeUint(1, 8).storeRef(verification).storeRef(beginCell().endCell()).endCell();
+    return lz(0x3cb38090).storeRef(md).endCell();
+  };
+  const flow = (status: number, withCallback = true) =>
+    syntheticTrace([
+      ext,
+      { account: dvn, from: 0, body: lz(0xa0d51a8d).endCell() },
+      { account: proxy, from: 1, body: lz(0x09f047d9).endCell() },
+      { account: uln, from: 2, body: lz(0x994aaf4e).endCell() },
+      { account: connection, from: 3, body: lz(0x4ec8f80a).endCell() },
+      ...(withCallback
+        ? [
+            { account: uln, from: 4, body: callback(77, status) },
+            { account: WALLET, from: 5 },
+          ]
+        : []),
+    ]);
+
+  it('verify at the DVN → proxy call → ULN verify → connection verify → callback with the verification status', () => {
+    const actions = classify(flow(0x3bbc306b));
+    expect(topTypes(actions)).toEqual(['layerzero_dvn_verify']);
+    expect(actions[0].tx_hashes).toHaveLength(7);
+    expect(v3(actions[0])).toMatchObject({
+      initiator: WALLET,
+      nonce: 77,
+      status: 'succeeded',
+      dvn,
+      proxy,
+      uln,
+      uln_connection: connection,
+    });
+    expect(v3(classify(flow(0x7fcbb4ac))[0])).toMatchObject({ status: 'nonce_out_of_range' });
+    expect(v3(classify(flow(0x29c53fab))[0])).toMatchObject({ status: 'dvn_not_configured' });
+    expect(v3(classify(flow(5))[0])).toMatchObject({ status: 'unknown_5' });
+  });
+
+  it('the verify opcode without the ULN chain and its callback is no verification', () => {
+    expect(ofType(classify(flow(0x3bbc306b, false)), 'layerzero_dvn_verify')).toHaveLength(0);
+    const alone = classify(syntheticTrace([ext, { account: addr(204), from: 0, body: lz(0xa0d51a8d).endCell() }]));
+    expect(topTypes(alone)).toEqual(['call_contract']);
+  });
+});
+
+describe('STON.fi swaps: exit codes, multi-hop routes, referral fees and proxy-TON out', () => {
+  const router = addr(210);
+  const pool = addr(211);
+  const pool2 = addr(212);
+  const userInWallet = addr(213);
+  const routerInWallet = addr(214);
+  const routerOutWallet = addr(215);
+  const userOutWallet = addr(216);
+  const jettonIn = addr(217);
+  const jettonOut = addr(218);
+  const vault = addr(219);
+  const interfaces = {
+    [userInWallet]: { JettonWallet: { address: userInWallet, owner: WALLET, jetton: jettonIn } },
+    [routerInWallet]: { JettonWallet: { address: routerInWallet, owner: router, jetton: jettonIn } },
+    [routerOutWallet]: { JettonWallet: { address: routerOutWallet, owner: router, jetton: jettonOut } },
+    [userOutWallet]: { JettonWallet: { address: userOutWallet, owner: WALLET, jetton: jettonOut } },
+  };
+  const transfer = (amount: bigint, to: string) => jettonBodies.transfer(amount, to, WALLET);
+  const internalTransfer = jettonBodies.internalTransfer(0n);
+  const notify = jettonBodies.notify;
+  /** the user's jettons arriving at the router: steps 0–3, the notification at the router is step 3 */
+  const entry = [
+    ext,
+    { account: userInWallet, from: 0, body: transfer(1_000n, router) },
+    { account: routerInWallet, from: 1, body: internalTransfer },
+    { account: router, from: 2, body: notify(1_000n, WALLET) },
+  ];
+
+  describe('v1', () => {
+    const swap = beginCell().storeUint(0x25938561, 32).storeUint(1, 64).storeAddress(at(WALLET)).storeCoins(1_000n).endCell();
+    const payTo = (owner: string, code: number, amount: bigint) =>
+      beginCell()
+        .storeUint(0xf93bb43f, 32)
+        .storeUint(1, 64)
+        .storeAddress(at(owner))
+        .storeUint(code, 32)
+        .storeBit(1)
+        .storeRef(
+          beginCell().storeCoins(amount).storeAddress(at(routerOutWallet)).storeCoins(0n).storeAddress(at(routerInWallet)).endCell(),
+        )
+        .endCell();
+    const swapped = (code: number, referral = false) =>
+      syntheticTrace(
+        [
+          ...entry,
+          { account: pool, from: 3, body: swap },
+          { account: router, from: 4, body: payTo(WALLET, code, 900n) },
+          { account: routerOutWallet, from: 5, body: transfer(900n, WALLET) },
+          { account: userOutWallet, from: 6, body: internalTransfer },
+          { account: WALLET, from: 7, body: notify(900n, router) },
+          ...(referral
+            ? [
+                { account: router, from: 4, body: payTo(OTHER, 0x45078540, 9n) },
+                { account: routerOutWallet, from: 9, body: transfer(9n, OTHER) },
+              ]
+            : []),
+        ],
+        interfaces,
+      );
+
+    it('pay_to with swap_ok is a successful swap; a refund code (no liquidity, reserve error) is a failed one', () => {
+      const ok = ofType(classify(swapped(0xc64370e5)), 'jetton_swap');
+      expect(ok).toHaveLength(1);
+      expect(ok[0].success).toBe(true);
+      expect(v3(ok[0])).toMatchObject({ dex: 'stonfi', sender: WALLET, asset_in: jettonIn, asset_out: jettonOut });
+      for (const refund of [0x5ffe1295, 0x38976e9b]) expect(ofType(classify(swapped(refund)), 'jetton_swap')[0].success).toBe(false);
+    });
+
+    it("the referral's share (its own exit code) does not become the swap's payout", () => {
+      const [swapAction] = ofType(classify(swapped(0xc64370e5, true)), 'jetton_swap');
+      expect(swapAction.success).toBe(true);
+      expect((swapAction.jetton_swap_data as { dex_outgoing_transfer: { amount: string } }).dex_outgoing_transfer.amount).toBe('900');
+    });
+  });
+
+  describe('v2', () => {
+    const swap = beginCell().storeUint(0x6664de2a, 32).storeUint(1, 64).storeAddress(at(routerInWallet)).endCell();
+    const payTo = (code: number) =>
+      beginCell()
+        .storeUint(0x657b54f5, 32)
+        .storeUint(1, 64)
+        .storeAddress(at(WALLET))
+        .storeAddress(at(WALLET))
+        .storeAddress(at(WALLET))
+        .storeUint(code, 32)
+        .storeMaybeRef(null)
+        .storeRef(beginCell().storeCoins(0n).storeCoins(900n).storeAddress(at(routerOutWallet)).storeCoins(0n).storeAddress(null).endCell())
+        .endCell();
+    const ptonOut = beginCell().storeUint(0x01f3835d, 32).storeUint(1, 64).storeCoins(777n).storeAddress(at(WALLET)).endCell();
+
+    it('proxy-TON out: the pTON wallet sends the TON to the receiver, and that belongs to the swap', () => {
+      const trace = (code: number) =>
+        syntheticTrace(
+          [
+            ...entry,
+            { account: pool, from: 3, body: swap },
+            { account: router, from: 4, body: payTo(code) },
+            { account: routerOutWallet, from: 5, body: transfer(777n, WALLET) },
+            { account: WALLET, from: 6, body: ptonOut },
+          ],
+          interfaces,
+        );
+      const actions = classify(trace(0xc64370e5));
+      expect(topTypes(actions)).toEqual(['jetton_swap']);
+      expect(actions[0].success).toBe(true);
+      expect(actions[0].jetton_swap_data).toMatchObject({
+        dex: 'stonfi_v2',
+        dex_outgoing_transfer: { asset: null, amount: '777', destination: WALLET, source: router, source_jetton_wallet: routerOutWallet },
+      });
+      const failed = classify(trace(0x5ffe1295));
+      expect(topTypes(failed)).toEqual(['jetton_swap']);
+      expect(failed[0].success).toBe(false);
+    });
+
+    it('a multi-hop route (pay_to swapping again at another pool) and a referral fee are one swap; any refunded hop fails it', () => {
+      const trace = (secondCode: number) =>
+        syntheticTrace(
+          [
+            ...entry,
+            { account: pool, from: 3, body: swap },
+            { account: vault, from: 4, body: beginCell().storeUint(0x63381632, 32).storeUint(1, 64).endCell() },
+            { account: router, from: 5, body: beginCell().storeUint(0x0490f09b, 32).storeUint(1, 64).endCell() },
+            { account: router, from: 4, body: payTo(0xc64370e5) },
+            { account: pool2, from: 7, body: swap },
+            { account: router, from: 8, body: payTo(secondCode) },
+            { account: routerOutWallet, from: 9, body: transfer(900n, WALLET) },
+            { account: userOutWallet, from: 10, body: internalTransfer },
+            { account: WALLET, from: 11, body: notify(900n, router) },
+          ],
+          interfaces,
+        );
+      const actions = classify(trace(0xc64370e5));
+      expect(topTypes(actions)).toEqual(['jetton_swap']);
+      expect(actions[0].success).toBe(true);
+      expect(actions[0].tx_hashes).toHaveLength(13);
+      expect(v3(actions[0])).toMatchObject({ asset_in: jettonIn, asset_out: jettonOut });
+      expect(classify(trace(0x38976e9b))[0].success).toBe(false);
+    });
+  });
+});
+
+describe('DeDust swaps with TON in', () => {
+  const nativeVault = addr(230);
+  const pool = addr(231);
+  const jettonVault = addr(232);
+  const vaultWallet = addr(233);
+  const userWallet = addr(234);
+  const jetton = addr(235);
+  const interfaces = {
+    [vaultWallet]: { JettonWallet: { address: vaultWallet, owner: jettonVault, jetton } },
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+  };
+  const swap = beginCell()
+    .storeUint(0xea06185d, 32)
+    .storeUint(1, 64)
+    .storeCoins(5_000n)
+    .storeAddress(at(pool))
+    .storeUint(0, 1)
+    .storeCoins(0n)
+    .storeMaybeRef(null)
+    .storeRef(beginCell().endCell())
+    .endCell();
+  const jettonAsset = (b: ReturnType<typeof beginCell>) =>
+    b
+      .storeUint(1, 4)
+      .storeInt(0, 8)
+      .storeBuffer(Buffer.from(jetton.split(':')[1], 'hex'));
+  const event = jettonAsset(beginCell().storeUint(0x9c610de3, 32).storeUint(0, 4)).storeCoins(5_000n).storeCoins(42n).endCell();
+  const external = beginCell().storeUint(0x61ee542d, 32).storeUint(1, 64).endCell();
+  const payoutFromPool = beginCell().storeUint(0xad4eb6f5, 32).storeUint(1, 64).endCell();
+  const transfer = jettonBodies.transfer(42n, WALLET, WALLET);
+  const internalTransfer = jettonBodies.internalTransfer(42n);
+
+  it('swap#ea06185d at the native vault → the pool → payout from the jetton vault is a swap with TON in', () => {
+    const actions = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: nativeVault, from: 0, body: swap, value: 5_100n },
+          { account: pool, from: 1, body: external, logs: [event] },
+          { account: jettonVault, from: 2, body: payoutFromPool },
+          { account: vaultWallet, from: 3, body: transfer },
+          { account: userWallet, from: 4, body: internalTransfer },
+        ],
+        interfaces,
+      ),
+    );
+    expect(topTypes(actions)).toEqual(['jetton_swap']);
+    expect(actions[0].jetton_swap_data).toMatchObject({
+      dex: 'dedust',
+      sender: WALLET,
+      dex_incoming_transfer: { asset: null, amount: '5000', source: WALLET, destination: nativeVault },
+      dex_outgoing_transfer: { asset: jetton, amount: '42', destination: WALLET, destination_jetton_wallet: userWallet },
+    });
+  });
+
+  it('the same opcode where no pool is asked is no swap', () => {
+    const actions = classify(syntheticTrace([ext, { account: addr(236), from: 0, body: swap }]));
+    expect(topTypes(actions)).toEqual(['call_contract']);
+  });
+});
+
+describe('Coffee swaps with TON in', () => {
+  const nativeVault = addr(240);
+  const pool = addr(241);
+  const outVault = addr(242);
+  const swapNative = beginCell().storeUint(0xc0ffee00, 32).storeUint(1, 64).storeCoins(8_000n).storeAddress(at(pool)).endCell();
+  const swapInternal = beginCell().storeUint(0xc0ffee20, 32).storeUint(1, 64).endCell();
+  const payoutInternal = (amount: bigint) =>
+    beginCell().storeUint(0xc0ffee21, 32).storeUint(1, 64).storeAddress(at(WALLET)).storeCoins(amount).endCell();
+  const payout = beginCell().storeUint(0xc0ffee32, 32).storeUint(1, 64).endCell();
+  const trace = (logs: ReturnType<typeof beginCell>[] = []) =>
+    syntheticTrace([
+      ext,
+      { account: nativeVault, from: 0, body: swapNative, value: 8_100n },
+      { account: pool, from: 1, body: swapInternal, logs: logs.map((l) => l.endCell()) },
+      { account: outVault, from: 2, body: payoutInternal(61n) },
+      { account: WALLET, from: 3, body: payout },
+    ]);
+
+  it('swap_native#c0ffee00 at the native vault → the pool → the payout is a swap with TON in; the failed-swap log fails it', () => {
+    const actions = classify(trace());
+    expect(topTypes(actions)).toEqual(['jetton_swap']);
+    expect(actions[0].success).toBe(true);
+    expect(actions[0].jetton_swap_data).toMatchObject({
+      dex: 'coffee',
+      dex_incoming_transfer: { asset: null, amount: '8000', source: WALLET, destination: nativeVault },
+      dex_outgoing_transfer: { amount: '61', destination: WALLET },
+    });
+    const failed = classify(trace([beginCell().storeUint(0xc0ffee31, 32)]));
+    expect(topTypes(failed)).toEqual(['jetton_swap']);
+    expect(failed[0].success).toBe(false);
+  });
+
+  it('the same opcode where the vault asks no pool is no swap', () => {
+    expect(topTypes(classify(syntheticTrace([ext, { account: addr(243), from: 0, body: swapNative }])))).toEqual(['call_contract']);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Cell } from '@ton/core';
+import { Address, beginCell, type Cell } from '@ton/core';
 import type { AccountInterfaces, TraceInput, TraceMessage, TraceTransaction } from '../src/index.js';
 
 /**
@@ -86,3 +86,28 @@ export function syntheticTrace(steps: Step[], interfaces: Record<string, Account
     interfaces,
   };
 }
+
+/** TEP-74 bodies the synthetic flows send: a transfer request, the wallet-to-wallet transfer and the notification. */
+export const jettonBodies = {
+  transfer: (amount: bigint, to: string, response: string, queryId = 1n): Cell =>
+    beginCell()
+      .storeUint(0x0f8a7ea5, 32)
+      .storeUint(queryId, 64)
+      .storeCoins(amount)
+      .storeAddress(Address.parseRaw(to))
+      .storeAddress(Address.parseRaw(response))
+      .storeMaybeRef(null)
+      .storeCoins(1n)
+      .storeMaybeRef(null)
+      .endCell(),
+  internalTransfer: (amount: bigint, queryId = 1n): Cell =>
+    beginCell().storeUint(0x178d4519, 32).storeUint(queryId, 64).storeCoins(amount).endCell(),
+  notify: (amount: bigint, sender: string, queryId = 1n): Cell =>
+    beginCell()
+      .storeUint(0x7362d09c, 32)
+      .storeUint(queryId, 64)
+      .storeCoins(amount)
+      .storeAddress(Address.parseRaw(sender))
+      .storeBit(0)
+      .endCell(),
+};

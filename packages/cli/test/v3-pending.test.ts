@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, internal, WalletContractV4 } from '@ton/ton';
-import { signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
+import { signerFromSeed, tokens, walletTransferBoc, type Devnet } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { useKeyedGateway } from './gateway-fixture.js';
 
@@ -42,13 +42,16 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-/** A signed faucet transfer from the devnet's faucet. */
-async function faucetTransfer(devnet: Devnet, receiver: Address, comment: string) {
+/** A signed request of the devnet's faucet wallet sending these messages. */
+async function faucetRequest(devnet: Devnet, messages: Parameters<typeof walletTransferBoc>[3]) {
   const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
   const seqno = Number(((await devnet.runGetMethod(devnet.faucet.address, 'seqno', [])).stack[0] as { value: bigint }).value);
-  return walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, [
-    internal({ to: receiver, value: 234_567_890n, bounce: false, body: comment }),
-  ]);
+  return walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), seqno, messages);
+}
+
+/** A signed faucet transfer from the devnet's faucet. */
+async function faucetTransfer(devnet: Devnet, receiver: Address, comment: string) {
+  return faucetRequest(devnet, [internal({ to: receiver, value: 234_567_890n, bounce: false, body: comment })]);
 }
 
 describe.each(NETWORKS)('pending traces on %s', (network) => {
@@ -218,5 +221,56 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
       status: 404,
       body: { error: 'emulated traces not found' },
     });
+  });
+
+  it("a pending jetton transfer is classified with the index's interfaces of the wallets, as once confirmed", async () => {
+    // the faucet mints itself jettons of a minter of its own, indexed before the transfer is sent
+    const minter = tokens.jettonMinterInit(devnet.faucet.address, `https://example.invalid/pending-${network}-${run}.json`);
+    const faucetWallet = tokens.jettonWalletAddress(devnet.faucet.address, minter.address);
+    const mint = await faucetRequest(devnet, [
+      internal({
+        to: minter.address,
+        value: 500_000_000n,
+        bounce: false,
+        init: minter.init,
+        body: tokens.jettonMintBody({
+          minter: minter.address,
+          to: devnet.faucet.address,
+          amount: 1_000n,
+          responseTo: devnet.faucet.address,
+          walletForwardValue: 100_000_000n,
+        }),
+      }),
+    ]);
+    expect((await call(network, 'v2/sendBocReturnHash', { body: { boc: mint.toString('base64') } })).status).toBe(200);
+    await indexer.waitFor((await devnet.produceBlock()).seqno);
+
+    const transfer = await faucetRequest(devnet, [
+      internal({
+        to: faucetWallet,
+        value: 200_000_000n,
+        bounce: true,
+        body: tokens.jettonTransferBody({ amount: 300n, to: receiver, responseTo: devnet.faucet.address, forwardTonAmount: 0n }),
+      }),
+    ]);
+    const sent = await call(network, 'v2/sendBocReturnHash', { body: { boc: transfer.toString('base64') } });
+    expect(sent.status).toBe(200);
+    const pending = await call(network, 'v3/pendingActions', { query: { ext_msg_hash: sent.body.result.hash } });
+    expect(pending.status).toBe(200);
+    const types = pending.body.actions.map((a: any) => a.type);
+    expect(types).toContain('jetton_transfer');
+    expect(types).not.toContain('unknown');
+    const jetton = pending.body.actions.find((a: any) => a.type === 'jetton_transfer');
+    expect(jetton).toMatchObject({
+      finality: 'pending',
+      details: {
+        asset: raw(minter.address),
+        sender: raw(devnet.faucet.address),
+        sender_jetton_wallet: raw(faucetWallet),
+        receiver: raw(receiver),
+        amount: '300',
+      },
+    });
+    await devnet.produceBlock();
   });
 });

@@ -1,4 +1,4 @@
-import type { Cell } from '@ton/core';
+import { beginCell, type Cell } from '@ton/core';
 import { type ActionDraft, type Matcher, type MatchContext, isFree, jettonOfWallet } from '../core.js';
 import { rawAddress, readComment } from '../decode.js';
 import { OP } from '../opcodes.js';
@@ -87,6 +87,41 @@ export const basicMatcher: Matcher = {
 };
 
 /**
+ * A message the sender's transaction asked for or sent, rebuilt as the action it would be (a jetton transfer for a
+ * jetton transfer body, else a transfer or a call); it has no transaction of its own, so the action is a ghost on
+ * the sender's.
+ */
+function ghostDraft(
+  ctx: MatchContext,
+  sender: TraceNode,
+  m: { hash: string; destination: RawAddress; value: string; body: Cell },
+  success: boolean,
+): ActionDraft {
+  const op = m.body.bits.length >= 32 ? unsignedOp(m.body.beginParse().preloadUint(32)) : null;
+  const ghost = { msgHash: m.hash };
+  const jetton = op === OP.JETTON_TRANSFER ? decodeJettonTransfer(m.body) : null;
+  if (jetton) {
+    return {
+      type: 'jetton_transfer',
+      nodes: [sender],
+      ghost,
+      initiator: null,
+      success,
+      fields: jettonFailedFields(ctx, sender.account, m.destination, jetton),
+    };
+  }
+  const { type, fields } = transferOrCall({
+    source: sender.account,
+    destination: m.destination,
+    value: m.value,
+    op,
+    body: m.body,
+    extra: null,
+  });
+  return { type, nodes: [sender], ghost, initiator: null, success, fields };
+}
+
+/**
  * A wallet's signed request whose transaction sent nothing (the action phase failed): the transfers it asked for
  * are reported as failed actions, rebuilt from the request itself.
  */
@@ -100,30 +135,31 @@ export const failedWalletRequestMatcher: Matcher = {
       if (!body) continue;
       for (const { message, hash } of walletRequestMessages(body)) {
         if (message.info.type !== 'internal') continue;
-        const destination = rawAddress(message.info.dest);
-        const op = message.body.bits.length >= 32 ? unsignedOp(message.body.beginParse().preloadUint(32)) : null;
-        const ghost = { msgHash: hash };
-        const jetton = op === OP.JETTON_TRANSFER ? decodeJettonTransfer(message.body) : null;
-        if (jetton) {
-          drafts.push({
-            type: 'jetton_transfer',
-            nodes: [root],
-            ghost,
-            initiator: null,
-            success: false,
-            fields: jettonFailedFields(ctx, root.account, destination, jetton),
-          });
-          continue;
-        }
-        const { type, fields } = transferOrCall({
-          source: root.account,
-          destination,
-          value: message.info.value.coins.toString(),
-          op,
-          body: message.body,
-          extra: null,
-        });
-        drafts.push({ type, nodes: [root], ghost, initiator: null, success: false, fields });
+        const m = { hash, destination: rawAddress(message.info.dest), value: message.info.value.coins.toString(), body: message.body };
+        drafts.push(ghostDraft(ctx, root, m, false));
+      }
+    }
+    return drafts;
+  },
+};
+
+/**
+ * Messages an external request's transaction sent whose receiving transaction is not in the trace (an emulated
+ * trace that stops at the root, or one whose next steps are not known yet): each is the transfer, call or jetton
+ * transfer it asks for, as the request's sender sees it, rather than nothing.
+ */
+export const unreceivedMessageMatcher: Matcher = {
+  name: 'unreceived',
+  match(ctx) {
+    const drafts: ActionDraft[] = [];
+    for (const root of ctx.tree.roots) {
+      if (!isFree(ctx, root) || root.inMsg?.source) continue;
+      const received = new Set(root.children.map((c) => c.inMsg?.msg_hash));
+      for (const out of root.outMsgs) {
+        if (!out.destination || received.has(out.msg_hash)) continue;
+        const body = bodyCell(out) ?? beginCell().endCell();
+        const m = { hash: out.msg_hash, destination: normalizeAddress(out.destination), value: String(out.value ?? 0), body };
+        drafts.push(ghostDraft(ctx, root, m, !txFailed(root)));
       }
     }
     return drafts;

@@ -1,13 +1,14 @@
 import { type ActionDraft, opcodeMatcher, flowDraft, type MatchContext, iface, jettonOfWallet, nodeSet } from '../core.js';
 import { COFFEE, OP } from '../opcodes.js';
-import { bodyCell, childWithOp, descendants, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
+import { bodyCell, bodySlice, childWithOp, descendants, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import { decodeJettonNotify, decodeJettonTransfer } from './jettons.js';
-import { coinsStr, tryDecode } from '../decode.js';
-import { Cell } from '@ton/core';
+import { coffeeAsset, coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
+import { Cell, type Slice } from '@ton/core';
 
 /**
  * Coffee (swap.coffee) beside its swaps: MEV-protected swaps holding the user's funds, jetton staking (deposit
- * minting a position NFT, reward claims paid from the pool's jetton wallet) and liquidity withdrawal.
+ * minting a position NFT, withdrawal of a position, reward claims paid from the pool's jetton wallet), vault
+ * creation and liquidity withdrawal.
  */
 function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) {
@@ -142,7 +143,65 @@ function withdrawLiquidity(ctx: MatchContext, burn: TraceNode): ActionDraft | nu
   );
 }
 
+/**
+ * Staking position withdrawal, three legs of staking_position_withdraw#cb03bfaf: the owner's request to the
+ * position NFT (query_id), the position to the staking master (`query_id nft_id:uint64 owner points:Coins
+ * ^[wallet amount:Coins]`), the master to its payer (`query_id jetton_wallet jetton_amount:Coins owner`), which
+ * sends the jettons from the master's jetton wallet. Each leg must come from the contract the previous one
+ * addressed, and the payout must leave the jetton wallet the last leg names.
+ */
+function stakingWithdraw(ctx: MatchContext, position: TraceNode): ActionDraft | null {
+  const leg = (n: TraceNode | undefined, read: (s: Slice) => unknown) =>
+    n && tryDecode(() => ((s) => (s.skip(32 + 64), read(s)))(bodySlice(n)!));
+  const toMaster = position.children.find((c) => c.op === COFFEE.STAKING_POSITION_WITHDRAW);
+  const second = leg(toMaster, (s) => {
+    const nft_id = uintStr(s, 64);
+    const owner = loadAddress(s);
+    return { nft_id, owner, points: coinsStr(s) };
+  }) as { nft_id: string; owner: string | null; points: string } | null;
+  const toPayer = toMaster?.children.find((c) => c.op === COFFEE.STAKING_POSITION_WITHDRAW && c.inMsg?.destination);
+  const third = leg(toPayer, (s) => ({ wallet: loadAddress(s), amount: coinsStr(s), owner: loadAddress(s) })) as {
+    wallet: string | null;
+    amount: string;
+    owner: string | null;
+  } | null;
+  const payout = toPayer?.children.find((c) => c.op === OP.JETTON_TRANSFER && c.account === third?.wallet);
+  if (!toMaster || !second || !toPayer || !third || !payout || third.owner !== second.owner) return null;
+  const internal = childWithOp(payout, OP.JETTON_INTERNAL_TRANSFER);
+  return flowDraft('coffee_staking_withdraw', [...subtree(position)], {
+    source: second.owner,
+    source_secondary: internal?.account ?? null,
+    destination: toMaster.account,
+    destination_secondary: payout.account,
+    asset: jettonOfWallet(ctx, payout.account) ?? jettonOfWallet(ctx, internal?.account),
+    amount: third.amount,
+    coffee_staking_withdraw_data: { nft_address: position.account, nft_index: second.nft_id, points: second.points },
+  });
+}
+
+/**
+ * create_vault#c0ffee06 (`query_id asset:Asset`) to the factory, which deploys the asset's vault
+ * (deploy#c0ffee22): the vault is the deployed contract.
+ */
+function createVault(_ctx: MatchContext, factory: TraceNode): ActionDraft | null {
+  const asset = tryDecode(() => {
+    const s = bodySlice(factory)!;
+    s.skip(32 + 64);
+    return { id: coffeeAsset(s) };
+  });
+  const deploy = childWithOp(factory, COFFEE.DEPLOY);
+  if (!asset || !deploy) return null;
+  return flowDraft('coffee_create_vault', [...subtree(factory)], {
+    source: normalizeAddress(factory.inMsg?.source),
+    destination: deploy.account,
+    asset: asset.id,
+    value: null,
+  });
+}
+
 export const coffeeServicesMatcher = opcodeMatcher('coffee-services', [
+  [COFFEE.STAKING_POSITION_WITHDRAW, stakingWithdraw],
+  [COFFEE.CREATE_VAULT, createVault],
   [COFFEE.MEV_PROTECT_HOLD_FUNDS, mevHold],
   [COFFEE.STAKING_CLAIM_REWARDS, claimRewards],
   [OP.JETTON_BURN, withdrawLiquidity],

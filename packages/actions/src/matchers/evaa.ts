@@ -1,3 +1,4 @@
+import type { Slice } from '@ton/core';
 import { type ActionDraft, opcodeMatcher, type MatchContext, jettonOfWallet } from '../core.js';
 import { loadAddress, tryDecode, uint256Hex, uintStr } from '../decode.js';
 import { EVAA, OP } from '../opcodes.js';
@@ -149,7 +150,128 @@ function withdraw(ctx: MatchContext, master: TraceNode): ActionDraft | null {
   };
 }
 
+/**
+ * liquidate_master#3 (`query_id:uint64 borrower:MsgAddressInt liquidator:MsgAddressInt collateral_asset_id:uint256
+ * min_collateral_amount:uint64 include_user_code:int2 liquidate_incoming_amount:uint64 …`), sent to the master with
+ * TON or as the forward payload of jettons sent to it.
+ */
+function decodeLiquidateMaster(s: Slice) {
+  if (s.loadUint(32) !== EVAA.LIQUIDATE_MASTER) return null;
+  s.skip(64);
+  const borrower = loadAddress(s);
+  loadAddress(s);
+  const collateral_asset_id = uint256Hex(s);
+  s.skip(64 + 2);
+  return { borrower, collateral_asset_id, incoming: uintStr(s, 64) };
+}
+
+/**
+ * A liquidation is read only through the user contract's part in it: the master's liquidate_user#31 (behind the
+ * user header) to the borrower's contract, and that contract's answer back to the master: liquidate_satisfied#311
+ * (the master then confirms with liquidate_success#311a, or reverts with liquidate_fail#311f when it lacks the
+ * collateral) or liquidate_unsatisfied#31f carrying the error. A request the master refuses before reaching a user
+ * contract shows no EVAA contract at all and stays a plain call or transfer.
+ */
+function liquidation(
+  master: TraceNode,
+  request: { borrower: string | null; collateral_asset_id: string; incoming: string },
+  start: TraceNode,
+  source: string | null,
+  extra: Partial<ActionDraft['fields']> = {},
+): ActionDraft | null {
+  const user = userContract(master, EVAA.LIQUIDATE_USER);
+  const answer = user?.children.find(
+    (c) => c.account === master.account && (c.op === EVAA.LIQUIDATE_SATISFIED || c.op === EVAA.LIQUIDATE_UNSATISFIED),
+  );
+  if (!user || !answer) return null;
+  const base = {
+    borrower: request.borrower,
+    collateral_asset_id: request.collateral_asset_id,
+    collateral_amount: '0',
+    debt_amount: request.incoming,
+  };
+  let outcome: (typeof base & { success: boolean; fail_reason: string | null }) | null = null;
+  if (answer.op === EVAA.LIQUIDATE_UNSATISFIED) {
+    const reason = tryDecode(() => {
+      const s = bodySlice(answer)!;
+      s.skip(32 + 64);
+      loadAddress(s);
+      loadAddress(s);
+      s.skip(256);
+      const r = s.loadRef().beginParse();
+      r.skip(64 + 256 + 64 + 64);
+      r.loadRef();
+      return EVAA.LIQUIDATION_ERROR.get(r.loadUint(32)) ?? 'unknown';
+    });
+    outcome = { ...base, success: false, fail_reason: reason ?? 'liquidation_error' };
+  } else {
+    const confirmed = answer.children.find((c) => c.account === user.account && userHeaderOp(c) === EVAA.LIQUIDATE_SUCCESS);
+    const reverted = answer.children.find((c) => c.account === user.account && c.op === EVAA.LIQUIDATE_FAIL);
+    if (confirmed) {
+      const satisfied = tryDecode(() => {
+        const s = bodySlice(answer)!;
+        s.skip(32 + 64);
+        const owner = loadAddress(s);
+        loadAddress(s);
+        s.skip(256);
+        const r = s.loadRef().beginParse();
+        r.skip(64);
+        const liquidatable = uintStr(r, 64);
+        r.skip(64 + 64);
+        const collateral = uint256Hex(r);
+        r.skip(64);
+        return { owner, liquidatable, collateral, reward: uintStr(r, 64) };
+      });
+      if (!satisfied) return null;
+      outcome = {
+        borrower: satisfied.owner,
+        collateral_asset_id: satisfied.collateral,
+        collateral_amount: satisfied.reward,
+        debt_amount: satisfied.liquidatable,
+        success: true,
+        fail_reason: null,
+      };
+    } else if (reverted) {
+      outcome = { ...base, success: false, fail_reason: 'master_not_enough_liquidity' };
+    }
+  }
+  if (!outcome) return null;
+  return {
+    type: 'evaa_liquidate',
+    nodes: subtree(start),
+    success: outcome.success,
+    fields: {
+      source,
+      destination: outcome.borrower,
+      destination_secondary: user.account,
+      asset: null,
+      amount: outcome.collateral_amount,
+      ...extra,
+      evaa_liquidate_data: {
+        fail_reason: outcome.fail_reason,
+        debt_amount: outcome.debt_amount,
+        asset_id: `0x${outcome.collateral_asset_id}`,
+      },
+    },
+  };
+}
+
+function tonLiquidation(master: TraceNode): ActionDraft | null {
+  const request = tryDecode(() => decodeLiquidateMaster(bodySlice(master)!));
+  return request ? liquidation(master, request, master, normalizeAddress(master.inMsg?.source)) : null;
+}
+
+function jettonLiquidation(notify: TraceNode): ActionDraft | null {
+  const note = decodeJettonNotify(notify);
+  const request = note?.forward_payload ? tryDecode(() => decodeLiquidateMaster(note.forward_payload!.beginParse())) : null;
+  const transfer = notify.parent?.parent;
+  if (!note || !request || !transfer) return null;
+  return liquidation(notify, request, transfer, note.sender, { source_secondary: transfer.account });
+}
+
 export const evaaMatcher = opcodeMatcher('evaa', [
+  [EVAA.LIQUIDATE_MASTER, (_ctx, node) => tonLiquidation(node)],
+  [OP.JETTON_NOTIFY, (_ctx, node) => jettonLiquidation(node)],
   [EVAA.SUPPLY_MASTER, (_ctx, node) => tonSupply(node)],
   [EVAA.WITHDRAW_MASTER, withdraw],
   [OP.JETTON_NOTIFY, jettonSupply],

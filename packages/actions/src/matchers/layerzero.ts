@@ -2,7 +2,7 @@ import type { Cell } from '@ton/core';
 import { type ActionDraft, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
 import { tryDecode } from '../decode.js';
 import { LAYERZERO as LZ, OP } from '../opcodes.js';
-import { bodyCell, childWithOp, descendants, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
+import { bodyCell, childChain, childWithOp, descendants, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import type { DataValue } from '../types.js';
 import { decodeJettonNotify } from './jettons.js';
 
@@ -78,12 +78,18 @@ function findLzSend(body: Cell | null): { send: Record<string, DataValue>; packe
 
 const dest = (n: TraceNode | undefined) => n?.account ?? null;
 
+/** A LayerZero flow succeeded when no step failed; the event sink may refuse the events it is sent. */
+const succeeded = (nodes: TraceNode[]) => !nodes.some((n) => txFailed(n) && n.op !== LZ.EVENT);
+
 function send(ctx: MatchContext, endpointSend: TraceNode): ActionDraft | null {
-  const channelSend = childWithOp(endpointSend, LZ.CHANNEL_SEND);
-  const msglibSend = childWithOp(channelSend, LZ.MSGLIB_CONNECTION_SEND);
-  const ulnSend = childWithOp(msglibSend, LZ.ULN_SEND);
-  const sendCallback = childWithOp(ulnSend, LZ.MSGLIB_SEND_CALLBACK);
-  const oappCallback = childWithOp(sendCallback, LZ.CHANNEL_SEND_CALLBACK);
+  const [channelSend, , ulnSend, , oappCallback] = childChain(
+    endpointSend,
+    LZ.CHANNEL_SEND,
+    LZ.MSGLIB_CONNECTION_SEND,
+    LZ.ULN_SEND,
+    LZ.MSGLIB_SEND_CALLBACK,
+    LZ.CHANNEL_SEND_CALLBACK,
+  );
   const lzSend = findLzSend(bodyCell(oappCallback?.inMsg));
   if (!oappCallback || !lzSend) return null;
   const sendData = { ...lzSend.send, endpoint: dest(endpointSend), channel: dest(channelSend), uln: dest(ulnSend) };
@@ -91,7 +97,7 @@ function send(ctx: MatchContext, endpointSend: TraceNode): ActionDraft | null {
   const base: ActionDraft = {
     type: 'layerzero_send',
     nodes,
-    success: !nodes.some((n) => txFailed(n) && n.op !== LZ.EVENT),
+    success: succeeded(nodes),
     fields: {
       source: normalizeAddress(endpointSend.inMsg?.source),
       layerzero_send_data: sendData,
@@ -124,17 +130,20 @@ function send(ctx: MatchContext, endpointSend: TraceNode): ActionDraft | null {
 }
 
 function commitPacket(ulnCommit: TraceNode): ActionDraft | null {
-  const connection = childWithOp(ulnCommit, LZ.ULN_CONNECTION_COMMIT_PACKET);
-  const endpoint = childWithOp(connection, LZ.ENDPOINT_COMMIT_PACKET);
-  const channel = childWithOp(endpoint, LZ.CHANNEL_COMMIT_PACKET);
-  const callback = childWithOp(channel, LZ.MSGLIB_CONNECTION_COMMIT_PACKET_CALLBACK);
+  const [connection, endpoint, channel, callback] = childChain(
+    ulnCommit,
+    LZ.ULN_CONNECTION_COMMIT_PACKET,
+    LZ.ENDPOINT_COMMIT_PACKET,
+    LZ.CHANNEL_COMMIT_PACKET,
+    LZ.MSGLIB_CONNECTION_COMMIT_PACKET_CALLBACK,
+  );
   const packet = findPacket(bodyCell(channel?.inMsg));
   if (!connection || !endpoint || !channel || !callback || !packet) return null;
   const nodes = subtree(ulnCommit);
   return {
     type: 'layerzero_commit_packet',
     nodes,
-    success: !nodes.some((n) => txFailed(n) && n.op !== LZ.EVENT),
+    success: succeeded(nodes),
     fields: {
       source: normalizeAddress(ulnCommit.inMsg?.source),
       source_secondary: endpoint.account,
@@ -157,7 +166,7 @@ function receive(prepare: TraceNode): ActionDraft | null {
   return {
     type: 'layerzero_receive',
     nodes: nodeSet(...nodes),
-    success: !nodes.some((n) => txFailed(n) && n.op !== LZ.EVENT),
+    success: succeeded(nodes),
     fields: {
       source: normalizeAddress(prepare.inMsg?.source),
       destination: execute.account,
@@ -167,7 +176,74 @@ function receive(prepare: TraceNode): ActionDraft | null {
   };
 }
 
+/** md::VerificationStatus: the header every classlib object carries, then `nonce:uint64 status:uint32`. */
+const VERIFICATION_STATUS_HEADER = 38421788582694199859296615363593851n; // 116 bits
+const VERIFY_STATUS = new Map<number, string>([
+  [0x3bbc306b, 'succeeded'],
+  [0x7fcbb4ac, 'nonce_out_of_range'],
+  [0x29c53fab, 'dvn_not_configured'],
+]);
+
+/**
+ * The ULN connection's verify callback: its message data (the body's reference, an md::MdObj) holds the
+ * md::VerificationStatus as its first reference.
+ */
+function readVerificationStatus(body: Cell | null): { nonce: number; status: string } | null {
+  return tryDecode(() => {
+    const status = body?.refs[0]?.refs[0];
+    if (!status || !startsWith(status, VERIFICATION_STATUS_HEADER, 116)) return null;
+    const s = status.beginParse();
+    s.skip(HEADER_BITS);
+    const nonce = Number(s.loadUintBig(64));
+    const code = s.loadUint(32);
+    return { nonce, status: VERIFY_STATUS.get(code) ?? `unknown_${code}` };
+  });
+}
+
+/**
+ * A DVN's verification of a packet: verify at the DVN → its proxy's call → ULN verify → ULN connection verify,
+ * which answers with the verification callback (nonce and status). Each step is read at the contract the
+ * previous one addressed; without the callback the chain shows no verification.
+ */
+function dvnVerify(dvnCall: TraceNode): ActionDraft | null {
+  const [proxyCall, ulnVerify, connectionVerify, callback] = childChain(
+    dvnCall,
+    LZ.PROXY_CALL_CONTRACT,
+    LZ.ULN_VERIFY,
+    LZ.ULN_CONNECTION_VERIFY,
+    LZ.ULN_CONNECTION_VERIFY_CALLBACK,
+  );
+  const verification = readVerificationStatus(bodyCell(callback?.inMsg));
+  if (!proxyCall || !ulnVerify || !connectionVerify || !callback || !verification) return null;
+  const nodes = nodeSet(
+    dvnCall,
+    proxyCall,
+    ulnVerify,
+    connectionVerify,
+    childWithOp(connectionVerify, LZ.EVENT),
+    callback,
+    // the excesses the callback returns
+    callback.children.find((c) => c.op === null || c.op === 0),
+  );
+  return {
+    type: 'layerzero_dvn_verify',
+    nodes,
+    success: succeeded(nodes),
+    fields: {
+      source: normalizeAddress(dvnCall.inMsg?.source),
+      layerzero_dvn_verify_data: {
+        ...verification,
+        dvn: dvnCall.account,
+        proxy: proxyCall.account,
+        uln: ulnVerify.account,
+        uln_connection: connectionVerify.account,
+      },
+    },
+  };
+}
+
 export const layerzeroMatcher = opcodeMatcher('layerzero', [
+  [LZ.DVN_VERIFY, (_ctx, node) => dvnVerify(node)],
   [LZ.ENDPOINT_SEND, send],
   [LZ.ULN_COMMIT_PACKET, (_ctx, node) => commitPacket(node)],
   [LZ.LZ_RECEIVE_PREPARE, (_ctx, node) => receive(node)],

@@ -1,9 +1,9 @@
 import { type ActionDraft, type Matcher, type MatchContext, iface, isFree, nodeSet } from '../core.js';
-import { coinsStr, readComment, tryDecode, uintStr } from '../decode.js';
+import { coinsStr, loadAddress, readComment, tryDecode, uintStr } from '../decode.js';
 import { OP } from '../opcodes.js';
 import { bodyCell, bodySlice, descendants, normalizeAddress, txFailed, type TraceNode } from '../tree.js';
 import type { DataValue, RawAddress } from '../types.js';
-import { nftTransferDraft } from './nft.js';
+import { isTeleitem, nftTransferDraft } from './nft.js';
 
 /**
  * The getgems sale and auction contracts' own requests, and the `.ton` DNS item's end of auction. Each is an
@@ -16,12 +16,16 @@ import { nftTransferDraft } from './nft.js';
  * - update#6c6c2080 to a sale: new price, fees and royalty (nft_update_sale);
  * - auction_fill_up#370fec51 sent by a `.ton` DNS item: its auction was won and claimed, the bid goes to the
  *   collection (dns_purchase; the claimer is the new owner);
- * - release_balance#4ed14b65 to a `.ton` DNS item (dns_release).
+ * - release_balance#4ed14b65 to a `.ton` DNS item (dns_release);
+ * - teleitem_start_auction#487a8e81 / teleitem_cancel_auction#371638ae to a Telemint item (its content is
+ *   Fragment's): the item runs the auction itself (teleitem_start_auction with the auction config's bids,
+ *   teleitem_cancel_auction), its teleitem_ok#a37a0983 answer included.
  * The item's transfer back is nested in the action.
  */
 const SALE = { CANCEL: 0x3, UPDATE: 0x6c6c2080 } as const;
 const AUCTION = { CANCEL: 0x5616c572, FINISH: 0x20c9eb18, STOP: 0xb95616b6 } as const;
 const DNS_ITEM = { FILL_UP: 0x370fec51, RELEASE_BALANCE: 0x4ed14b65 } as const;
+const TELEITEM = { START_AUCTION: 0x487a8e81, CANCEL_AUCTION: 0x371638ae, OK: 0xa37a0983 } as const;
 
 function command(node: TraceNode): string | null {
   if (node.op !== OP.TEXT_COMMENT) return null;
@@ -150,13 +154,73 @@ function dnsItemRequest(ctx: MatchContext, node: TraceNode): ActionDraft | null 
   };
 }
 
+/**
+ * A Telemint item's own auction. The auction config travels as a reference:
+ * `beneficiary_address:MsgAddressInt initial_min_bid:Coins max_bid:Coins min_bid_step:uint8 min_extend_time:uint32
+ * duration:uint32`.
+ */
+function teleitemRequest(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  if (node.op !== TELEITEM.START_AUCTION && node.op !== TELEITEM.CANCEL_AUCTION) return null;
+  const item = iface(ctx, node.account).NftItem as { collection_address?: string; index?: number | string } | undefined;
+  if (!isTeleitem(item)) return null;
+  const owner = normalizeAddress(node.inMsg?.source);
+  const nodes = nodeSet(
+    node,
+    node.children.find((c) => c.op === TELEITEM.OK),
+  );
+  const common = {
+    source: owner,
+    destination: node.account,
+    asset: normalizeAddress(item?.collection_address ?? null),
+    asset_secondary: node.account,
+  };
+  const index = item?.index != null ? String(item.index) : null;
+  if (node.op === TELEITEM.CANCEL_AUCTION) {
+    return {
+      type: 'teleitem_cancel_auction',
+      nodes,
+      success: !node.tx.aborted,
+      fields: { ...common, nft_trade_data: { owner, auction_address: node.account, nft_item_index: index } },
+    };
+  }
+  const config = tryDecode(() => {
+    const s = bodySlice(node)!;
+    s.skip(32 + 64);
+    const c = s.loadRef().beginParse();
+    return { beneficiary: loadAddress(c), min_bid: coinsStr(c), max_bid: coinsStr(c) };
+  });
+  return {
+    type: 'teleitem_start_auction',
+    nodes,
+    success: !node.tx.aborted,
+    fields: {
+      ...common,
+      nft_listing_data: {
+        nft_item_index: index,
+        owner,
+        listing_address: null,
+        auction_address: node.account,
+        marketplace_address: null,
+        // Fragment's fee goes to the auction's beneficiary; the item takes no factor or royalty base of its own
+        marketplace_fee_address: config?.beneficiary ?? null,
+        marketplace_fee_factor: '0',
+        marketplace_fee_base: '0',
+        royalty_address: null,
+        royalty_fee_base: '0',
+        max_bid: config?.max_bid ?? null,
+        min_bid: config?.min_bid ?? null,
+      },
+    },
+  };
+}
+
 export const marketplaceMatcher: Matcher = {
   name: 'marketplace',
   match(ctx) {
     const drafts: ActionDraft[] = [];
     for (const node of ctx.tree.nodes) {
       if (!node.inMsg?.source || node.inMsg.bounced || !isFree(ctx, node)) continue;
-      const d = saleRequest(ctx, node) ?? auctionRequest(ctx, node) ?? dnsItemRequest(ctx, node);
+      const d = saleRequest(ctx, node) ?? auctionRequest(ctx, node) ?? dnsItemRequest(ctx, node) ?? teleitemRequest(ctx, node);
       if (d && isFree(ctx, ...d.nodes)) drafts.push(d);
     }
     return drafts;

@@ -130,7 +130,15 @@ function read<T>(node: TraceNode | undefined, decode: (s: Slice) => T): T | null
   return s ? tryDecode(() => (s.skip(32), decode(s))) : null;
 }
 
-/** STON.fi v1: router → pool swap#25938561 → pay_to#f93bb43f back at the router (one per payee) → router's wallet. */
+/** The pay_to exit codes that pay the swap's own receiver: done, or refunded (no liquidity, reserve error). */
+const STONFI_SENDER_CODES = new Set<number>([DEX.STONFI_SWAP_OK, DEX.STONFI_SWAP_NO_LIQUIDITY, DEX.STONFI_SWAP_RESERVE_ERROR]);
+
+/**
+ * STON.fi v1: router → pool swap#25938561 → pay_to#f93bb43f back at the router (one per payee) → router's wallet.
+ * As the reference reads it, the receiver's payment is the largest of those whose exit code concerns the sender
+ * (done or refunded; the referral's share has its own code), and the swap succeeded only when that payment says it
+ * was done: a refund is a failed swap.
+ */
 function stonfiV1(ctx: MatchContext, entry: Entry, assetOf: AssetOf): SwapRoute | null {
   const swap = childWithOp(entry.notify, DEX.STONFI_SWAP);
   const receiver = read(swap, (s) => (s.skip(64), loadAddress(s)));
@@ -146,8 +154,13 @@ function stonfiV1(ctx: MatchContext, entry: Entry, assetOf: AssetOf): SwapRoute 
       return { owner, exitCode, tokens: [coinsStr(params), loadAddress(params), coinsStr(params), loadAddress(params)] as const };
     }),
   }));
-  // the receiver's payment; others (referral fees) are separate transfers
-  const pay = parsed.find((p) => p.body?.owner === receiver) ?? parsed[parsed.length - 1];
+  const paid = (p: (typeof parsed)[number]) => BigInt(p.body!.tokens[0] !== '0' ? p.body!.tokens[0] : p.body!.tokens[2]);
+  const senderPays = parsed.filter(
+    (p) => p.body && STONFI_SENDER_CODES.has(p.body.exitCode) && p.node.children.some((c) => c.op === OP.JETTON_TRANSFER),
+  );
+  const largest = senderPays.reduce<(typeof parsed)[number] | undefined>((a, p) => (!a || paid(p) > paid(a) ? p : a), undefined);
+  // without an exit code of the sender's, the receiver's payment (others are referral fees, separate transfers)
+  const pay = largest ?? parsed.find((p) => p.body?.owner === receiver) ?? parsed[parsed.length - 1];
   const transfer = pay?.node.children.find((c) => c.op === OP.JETTON_TRANSFER);
   const exit = transfer && dexExit(transfer, assetOf);
   if (!pay?.body || !exit) return null;
@@ -159,19 +172,63 @@ function stonfiV1(ctx: MatchContext, entry: Entry, assetOf: AssetOf): SwapRoute 
     nodes: nodeSet(swap, pay.node, ...exit.nodes),
     exit: exit.transfer,
     peerSwaps: [],
-    success: true,
+    success: !largest || largest.body!.exitCode === DEX.STONFI_SWAP_OK,
     intendedWallet,
   };
 }
 
-/** STON.fi v2: router → pool swap#6664de2a → pay_to#657b54f5 at the router → router's wallet. */
+/**
+ * STON.fi v2: router → pool swap#6664de2a → pay_to#657b54f5 at the router → the router's wallet pays out. A
+ * multi-hop route swaps again, straight from the pay_to or from the jettons it sent to a router; a referral's fee
+ * goes out beside it (pay_vault#63381632 → deposit_ref_fee#0490f09b). Proxy-TON leaves as the pTON wallet's
+ * ton_transfer#01f3835d to the receiver. As in the reference, the swap failed when any pay_to of the route carries
+ * another exit code than swap_ok.
+ */
 function stonfiV2(entry: Entry, assetOf: AssetOf): SwapRoute | null {
-  const swap = childWithOp(entry.notify, DEX.STONFI_V2_SWAP);
-  const pay = childWithOp(swap, DEX.STONFI_V2_PAY_TO);
-  const transfer = pay?.children.find((c) => c.op === OP.JETTON_TRANSFER);
-  const exit = transfer && dexExit(transfer, assetOf);
-  if (!swap || !pay || !exit) return null;
-  return { dex: 'stonfi_v2', nodes: nodeSet(swap, pay, ...exit.nodes), exit: exit.transfer, peerSwaps: [], success: true };
+  const nodes: TraceNode[] = [];
+  let ok = true;
+  let swap = childWithOp(entry.notify, DEX.STONFI_V2_SWAP);
+  for (let hop = 0; hop < 8 && swap; hop++) {
+    const pay = childWithOp(swap, DEX.STONFI_V2_PAY_TO);
+    const exitCode = read(pay, (s) => (s.skip(64), loadAddress(s), loadAddress(s), loadAddress(s), s.loadUint(32)));
+    if (!pay || exitCode === null) return null;
+    if (exitCode !== DEX.STONFI_SWAP_OK) ok = false;
+    nodes.push(swap, pay);
+    for (const vault of [swap, pay].map((n) => childWithOp(n, DEX.STONFI_V2_PAY_VAULT))) {
+      const fee = childWithOp(vault, DEX.STONFI_V2_DEPOSIT_REF_FEE);
+      if (vault && fee) nodes.push(vault, fee, ...fee.children.filter((c) => c.op === OP.EXCESS));
+    }
+    const direct = childWithOp(pay, DEX.STONFI_V2_SWAP);
+    if (direct) {
+      swap = direct;
+      continue;
+    }
+    const transfer = pay.children.find((c) => c.op === OP.JETTON_TRANSFER);
+    const exit = transfer && dexExit(transfer, assetOf);
+    if (!transfer || !exit) return null;
+    nodes.push(...exit.nodes);
+    const notify = exit.nodes.find((n) => n.op === OP.JETTON_NOTIFY);
+    const next = childWithOp(notify, DEX.STONFI_V2_SWAP);
+    if (next) {
+      swap = next;
+      continue;
+    }
+    const pton = childWithOp(transfer, DEX.PTON_TON_TRANSFER);
+    const tonAmount = read(pton, (s) => (s.skip(64), coinsStr(s)));
+    const out: DexTransfer =
+      pton && tonAmount !== null
+        ? {
+            asset: null,
+            amount: tonAmount,
+            source: exit.transfer.source,
+            source_jetton_wallet: transfer.account,
+            destination: pton.account,
+            destination_jetton_wallet: null,
+          }
+        : exit.transfer;
+    return { dex: 'stonfi_v2', nodes: nodeSet(...nodes, pton), exit: out, peerSwaps: [], success: ok };
+  }
+  return null;
 }
 
 /** TONCO: router → pool swap#a7fb58f8 → pay_to#a1daa96d at the router; multi-hop routes go round the router again. */
@@ -228,7 +285,8 @@ function coffee(entry: Entry, assetOf: AssetOf): SwapRoute | null {
     nodes: nodeSet(swap, payoutInternal, tonPayout, ...(exit?.nodes ?? [])),
     exit: out,
     peerSwaps: [],
-    success: true,
+    // the pool logs a swap it could not make and pays the input back: the swap failed
+    success: logsWithOp(swap, DEX.COFFEE_SWAP_FAILED_EVENT).length === 0,
   };
 }
 
@@ -283,6 +341,34 @@ function dedust(entry: Entry, assetOf: AssetOf): SwapRoute | null {
   };
 }
 
+/**
+ * TON into a DEX's native vault with the swap request itself (`query_id amount:Coins …`): DeDust's swap#ea06185d,
+ * followed by the pool's swap_external, and Coffee's swap_native#c0ffee00, followed by the pool's swap_internal —
+ * as a jetton vault does after its notification. Read only when the vault does ask its pool.
+ */
+const NATIVE_SWAPS = new Map<number, number>([
+  [DEX.DEDUST_NATIVE_SWAP, DEX.DEDUST_SWAP_EXTERNAL],
+  [DEX.COFFEE_SWAP, DEX.COFFEE_SWAP_INTERNAL],
+]);
+
+function nativeEntry(vault: TraceNode): Entry | null {
+  const poolOp = vault.op === null ? undefined : NATIVE_SWAPS.get(vault.op);
+  const amount = read(vault, (s) => (s.skip(64), coinsStr(s)));
+  if (poolOp === undefined || amount === null || !vault.inMsg?.source || !childWithOp(vault, poolOp)) return null;
+  return {
+    notify: vault,
+    nodes: [vault],
+    transfer: {
+      asset: null,
+      amount,
+      source: normalizeAddress(vault.inMsg.source),
+      destination: vault.account,
+      source_jetton_wallet: null,
+      destination_jetton_wallet: null,
+    },
+  };
+}
+
 /** Which walker a DEX entry takes, from the first DEX-internal message the router/vault sends. */
 function route(ctx: MatchContext, entry: Entry, assetOf: AssetOf): SwapRoute | null {
   const ops = new Set(entry.notify.children.map((c) => c.op));
@@ -304,8 +390,10 @@ export const swapMatcher: Matcher = {
     const drafts: ActionDraft[] = [];
     const claimed = new Set<TraceNode>();
     for (const node of ctx.tree.nodes) {
-      if (node.op !== OP.JETTON_NOTIFY || !isFree(ctx, node) || claimed.has(node)) continue;
-      const entry = dexEntry(node, assetOf);
+      if (!isFree(ctx, node) || claimed.has(node)) continue;
+      const native = node.op !== null && NATIVE_SWAPS.has(node.op);
+      if (node.op !== OP.JETTON_NOTIFY && !native) continue;
+      const entry = native ? nativeEntry(node) : dexEntry(node, assetOf);
       const r = entry && route(ctx, entry, assetOf);
       if (!entry || !r) continue;
       const draft = swapDraft(entry, r, assetOf);

@@ -8,7 +8,7 @@ import type { TraceMessage } from '../types.js';
 
 /**
  * tgBTC (the TON teleport for bitcoin). Its contracts announce what happened in external-out events: mint
- * (0x77a80ef3), burn (0xca444ce6), new key (0x27756729); the actions are keyed on those events and completed from
+ * (0x77a80ef3), burn (0xca444ce6), new key (0x27756729), DKG completed (0x453443a6); the actions are keyed on those events and completed from
  * the messages around them.
  */
 function readLog<T>(msg: TraceMessage | undefined, decode: (s: ReturnType<Cell['beginParse']>) => T): T | null {
@@ -100,20 +100,41 @@ function burn(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
   });
 }
 
+/**
+ * The new key event at the coordinator's 0x690f357a call. With the DKG-completed event in the caller's transaction
+ * it is `tgbtc_new_key` (the event's timestamp, the caller as source); without it the key is still announced in
+ * the protocol's own call, but who completed the DKG and when is unknown: `tgbtc_new_key_fallback`.
+ */
 function newKey(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
   const event = readLog(log, (s) => ({ amount: coinsStr(s), pubkey: uint256Hex(s), pegout: loadAddress(s) }));
   if (!event || emitter.op !== NEW_KEY_CALL) return null;
   const request = requestNode(emitter);
   // the coordinator's DKG-completed event (emitted by the request's sender) carries the key's timestamp
   const dkgLog = request.parent ? logsWithOp(request.parent, TGBTC.DKG_COMPLETED_EVENT)[0] : undefined;
-  const timestamp = readLog(dkgLog, (s) => uintStr(s, 64));
-  return flowDraft('tgbtc_new_key', [...subtree(request)], {
-    source: normalizeAddress(request.inMsg?.source),
+  const dkg = readLog(dkgLog, (s) => uintStr(s, 64));
+  return flowDraft(dkg ? 'tgbtc_new_key' : 'tgbtc_new_key_fallback', [...subtree(request)], {
+    source: dkg ? normalizeAddress(request.inMsg?.source) : null,
     source_secondary: event.pubkey,
     destination: emitter.account,
     destination_secondary: event.pegout,
     amount: event.amount,
-    value: timestamp,
+    value: dkg,
+  });
+}
+
+/**
+ * The DKG-completed event (`timestamp:uint64 internal_pubkey:uint256`) of a transaction that makes the 0x690f357a
+ * call, when that call announced no new key (it failed, or emitted nothing): `tgbtc_dkg_log_fallback`. An event
+ * outside that call's flow is no tgBTC action.
+ */
+function dkgLog(emitter: TraceNode, log: TraceMessage): ActionDraft | null {
+  const event = readLog(log, (s) => ({ timestamp: uintStr(s, 64), pubkey: uint256Hex(s) }));
+  const call = emitter.children.find((c) => c.op === NEW_KEY_CALL);
+  if (!event || !call || subtree(call).some((n) => logsWithOp(n, TGBTC.NEW_KEY_EVENT).length > 0)) return null;
+  return flowDraft('tgbtc_dkg_log_fallback', [emitter, ...subtree(call)], {
+    source: emitter.account,
+    asset: event.pubkey,
+    value: event.timestamp,
   });
 }
 
@@ -126,6 +147,7 @@ export const tgbtcMatcher: Matcher = {
         [TGBTC.MINT_EVENT, mint],
         [TGBTC.BURN_EVENT, burn],
         [TGBTC.NEW_KEY_EVENT, newKey],
+        [TGBTC.DKG_COMPLETED_EVENT, dkgLog],
       ] as const) {
         for (const log of logsWithOp(node, op)) {
           const d = build(node, log);

@@ -1,9 +1,11 @@
-import { normalizedExternalMessageHash, type ChainSource, type TransactionId } from '@tongate/chain';
+import type { AccountInterfaces } from '@tongate/actions';
+import { normalizedExternalMessageHash, type ChainSource, type EmulatedTrace, type TransactionId } from '@tongate/chain';
 import type { ChainDatabase } from '@tongate/store';
 import { Address, type Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
 import type { PendingEntry, PendingStore } from './store.js';
-import { pendingEntryOf } from './trace.js';
+import { readTraceInterfaces } from '@tongate/read-model';
+import { emulatedTraceAccounts, pendingEntryOf } from './trace.js';
 
 export interface PendingLogger {
   warn(obj: object, msg?: string): void;
@@ -111,12 +113,27 @@ export class PendingTraces {
     this.emulating++;
     try {
       const trace = await chain.emulateTrace(message);
-      return pendingEntryOf(message, trace, { ttlMs: this.opts.ttlMs });
+      return pendingEntryOf(message, trace, { ttlMs: this.opts.ttlMs, interfaces: await this.interfaces(trace) });
     } catch (err) {
       this.opts.logger?.warn({ err: (err as Error).message, network: chain.network }, 'external message not emulated: no pending trace');
       return null;
     } finally {
       this.emulating--;
+    }
+  }
+
+  /**
+   * The interfaces the index knows of the trace's accounts, read as the indexer reads them for a confirmed trace.
+   * Without an index, or when it cannot be read, the trace is classified without them (plain transfers and calls).
+   */
+  private async interfaces(trace: EmulatedTrace): Promise<Record<string, AccountInterfaces>> {
+    const { index } = this.opts;
+    if (!index) return {};
+    try {
+      return await readTraceInterfaces(index, emulatedTraceAccounts(trace), Math.floor(Date.now() / 1000));
+    } catch (err) {
+      this.opts.logger?.warn({ err: (err as Error).message, network: this.network }, 'account interfaces not read for a pending trace');
+      return {};
     }
   }
 

@@ -1,7 +1,8 @@
-import { classifyTrace, type ClassifiedAction, type TraceInput } from '@tongate/actions';
+import { classifyTrace, type AccountInterfaces, type ClassifiedAction, type TraceInput } from '@tongate/actions';
 import { normalizedExternalMessageHash, type EmulatedAccountState, type EmulatedTrace } from '@tongate/chain';
 import {
   formatTransaction,
+  rawAddress,
   selected,
   selectedMessages,
   transactionRows,
@@ -10,7 +11,7 @@ import {
   type TransactionRows,
 } from '@tongate/read-model';
 import type { v3 } from '@tongate/sdk';
-import type { Cell } from '@ton/core';
+import { Address, type Cell } from '@ton/core';
 import type { MessageRow } from '../indexed/messages.js';
 import { traceItem } from '../indexed/traces.js';
 import type { TxRow } from '../indexed/transactions.js';
@@ -47,9 +48,14 @@ interface Node {
   wire: v3.Transaction;
 }
 
-function classifierInput(nodes: Node[], trace: Omit<TraceInput['trace'], 'state'>): TraceInput {
+function classifierInput(
+  nodes: Node[],
+  trace: Omit<TraceInput['trace'], 'state'>,
+  interfaces: Record<string, AccountInterfaces>,
+): TraceInput {
   return {
     trace: { ...trace, state: 'complete' },
+    interfaces,
     transactions: nodes.map(({ tx, messages, wire }) => ({
       hash: tx.hash,
       lt: tx.lt,
@@ -87,6 +93,25 @@ function classifierInput(nodes: Node[], trace: Omit<TraceInput['trace'], 'state'
 export interface PendingEntryOptions {
   ttlMs: number;
   now?: number;
+  /**
+   * What the index knows of the trace's accounts (jetton wallets, NFT items, pools, sales), as confirmed traces are
+   * classified with: without it a jetton transfer or a purchase is read as plain calls.
+   */
+  interfaces?: Record<string, AccountInterfaces>;
+}
+
+/** Every account an emulated trace touches: the transactions' accounts and their messages' ends. */
+export function emulatedTraceAccounts(emulated: EmulatedTrace): string[] {
+  const out = new Set<string>();
+  const add = (a: unknown) => {
+    if (Address.isAddress(a)) out.add(rawAddress(a));
+  };
+  for (const t of emulated.transactions) {
+    add(t.address);
+    add(t.tx.inMessage?.info.src);
+    for (const m of t.tx.outMessages.values()) add(m.info.dest);
+  }
+  return [...out];
 }
 
 /** The pending entry of an external message's emulated trace. */
@@ -141,7 +166,7 @@ export function pendingEntryOf(message: Cell, emulated: EmulatedTrace, opts: Pen
   let actions: ClassifiedAction[] = [];
   let classification: v3.TraceInfo['classification_state'] = 'ok';
   try {
-    actions = classifyTrace(classifierInput(nodes, traceFields));
+    actions = classifyTrace(classifierInput(nodes, traceFields, opts.interfaces ?? {}));
   } catch {
     classification = 'failed';
   }

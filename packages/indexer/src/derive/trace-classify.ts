@@ -6,19 +6,10 @@ import {
   type TraceMessage,
   type TraceTransaction,
 } from '@tongate/actions';
-import {
-  STAKING_CODE_HASHES,
-  decodeSingleNominatorData,
-  isGenuineDnsItem,
-  methodId,
-  readNftSale,
-  runGetMethod,
-  type TrustedDnsCollection,
-} from '@tongate/contracts';
+import type { TrustedDnsCollection } from '@tongate/contracts';
 import type { ActionAccountsTable, ActionsTable, ChainDatabase, TracesTable } from '@tongate/store';
-import { Address, Cell } from '@ton/core';
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { rawAddress } from '@tongate/read-model';
+import { heldItems, interfacesOfStates, interfacesOfTrace, storedCodeAndData, traceAccounts, type CodeAndData } from '@tongate/read-model';
 import type { McBlockBatch } from '../collect.js';
 
 /**
@@ -169,131 +160,6 @@ export async function loadTraceTransactions(
   return out;
 }
 
-interface CodeAndData {
-  account: string;
-  balance: string | bigint | number;
-  code_hash: string | null;
-  code_boc: string | null;
-  data_boc: string | null;
-  contract_methods: string | number[] | null;
-}
-
-const GET_WALLET_DATA = methodId('get_wallet_data');
-const GET_NFT_DATA = methodId('get_nft_data');
-/** Get-methods of the getgems sale and auction contracts (and the older `get_sale_data` form). */
-const SALE_METHODS = ['get_fix_price_data_v4', 'get_auction_data_v4', 'get_sale_data'].map(methodId);
-const rawOf = (a: Address | null) => (a ? rawAddress(a) : null);
-
-/**
- * What the code and get-methods tell about one account, in the classifier's interface shapes: jetton wallets and NFT
- * items by their TEP get-methods; the staking pools by code hash (the TON Foundation nominator pool, the
- * single-nominator pools); getgems sales and auctions by their get-methods; `.ton` DNS items only when they are the
- * network's collection's own (anyone can deploy the item code with made-up data).
- */
-async function accountInterfaces(state: CodeAndData, now: number, dns: TrustedDnsCollection | null): Promise<AccountInterfaces> {
-  const out: AccountInterfaces = {};
-  if (!state.code_boc || !state.data_boc) return out;
-  const codeHash = state.code_hash ? Buffer.from(state.code_hash, 'base64') : Cell.fromBase64(state.code_boc).hash();
-  const staking = STAKING_CODE_HASHES[codeHash.toString('hex')];
-  if (staking === 'nominator_pool_v1') out.NominatorPool = { address: state.account };
-  else if (staking) {
-    try {
-      const roles = decodeSingleNominatorData(Cell.fromBase64(state.data_boc));
-      out.SingleNominatorPool = { address: state.account, version: staking, owner: rawOf(roles.owner), validator: rawOf(roles.validator) };
-    } catch {
-      /* data of another layout: not a pool this knows */
-    }
-  }
-  if (dns && codeHash.equals(dns.itemCodeHash)) {
-    const data = Cell.fromBase64(state.data_boc);
-    if (isGenuineDnsItem({ address: Address.parseRaw(state.account), codeHash, data }, dns))
-      out.DnsItem = { address: state.account, collection_address: rawOf(dns.address) };
-  }
-  if (!state.contract_methods) return out;
-  const methods = new Set(json<number[]>(state.contract_methods));
-  const hasSale = SALE_METHODS.some((id) => methods.has(id));
-  if (!methods.has(GET_WALLET_DATA) && !methods.has(GET_NFT_DATA) && !hasSale) return out;
-  const contract = {
-    code: Cell.fromBase64(state.code_boc),
-    data: Cell.fromBase64(state.data_boc),
-    address: Address.parseRaw(state.account),
-    balance: BigInt(state.balance),
-  };
-  // A contract whose get-method throws is simply not known as that interface.
-  if (methods.has(GET_WALLET_DATA)) {
-    try {
-      const s = await runGetMethod(contract, 'get_wallet_data', [], { now });
-      const balance = s.readBigNumber();
-      const owner = rawOf(s.readAddressOpt());
-      const jetton = rawOf(s.readAddressOpt());
-      out.JettonWallet = { address: state.account, owner, jetton, balance: balance.toString() };
-    } catch {
-      /* not a jetton wallet */
-    }
-  }
-  if (methods.has(GET_NFT_DATA)) {
-    try {
-      const s = await runGetMethod(contract, 'get_nft_data', [], { now });
-      const init = s.readBoolean();
-      const index = s.readBigNumber();
-      const collection = rawOf(s.readAddressOpt());
-      const owner = rawOf(s.readAddressOpt());
-      out.NftItem = {
-        address: state.account,
-        index: index.toString(),
-        collection_address: collection,
-        owner_address: owner,
-        init,
-        content: null,
-      };
-    } catch {
-      /* not an NFT item */
-    }
-  }
-  if (hasSale) {
-    try {
-      const sale = await readNftSale(contract, { now });
-      if (sale?.type === 'getgems_sale') {
-        const s = sale.sale;
-        out.NftSale = {
-          address: state.account,
-          nft_address: rawOf(s.nft),
-          nft_owner_address: rawOf(s.nftOwner),
-          marketplace_address: rawOf(s.marketplace),
-          full_price: s.fullPrice.toString(),
-          marketplace_fee_address: rawOf(s.marketplaceFeeAddress),
-          marketplace_fee: s.marketplaceFee.toString(),
-          royalty_address: rawOf(s.royaltyAddress),
-          royalty_amount: s.royaltyAmount.toString(),
-          is_complete: s.isComplete,
-        };
-      } else if (sale?.type === 'getgems_auction') {
-        const a = sale.auction;
-        out.NftAuction = {
-          address: state.account,
-          nft_addr: rawOf(a.nft),
-          nft_owner: rawOf(a.nftOwner),
-          mp_addr: rawOf(a.marketplace),
-          last_bid: a.lastBid.toString(),
-          last_member: rawOf(a.lastMember),
-          mp_fee_addr: rawOf(a.mpFeeAddress),
-          mp_fee_factor: a.mpFeeFactor.toString(),
-          mp_fee_base: a.mpFeeBase.toString(),
-          royalty_fee_addr: rawOf(a.royaltyFeeAddress),
-          royalty_fee_base: a.royaltyFeeBase.toString(),
-          max_bid: a.maxBid.toString(),
-          min_bid: a.minBid.toString(),
-          end: a.end,
-          is_canceled: a.isCanceled,
-        };
-      }
-    } catch {
-      /* not a getgems sale or auction */
-    }
-  }
-  return out;
-}
-
 /** Interfaces of every account of these traces, from their newest states (the block's, else the index's). */
 async function interfacesFor(
   db: Kysely<ChainDatabase>,
@@ -305,31 +171,12 @@ async function interfacesFor(
   const states = new Map<string, CodeAndData>();
   const wanted = new Set(accounts);
   if (batch) for (const s of batch.latestAccountStates as unknown as CodeAndData[]) if (wanted.has(s.account)) states.set(s.account, s);
-  const missing = accounts.filter((a) => !states.has(a));
-  for (const chunk of chunks(missing, 1000)) {
-    const rows = await db
-      .selectFrom('latest_account_states')
-      .select(['account', 'balance', 'code_hash', 'code_boc', 'data_boc', 'contract_methods'])
-      .where('account', 'in', chunk)
-      .execute();
-    for (const r of rows) states.set(r.account, r as CodeAndData);
-  }
-  const out = new Map<string, AccountInterfaces>();
-  for (const [account, state] of states) {
-    const kinds = await accountInterfaces(state, now, dns);
-    if (Object.keys(kinds).length > 0) out.set(account, kinds);
-  }
-  return out;
-}
-
-/** The NFT items the sales and auctions among these hold: a bid or a listing names its item by them. */
-function heldItems(interfaces: ReadonlyMap<string, AccountInterfaces>): string[] {
-  const held = new Set<string>();
-  for (const kinds of interfaces.values()) {
-    const nft = (kinds.NftAuction?.nft_addr ?? kinds.NftSale?.nft_address) as string | null | undefined;
-    if (nft && !interfaces.has(nft)) held.add(nft);
-  }
-  return [...held];
+  for (const [a, s] of await storedCodeAndData(
+    db,
+    accounts.filter((a) => !states.has(a)),
+  ))
+    states.set(a, s);
+  return interfacesOfStates(states, now, dns);
 }
 
 export interface ClassifiedTrace {
@@ -354,9 +201,7 @@ export async function classifyTraces(
     traces.map((t) => t.trace_id),
     batch,
   );
-  const accounts = [
-    ...new Set([...txsByTrace.values()].flat().flatMap((t) => [t.account, ...t.messages.flatMap((m) => [m.source, m.destination])])),
-  ].filter((a): a is string => a !== null);
+  const accounts = traceAccounts([...txsByTrace.values()].flat());
   const now = Math.max(...traces.map((t) => t.end_utime));
   const dns = await dnsCollection();
   const interfaces = await interfacesFor(db, accounts, batch, now, dns);
@@ -364,18 +209,10 @@ export async function classifyTraces(
   if (held.length > 0) for (const [a, kinds] of await interfacesFor(db, held, batch, now, dns)) interfaces.set(a, kinds);
   return traces.map((trace) => {
     const transactions = txsByTrace.get(trace.trace_id) ?? [];
-    const involved = new Set<string | null>(
-      transactions.flatMap((t) => [t.account, ...t.messages.flatMap((m) => [m.source, m.destination])]),
-    );
-    for (const a of [...involved]) {
-      const kinds = a ? interfaces.get(a) : undefined;
-      const nft = (kinds?.NftAuction?.nft_addr ?? kinds?.NftSale?.nft_address) as string | null | undefined;
-      if (nft) involved.add(nft);
-    }
     const input: TraceInput = {
       trace: { ...trace, start_lt: String(trace.start_lt), end_lt: String(trace.end_lt) },
       transactions,
-      interfaces: Object.fromEntries([...interfaces].filter(([a]) => involved.has(a))),
+      interfaces: interfacesOfTrace(traceAccounts(transactions), interfaces),
     };
     try {
       return { traceId: trace.trace_id, state: 'ok' as const, actions: classifyTrace(input) };
