@@ -1191,3 +1191,105 @@ describe('Coffee swaps with TON in', () => {
     expect(topTypes(classify(syntheticTrace([ext, { account: addr(243), from: 0, body: swapNative }])))).toEqual(['call_contract']);
   });
 });
+
+describe('DeDust liquidity deposits', () => {
+  const nativeVault = addr(250);
+  const factory = addr(251);
+  const contract = addr(252);
+  const pool = addr(253);
+  const userWallet = addr(254);
+  const vaultWallet = addr(255);
+  const jettonVault = addr(256);
+  const lpWallet = addr(257);
+  const jetton = addr(258);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [vaultWallet]: { JettonWallet: { address: vaultWallet, owner: jettonVault, jetton } },
+  };
+  const asset = (b: ReturnType<typeof beginCell>, a: string | null) =>
+    a === null
+      ? b.storeUint(0, 4)
+      : b
+          .storeUint(1, 4)
+          .storeInt(0, 8)
+          .storeBuffer(Buffer.from(a.split(':')[1], 'hex'));
+  const empty = beginCell().endCell();
+  const op = (code: number) => beginCell().storeUint(code, 32).storeUint(1, 64).endCell();
+  // the factory's call: owner, the pair (TON, jetton), the target balances and this deposit
+  const createDeposit = (deposited: string | null, amount: bigint) =>
+    asset(asset(beginCell().storeUint(0xf04ec526, 32).storeUint(1, 64).storeRef(empty).storeAddress(at(WALLET)).storeBit(0), null), jetton)
+      .storeRef(asset(beginCell().storeCoins(100n).storeCoins(200n), deposited).storeCoins(amount).endCell())
+      .endCell();
+  const toPool = beginCell()
+    .storeUint(0xb56b9598, 32)
+    .storeUint(1, 64)
+    .storeRef(empty)
+    .storeAddress(at(WALLET))
+    .storeCoins(0n)
+    .storeRef(asset(asset(beginCell(), null).storeCoins(100n), jetton).storeCoins(200n).endCell())
+    .endCell();
+  const lpMint = beginCell().storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(50n).storeAddress(at(pool)).endCell();
+  /** TON to the native vault (partial: the factory deploys the contract), then the jettons that complete it. */
+  const trace = (poolAnswer: 'mint' | 'reject' | 'none', opts: { deploy?: boolean; tonOp?: number } = {}) =>
+    syntheticTrace(
+      [
+        ext,
+        { account: nativeVault, from: 0, body: op(opts.tonOp ?? 0xd55e4686), value: 100n },
+        { account: factory, from: 1, body: createDeposit(null, 100n) },
+        ...(opts.deploy === false
+          ? [{ account: factory, from: 0 }]
+          : [{ account: contract, from: 2, body: op(0x9b3aa3fa), deploys: true }]),
+        { account: contract, from: 2, body: op(0x54240fe5) },
+        { account: userWallet, from: 0, body: jettonBodies.transfer(200n, jettonVault, WALLET) },
+        { account: vaultWallet, from: 5, body: jettonBodies.internalTransfer(200n) },
+        { account: jettonVault, from: 6, body: jettonBodies.notify(200n, WALLET) },
+        { account: factory, from: 7, body: createDeposit(jetton, 200n) },
+        { account: contract, from: 8, body: op(0x54240fe5) },
+        { account: pool, from: 9, body: toPool },
+        ...(poolAnswer === 'mint'
+          ? [{ account: lpWallet, from: 10, body: lpMint }]
+          : poolAnswer === 'reject'
+            ? [{ account: contract, from: 10, body: op(0xe1a36cd4) }]
+            : []),
+      ],
+      interfaces,
+    );
+
+  it('the partial TON deposit and the final jetton deposit into one contract are one action (successful or rejected)', () => {
+    const actions = classify(trace('mint'));
+    const deposits = ofType(actions, 'dex_deposit_liquidity');
+    expect(deposits).toHaveLength(1);
+    expect(deposits[0].success).toBe(true);
+    expect(deposits[0].destination).toBe(pool);
+    expect(deposits[0].destination_secondary).toBe(contract);
+    expect(deposits[0].dex_deposit_liquidity_data).toMatchObject({
+      dex: 'dedust',
+      asset1: null,
+      amount1: '100',
+      asset2: jetton,
+      amount2: '200',
+      user_jetton_wallet_2: userWallet,
+      lp_tokens_minted: '50',
+      target_asset_1: null,
+      target_asset_2: jetton,
+    });
+    const rejected = ofType(classify(trace('reject')), 'dex_deposit_liquidity');
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0].success).toBe(false);
+    expect(rejected[0].dex_deposit_liquidity_data).toMatchObject({ amount1: '100', amount2: '200', lp_tokens_minted: null });
+  });
+
+  it('a deposit the pool neither mints nor rejects, a partial deposit without the deploy, a factory call from no vault deposit: none', () => {
+    const unanswered = ofType(classify(trace('none')), 'dex_deposit_liquidity');
+    // the TON leg still stands on its own: the factory deployed the contract and nothing went further
+    expect(unanswered).toHaveLength(1);
+    expect(unanswered[0].destination).toBeNull();
+    expect(unanswered[0].dex_deposit_liquidity_data).toMatchObject({ asset1: null, amount1: '100' });
+    const noDeploy = ofType(classify(trace('mint', { deploy: false })), 'dex_deposit_liquidity');
+    expect(noDeploy).toHaveLength(1);
+    expect(noDeploy[0].dex_deposit_liquidity_data).toMatchObject({ asset1: jetton, amount1: '200', asset2: null });
+    const notAVault = ofType(classify(trace('mint', { tonOp: 0x12121212 })), 'dex_deposit_liquidity');
+    expect(notAVault).toHaveLength(1);
+    expect(notAVault[0].dex_deposit_liquidity_data).toMatchObject({ asset1: jetton, amount1: '200', asset2: null });
+  });
+});
