@@ -1293,3 +1293,69 @@ describe('DeDust liquidity deposits', () => {
     expect(notAVault[0].dex_deposit_liquidity_data).toMatchObject({ asset1: jetton, amount1: '200', asset2: null });
   });
 });
+
+describe('TONCO liquidity deposits', () => {
+  const userWallet = addr(260);
+  const routerWallet = addr(261);
+  const router = addr(262);
+  const pool = addr(263);
+  const account = addr(264);
+  const nft = addr(265);
+  const jetton = addr(266);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [routerWallet]: { JettonWallet: { address: routerWallet, owner: router, jetton } },
+  };
+  const fund = beginCell().storeUint(0x4468de77, 32).storeUint(1, 64).storeAddress(at(WALLET)).storeCoins(70n).storeCoins(0n).endCell();
+  const addLiquidity = beginCell().storeUint(0x3ebe5431, 32).storeUint(1, 64).endCell();
+  const mint = beginCell().storeUint(0x81702ef8, 32).storeUint(1, 64).endCell();
+  const positionInit = beginCell()
+    .storeUint(0xd5ecca2a, 32)
+    .storeUint(1, 64)
+    .storeAddress(at(WALLET))
+    .storeUint(33n, 128)
+    .storeInt(-10, 24)
+    .storeInt(10, 24)
+    .endCell();
+  const steps = [
+    ext,
+    { account: userWallet, from: 0, body: jettonBodies.transfer(70n, router, WALLET) },
+    { account: routerWallet, from: 1, body: jettonBodies.internalTransfer(70n) },
+    { account: router, from: 2, body: jettonBodies.notify(70n, WALLET) },
+    { account: pool, from: 3, body: fund },
+    { account, from: 4, body: addLiquidity },
+    { account: pool, from: 5, body: mint },
+    { account: nft, from: 6, body: positionInit, deploys: true },
+  ];
+
+  it('the account’s add_liquidity after fund_account is a deposit; a first leg waiting for the other asset is no failure', () => {
+    const full = ofType(classify(syntheticTrace(steps, interfaces)), 'dex_deposit_liquidity');
+    expect(full).toHaveLength(1);
+    expect(full[0].success).toBe(true);
+    expect(full[0].dex_deposit_liquidity_data).toMatchObject({
+      dex: 'tonco',
+      asset1: jetton,
+      amount1: '70',
+      lp_tokens_minted: '33',
+      nft_address: nft,
+    });
+    const firstLeg = ofType(classify(syntheticTrace(steps.slice(0, 6), interfaces)), 'dex_deposit_liquidity');
+    expect(firstLeg).toHaveLength(1);
+    expect(firstLeg[0].success).toBe(true);
+    expect(firstLeg[0].dex_deposit_liquidity_data).toMatchObject({ lp_tokens_minted: null, nft_address: null });
+  });
+
+  it('without the account’s add_liquidity, or with a notification no jetton transfer made, there is no deposit', () => {
+    expect(ofType(classify(syntheticTrace(steps.slice(0, 5), interfaces)), 'dex_deposit_liquidity')).toHaveLength(0);
+    const forged = syntheticTrace(
+      [
+        ext,
+        { account: router, from: 0, body: jettonBodies.notify(70n, WALLET) },
+        { account: pool, from: 1, body: fund },
+        { account, from: 2, body: addLiquidity },
+      ],
+      interfaces,
+    );
+    expect(ofType(classify(forged), 'dex_deposit_liquidity')).toHaveLength(0);
+  });
+});

@@ -1,6 +1,6 @@
 import { type ActionDraft, opcodeMatcher, flowDraft, type MatchContext, iface, jettonOfWallet, nodeSet } from '../core.js';
 import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
-import { OP, TONCO, TONCO_PTON_MASTERS } from '../opcodes.js';
+import { DEX, OP, TONCO, TONCO_PTON_MASTERS } from '../opcodes.js';
 import { bodySlice, childWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import type { DataValue, RawAddress } from '../types.js';
 import { decodeJettonNotify } from './jettons.js';
@@ -72,8 +72,12 @@ function deposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
     loadAddress(s);
     return { amount0: coinsStr(s), amount1: coinsStr(s) };
   });
-  if (!fund || !note || !funding) return null;
+  // the reference's ToncoDepositLiquidityMatcher: the account's add_liquidity#3ebe5431 after the pool's fund_account,
+  // the funds from a TEP-74 transfer or a pTON ton_transfer#01f3835d notifying the router
   const account = childWithOp(fund, TONCO.ACCOUNT_ADD_LIQUIDITY);
+  const input = notify.parent;
+  const viaJetton = input?.op === OP.JETTON_INTERNAL_TRANSFER && input.parent?.op === OP.JETTON_TRANSFER;
+  if (!fund || !note || !funding || !account || !(viaJetton || input?.op === DEX.PTON_TON_TRANSFER)) return null;
   const mint = childWithOp(account, TONCO.POOL_MINT_AND_REFUND);
   const nft = childWithOp(mint, TONCO.POSITION_NFT_INIT);
   const position = read(nft, (s) => {
@@ -105,7 +109,8 @@ function deposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
     type: 'dex_deposit_liquidity',
     btype: 'tonco_deposit_liquidity',
     nodes,
-    success: !!nft && !nodes.some(txFailed),
+    // a first leg the account holds until the other asset comes is no failure (nothing mints yet)
+    success: !nodes.some(txFailed),
     fields: {
       source: note.sender,
       source_secondary: transfer?.account ?? null,
