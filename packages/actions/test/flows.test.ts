@@ -1,4 +1,4 @@
-import { Address, beginCell } from '@ton/core';
+import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
 import { actionValidator } from './spec.js';
@@ -1357,5 +1357,61 @@ describe('TONCO liquidity deposits', () => {
       interfaces,
     );
     expect(ofType(classify(forged), 'dex_deposit_liquidity')).toHaveLength(0);
+  });
+});
+
+describe('coffee MEV-protect holds', () => {
+  const mev = addr(270);
+  const feeCollector = addr(271);
+  const userWallet = addr(272);
+  const mevWallet = addr(273);
+  const jetton = addr(274);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [mevWallet]: { JettonWallet: { address: mevWallet, owner: mev, jetton } },
+  };
+  const hold = beginCell().storeUint(0x6bc79e7e, 32).storeUint(7, 64).endCell();
+  const fee = beginCell().storeUint(0xc0ffeea0, 32).storeUint(7, 64).storeUint(0, 2).endCell();
+  const notifyWith = (payload: Cell) =>
+    beginCell().storeUint(0x7362d09c, 32).storeUint(1, 64).storeCoins(90n).storeAddress(at(WALLET)).storeBit(1).storeRef(payload).endCell();
+
+  it('the hold (exactly query_id) with the service fee sent beside it is one action; TON or jettons', () => {
+    const ton = classify(
+      syntheticTrace([
+        ext,
+        { account: feeCollector, from: 0, body: fee, value: 45n },
+        { account: mev, from: 0, body: hold, value: 1_500n },
+      ]),
+    );
+    const held = ofType(ton, 'coffee_mev_protect_hold_funds');
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ source: WALLET, destination: mev, amount: '1500', asset: null });
+    expect(held[0].tx_hashes).toHaveLength(3);
+    expect(ofType(ton, 'call_contract')).toHaveLength(0);
+    const jettons = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: userWallet, from: 0, body: jettonBodies.transfer(90n, mev, WALLET) },
+          { account: mevWallet, from: 1, body: jettonBodies.internalTransfer(90n) },
+          { account: mev, from: 2, body: notifyWith(hold) },
+        ],
+        interfaces,
+      ),
+    );
+    expect(ofType(jettons, 'coffee_mev_protect_hold_funds')[0]).toMatchObject({
+      source: WALLET,
+      destination: mev,
+      asset: jetton,
+      amount: '90',
+    });
+  });
+
+  it('the opcode with another layout, or a notification no jetton transfer made, is no hold', () => {
+    const longer = beginCell().storeUint(0x6bc79e7e, 32).storeUint(7, 64).storeCoins(5n).endCell();
+    const other = classify(syntheticTrace([ext, { account: mev, from: 0, body: longer }]));
+    expect(topTypes(other)).toEqual(['call_contract']);
+    const forged = classify(syntheticTrace([ext, { account: mev, from: 0, body: notifyWith(hold) }], interfaces));
+    expect(ofType(forged, 'coffee_mev_protect_hold_funds')).toHaveLength(0);
   });
 });

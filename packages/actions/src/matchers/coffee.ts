@@ -10,11 +10,28 @@ import { Cell, type Slice } from '@ton/core';
  * minting a position NFT, withdrawal of a position, reward claims paid from the pool's jetton wallet), vault
  * creation and liquidity withdrawal.
  */
+/**
+ * `mev_protect_hold_funds#6bc79e7e query_id:uint64` (messages/coffee.py), as the reference's
+ * `CoffeeMevProtectHoldFundsMatcher` reads it: a TON call with that body, or a TEP-74 jetton transfer whose forward
+ * payload is that body. The reference names no MEV-protect contract (no interface, code hash or get-method), so the
+ * rule is the message's exact layout (nothing but the query id) in one of those two flows; the
+ * `service_fee#c0ffeea0` the same transaction sent beside it (the reference's optional parent match) belongs to it.
+ */
+function isHoldBody(cell: Cell | null | undefined): boolean {
+  if (!cell || cell.bits.length !== 32 + 64 || cell.refs.length > 0) return false;
+  return cell.beginParse().preloadUint(32) === COFFEE.MEV_PROTECT_HOLD_FUNDS;
+}
+
+function serviceFee(node: TraceNode): TraceNode | undefined {
+  return node.parent?.children.find((c) => c !== node && c.op === COFFEE.SERVICE_FEE && !c.inMsg?.bounced);
+}
+
 function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) {
+    if (node.inMsg?.bounced || !isHoldBody(bodyCell(node.inMsg))) return null;
     return {
       type: 'coffee_mev_protect_hold_funds',
-      nodes: [node],
+      nodes: nodeSet(node, serviceFee(node)),
       success: !txFailed(node),
       fields: {
         source: normalizeAddress(node.inMsg?.source),
@@ -26,15 +43,14 @@ function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
       },
     };
   }
-  // jettons held: the notification carries the hold request as its payload
+  // jettons held: the transfer's notification carries the hold request as its payload
   const note = node.op === OP.JETTON_NOTIFY ? decodeJettonNotify(node) : null;
-  const payloadOp = note?.forward_payload && tryDecode(() => note.forward_payload!.beginParse().preloadUint(32));
   const internal = node.parent;
-  const transfer = internal?.parent;
-  if (!note || payloadOp !== COFFEE.MEV_PROTECT_HOLD_FUNDS || !internal || !transfer) return null;
+  const transfer = internal?.op === OP.JETTON_INTERNAL_TRANSFER ? internal.parent : null;
+  if (!note || !isHoldBody(note.forward_payload) || !internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
   return {
     type: 'coffee_mev_protect_hold_funds',
-    nodes: nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), node),
+    nodes: nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), node, serviceFee(transfer)),
     success: !txFailed(node) && !txFailed(internal),
     fields: {
       source: note.sender,
