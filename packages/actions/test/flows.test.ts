@@ -1415,3 +1415,93 @@ describe('coffee MEV-protect holds', () => {
     expect(ofType(forged, 'coffee_mev_protect_hold_funds')).toHaveLength(0);
   });
 });
+
+describe('Coffee liquidity', () => {
+  const nativeVault = addr(280);
+  const factory = addr(281);
+  const depository = addr(282);
+  const pool = addr(283);
+  const lpWallet = addr(284);
+  const creator = addr(285);
+  const jetton = addr(286);
+  const coffeeJetton = (b: ReturnType<typeof beginCell>) =>
+    b
+      .storeUint(1, 2)
+      .storeUint(0, 8)
+      .storeBuffer(Buffer.from(jetton.split(':')[1], 'hex'));
+  const pair = (b: ReturnType<typeof beginCell>) => coffeeJetton(b.storeUint(0, 2));
+  const op = (code: number) => beginCell().storeUint(code, 32).storeUint(1, 64).endCell();
+  const depositRequest = (first: 'ton' | 'jetton' = 'ton') =>
+    beginCell()
+      .storeUint(0xc0ffee27, 32)
+      .storeUint(1, 64)
+      .storeCoins(300n)
+      .storeRef(beginCell().endCell())
+      .storeRef(
+        (first === 'ton'
+          ? pair(beginCell())
+          : coffeeJetton(beginCell()).storeUint(1, 2).storeUint(0, 8).storeBuffer(Buffer.alloc(32, 9))
+        ).endCell(),
+      )
+      .storeAddress(at(WALLET))
+      .endCell();
+  const lpMint = beginCell().storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(44n).storeAddress(at(pool)).endCell();
+  const depositTrace = (nativeOp = 0xc0ffee04, first: 'ton' | 'jetton' = 'ton') =>
+    syntheticTrace([
+      ext,
+      { account: nativeVault, from: 0, body: op(nativeOp), value: 300n },
+      { account: factory, from: 1, body: depositRequest(first) },
+      { account: depository, from: 2, body: op(0xc0ffee22), deploys: true },
+      { account: pool, from: 3, body: op(0xc0ffee29) },
+      { account: lpWallet, from: 4, body: lpMint },
+    ]);
+
+  it('deposit_liquidity_native → the factory → the depository → the pool is a deposit; the LP from the LP mint without the event', () => {
+    const deposits = ofType(classify(depositTrace()), 'dex_deposit_liquidity');
+    expect(deposits).toHaveLength(1);
+    expect(deposits[0]).toMatchObject({ source: WALLET, destination: pool, destination_secondary: depository });
+    expect(deposits[0].dex_deposit_liquidity_data).toMatchObject({
+      dex: 'coffee',
+      asset1: null,
+      amount1: '300',
+      lp_tokens_minted: '44',
+      target_asset_2: jetton,
+    });
+  });
+
+  it('the factory’s request after another opcode, or for a pair without the deposited asset, is no deposit', () => {
+    expect(ofType(classify(depositTrace(0x12121212)), 'dex_deposit_liquidity')).toHaveLength(0);
+    expect(ofType(classify(depositTrace(0xc0ffee04, 'jetton')), 'dex_deposit_liquidity')).toHaveLength(0);
+  });
+
+  const creatorRequest = beginCell()
+    .storeUint(0xc0ffee23, 32)
+    .storeUint(1, 64)
+    .storeCoins(500n)
+    .store((b) => pair(b))
+    .storeUint(0, 3)
+    .storeMaybeRef(null)
+    .storeRef(beginCell().storeAddress(at(WALLET)).storeBit(0).storeMaybeRef(null).endCell())
+    .storeAddress(at(WALLET))
+    .endCell();
+  const poolRequest = beginCell().storeUint(0xc0ffee25, 32).storeUint(1, 64).storeCoins(500n).storeCoins(600n).endCell();
+  const event = beginCell().storeUint(0xc0ffee33, 32).storeUint(1, 64).storeCoins(500n).storeCoins(600n).storeCoins(77n).endCell();
+  const createTrace = (logs: ReturnType<typeof beginCell>[]) =>
+    syntheticTrace([
+      ext,
+      { account: nativeVault, from: 0, body: op(0xc0ffee02), value: 500n },
+      { account: factory, from: 1, body: creatorRequest },
+      { account: creator, from: 2, body: op(0xc0ffee22), deploys: true },
+      { account: factory, from: 3, body: poolRequest },
+      { account: pool, from: 4, body: op(0xc0ffee22), deploys: true, logs: logs.map((l) => l.endCell()) },
+      { account: lpWallet, from: 5, body: lpMint },
+    ]);
+
+  it('a pool creation needs the new pool’s deposit_liquidity_successful_event; without it only the pool creator stands', () => {
+    const created = classify(createTrace([event.asBuilder()]));
+    expect(topTypes(created)).toContain('coffee_create_pool');
+    const noEvent = classify(createTrace([]));
+    expect(topTypes(noEvent)).not.toContain('coffee_create_pool');
+    expect(topTypes(noEvent)).toContain('coffee_create_pool_creator');
+  });
+});
