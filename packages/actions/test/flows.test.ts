@@ -1505,3 +1505,40 @@ describe('Coffee liquidity', () => {
     expect(topTypes(noEvent)).toContain('coffee_create_pool_creator');
   });
 });
+
+describe('TONCO liquidity withdrawals', () => {
+  const pool = addr(290);
+  const nft = addr(291);
+  const router = addr(292);
+  const routerWallet = addr(293);
+  const payTo = (exitCode: number) =>
+    beginCell()
+      .storeUint(0xa1daa96d, 32)
+      .storeUint(1, 64)
+      .storeAddress(at(WALLET))
+      .storeAddress(at(WALLET))
+      .storeUint(exitCode, 32)
+      .storeUint(0, 64)
+      .storeMaybeRef(beginCell().storeCoins(10n).storeAddress(at(routerWallet)).storeCoins(20n).storeAddress(at(routerWallet)).endCell())
+      .storeMaybeRef(beginCell().storeUint(5, 64).storeUint(99n, 128).storeInt(-10, 24).storeInt(10, 24).endCell())
+      .endCell();
+  const op = (code: number) => beginCell().storeUint(code, 32).storeUint(1, 64).endCell();
+  const trace = (exitCode: number) =>
+    syntheticTrace([
+      ext,
+      { account: pool, from: 0, body: op(0x530b5f2c) },
+      { account: nft, from: 1, body: op(0x46ca335a) },
+      { account: pool, from: 2, body: op(0xd73ac09d) },
+      { account: router, from: 3, body: payTo(exitCode) },
+    ]);
+
+  it('the burn paid out (pay_to exit code 201) is a withdrawal; another exit code fails it', () => {
+    const ok = ofType(classify(trace(201)), 'dex_withdraw_liquidity');
+    expect(ok).toHaveLength(1);
+    expect(ok[0].success).toBe(true);
+    expect(ok[0].dex_withdraw_liquidity_data).toMatchObject({ dex: 'tonco', amount1: '10', amount2: '20', lp_tokens_burnt: '99' });
+    const failed = ofType(classify(trace(0xdead)), 'dex_withdraw_liquidity');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].success).toBe(false);
+  });
+});

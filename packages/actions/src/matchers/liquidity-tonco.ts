@@ -121,7 +121,7 @@ function deposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
   };
 }
 
-/** pay_to#a1daa96d with exit code 201: receivers, amounts per router wallet, and the burn it settles. */
+/** pay_to#a1daa96d (exit code 201 when the burn is paid out): receivers, amounts per router wallet, and the burn it settles. */
 function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
   const nftBurn = childWithOp(startBurn, TONCO.POSITION_NFT_BURN);
   const poolBurn = childWithOp(nftBurn, TONCO.POOL_BURN);
@@ -129,10 +129,12 @@ function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
   const settled = read(pay, (s) => {
     loadAddress(s);
     loadAddress(s);
-    s.skip(32 + 64);
+    const exitCode = s.loadUint(32);
+    s.skip(64); // seqno
     const coins = s.loadMaybeRef()?.beginParse();
     const burn = s.loadMaybeRef()?.beginParse();
     return {
+      exitCode,
       amount0: coins ? coinsStr(coins) : null,
       wallet0: coins ? loadAddress(coins) : null,
       amount1: coins ? coinsStr(coins) : null,
@@ -152,7 +154,7 @@ function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
   };
   const p0 = payoutOf(settled.wallet0);
   const p1 = payoutOf(settled.wallet1);
-  return flowDraft(
+  const draft = flowDraft(
     'dex_withdraw_liquidity',
     [...subtree(startBurn)],
     {
@@ -182,6 +184,9 @@ function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
     },
     { btype: 'tonco_withdraw_liquidity' },
   );
+  // the reference's ToncoWithdrawLiquidityMatcher: failed when the router's pay_to carries another exit code than 0 or 201
+  if (settled.exitCode !== 0 && settled.exitCode !== 201) draft.success = false;
+  return draft;
 }
 
 export const toncoLiquidityMatcher = opcodeMatcher('tonco-liquidity', [
