@@ -1542,3 +1542,35 @@ describe('TONCO liquidity withdrawals', () => {
     expect(failed[0].success).toBe(false);
   });
 });
+
+describe('coffee staking deposits', () => {
+  const userWallet = addr(300);
+  const vaultWallet = addr(301);
+  const vault = addr(302);
+  const stakingPool = addr(303);
+  const position = addr(304);
+  const jetton = addr(305);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [vaultWallet]: { JettonWallet: { address: vaultWallet, owner: vault, jetton } },
+  };
+  const op = (code: number) => beginCell().storeUint(code, 32).storeUint(1, 64).endCell();
+  const steps = [
+    ext,
+    { account: userWallet, from: 0, body: jettonBodies.transfer(80n, vault, WALLET) },
+    { account: vaultWallet, from: 1, body: jettonBodies.internalTransfer(80n) },
+    { account: vault, from: 2, body: jettonBodies.notify(80n, WALLET) },
+    { account: stakingPool, from: 3, body: op(0xf9471134) },
+    { account: position, from: 4, body: op(0xbe5a7595), deploys: true },
+  ];
+
+  it('jettons registered at the pool that mints the position NFT are a staking deposit; without the mint they stay a transfer', () => {
+    const deposit = ofType(classify(syntheticTrace(steps, interfaces)), 'coffee_staking_deposit');
+    expect(deposit).toHaveLength(1);
+    expect(deposit[0]).toMatchObject({ source: WALLET, destination: stakingPool, asset: jetton, amount: '80' });
+    expect(deposit[0].coffee_staking_deposit_data).toMatchObject({ minted_item_address: position });
+    const noMint = classify(syntheticTrace(steps.slice(0, 5), interfaces));
+    expect(ofType(noMint, 'coffee_staking_deposit')).toHaveLength(0);
+    expect(topTypes(noMint)).toContain('jetton_transfer');
+  });
+});

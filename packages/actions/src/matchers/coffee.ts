@@ -63,15 +63,16 @@ function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   };
 }
 
-/** staking deposit: jettons to the staking vault, which registers them at the pool; the pool mints a position NFT. */
+/** staking deposit: jettons to the staking vault, which registers them at the pool; the pool mints a position NFT (required). */
 function stakingDeposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
   const deposit = childWithOp(notify, COFFEE.STAKING_DEPOSIT);
   const note = decodeJettonNotify(notify);
   const internal = notify.parent;
   const transfer = internal?.parent;
-  if (!deposit || !note || !internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
   const position = childWithOp(deposit, COFFEE.STAKING_INITIALIZE);
-  const item = iface(ctx, position?.account).NftItem as { index?: number | string } | undefined;
+  // the reference's CoffeeStakingDepositMatcher requires the pool's NFT mint (the position's initialisation)
+  if (!deposit || !note || !internal || transfer?.op !== OP.JETTON_TRANSFER || !position) return null;
+  const item = iface(ctx, position.account).NftItem as { index?: number | string } | undefined;
   return flowDraft('coffee_staking_deposit', [transfer, internal, childWithOp(internal, OP.EXCESS), notify, deposit, position], {
     source: note.sender,
     source_secondary: transfer.account,
@@ -80,7 +81,7 @@ function stakingDeposit(ctx: MatchContext, notify: TraceNode): ActionDraft | nul
     asset: jettonOfWallet(ctx, internal.account) ?? jettonOfWallet(ctx, transfer.account),
     amount: note.amount,
     coffee_staking_deposit_data: {
-      minted_item_address: position?.account ?? null,
+      minted_item_address: position.account,
       minted_item_index: item?.index != null ? String(item.index) : null,
     },
   });
