@@ -140,6 +140,8 @@ export const DEX = {
   STONFI_SWAP_RESERVE_ERROR: 0x38976e9b,
   TONCO_POOL_SWAP: 0xa7fb58f8,
   TONCO_PAY_TO: 0xa1daa96d,
+  /** pay_to's exit code for a done swap */
+  TONCO_SWAP_OK: 200,
   COFFEE_SWAP: 0xc0ffee00,
   COFFEE_SWAP_INTERNAL: 0xc0ffee20,
   COFFEE_PAYOUT_INTERNAL: 0xc0ffee21,

@@ -1574,3 +1574,56 @@ describe('coffee staking deposits', () => {
     expect(topTypes(noMint)).toContain('jetton_transfer');
   });
 });
+
+describe('TONCO swaps', () => {
+  const userWallet = addr(310);
+  const routerInWallet = addr(311);
+  const router = addr(312);
+  const pool = addr(313);
+  const routerOutWallet = addr(314);
+  const userOutWallet = addr(315);
+  const jettonIn = addr(316);
+  const jettonOut = addr(317);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton: jettonIn } },
+    [routerInWallet]: { JettonWallet: { address: routerInWallet, owner: router, jetton: jettonIn } },
+    [routerOutWallet]: { JettonWallet: { address: routerOutWallet, owner: router, jetton: jettonOut } },
+    [userOutWallet]: { JettonWallet: { address: userOutWallet, owner: WALLET, jetton: jettonOut } },
+  };
+  const poolSwap = beginCell().storeUint(0xa7fb58f8, 32).storeUint(1, 64).endCell();
+  const payTo = (exitCode: number) =>
+    beginCell()
+      .storeUint(0xa1daa96d, 32)
+      .storeUint(1, 64)
+      .storeAddress(at(WALLET))
+      .storeAddress(at(WALLET))
+      .storeUint(exitCode, 32)
+      .storeUint(0, 64)
+      .storeMaybeRef(null)
+      .storeMaybeRef(null)
+      .endCell();
+  const trace = (exitCode: number) =>
+    syntheticTrace(
+      [
+        ext,
+        { account: userWallet, from: 0, body: jettonBodies.transfer(100n, router, WALLET) },
+        { account: routerInWallet, from: 1, body: jettonBodies.internalTransfer(100n) },
+        { account: router, from: 2, body: jettonBodies.notify(100n, WALLET) },
+        { account: pool, from: 3, body: poolSwap },
+        { account: router, from: 4, body: payTo(exitCode) },
+        { account: routerOutWallet, from: 5, body: jettonBodies.transfer(37n, WALLET, WALLET) },
+        { account: userOutWallet, from: 6, body: jettonBodies.internalTransfer(37n) },
+      ],
+      interfaces,
+    );
+
+  it('a pay_to with the done-swap exit code (200) is a successful swap; another exit code (a refund) fails it', () => {
+    const ok = ofType(classify(trace(200)), 'jetton_swap');
+    expect(ok).toHaveLength(1);
+    expect(ok[0].success).toBe(true);
+    expect(ok[0].jetton_swap_data).toMatchObject({ dex: 'tonco', dex_outgoing_transfer: { amount: '37' } });
+    const refunded = ofType(classify(trace(300)), 'jetton_swap');
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0].success).toBe(false);
+  });
+});
