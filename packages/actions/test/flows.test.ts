@@ -1627,3 +1627,46 @@ describe('TONCO swaps', () => {
     expect(refunded[0].success).toBe(false);
   });
 });
+
+describe('Coffee liquidity withdrawals', () => {
+  const lpWallet = addr(320);
+  const pool = addr(321);
+  const vaultA = addr(322);
+  const vaultB = addr(323);
+  const interfaces = { [lpWallet]: { JettonWallet: { address: lpWallet, owner: WALLET, jetton: pool } } };
+  const burn = beginCell()
+    .storeUint(0x595f07bc, 32)
+    .storeUint(1, 64)
+    .storeCoins(50n)
+    .storeAddress(at(WALLET))
+    .storeMaybeRef(null)
+    .endCell();
+  const burnNotification = beginCell()
+    .storeUint(0x7bdd97de, 32)
+    .storeUint(1, 64)
+    .storeCoins(50n)
+    .storeAddress(at(WALLET))
+    .storeAddress(at(WALLET))
+    .endCell();
+  const event = beginCell().storeUint(0xc0ffee35, 32).storeUint(1, 64).storeCoins(11n).storeCoins(22n).storeCoins(50n).endCell();
+  const payoutInternal = (amount: bigint) =>
+    beginCell().storeUint(0xc0ffee21, 32).storeUint(1, 64).storeAddress(at(WALLET)).storeCoins(amount).endCell();
+  const payout = beginCell().storeUint(0xc0ffee32, 32).storeUint(1, 64).endCell();
+  const steps = [
+    ext,
+    { account: lpWallet, from: 0, body: burn },
+    { account: pool, from: 1, body: burnNotification, logs: [event] },
+    { account: vaultA, from: 2, body: payoutInternal(11n) },
+    { account: WALLET, from: 3, body: payout },
+    { account: vaultB, from: 2, body: payoutInternal(22n) },
+    { account: WALLET, from: 5, body: payout },
+  ];
+
+  it('the LP burn, the pool’s withdrawal event and both vaults’ payouts are a withdrawal; with one payout it is none', () => {
+    const withdrawal = ofType(classify(syntheticTrace(steps, interfaces)), 'dex_withdraw_liquidity');
+    expect(withdrawal).toHaveLength(1);
+    expect(withdrawal[0].dex_withdraw_liquidity_data).toMatchObject({ dex: 'coffee', amount1: '11', amount2: '22', lp_tokens_burnt: '50' });
+    const onePayout = classify(syntheticTrace(steps.slice(0, 5), interfaces));
+    expect(ofType(onePayout, 'dex_withdraw_liquidity')).toHaveLength(0);
+  });
+});

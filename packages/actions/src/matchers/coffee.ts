@@ -117,9 +117,15 @@ function withdrawLiquidity(ctx: MatchContext, burn: TraceNode): ActionDraft | nu
         return { amount1: coinsStr(s), amount2: coinsStr(s), lp: coinsStr(s) };
       })
     : null;
-  if (!notification || !event) return null;
-  const payouts = notification.children
-    .filter((c) => c.op === COFFEE.PAYOUT_INTERNAL)
+  // the reference's CoffeeWithdrawLiquidityMatcher: the withdrawal event and both payouts, each one a vault's
+  // payout_internal#c0ffee21 that pays out (jetton transfer, payout#c0ffee32 or notification#c0ffee36)
+  const paid = notification?.children.filter(
+    (c) =>
+      c.op === COFFEE.PAYOUT_INTERNAL &&
+      c.children.some((o) => o.op === OP.JETTON_TRANSFER || o.op === COFFEE.PAYOUT || o.op === COFFEE.NOTIFICATION),
+  );
+  if (!notification || !event || !paid || paid.length < 2) return null;
+  const payouts = paid
     .sort((a, b) => (BigInt(a.inMsg?.created_lt ?? 0) < BigInt(b.inMsg?.created_lt ?? 0) ? -1 : 1))
     .map((vault) => {
       const transfer = vault.children.find((c) => c.op === OP.JETTON_TRANSFER);
