@@ -1,4 +1,4 @@
-import { Address, beginCell } from '@ton/core';
+import { Address, beginCell, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
 import { actionValidator } from './spec.js';
@@ -1189,5 +1189,484 @@ describe('Coffee swaps with TON in', () => {
 
   it('the same opcode where the vault asks no pool is no swap', () => {
     expect(topTypes(classify(syntheticTrace([ext, { account: addr(243), from: 0, body: swapNative }])))).toEqual(['call_contract']);
+  });
+});
+
+describe('DeDust liquidity deposits', () => {
+  const nativeVault = addr(250);
+  const factory = addr(251);
+  const contract = addr(252);
+  const pool = addr(253);
+  const userWallet = addr(254);
+  const vaultWallet = addr(255);
+  const jettonVault = addr(256);
+  const lpWallet = addr(257);
+  const jetton = addr(258);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [vaultWallet]: { JettonWallet: { address: vaultWallet, owner: jettonVault, jetton } },
+  };
+  const asset = (b: ReturnType<typeof beginCell>, a: string | null) =>
+    a === null
+      ? b.storeUint(0, 4)
+      : b
+          .storeUint(1, 4)
+          .storeInt(0, 8)
+          .storeBuffer(Buffer.from(a.split(':')[1], 'hex'));
+  const empty = beginCell().endCell();
+  const op = (code: number) => beginCell().storeUint(code, 32).storeUint(1, 64).endCell();
+  // the factory's call: owner, the pair (TON, jetton), the target balances and this deposit
+  const createDeposit = (deposited: string | null, amount: bigint) =>
+    asset(asset(beginCell().storeUint(0xf04ec526, 32).storeUint(1, 64).storeRef(empty).storeAddress(at(WALLET)).storeBit(0), null), jetton)
+      .storeRef(asset(beginCell().storeCoins(100n).storeCoins(200n), deposited).storeCoins(amount).endCell())
+      .endCell();
+  const toPool = beginCell()
+    .storeUint(0xb56b9598, 32)
+    .storeUint(1, 64)
+    .storeRef(empty)
+    .storeAddress(at(WALLET))
+    .storeCoins(0n)
+    .storeRef(asset(asset(beginCell(), null).storeCoins(100n), jetton).storeCoins(200n).endCell())
+    .endCell();
+  const lpMint = beginCell().storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(50n).storeAddress(at(pool)).endCell();
+  /** TON to the native vault (partial: the factory deploys the contract), then the jettons that complete it. */
+  const trace = (poolAnswer: 'mint' | 'reject' | 'none', opts: { deploy?: boolean; tonOp?: number } = {}) =>
+    syntheticTrace(
+      [
+        ext,
+        { account: nativeVault, from: 0, body: op(opts.tonOp ?? 0xd55e4686), value: 100n },
+        { account: factory, from: 1, body: createDeposit(null, 100n) },
+        ...(opts.deploy === false
+          ? [{ account: factory, from: 0 }]
+          : [{ account: contract, from: 2, body: op(0x9b3aa3fa), deploys: true }]),
+        { account: contract, from: 2, body: op(0x54240fe5) },
+        { account: userWallet, from: 0, body: jettonBodies.transfer(200n, jettonVault, WALLET) },
+        { account: vaultWallet, from: 5, body: jettonBodies.internalTransfer(200n) },
+        { account: jettonVault, from: 6, body: jettonBodies.notify(200n, WALLET) },
+        { account: factory, from: 7, body: createDeposit(jetton, 200n) },
+        { account: contract, from: 8, body: op(0x54240fe5) },
+        { account: pool, from: 9, body: toPool },
+        ...(poolAnswer === 'mint'
+          ? [{ account: lpWallet, from: 10, body: lpMint }]
+          : poolAnswer === 'reject'
+            ? [{ account: contract, from: 10, body: op(0xe1a36cd4) }]
+            : []),
+      ],
+      interfaces,
+    );
+
+  it('the partial TON deposit and the final jetton deposit into one contract are one action (successful or rejected)', () => {
+    const actions = classify(trace('mint'));
+    const deposits = ofType(actions, 'dex_deposit_liquidity');
+    expect(deposits).toHaveLength(1);
+    expect(deposits[0].success).toBe(true);
+    expect(deposits[0].destination).toBe(pool);
+    expect(deposits[0].destination_secondary).toBe(contract);
+    expect(deposits[0].dex_deposit_liquidity_data).toMatchObject({
+      dex: 'dedust',
+      asset1: null,
+      amount1: '100',
+      asset2: jetton,
+      amount2: '200',
+      user_jetton_wallet_2: userWallet,
+      lp_tokens_minted: '50',
+      target_asset_1: null,
+      target_asset_2: jetton,
+    });
+    const rejected = ofType(classify(trace('reject')), 'dex_deposit_liquidity');
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0].success).toBe(false);
+    expect(rejected[0].dex_deposit_liquidity_data).toMatchObject({ amount1: '100', amount2: '200', lp_tokens_minted: null });
+  });
+
+  it('a deposit the pool neither mints nor rejects, a partial deposit without the deploy, a factory call from no vault deposit: none', () => {
+    const unanswered = ofType(classify(trace('none')), 'dex_deposit_liquidity');
+    // the TON leg still stands on its own: the factory deployed the contract and nothing went further
+    expect(unanswered).toHaveLength(1);
+    expect(unanswered[0].destination).toBeNull();
+    expect(unanswered[0].dex_deposit_liquidity_data).toMatchObject({ asset1: null, amount1: '100' });
+    const noDeploy = ofType(classify(trace('mint', { deploy: false })), 'dex_deposit_liquidity');
+    expect(noDeploy).toHaveLength(1);
+    expect(noDeploy[0].dex_deposit_liquidity_data).toMatchObject({ asset1: jetton, amount1: '200', asset2: null });
+    const notAVault = ofType(classify(trace('mint', { tonOp: 0x12121212 })), 'dex_deposit_liquidity');
+    expect(notAVault).toHaveLength(1);
+    expect(notAVault[0].dex_deposit_liquidity_data).toMatchObject({ asset1: jetton, amount1: '200', asset2: null });
+  });
+});
+
+describe('TONCO liquidity deposits', () => {
+  const userWallet = addr(260);
+  const routerWallet = addr(261);
+  const router = addr(262);
+  const pool = addr(263);
+  const account = addr(264);
+  const nft = addr(265);
+  const jetton = addr(266);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [routerWallet]: { JettonWallet: { address: routerWallet, owner: router, jetton } },
+  };
+  const fund = beginCell().storeUint(0x4468de77, 32).storeUint(1, 64).storeAddress(at(WALLET)).storeCoins(70n).storeCoins(0n).endCell();
+  const addLiquidity = beginCell().storeUint(0x3ebe5431, 32).storeUint(1, 64).endCell();
+  const mint = beginCell().storeUint(0x81702ef8, 32).storeUint(1, 64).endCell();
+  const positionInit = beginCell()
+    .storeUint(0xd5ecca2a, 32)
+    .storeUint(1, 64)
+    .storeAddress(at(WALLET))
+    .storeUint(33n, 128)
+    .storeInt(-10, 24)
+    .storeInt(10, 24)
+    .endCell();
+  const steps = [
+    ext,
+    { account: userWallet, from: 0, body: jettonBodies.transfer(70n, router, WALLET) },
+    { account: routerWallet, from: 1, body: jettonBodies.internalTransfer(70n) },
+    { account: router, from: 2, body: jettonBodies.notify(70n, WALLET) },
+    { account: pool, from: 3, body: fund },
+    { account, from: 4, body: addLiquidity },
+    { account: pool, from: 5, body: mint },
+    { account: nft, from: 6, body: positionInit, deploys: true },
+  ];
+
+  it('the account’s add_liquidity after fund_account is a deposit; a first leg waiting for the other asset is no failure', () => {
+    const full = ofType(classify(syntheticTrace(steps, interfaces)), 'dex_deposit_liquidity');
+    expect(full).toHaveLength(1);
+    expect(full[0].success).toBe(true);
+    expect(full[0].dex_deposit_liquidity_data).toMatchObject({
+      dex: 'tonco',
+      asset1: jetton,
+      amount1: '70',
+      lp_tokens_minted: '33',
+      nft_address: nft,
+    });
+    const firstLeg = ofType(classify(syntheticTrace(steps.slice(0, 6), interfaces)), 'dex_deposit_liquidity');
+    expect(firstLeg).toHaveLength(1);
+    expect(firstLeg[0].success).toBe(true);
+    expect(firstLeg[0].dex_deposit_liquidity_data).toMatchObject({ lp_tokens_minted: null, nft_address: null });
+  });
+
+  it('without the account’s add_liquidity, or with a notification no jetton transfer made, there is no deposit', () => {
+    expect(ofType(classify(syntheticTrace(steps.slice(0, 5), interfaces)), 'dex_deposit_liquidity')).toHaveLength(0);
+    const forged = syntheticTrace(
+      [
+        ext,
+        { account: router, from: 0, body: jettonBodies.notify(70n, WALLET) },
+        { account: pool, from: 1, body: fund },
+        { account, from: 2, body: addLiquidity },
+      ],
+      interfaces,
+    );
+    expect(ofType(classify(forged), 'dex_deposit_liquidity')).toHaveLength(0);
+  });
+});
+
+describe('coffee MEV-protect holds', () => {
+  const mev = addr(270);
+  const feeCollector = addr(271);
+  const userWallet = addr(272);
+  const mevWallet = addr(273);
+  const jetton = addr(274);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [mevWallet]: { JettonWallet: { address: mevWallet, owner: mev, jetton } },
+  };
+  const hold = beginCell().storeUint(0x6bc79e7e, 32).storeUint(7, 64).endCell();
+  const fee = beginCell().storeUint(0xc0ffeea0, 32).storeUint(7, 64).storeUint(0, 2).endCell();
+  const notifyWith = (payload: Cell) =>
+    beginCell().storeUint(0x7362d09c, 32).storeUint(1, 64).storeCoins(90n).storeAddress(at(WALLET)).storeBit(1).storeRef(payload).endCell();
+
+  it('the hold (exactly query_id) with the service fee sent beside it is one action; TON or jettons', () => {
+    const ton = classify(
+      syntheticTrace([
+        ext,
+        { account: feeCollector, from: 0, body: fee, value: 45n },
+        { account: mev, from: 0, body: hold, value: 1_500n },
+      ]),
+    );
+    const held = ofType(ton, 'coffee_mev_protect_hold_funds');
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ source: WALLET, destination: mev, amount: '1500', asset: null });
+    expect(held[0].tx_hashes).toHaveLength(3);
+    expect(ofType(ton, 'call_contract')).toHaveLength(0);
+    const jettons = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: userWallet, from: 0, body: jettonBodies.transfer(90n, mev, WALLET) },
+          { account: mevWallet, from: 1, body: jettonBodies.internalTransfer(90n) },
+          { account: mev, from: 2, body: notifyWith(hold) },
+        ],
+        interfaces,
+      ),
+    );
+    expect(ofType(jettons, 'coffee_mev_protect_hold_funds')[0]).toMatchObject({
+      source: WALLET,
+      destination: mev,
+      asset: jetton,
+      amount: '90',
+    });
+  });
+
+  it('the opcode with another layout, or a notification no jetton transfer made, is no hold', () => {
+    const longer = beginCell().storeUint(0x6bc79e7e, 32).storeUint(7, 64).storeCoins(5n).endCell();
+    const other = classify(syntheticTrace([ext, { account: mev, from: 0, body: longer }]));
+    expect(topTypes(other)).toEqual(['call_contract']);
+    const forged = classify(syntheticTrace([ext, { account: mev, from: 0, body: notifyWith(hold) }], interfaces));
+    expect(ofType(forged, 'coffee_mev_protect_hold_funds')).toHaveLength(0);
+  });
+});
+
+describe('Coffee liquidity', () => {
+  const nativeVault = addr(280);
+  const factory = addr(281);
+  const depository = addr(282);
+  const pool = addr(283);
+  const lpWallet = addr(284);
+  const creator = addr(285);
+  const jetton = addr(286);
+  const coffeeJetton = (b: ReturnType<typeof beginCell>) =>
+    b
+      .storeUint(1, 2)
+      .storeUint(0, 8)
+      .storeBuffer(Buffer.from(jetton.split(':')[1], 'hex'));
+  const pair = (b: ReturnType<typeof beginCell>) => coffeeJetton(b.storeUint(0, 2));
+  const op = (code: number) => beginCell().storeUint(code, 32).storeUint(1, 64).endCell();
+  const depositRequest = (first: 'ton' | 'jetton' = 'ton') =>
+    beginCell()
+      .storeUint(0xc0ffee27, 32)
+      .storeUint(1, 64)
+      .storeCoins(300n)
+      .storeRef(beginCell().endCell())
+      .storeRef(
+        (first === 'ton'
+          ? pair(beginCell())
+          : coffeeJetton(beginCell()).storeUint(1, 2).storeUint(0, 8).storeBuffer(Buffer.alloc(32, 9))
+        ).endCell(),
+      )
+      .storeAddress(at(WALLET))
+      .endCell();
+  const lpMint = beginCell().storeUint(0x178d4519, 32).storeUint(1, 64).storeCoins(44n).storeAddress(at(pool)).endCell();
+  const depositTrace = (nativeOp = 0xc0ffee04, first: 'ton' | 'jetton' = 'ton') =>
+    syntheticTrace([
+      ext,
+      { account: nativeVault, from: 0, body: op(nativeOp), value: 300n },
+      { account: factory, from: 1, body: depositRequest(first) },
+      { account: depository, from: 2, body: op(0xc0ffee22), deploys: true },
+      { account: pool, from: 3, body: op(0xc0ffee29) },
+      { account: lpWallet, from: 4, body: lpMint },
+    ]);
+
+  it('deposit_liquidity_native → the factory → the depository → the pool is a deposit; the LP from the LP mint without the event', () => {
+    const deposits = ofType(classify(depositTrace()), 'dex_deposit_liquidity');
+    expect(deposits).toHaveLength(1);
+    expect(deposits[0]).toMatchObject({ source: WALLET, destination: pool, destination_secondary: depository });
+    expect(deposits[0].dex_deposit_liquidity_data).toMatchObject({
+      dex: 'coffee',
+      asset1: null,
+      amount1: '300',
+      lp_tokens_minted: '44',
+      target_asset_2: jetton,
+    });
+  });
+
+  it('the factory’s request after another opcode, or for a pair without the deposited asset, is no deposit', () => {
+    expect(ofType(classify(depositTrace(0x12121212)), 'dex_deposit_liquidity')).toHaveLength(0);
+    expect(ofType(classify(depositTrace(0xc0ffee04, 'jetton')), 'dex_deposit_liquidity')).toHaveLength(0);
+  });
+
+  const creatorRequest = beginCell()
+    .storeUint(0xc0ffee23, 32)
+    .storeUint(1, 64)
+    .storeCoins(500n)
+    .store((b) => pair(b))
+    .storeUint(0, 3)
+    .storeMaybeRef(null)
+    .storeRef(beginCell().storeAddress(at(WALLET)).storeBit(0).storeMaybeRef(null).endCell())
+    .storeAddress(at(WALLET))
+    .endCell();
+  const poolRequest = beginCell().storeUint(0xc0ffee25, 32).storeUint(1, 64).storeCoins(500n).storeCoins(600n).endCell();
+  const event = beginCell().storeUint(0xc0ffee33, 32).storeUint(1, 64).storeCoins(500n).storeCoins(600n).storeCoins(77n).endCell();
+  const createTrace = (logs: ReturnType<typeof beginCell>[]) =>
+    syntheticTrace([
+      ext,
+      { account: nativeVault, from: 0, body: op(0xc0ffee02), value: 500n },
+      { account: factory, from: 1, body: creatorRequest },
+      { account: creator, from: 2, body: op(0xc0ffee22), deploys: true },
+      { account: factory, from: 3, body: poolRequest },
+      { account: pool, from: 4, body: op(0xc0ffee22), deploys: true, logs: logs.map((l) => l.endCell()) },
+      { account: lpWallet, from: 5, body: lpMint },
+    ]);
+
+  it('a pool creation needs the new pool’s deposit_liquidity_successful_event; without it only the pool creator stands', () => {
+    const created = classify(createTrace([event.asBuilder()]));
+    expect(topTypes(created)).toContain('coffee_create_pool');
+    const noEvent = classify(createTrace([]));
+    expect(topTypes(noEvent)).not.toContain('coffee_create_pool');
+    expect(topTypes(noEvent)).toContain('coffee_create_pool_creator');
+  });
+});
+
+describe('TONCO liquidity withdrawals', () => {
+  const pool = addr(290);
+  const nft = addr(291);
+  const router = addr(292);
+  const routerWallet = addr(293);
+  const payTo = (exitCode: number) =>
+    beginCell()
+      .storeUint(0xa1daa96d, 32)
+      .storeUint(1, 64)
+      .storeAddress(at(WALLET))
+      .storeAddress(at(WALLET))
+      .storeUint(exitCode, 32)
+      .storeUint(0, 64)
+      .storeMaybeRef(beginCell().storeCoins(10n).storeAddress(at(routerWallet)).storeCoins(20n).storeAddress(at(routerWallet)).endCell())
+      .storeMaybeRef(beginCell().storeUint(5, 64).storeUint(99n, 128).storeInt(-10, 24).storeInt(10, 24).endCell())
+      .endCell();
+  const op = (code: number) => beginCell().storeUint(code, 32).storeUint(1, 64).endCell();
+  const trace = (exitCode: number) =>
+    syntheticTrace([
+      ext,
+      { account: pool, from: 0, body: op(0x530b5f2c) },
+      { account: nft, from: 1, body: op(0x46ca335a) },
+      { account: pool, from: 2, body: op(0xd73ac09d) },
+      { account: router, from: 3, body: payTo(exitCode) },
+    ]);
+
+  it('the burn paid out (pay_to exit code 201) is a withdrawal; another exit code fails it', () => {
+    const ok = ofType(classify(trace(201)), 'dex_withdraw_liquidity');
+    expect(ok).toHaveLength(1);
+    expect(ok[0].success).toBe(true);
+    expect(ok[0].dex_withdraw_liquidity_data).toMatchObject({ dex: 'tonco', amount1: '10', amount2: '20', lp_tokens_burnt: '99' });
+    const failed = ofType(classify(trace(0xdead)), 'dex_withdraw_liquidity');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].success).toBe(false);
+  });
+});
+
+describe('coffee staking deposits', () => {
+  const userWallet = addr(300);
+  const vaultWallet = addr(301);
+  const vault = addr(302);
+  const stakingPool = addr(303);
+  const position = addr(304);
+  const jetton = addr(305);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [vaultWallet]: { JettonWallet: { address: vaultWallet, owner: vault, jetton } },
+  };
+  const op = (code: number) => beginCell().storeUint(code, 32).storeUint(1, 64).endCell();
+  const steps = [
+    ext,
+    { account: userWallet, from: 0, body: jettonBodies.transfer(80n, vault, WALLET) },
+    { account: vaultWallet, from: 1, body: jettonBodies.internalTransfer(80n) },
+    { account: vault, from: 2, body: jettonBodies.notify(80n, WALLET) },
+    { account: stakingPool, from: 3, body: op(0xf9471134) },
+    { account: position, from: 4, body: op(0xbe5a7595), deploys: true },
+  ];
+
+  it('jettons registered at the pool that mints the position NFT are a staking deposit; without the mint they stay a transfer', () => {
+    const deposit = ofType(classify(syntheticTrace(steps, interfaces)), 'coffee_staking_deposit');
+    expect(deposit).toHaveLength(1);
+    expect(deposit[0]).toMatchObject({ source: WALLET, destination: stakingPool, asset: jetton, amount: '80' });
+    expect(deposit[0].coffee_staking_deposit_data).toMatchObject({ minted_item_address: position });
+    const noMint = classify(syntheticTrace(steps.slice(0, 5), interfaces));
+    expect(ofType(noMint, 'coffee_staking_deposit')).toHaveLength(0);
+    expect(topTypes(noMint)).toContain('jetton_transfer');
+  });
+});
+
+describe('TONCO swaps', () => {
+  const userWallet = addr(310);
+  const routerInWallet = addr(311);
+  const router = addr(312);
+  const pool = addr(313);
+  const routerOutWallet = addr(314);
+  const userOutWallet = addr(315);
+  const jettonIn = addr(316);
+  const jettonOut = addr(317);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton: jettonIn } },
+    [routerInWallet]: { JettonWallet: { address: routerInWallet, owner: router, jetton: jettonIn } },
+    [routerOutWallet]: { JettonWallet: { address: routerOutWallet, owner: router, jetton: jettonOut } },
+    [userOutWallet]: { JettonWallet: { address: userOutWallet, owner: WALLET, jetton: jettonOut } },
+  };
+  const poolSwap = beginCell().storeUint(0xa7fb58f8, 32).storeUint(1, 64).endCell();
+  const payTo = (exitCode: number) =>
+    beginCell()
+      .storeUint(0xa1daa96d, 32)
+      .storeUint(1, 64)
+      .storeAddress(at(WALLET))
+      .storeAddress(at(WALLET))
+      .storeUint(exitCode, 32)
+      .storeUint(0, 64)
+      .storeMaybeRef(null)
+      .storeMaybeRef(null)
+      .endCell();
+  const trace = (exitCode: number) =>
+    syntheticTrace(
+      [
+        ext,
+        { account: userWallet, from: 0, body: jettonBodies.transfer(100n, router, WALLET) },
+        { account: routerInWallet, from: 1, body: jettonBodies.internalTransfer(100n) },
+        { account: router, from: 2, body: jettonBodies.notify(100n, WALLET) },
+        { account: pool, from: 3, body: poolSwap },
+        { account: router, from: 4, body: payTo(exitCode) },
+        { account: routerOutWallet, from: 5, body: jettonBodies.transfer(37n, WALLET, WALLET) },
+        { account: userOutWallet, from: 6, body: jettonBodies.internalTransfer(37n) },
+      ],
+      interfaces,
+    );
+
+  it('a pay_to with the done-swap exit code (200) is a successful swap; another exit code (a refund) fails it', () => {
+    const ok = ofType(classify(trace(200)), 'jetton_swap');
+    expect(ok).toHaveLength(1);
+    expect(ok[0].success).toBe(true);
+    expect(ok[0].jetton_swap_data).toMatchObject({ dex: 'tonco', dex_outgoing_transfer: { amount: '37' } });
+    const refunded = ofType(classify(trace(300)), 'jetton_swap');
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0].success).toBe(false);
+  });
+});
+
+describe('Coffee liquidity withdrawals', () => {
+  const lpWallet = addr(320);
+  const pool = addr(321);
+  const vaultA = addr(322);
+  const vaultB = addr(323);
+  const interfaces = { [lpWallet]: { JettonWallet: { address: lpWallet, owner: WALLET, jetton: pool } } };
+  const burn = beginCell()
+    .storeUint(0x595f07bc, 32)
+    .storeUint(1, 64)
+    .storeCoins(50n)
+    .storeAddress(at(WALLET))
+    .storeMaybeRef(null)
+    .endCell();
+  const burnNotification = beginCell()
+    .storeUint(0x7bdd97de, 32)
+    .storeUint(1, 64)
+    .storeCoins(50n)
+    .storeAddress(at(WALLET))
+    .storeAddress(at(WALLET))
+    .endCell();
+  const event = beginCell().storeUint(0xc0ffee35, 32).storeUint(1, 64).storeCoins(11n).storeCoins(22n).storeCoins(50n).endCell();
+  const payoutInternal = (amount: bigint) =>
+    beginCell().storeUint(0xc0ffee21, 32).storeUint(1, 64).storeAddress(at(WALLET)).storeCoins(amount).endCell();
+  const payout = beginCell().storeUint(0xc0ffee32, 32).storeUint(1, 64).endCell();
+  const steps = [
+    ext,
+    { account: lpWallet, from: 0, body: burn },
+    { account: pool, from: 1, body: burnNotification, logs: [event] },
+    { account: vaultA, from: 2, body: payoutInternal(11n) },
+    { account: WALLET, from: 3, body: payout },
+    { account: vaultB, from: 2, body: payoutInternal(22n) },
+    { account: WALLET, from: 5, body: payout },
+  ];
+
+  it('the LP burn, the pool’s withdrawal event and both vaults’ payouts are a withdrawal; with one payout it is none', () => {
+    const withdrawal = ofType(classify(syntheticTrace(steps, interfaces)), 'dex_withdraw_liquidity');
+    expect(withdrawal).toHaveLength(1);
+    expect(withdrawal[0].dex_withdraw_liquidity_data).toMatchObject({ dex: 'coffee', amount1: '11', amount2: '22', lp_tokens_burnt: '50' });
+    const onePayout = classify(syntheticTrace(steps.slice(0, 5), interfaces));
+    expect(ofType(onePayout, 'dex_withdraw_liquidity')).toHaveLength(0);
   });
 });

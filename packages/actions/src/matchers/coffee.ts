@@ -10,11 +10,28 @@ import { Cell, type Slice } from '@ton/core';
  * minting a position NFT, withdrawal of a position, reward claims paid from the pool's jetton wallet), vault
  * creation and liquidity withdrawal.
  */
+/**
+ * `mev_protect_hold_funds#6bc79e7e query_id:uint64` (messages/coffee.py), as the reference's
+ * `CoffeeMevProtectHoldFundsMatcher` reads it: a TON call with that body, or a TEP-74 jetton transfer whose forward
+ * payload is that body. The reference names no MEV-protect contract (no interface, code hash or get-method), so the
+ * rule is the message's exact layout (nothing but the query id) in one of those two flows; the
+ * `service_fee#c0ffeea0` the same transaction sent beside it (the reference's optional parent match) belongs to it.
+ */
+function isHoldBody(cell: Cell | null | undefined): boolean {
+  if (!cell || cell.bits.length !== 32 + 64 || cell.refs.length > 0) return false;
+  return cell.beginParse().preloadUint(32) === COFFEE.MEV_PROTECT_HOLD_FUNDS;
+}
+
+function serviceFee(node: TraceNode): TraceNode | undefined {
+  return node.parent?.children.find((c) => c !== node && c.op === COFFEE.SERVICE_FEE && !c.inMsg?.bounced);
+}
+
 function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) {
+    if (node.inMsg?.bounced || !isHoldBody(bodyCell(node.inMsg))) return null;
     return {
       type: 'coffee_mev_protect_hold_funds',
-      nodes: [node],
+      nodes: nodeSet(node, serviceFee(node)),
       success: !txFailed(node),
       fields: {
         source: normalizeAddress(node.inMsg?.source),
@@ -26,15 +43,14 @@ function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
       },
     };
   }
-  // jettons held: the notification carries the hold request as its payload
+  // jettons held: the transfer's notification carries the hold request as its payload
   const note = node.op === OP.JETTON_NOTIFY ? decodeJettonNotify(node) : null;
-  const payloadOp = note?.forward_payload && tryDecode(() => note.forward_payload!.beginParse().preloadUint(32));
   const internal = node.parent;
-  const transfer = internal?.parent;
-  if (!note || payloadOp !== COFFEE.MEV_PROTECT_HOLD_FUNDS || !internal || !transfer) return null;
+  const transfer = internal?.op === OP.JETTON_INTERNAL_TRANSFER ? internal.parent : null;
+  if (!note || !isHoldBody(note.forward_payload) || !internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
   return {
     type: 'coffee_mev_protect_hold_funds',
-    nodes: nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), node),
+    nodes: nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), node, serviceFee(transfer)),
     success: !txFailed(node) && !txFailed(internal),
     fields: {
       source: note.sender,
@@ -47,15 +63,16 @@ function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   };
 }
 
-/** staking deposit: jettons to the staking vault, which registers them at the pool; the pool mints a position NFT. */
+/** staking deposit: jettons to the staking vault, which registers them at the pool; the pool mints a position NFT (required). */
 function stakingDeposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
   const deposit = childWithOp(notify, COFFEE.STAKING_DEPOSIT);
   const note = decodeJettonNotify(notify);
   const internal = notify.parent;
   const transfer = internal?.parent;
-  if (!deposit || !note || !internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
   const position = childWithOp(deposit, COFFEE.STAKING_INITIALIZE);
-  const item = iface(ctx, position?.account).NftItem as { index?: number | string } | undefined;
+  // the reference's CoffeeStakingDepositMatcher requires the pool's NFT mint (the position's initialisation)
+  if (!deposit || !note || !internal || transfer?.op !== OP.JETTON_TRANSFER || !position) return null;
+  const item = iface(ctx, position.account).NftItem as { index?: number | string } | undefined;
   return flowDraft('coffee_staking_deposit', [transfer, internal, childWithOp(internal, OP.EXCESS), notify, deposit, position], {
     source: note.sender,
     source_secondary: transfer.account,
@@ -64,7 +81,7 @@ function stakingDeposit(ctx: MatchContext, notify: TraceNode): ActionDraft | nul
     asset: jettonOfWallet(ctx, internal.account) ?? jettonOfWallet(ctx, transfer.account),
     amount: note.amount,
     coffee_staking_deposit_data: {
-      minted_item_address: position?.account ?? null,
+      minted_item_address: position.account,
       minted_item_index: item?.index != null ? String(item.index) : null,
     },
   });
@@ -100,9 +117,15 @@ function withdrawLiquidity(ctx: MatchContext, burn: TraceNode): ActionDraft | nu
         return { amount1: coinsStr(s), amount2: coinsStr(s), lp: coinsStr(s) };
       })
     : null;
-  if (!notification || !event) return null;
-  const payouts = notification.children
-    .filter((c) => c.op === COFFEE.PAYOUT_INTERNAL)
+  // the reference's CoffeeWithdrawLiquidityMatcher: the withdrawal event and both payouts, each one a vault's
+  // payout_internal#c0ffee21 that pays out (jetton transfer, payout#c0ffee32 or notification#c0ffee36)
+  const paid = notification?.children.filter(
+    (c) =>
+      c.op === COFFEE.PAYOUT_INTERNAL &&
+      c.children.some((o) => o.op === OP.JETTON_TRANSFER || o.op === COFFEE.PAYOUT || o.op === COFFEE.NOTIFICATION),
+  );
+  if (!notification || !event || !paid || paid.length < 2) return null;
+  const payouts = paid
     .sort((a, b) => (BigInt(a.inMsg?.created_lt ?? 0) < BigInt(b.inMsg?.created_lt ?? 0) ? -1 : 1))
     .map((vault) => {
       const transfer = vault.children.find((c) => c.op === OP.JETTON_TRANSFER);

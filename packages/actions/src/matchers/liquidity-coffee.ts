@@ -1,7 +1,7 @@
 import { type ActionDraft, flowDraft, opcodeMatcher, type MatchContext, jettonOfWallet, nodeSet } from '../core.js';
 import { coffeeAsset, coinsStr, loadAddress, tryDecode } from '../decode.js';
 import { COFFEE, OP } from '../opcodes.js';
-import { bodySlice, childWithOp, logsWithOp, subtree, txFailed, type TraceNode } from '../tree.js';
+import { bodySlice, childWithOp, logsWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import type { DataValue, RawAddress } from '../types.js';
 import { decodeInternalTransfer } from './jettons.js';
 import { Cell } from '@ton/core';
@@ -19,20 +19,30 @@ interface VaultStep {
   asset: RawAddress | null;
 }
 
-function vaultStep(ctx: MatchContext, factory: TraceNode): VaultStep | null {
+/**
+ * The user's side of a vault's request to the factory, as the reference's Coffee matchers require it: the TON
+ * message with one of the vault's own opcodes (`deposit_liquidity_native#c0ffee04` for a deposit,
+ * `create_pool_native#c0ffee02` / `create_pool_extra#c0ffee03` for a pool creator), or a TEP-74 transfer whose
+ * notification reached the vault. Anything else is no Coffee flow.
+ */
+function vaultStep(ctx: MatchContext, factory: TraceNode, nativeOps: number[]): VaultStep | null {
   const vault = factory.parent;
   if (!vault) return null;
   if (vault.op === OP.JETTON_NOTIFY) {
     const internal = vault.parent;
-    const transfer = internal?.parent;
+    const transfer = internal?.op === OP.JETTON_INTERNAL_TRANSFER ? internal.parent : null;
+    if (!internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
     return {
       factory,
-      entry: nodeSet(transfer, internal, internal && childWithOp(internal, OP.EXCESS), vault),
-      userWallet: transfer?.account ?? null,
-      asset: jettonOfWallet(ctx, internal?.account) ?? jettonOfWallet(ctx, transfer?.account),
+      entry: nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), vault),
+      userWallet: transfer.account,
+      asset: jettonOfWallet(ctx, internal.account) ?? jettonOfWallet(ctx, transfer.account),
     };
   }
-  return { factory, entry: [vault], userWallet: null, asset: null };
+  if (vault.op === null || !nativeOps.includes(vault.op)) return null;
+  // create_pool_extra: the reference names the asset by the message's sender
+  const asset = vault.op === COFFEE.CREATE_POOL_EXTRA ? normalizeAddress(vault.inMsg?.source) : null;
+  return { factory, entry: [vault], userWallet: null, asset };
 }
 
 function poolParams(s: ReturnType<Cell['beginParse']>): { first: RawAddress | null; second: RawAddress | null } {
@@ -42,7 +52,7 @@ function poolParams(s: ReturnType<Cell['beginParse']>): { first: RawAddress | nu
 }
 
 function deposit(ctx: MatchContext, factory: TraceNode): ActionDraft | null {
-  const step = vaultStep(ctx, factory);
+  const step = vaultStep(ctx, factory, [COFFEE.DEPOSIT_LIQUIDITY_NATIVE]);
   const req = tryDecode(() => {
     const s = bodySlice(factory)!;
     s.skip(32 + 64);
@@ -52,7 +62,8 @@ function deposit(ctx: MatchContext, factory: TraceNode): ActionDraft | null {
     return { amount, sender: loadAddress(s), ...pool };
   });
   const depository = childWithOp(factory, COFFEE.DEPLOY);
-  if (!step || !req || !depository) return null;
+  // the deposited asset must be one of the pool's pair
+  if (!step || !req || !depository || (step.asset !== req.first && step.asset !== req.second)) return null;
   const toPool = childWithOp(depository, COFFEE.DEPOSIT_LIQUIDITY_INTERNAL);
   const event = toPool && logsWithOp(toPool, COFFEE.DEPOSIT_LIQUIDITY_SUCCESSFUL_EVENT)[0];
   const lp = event?.body
@@ -64,6 +75,9 @@ function deposit(ctx: MatchContext, factory: TraceNode): ActionDraft | null {
         return coinsStr(s);
       })
     : null;
+  // without the pool's event, the LP minted as the reference falls back to it: the LP jettons' internal transfer
+  const lpMint = toPool?.children.find((c) => c.op === OP.JETTON_INTERNAL_TRANSFER);
+  const lpMinted = lp ?? (lpMint ? (decodeInternalTransfer(lpMint)?.amount ?? null) : null);
   const excesses: DataValue[] = (toPool?.children ?? [])
     .filter((c) => c.op === COFFEE.PAYOUT_INTERNAL)
     .map((vault) => {
@@ -100,7 +114,7 @@ function deposit(ctx: MatchContext, factory: TraceNode): ActionDraft | null {
         target_amount_1: null,
         target_asset_2: other,
         target_amount_2: null,
-        lp_tokens_minted: lp,
+        lp_tokens_minted: lpMinted,
         vault_excesses: excesses,
       },
     },
@@ -109,7 +123,7 @@ function deposit(ctx: MatchContext, factory: TraceNode): ActionDraft | null {
 }
 
 function createPoolCreator(ctx: MatchContext, factory: TraceNode): { draft: ActionDraft; creator: TraceNode } | null {
-  const step = vaultStep(ctx, factory);
+  const step = vaultStep(ctx, factory, [COFFEE.CREATE_POOL_NATIVE, COFFEE.CREATE_POOL_EXTRA]);
   const req = tryDecode(() => {
     const s = bodySlice(factory)!;
     s.skip(32 + 64);
@@ -152,8 +166,9 @@ function createPool(built: { draft: ActionDraft; creator: TraceNode }): ActionDr
     return { amount_1: coinsStr(s), amount_2: coinsStr(s) };
   });
   const pool = childWithOp(request, COFFEE.DEPLOY);
-  if (!request || !amounts || !pool) return null;
-  const lpMint = pool.children.find((c) => c.op === OP.JETTON_INTERNAL_TRANSFER);
+  const lpMint = pool?.children.find((c) => c.op === OP.JETTON_INTERNAL_TRANSFER);
+  // the reference's CoffeeCreatePoolMatcher: the new pool mints LP and logs deposit_liquidity_successful_event
+  if (!request || !amounts || !pool || !lpMint || !logsWithOp(pool, COFFEE.DEPOSIT_LIQUIDITY_SUCCESSFUL_EVENT).length) return null;
   const f = built.draft.fields;
   // reported from the side of the asset provided last: it comes first, with its amount
   const providedFirst = f.asset === f.asset2;
@@ -175,7 +190,7 @@ function createPool(built: { draft: ActionDraft; creator: TraceNode }): ActionDr
         initiator_1: null,
         initiator_2: null,
         provided_asset: f.asset ?? null,
-        lp_tokens_minted: lpMint ? (decodeInternalTransfer(lpMint)?.amount ?? null) : null,
+        lp_tokens_minted: decodeInternalTransfer(lpMint)?.amount ?? null,
       },
     },
     { children: [built.draft] },

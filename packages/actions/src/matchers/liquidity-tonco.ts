@@ -1,6 +1,6 @@
 import { type ActionDraft, opcodeMatcher, flowDraft, type MatchContext, iface, jettonOfWallet, nodeSet } from '../core.js';
 import { coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
-import { OP, TONCO, TONCO_PTON_MASTERS } from '../opcodes.js';
+import { DEX, OP, TONCO, TONCO_PTON_MASTERS } from '../opcodes.js';
 import { bodySlice, childWithOp, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import type { DataValue, RawAddress } from '../types.js';
 import { decodeJettonNotify } from './jettons.js';
@@ -72,8 +72,12 @@ function deposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
     loadAddress(s);
     return { amount0: coinsStr(s), amount1: coinsStr(s) };
   });
-  if (!fund || !note || !funding) return null;
+  // the reference's ToncoDepositLiquidityMatcher: the account's add_liquidity#3ebe5431 after the pool's fund_account,
+  // the funds from a TEP-74 transfer or a pTON ton_transfer#01f3835d notifying the router
   const account = childWithOp(fund, TONCO.ACCOUNT_ADD_LIQUIDITY);
+  const input = notify.parent;
+  const viaJetton = input?.op === OP.JETTON_INTERNAL_TRANSFER && input.parent?.op === OP.JETTON_TRANSFER;
+  if (!fund || !note || !funding || !account || !(viaJetton || input?.op === DEX.PTON_TON_TRANSFER)) return null;
   const mint = childWithOp(account, TONCO.POOL_MINT_AND_REFUND);
   const nft = childWithOp(mint, TONCO.POSITION_NFT_INIT);
   const position = read(nft, (s) => {
@@ -105,7 +109,8 @@ function deposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
     type: 'dex_deposit_liquidity',
     btype: 'tonco_deposit_liquidity',
     nodes,
-    success: !!nft && !nodes.some(txFailed),
+    // a first leg the account holds until the other asset comes is no failure (nothing mints yet)
+    success: !nodes.some(txFailed),
     fields: {
       source: note.sender,
       source_secondary: transfer?.account ?? null,
@@ -116,7 +121,7 @@ function deposit(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
   };
 }
 
-/** pay_to#a1daa96d with exit code 201: receivers, amounts per router wallet, and the burn it settles. */
+/** pay_to#a1daa96d (exit code 201 when the burn is paid out): receivers, amounts per router wallet, and the burn it settles. */
 function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
   const nftBurn = childWithOp(startBurn, TONCO.POSITION_NFT_BURN);
   const poolBurn = childWithOp(nftBurn, TONCO.POOL_BURN);
@@ -124,10 +129,12 @@ function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
   const settled = read(pay, (s) => {
     loadAddress(s);
     loadAddress(s);
-    s.skip(32 + 64);
+    const exitCode = s.loadUint(32);
+    s.skip(64); // seqno
     const coins = s.loadMaybeRef()?.beginParse();
     const burn = s.loadMaybeRef()?.beginParse();
     return {
+      exitCode,
       amount0: coins ? coinsStr(coins) : null,
       wallet0: coins ? loadAddress(coins) : null,
       amount1: coins ? coinsStr(coins) : null,
@@ -147,7 +154,7 @@ function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
   };
   const p0 = payoutOf(settled.wallet0);
   const p1 = payoutOf(settled.wallet1);
-  return flowDraft(
+  const draft = flowDraft(
     'dex_withdraw_liquidity',
     [...subtree(startBurn)],
     {
@@ -177,6 +184,9 @@ function withdraw(ctx: MatchContext, startBurn: TraceNode): ActionDraft | null {
     },
     { btype: 'tonco_withdraw_liquidity' },
   );
+  // the reference's ToncoWithdrawLiquidityMatcher: failed when the router's pay_to carries another exit code than 0 or 201
+  if (settled.exitCode !== 0 && settled.exitCode !== 201) draft.success = false;
+  return draft;
 }
 
 export const toncoLiquidityMatcher = opcodeMatcher('tonco-liquidity', [

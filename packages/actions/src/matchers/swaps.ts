@@ -231,19 +231,26 @@ function stonfiV2(entry: Entry, assetOf: AssetOf): SwapRoute | null {
   return null;
 }
 
-/** TONCO: router → pool swap#a7fb58f8 → pay_to#a1daa96d at the router; multi-hop routes go round the router again. */
+/**
+ * TONCO: router → pool swap#a7fb58f8 → pay_to#a1daa96d at the router; multi-hop routes go round the router again.
+ * Failed when a pay_to of the route carries another exit code than 200, the code the message scheme
+ * (`ROUTERV3_PAY_TO`, reference `messages/swaps.py`) gives a done swap; a refund pays the input back.
+ */
 function tonco(entry: Entry, assetOf: AssetOf): SwapRoute | null {
   const nodes: TraceNode[] = [];
   const hops: PeerSwap[] = [];
   let notify = entry.notify;
   let amountIn = entry.transfer.amount;
   let assetIn = entry.transfer.asset;
+  let ok = true;
   for (let hop = 0; hop < 8; hop++) {
     const swap = childWithOp(notify, DEX.TONCO_POOL_SWAP);
     const pay = childWithOp(swap, DEX.TONCO_PAY_TO);
+    const exitCode = read(pay, (s) => (s.skip(64), loadAddress(s), loadAddress(s), s.loadUint(32)));
     const transfer = pay?.children.find((c) => c.op === OP.JETTON_TRANSFER);
     const exit = transfer && dexExit(transfer, assetOf);
-    if (!swap || !pay || !exit) return null;
+    if (!swap || !pay || !exit || exitCode === null) return null;
+    if (exitCode !== DEX.TONCO_SWAP_OK) ok = false;
     nodes.push(swap, pay, ...exit.nodes);
     hops.push({ asset_in: assetIn, amount_in: amountIn, asset_out: exit.transfer.asset, amount_out: exit.transfer.amount });
     // a hop: the output comes back to the router (directly or through its proxy-TON wallet) and is swapped again
@@ -252,7 +259,7 @@ function tonco(entry: Entry, assetOf: AssetOf): SwapRoute | null {
       // toncenter's min_out_amount for a single-hop TONCO swap is the amount the pool paid out, not the
       // minOutAmount of the pool's swap request; it is reported the same way for wire compatibility.
       const minOut = hops.length > 1 ? undefined : exit.transfer.amount;
-      return { dex: 'tonco', nodes, exit: exit.transfer, peerSwaps: hops.length > 1 ? hops : [], success: true, minOut };
+      return { dex: 'tonco', nodes, exit: exit.transfer, peerSwaps: hops.length > 1 ? hops : [], success: ok, minOut };
     }
     for (let n: TraceNode | null = next.parent; n && n !== transfer; n = n.parent) nodes.push(n);
     nodes.push(next);
