@@ -1,17 +1,13 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// The end-to-end files spend most of their time waiting on the devnets (block cadence, election cycles, the indexer
-// catching up), not on the CPU, so several run side by side. Each starts its own service: its own data dir and
-// database schema, ports from its worker's slice, and its own Redis prefix and stream channel (gateway-fixture.ts),
-// so no file's limits, pending traces or streams reach another's.
-// The v2 and v3 end-to-end files (the indexer, its sales, DNS, vesting and multisig derivations, the actions of the
-// devnet traffic and pending traces included) and the bad-input sweep run twice: on the devnet backend, and on the
-// liteserver backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
+// PGlite and devnet start-up take seconds on a busy machine; test files run one at a time to keep limits exact.
+// The v2 and v3 end-to-end files (the indexer, its sales, DNS, vesting and multisig derivations, the actions of the devnet traffic and pending traces included) and the bad-input sweep run twice: on the devnet backend, and on the liteserver
+// backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
 export default defineConfig({
   test: {
     hookTimeout: 120_000,
     testTimeout: 60_000,
-    maxWorkers: 3,
+    fileParallelism: false,
     projects: [
       {
         extends: true,

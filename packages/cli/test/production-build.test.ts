@@ -24,11 +24,12 @@ function buildablePackages(): string[] {
   );
 }
 
-/** Newest modification time of the files of `dir` a build reads (everything but dist/ and node_modules/). */
+/** Newest modification time of the files of `dir` a build may read: not its output, dependencies, tests or tool state
+ * (`.turbo/` holds the logs of the running tasks, this one's included). */
 function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+    if (['dist', 'node_modules', 'test'].includes(entry.name) || entry.name.startsWith('.')) continue;
     const full = path.join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
   }
