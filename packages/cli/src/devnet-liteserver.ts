@@ -31,6 +31,8 @@ export async function startDevnetLiteserver(opts: {
   network: Network;
   dataDir?: string;
   blockIntervalMs?: number;
+  /** Basechain shards (default: the devnet's, 2). */
+  shards?: number;
   electionTiming?: ElectionTiming;
   port?: number;
   /** Ports of the liteservers (overrides `port`); 0 picks a free one. */
@@ -45,6 +47,7 @@ export async function startDevnetLiteserver(opts: {
     network: opts.network,
     dataDir: opts.dataDir,
     blockIntervalMs: opts.blockIntervalMs,
+    shards: opts.shards,
     electionTiming: opts.electionTiming,
     logger: opts.logger,
   });

@@ -47,6 +47,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
             network,
             dataDir: path.resolve(config.dataDir, 'devnet'),
             blockIntervalMs: config.devnetBlockIntervalMs,
+            shards: config.devnetShards,
             electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
             logger: { info: (obj, msg) => logger.info(obj, msg) },
           });

@@ -294,6 +294,7 @@ const COMMANDS: CommandSpec[] = [
         network: net,
         dataDir: path.resolve(config.dataDir, 'devnet-liteserver'),
         blockIntervalMs: config.devnetBlockIntervalMs,
+        shards: config.devnetShards,
         electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
         ports,
         host,

@@ -167,6 +167,7 @@ export async function startGateway(
           network,
           dataDir: path.resolve(config.dataDir, 'devnet'),
           blockIntervalMs: config.devnetBlockIntervalMs,
+          shards: config.devnetShards,
           electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
           logger: { info: (obj, msg) => logger.info(obj, msg) },
         });

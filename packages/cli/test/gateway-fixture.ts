@@ -92,6 +92,7 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
             network,
             port: await freePort(),
             blockIntervalMs: config.devnetBlockIntervalMs,
+            shards: config.devnetShards,
             electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
             configFile,
           }),

@@ -52,6 +52,7 @@ import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
 import { EXT_MSG_QUEUE_SIZE_LIMIT, Messages } from './messages.js';
 import { BlockProducer, nowSeconds } from './producer.js';
 import { Proofs } from './proofs.js';
+import { MAX_DEVNET_SHARDS, validShardCount } from './shards.js';
 import { ChainReader } from './reader.js';
 import { MessageRunner } from './runner.js';
 import { runSeed, type SeedSummary } from './seed.js';
@@ -69,12 +70,22 @@ import type { DevnetWallet } from './wallets.js';
 
 export { EXT_MSG_QUEUE_SIZE_LIMIT };
 
+/** Basechain shards of a devnet unless configured: mainnet's basechain runs in several. */
+export const DEFAULT_DEVNET_SHARDS = 2;
+/** Milliseconds between rounds unless configured: mainnet's Catchain 2.0 cadence. */
+export const DEFAULT_DEVNET_BLOCK_INTERVAL_MS = 400;
+
 export interface DevnetOptions {
   network: Network;
   /** Directory for durable history; the devnet keeps `<dataDir>/<network>/`. Omit for an in-memory chain. */
   dataDir?: string;
-  /** Interval between rounds of blocks in ms (default 1000); 0 = blocks only on produceBlock(). */
+  /** Interval between rounds of blocks in ms (default 400, mainnet's cadence); 0 = blocks only on produceBlock(). */
   blockIntervalMs?: number;
+  /**
+   * Basechain shards (a power of two up to 16; default 2). A chain recorded with another count splits or merges
+   * towards it, one level per round.
+   */
+  shards?: number;
   logger?: { info(obj: object, msg?: string): void };
   /**
    * Run messages through the sandbox's own queue (Blockchain.sendMessage) instead of the devnet's direct runner.
@@ -158,6 +169,8 @@ export class Devnet implements ChainSource {
     const { network } = opts;
     if (network !== 'mainnet' && network !== 'testnet') throw new Error(`unknown network: ${String(network)}`);
     const seam = opts.seam ?? {};
+    const shards = opts.shards ?? DEFAULT_DEVNET_SHARDS;
+    if (!validShardCount(shards)) throw new Error(`devnet shards must be a power of two from 1 to ${MAX_DEVNET_SHARDS}, got ${shards}`);
     const globalId = GLOBAL_IDS[network];
     const store = ChainStore.open(opts.dataDir === undefined ? undefined : join(opts.dataDir, network));
     const faucet = await devnetFaucet();
@@ -177,7 +190,7 @@ export class Devnet implements ChainSource {
       const control = blockchainControl(bc, seam);
       const history = new HistoryIndex();
       const reader = new ChainReader(history, store);
-      const producer = new BlockProducer({ bc, control, store, history, reader, network, globalId, logger: opts.logger });
+      const producer = new BlockProducer({ bc, control, store, history, reader, network, globalId, shards, logger: opts.logger });
       if (recovered.length > 0) {
         await producer.restore(recovered);
         // The journal's config patches (the elections' validator sets) are in the reader's config now.
@@ -198,6 +211,8 @@ export class Devnet implements ChainSource {
         blockchainFields: control.fast,
         sharedPrevBlocks,
       };
+      const messages = new Messages(bc, producer, control, runner, opts.logger);
+      producer.attachDelivery((outbound) => messages.deliver(outbound));
       const devnet = new Devnet(
         network,
         faucet,
@@ -206,13 +221,13 @@ export class Devnet implements ChainSource {
         history,
         reader,
         producer,
-        new Messages(bc, producer, control, runner, opts.logger),
+        messages,
         new GetMethods(bc, reader),
         new Proofs(history, globalId, validator),
         store,
         opts.logger,
       );
-      producer.startTimer(opts.blockIntervalMs ?? 1000);
+      producer.startTimer(opts.blockIntervalMs ?? DEFAULT_DEVNET_BLOCK_INTERVAL_MS);
       opts.logger?.info(
         { network, mcSeqno: history.lastMc.id.seqno, faucet: faucet.address.toString({ testOnly: network === 'testnet' }) },
         recovered.length > 0 ? 'devnet restored' : 'devnet genesis',
@@ -231,6 +246,24 @@ export class Devnet implements ChainSource {
     return this.producer.produceBlock();
   }
 
+  /**
+   * Seals rounds until every message sent so far has reached its destination (a message to another shard lands a
+   * round after its sender), so the traces started before it are whole. Returns the last masterchain block id.
+   */
+  settle(): Promise<BlockIdExt> {
+    return this.producer.settle();
+  }
+
+  /**
+   * Runs the basechain in `count` shards (a power of two up to 16) from now on: the shards split (each block before
+   * it says before_split) or merge, one level per round, as a real basechain does under load.
+   */
+  async setShards(count: number): Promise<void> {
+    if (!validShardCount(count))
+      throw new ChainError('invalid', `shards must be a power of two from 1 to ${MAX_DEVNET_SHARDS}, got ${count}`);
+    return this.producer.setShards(count);
+  }
+
   /** Deploys wallets, tokens and NFTs from the faucet and moves them around (adds activity on every call). */
   seed(): Promise<SeedSummary> {
     return runSeed({
@@ -238,7 +271,7 @@ export class Devnet implements ChainSource {
       globalId: this.globalId,
       faucet: this.faucet,
       sendMessage: (boc) => this.sendMessage(boc),
-      produceBlock: () => this.produceBlock(),
+      produceBlock: () => this.settle(),
       liveSeqno: (address) => this.producer.serial(() => this.getMethods.liveSeqno(address)),
       startValidators: () => this.startValidators({ complaints: true }),
       startPoolOperator: (pool) => this.startPoolOperator(pool),
@@ -487,13 +520,14 @@ export class Devnet implements ChainSource {
     return this.proofs.shardBlockProof(ref, fromMcSeqno);
   }
 
-  /** Internal messages are delivered inside the round that creates them, so the devnet's queues are always empty. */
+  /** Each shard's queue: the messages to other shards its last block's transactions sent, not delivered yet. */
   async getOutMsgQueueSizes(): Promise<OutMsgQueueSizes> {
+    const waiting = this.producer.outboundBySender();
+    const size = (workchain: number, shard: bigint) =>
+      waiting.filter((w) => w.workchain === workchain && w.shard === shard).reduce((n, w) => n + w.count, 0);
+    const blocks = [this.history.lastMc, ...this.history.shardTops()];
     return {
-      shards: [
-        { id: this.history.lastMc.id, size: 0 },
-        { id: this.history.lastShard.id, size: 0 },
-      ],
+      shards: blocks.map((b) => ({ id: b.id, size: size(b.id.workchain, b.id.shard) })),
       extMsgQueueSizeLimit: EXT_MSG_QUEUE_SIZE_LIMIT,
     };
   }

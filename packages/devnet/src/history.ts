@@ -1,4 +1,12 @@
-import { ChainError, WHOLE_SHARD, type BlockIdExt, type BlockLookup, type BlockRef, type BlockTransactionCursor } from '@tongate/chain';
+import {
+  ChainError,
+  WHOLE_SHARD,
+  type BlockIdExt,
+  type BlockLookup,
+  type BlockRef,
+  type BlockTransactionCursor,
+  shardContains,
+} from '@tongate/chain';
 import { compareTx } from './blocks.js';
 import type { BlobRef, Round, StoredBlock, StoredTx } from './store.js';
 
@@ -18,22 +26,40 @@ const ZERO32 = Buffer.alloc(32);
 const accountKey = (workchain: number, account: Buffer) => `${workchain}:${account.toString('hex')}`;
 
 /**
- * The devnet's history as small index entries: the masterchain and basechain block lists, every transaction by
- * account and lt, and each account's state versions by masterchain seqno (as blob refs; the bytes stay in the
- * store). Pure bookkeeping over rounds: no sandbox, no BOC decoding, so it is tested on hand-made rounds.
+ * The devnet's history as small index entries: the masterchain block list, one block list per basechain shard (a
+ * split or merge starts new lists), every transaction by account and lt, and each account's state versions by
+ * masterchain seqno (as blob refs; the bytes stay in the store). Pure bookkeeping over rounds: no sandbox, no BOC
+ * decoding, so it is tested on hand-made rounds.
  */
 export class HistoryIndex {
   private readonly mcBlocks: StoredBlock[] = [];
-  private readonly shardBlocks: StoredBlock[] = [];
+  /**
+   * Basechain blocks by shard id: each list in seqno order without gaps; a shard that comes back (merged after a
+   * split) starts another list.
+   */
+  private readonly shardChains = new Map<bigint, StoredBlock[][]>();
   private readonly txIndex = new Map<string, Map<bigint, IndexedTx>>();
   private readonly accountHistory = new Map<string, { seqno: number; blob: BlobRef }[]>();
 
   /** Adds a round (genesis, produced or replayed from the journal); blocks must continue both chains. */
   apply(round: Round): void {
     for (const b of round.blocks) {
-      const list = b.id.workchain === -1 ? this.mcBlocks : this.shardBlocks;
-      if (b.id.seqno !== list.length) throw new Error(`devnet history is not contiguous at ${b.id.workchain}:${b.id.seqno}`);
-      list.push(b);
+      if (b.id.workchain === -1) {
+        if (b.id.seqno !== this.mcBlocks.length) throw new Error(`devnet history is not contiguous at -1:${b.id.seqno}`);
+        this.mcBlocks.push(b);
+      } else {
+        let lists = this.shardChains.get(b.id.shard);
+        if (!lists) this.shardChains.set(b.id.shard, (lists = []));
+        // A block after one of its own shard continues that shard's list; one after a split or merge starts a list.
+        if (b.prevBlocks.some((p) => p.shard === b.id.shard) || b.prevBlocks.length === 0) {
+          const last = lists.at(-1)?.at(-1);
+          if (!last || b.id.seqno !== last.id.seqno + 1)
+            if (last || b.prevBlocks.length > 0)
+              throw new Error(`devnet history is not contiguous at 0:${BigInt.asUintN(64, b.id.shard).toString(16)}:${b.id.seqno}`);
+          if (last) lists[lists.length - 1].push(b);
+          else lists.push([b]);
+        } else lists.push([b]);
+      }
       for (const t of b.txs) {
         const key = accountKey(t.workchain, t.account);
         let m = this.txIndex.get(key);
@@ -62,8 +88,9 @@ export class HistoryIndex {
     return this.mcBlocks[0];
   }
 
-  get lastShard(): StoredBlock {
-    return this.shardBlocks[this.shardBlocks.length - 1];
+  /** The basechain blocks the last masterchain block names, one per shard. */
+  shardTops(): StoredBlock[] {
+    return this.lastMc.shardBlocks.map((id) => this.blockAt(id));
   }
 
   /** The last `count` masterchain block ids, newest first (what c7's PREVBLOCKS holds). */
@@ -84,41 +111,70 @@ export class HistoryIndex {
     return b;
   }
 
-  private chainOf(workchain: number, shard: bigint): StoredBlock[] {
-    if (shard !== WHOLE_SHARD || (workchain !== -1 && workchain !== 0)) {
-      throw new ChainError(
-        'not_found',
-        `no shard ${workchain}:${BigInt.asUintN(64, shard).toString(16)} on the devnet (one shard 8000000000000000 per workchain)`,
-      );
-    }
-    return workchain === -1 ? this.mcBlocks : this.shardBlocks;
+  private checkWorkchain(workchain: number): void {
+    if (workchain !== -1 && workchain !== 0) throw new ChainError('not_found', `workchain ${workchain} does not exist on the devnet`);
   }
 
   blockAt(ref: BlockRef): StoredBlock {
-    const b = this.chainOf(ref.workchain, ref.shard)[ref.seqno];
-    if (!b)
-      throw new ChainError('not_found', `block (${ref.workchain},${BigInt.asUintN(64, ref.shard).toString(16)},${ref.seqno}) not found`);
-    return b;
+    this.checkWorkchain(ref.workchain);
+    const missing = () =>
+      new ChainError('not_found', `block (${ref.workchain},${BigInt.asUintN(64, ref.shard).toString(16)},${ref.seqno}) not found`);
+    if (ref.workchain === -1) {
+      if (ref.shard !== WHOLE_SHARD) throw missing();
+      const b = this.mcBlocks[ref.seqno];
+      if (!b) throw missing();
+      return b;
+    }
+    for (const list of this.shardChains.get(ref.shard) ?? []) {
+      const b = list[ref.seqno - list[0].id.seqno];
+      if (b?.id.seqno === ref.seqno) return b;
+    }
+    throw missing();
   }
 
+  /**
+   * Looks a block up as the node does: the shard in the query is an account prefix, and the answer comes from the
+   * shard that held that prefix at the time asked (so the whole-workchain id finds the blocks of whichever shard
+   * holds prefix 0x8000000000000000, before and after splits).
+   */
   lookup(query: BlockLookup): StoredBlock {
-    const chain = this.chainOf(query.workchain, query.shard);
-    if ('seqno' in query) return this.blockAt(query);
+    this.checkWorkchain(query.workchain);
+    const lists = query.workchain === -1 ? [this.mcBlocks] : this.prefixHistory(query.shard);
+    if ('seqno' in query) {
+      for (const list of lists) {
+        const b = list[query.seqno - list[0].id.seqno];
+        if (b?.id.seqno === query.seqno) return b;
+      }
+      throw new ChainError(
+        'not_found',
+        `block (${query.workchain},${BigInt.asUintN(64, query.shard).toString(16)},${query.seqno}) not found`,
+      );
+    }
     // As the node's lt index answers: the first block whose end_lt (by lt) or gen_utime (by utime) is at or past the
     // target. Every transaction's lt lies in its block's [start_lt, end_lt).
     const pick = 'lt' in query ? (b: StoredBlock) => b.endLt >= query.lt : (b: StoredBlock) => b.genUtime >= query.utime;
-    let lo = 0;
-    let hi = chain.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (pick(chain[mid])) hi = mid;
-      else lo = mid + 1;
-    }
-    if (lo >= chain.length) {
+    const list = lists.find((l) => pick(l[l.length - 1]));
+    if (!list) {
       const what = 'lt' in query ? `lt ${query.lt}` : `utime ${query.utime}`;
       throw new ChainError('not_found', `no block with ${what} in workchain ${query.workchain} yet`);
     }
-    return chain[lo];
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pick(list[mid])) hi = mid;
+      else lo = mid + 1;
+    }
+    return list[lo];
+  }
+
+  /**
+   * The block lists of the basechain shards that held a prefix, oldest first: at any time one shard holds it, so
+   * these lists follow each other in seqno order.
+   */
+  private prefixHistory(prefix: bigint): StoredBlock[][] {
+    const lists = [...this.shardChains.entries()].filter(([shard]) => shardContains(shard, prefix)).flatMap(([, lists]) => lists);
+    return lists.sort((a, b) => a[0].id.seqno - b[0].id.seqno);
   }
 
   /** Up to `count` of a block's transactions in (account, lt) order, after the cursor when one is given. */

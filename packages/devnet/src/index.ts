@@ -1,4 +1,13 @@
-export { createDevnet, Devnet, EXT_MSG_QUEUE_SIZE_LIMIT, type DevnetOptions, type DevnetFastPaths } from './devnet.js';
+export {
+  createDevnet,
+  Devnet,
+  EXT_MSG_QUEUE_SIZE_LIMIT,
+  DEFAULT_DEVNET_SHARDS,
+  DEFAULT_DEVNET_BLOCK_INTERVAL_MS,
+  type DevnetOptions,
+  type DevnetFastPaths,
+} from './devnet.js';
+export { MAX_DEVNET_SHARDS, validShardCount, evenShards } from './shards.js';
 export { installFastSha256, fastSha256Installed, WRITTEN_FOR, type SeamOptions } from './fast/index.js';
 export { DEVNET_FAUCET_MNEMONIC, DEVNET_FAUCET_BALANCE, devnetFaucet, type Faucet } from './faucet.js';
 export { GLOBAL_IDS, genesisConfig } from './genesis.js';

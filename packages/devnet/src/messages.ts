@@ -14,7 +14,7 @@ import {
 } from '@tongate/chain';
 import { emulatorCall } from './executor.js';
 import type { BlockchainControl } from './fast/index.js';
-import { LT_PER_ROUND, nowSeconds, type BlockProducer } from './producer.js';
+import { LT_PER_ROUND, nowSeconds, type BlockProducer, type OutboundMessage } from './producer.js';
 import { rawExternalMessage, type AppliedTransaction, type MessageRunner, type RunResult } from './runner.js';
 
 /** Pending (not yet sealed) transactions the devnet holds at most; more are refused until the next block. */
@@ -45,7 +45,9 @@ export class Messages {
       let result: RunResult;
       if (this.runner?.applicable) {
         const dest = raw ? raw.dest : (parsed!.msg.info.dest as Address);
-        result = await this.runner.run(raw ? boc.toString('base64') : parsed!.cell.toBoc().toString('base64'), dest);
+        result = await this.runner.run(raw ? boc.toString('base64') : parsed!.cell.toBoc().toString('base64'), dest, (from, to) =>
+          this.producer.sameShard(from, to),
+        );
         // A refused message read in place may be malformed further in: then that is the answer (400, not 422).
         if (result.transactions.length === 0 && raw) parseExternal(boc);
       } else {
@@ -55,10 +57,28 @@ export class Messages {
       if (transactions.length === 0) throw new ChainError('refused', rejectionReason(failure));
       if (failure) this.logger?.info({ err: String(failure) }, 'devnet: message chain stopped early');
       for (const tx of transactions) this.producer.addPending(tx);
+      this.producer.addOutbound(result.outbound);
       return { hash: raw ? raw.hash : parsed!.cell.hash() };
     });
   }
 
+  /**
+   * Delivers messages between shards after the round that carried their senders (the producer calls it inside its
+   * queue). A message the emulator cannot run is dropped with a log line, as a chain would never carry it.
+   */
+  async deliver(messages: OutboundMessage[]): Promise<void> {
+    const runner = this.runner;
+    if (!runner) return;
+    for (const m of messages) {
+      const result = await runner.run(m.boc, m.dest, (from, to) => this.producer.sameShard(from, to));
+      if (result.failure)
+        this.logger?.info({ err: String(result.failure), dest: m.dest.toRawString() }, 'devnet: internal message not delivered');
+      for (const tx of result.transactions) this.producer.addPending(tx);
+      this.producer.addOutbound(result.outbound);
+    }
+  }
+
+  /** The sandbox's own queue runs a message's whole trace at once: there, every message lands in the same round. */
   private async runInSandboxQueue(msg: Message): Promise<RunResult> {
     let failure: unknown;
     try {
@@ -72,7 +92,7 @@ export class Messages {
       const address = tx.inMessage?.info.dest instanceof Address ? tx.inMessage.info.dest : new Address(-1, account);
       return { address, lt: tx.lt, hash: tx.hash(), boc: tx.raw.toBoc() };
     });
-    return { transactions, failure };
+    return { transactions, outbound: [], failure };
   }
 
   async emulate(message: Cell, opts: { ignoreChksig: boolean }): Promise<EmulationResult> {

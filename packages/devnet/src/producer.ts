@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Address, beginCell, storeShardAccount, type Cell, type ShardAccount } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import type { Blockchain } from '@ton/sandbox';
-import { ChainError, WHOLE_SHARD, type BlockIdExt, type Network } from '@tongate/chain';
+import { ChainError, shardChildren, shardParent, WHOLE_SHARD, type BlockIdExt, type Network } from '@tongate/chain';
 import { blockHashes, compareTx, nextStateHash, serializeBlock, type BlockContent } from './blocks.js';
 import { DEVNET_FAUCET_BALANCE, type Faucet } from './faucet.js';
 import type { BlockchainControl } from './fast/index.js';
@@ -12,10 +12,13 @@ import type { ChainReader } from './reader.js';
 import type { AppliedTransaction } from './runner.js';
 import type { BlobRef, ChainStore, Round, StoredAccount, StoredBlock, StoredTx } from './store.js';
 import type { ElectorDriver } from './elector.js';
+import { evenShards, shardOfAccount } from './shards.js';
 
 /** Logical time the devnet skips at every round, so that a block's lt range is never empty. */
 export const LT_PER_ROUND = 1_000_000n;
 const ZERO32 = Buffer.alloc(32);
+/** Rounds settle() and close() seal at most to see the messages in flight delivered (a trace hops shards each round). */
+const MAX_SETTLE_ROUNDS = 64;
 
 interface PendingTx {
   workchain: number;
@@ -33,18 +36,45 @@ export interface ProducerParts {
   reader: ChainReader;
   network: Network;
   globalId: number;
+  /** Basechain shards to run in (a power of two); a chain in another layout splits or merges towards it. */
+  shards: number;
   logger?: { info(obj: object, msg?: string): void };
+}
+
+/** An internal message sent to another shard or workchain: delivered after the round that carries its sender. */
+export interface OutboundMessage {
+  /** The message BOC (base64), as the sender's transaction holds it. */
+  boc: string;
+  from: Address;
+  dest: Address;
+}
+
+/** Runs delivered messages (the runner's work); returns the messages they send to other shards in turn. */
+export type Delivery = (messages: OutboundMessage[]) => Promise<void>;
+
+/** A basechain shard block of the next round: its shard and the blocks it follows (two after a merge). */
+interface ShardPlan {
+  shard: bigint;
+  prev: StoredBlock[];
 }
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /**
- * Block production: genesis, restart from the journal, and rounds that seal the pending transactions into a
- * basechain block and the masterchain block referencing it. It also owns the one queue through which all chain
- * mutation runs (messages and rounds), and the timer that produces rounds.
+ * Block production: genesis, restart from the journal, and rounds that seal the pending transactions into one block
+ * per basechain shard and the masterchain block referencing them. A message to an account of another shard (or
+ * workchain) waits in the outbound queue and runs after the round that carries its sender, so it lands in a later
+ * block, as on a real chain. It also owns the one queue through which all chain mutation runs (messages and
+ * rounds), and the timer that produces rounds.
  */
 export class BlockProducer {
   private pending: PendingTx[] = [];
+  private outbound: OutboundMessage[] = [];
+  /** Messages the last sealed round's transactions sent to other shards: delivered, but not yet in a block. */
+  private queued: OutboundMessage[] = [];
+  private delivery: Delivery | null = null;
+  /** The basechain shards of the next round, and the blocks each follows. */
+  private plan: ShardPlan[] = [];
   private readonly touched = new Map<string, Address>();
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -66,6 +96,58 @@ export class BlockProducer {
 
   get pendingCount(): number {
     return this.pending.length;
+  }
+
+  /** Messages between shards not delivered yet. */
+  get inFlight(): number {
+    return this.outbound.length;
+  }
+
+  /**
+   * The out-message queues: messages that sealed transactions sent to other shards and no sealed block has received
+   * yet, counted by the shard (masterchain: -1 / whole) of their senders.
+   */
+  outboundBySender(): { workchain: number; shard: bigint; count: number }[] {
+    const shards = this.parts.history.shardTops().map((b) => b.id.shard);
+    const counts = new Map<string, { workchain: number; shard: bigint; count: number }>();
+    for (const m of this.queued) {
+      const workchain = m.from.workChain;
+      const shard = workchain === -1 ? WHOLE_SHARD : shardOfAccount(shards, m.from.hash);
+      const key = `${workchain}:${shard}`;
+      const c = counts.get(key) ?? { workchain, shard, count: 0 };
+      c.count++;
+      counts.set(key, c);
+    }
+    return [...counts.values()];
+  }
+
+  /** Changes the shard count to reach (a power of two): splits or merges start with the next rounds. */
+  setShards(count: number): Promise<void> {
+    return this.serial(async () => {
+      this.parts.shards = count;
+      this.planShards();
+    });
+  }
+
+  /** Runs the messages that wait for the next round; set once by the devnet. */
+  attachDelivery(delivery: Delivery): void {
+    this.delivery = delivery;
+  }
+
+  /** Queues messages to other shards for delivery after the next sealed round. Call inside serial(). */
+  addOutbound(messages: OutboundMessage[]): void {
+    this.outbound.push(...messages);
+  }
+
+  /**
+   * Whether a message from one account to another is delivered in the same block: both in the masterchain, or both
+   * in the same basechain shard of the next round.
+   */
+  sameShard(from: Address, to: Address): boolean {
+    if (from.workChain !== to.workChain) return false;
+    if (from.workChain === -1) return true;
+    const shards = this.plan.map((p) => p.shard);
+    return shardOfAccount(shards, from.hash) === shardOfAccount(shards, to.hash);
   }
 
   /**
@@ -94,7 +176,7 @@ export class BlockProducer {
       txs: [],
       stateHash,
       accounts,
-      prevShard: null,
+      shards: evenShards(this.parts.shards).map((shard) => ({ shard, prev: [] })),
       prevMc: null,
     });
     round.config = store.putBlob(config.toBoc());
@@ -103,6 +185,7 @@ export class BlockProducer {
     store.appendRound(round);
     this.applyRound(round);
     this.updatePrevBlocks();
+    this.planShards();
   }
 
   /** Replays journaled rounds into the indexes and loads every account's latest state into the sandbox. */
@@ -114,8 +197,41 @@ export class BlockProducer {
       if (sa.account) await bc.setShardAccount(new Address(workchain, account), sa);
     }
     if (reader.libs) bc.libs = reader.libs;
-    await this.parts.control.setLt(rounds[rounds.length - 1].lt);
+    const last = rounds[rounds.length - 1];
+    await this.parts.control.setLt(last.lt);
     this.updatePrevBlocks();
+    this.planShards();
+    // Messages between shards the last round sent: delivered after the next round.
+    this.outbound = (last.outbound ?? []).map((o) => ({
+      boc: this.parts.store.getBlob(o.blob).toString('base64'),
+      from: Address.parseRaw(o.from),
+      dest: Address.parseRaw(o.dest),
+    }));
+  }
+
+  /**
+   * The next round's shards: the current ones, or each split in two (too few, once their blocks say before_split) or
+   * sibling pairs merged (too many), one level per round, until the configured count is reached.
+   */
+  private planShards(): void {
+    const tops = this.parts.history.shardTops();
+    const target = this.parts.shards;
+    if (tops.length < target && tops.every((top) => top.beforeSplit)) {
+      this.plan = tops.flatMap((top) => shardChildren(top.id.shard).map((shard) => ({ shard, prev: [top] })));
+    } else if (tops.length > target) {
+      const plan: ShardPlan[] = [];
+      for (let i = 0; i < tops.length; i++) {
+        const next = tops[i + 1];
+        const parent = shardParent(tops[i].id.shard);
+        if (next && shardParent(next.id.shard) === parent && next.id.shard !== tops[i].id.shard) {
+          plan.push({ shard: parent, prev: [tops[i], next] });
+          i++;
+        } else plan.push({ shard: tops[i].id.shard, prev: [tops[i]] });
+      }
+      this.plan = plan;
+    } else {
+      this.plan = tops.map((top) => ({ shard: top.id.shard, prev: [top] }));
+    }
   }
 
   /** Puts a round (from genesis, production or the journal) into the in-memory indexes. */
@@ -146,11 +262,21 @@ export class BlockProducer {
     return this.serial(() => this.sealRound());
   }
 
+  /**
+   * Seals rounds until nothing is pending and no message between shards is in flight (at most MAX_SETTLE_ROUNDS):
+   * every trace started before it is then whole in the chain. Returns the last masterchain block id.
+   */
+  async settle(): Promise<BlockIdExt> {
+    let id = await this.produceBlock();
+    for (let rounds = 1; rounds < MAX_SETTLE_ROUNDS && (this.pending.length > 0 || this.outbound.length > 0); rounds++)
+      id = await this.produceBlock();
+    return id;
+  }
+
   /** Seals everything pending into the next basechain block and the masterchain block that references it. */
   private async sealRound(): Promise<BlockIdExt> {
     const { bc, store, history } = this.parts;
     const prevMc = history.lastMc;
-    const prevShard = history.lastShard;
     const genUtime = Math.max(prevMc.genUtime, nowSeconds());
     const elector = this.elector ? await this.elector.round(genUtime) : null;
     if (elector?.transaction) this.addPending(elector.transaction);
@@ -166,18 +292,30 @@ export class BlockProducer {
       changed.push({ workchain: address.workChain, account: address.hash, shardAccountHash: cell.hash() });
     }
     const stateHash = changed.length > 0 ? nextStateHash(prevMc.stateHash, changed) : prevMc.stateHash;
-    const round = this.buildRound({ genUtime, startLt: prevMc.endLt, endLt, txs, stateHash, accounts, prevShard, prevMc });
+    const round = this.buildRound({ genUtime, startLt: prevMc.endLt, endLt, txs, stateHash, accounts, shards: this.plan, prevMc });
     const libs = bc.libs;
     const sealedLibs = this.parts.reader.libs;
     if (libs && (!sealedLibs || !libs.hash().equals(sealedLibs.hash()))) round.libs = store.putBlob(libs.toBoc());
     if (elector?.configPatch) round.configPatch = store.putBlob(elector.configPatch.toBoc());
+    if (this.outbound.length > 0)
+      round.outbound = this.outbound.map((m) => ({
+        blob: store.putBlob(Buffer.from(m.boc, 'base64')),
+        from: m.from.toRawString(),
+        dest: m.dest.toRawString(),
+      }));
     store.appendRound(round);
     await this.parts.control.setLt(endLt);
     this.applyRound(round);
     this.pending = [];
     this.touched.clear();
     this.updatePrevBlocks();
-    const mc = round.blocks[1];
+    this.planShards();
+    // Messages between shards sent in this round run now: their transactions go into the next round.
+    const outbound = this.outbound;
+    this.outbound = [];
+    this.queued = outbound;
+    if (outbound.length > 0 && this.delivery) await this.delivery(outbound);
+    const mc = round.blocks[round.blocks.length - 1];
     if (txs.length > 0)
       this.parts.logger?.info({ network: this.parts.network, mcSeqno: mc.id.seqno, transactions: txs.length }, 'devnet block');
     for (const listener of this.sealedListeners) queueMicrotask(() => listener(mc.id.seqno));
@@ -191,39 +329,42 @@ export class BlockProducer {
     txs: (PendingTx & { blob: BlobRef })[];
     stateHash: Buffer;
     accounts: StoredAccount[];
-    prevShard: StoredBlock | null;
+    shards: ShardPlan[];
     prevMc: StoredBlock | null;
   }): Round {
     const content = (
       workchain: number,
-      prev: StoredBlock | null,
+      shard: bigint,
+      prev: StoredBlock[],
       txs: StoredTx[],
       shardBlocks: BlockIdExt[],
       stateHash: Buffer,
+      beforeSplit = false,
     ): StoredBlock => {
       const sorted = [...txs].sort(compareTx);
       const c: BlockContent = {
         globalId: this.parts.globalId,
         workchain,
-        shard: WHOLE_SHARD,
-        seqno: prev ? prev.id.seqno + 1 : 0,
+        shard,
+        seqno: prev.length > 0 ? Math.max(...prev.map((p) => p.id.seqno)) + 1 : 0,
         genUtime: args.genUtime,
         startLt: args.startLt,
         endLt: args.endLt,
-        prevBlocks: prev ? [prev.id] : [],
+        prevBlocks: prev.map((p) => p.id),
         shardBlocks,
         stateHash,
         transactions: sorted,
       };
       const { rootHash, fileHash } = blockHashes(serializeBlock(c));
       return {
-        id: { workchain, shard: WHOLE_SHARD, seqno: c.seqno, rootHash, fileHash },
+        id: { workchain, shard, seqno: c.seqno, rootHash, fileHash },
         genUtime: c.genUtime,
         startLt: c.startLt,
         endLt: c.endLt,
         prevBlocks: c.prevBlocks,
         shardBlocks,
         stateHash,
+        ...(beforeSplit ? { beforeSplit: true } : {}),
         txs: sorted,
       };
     };
@@ -234,10 +375,30 @@ export class BlockProducer {
       hash: t.hash,
       blob: t.blob,
     });
-    const shard = content(0, args.prevShard, args.txs.filter((t) => t.workchain !== -1).map(toStored), [], ZERO32);
-    const mc = content(-1, args.prevMc, args.txs.filter((t) => t.workchain === -1).map(toStored), [shard.id], args.stateHash);
-    shard.masterchainRef = { workchain: -1, shard: WHOLE_SHARD, seqno: mc.id.seqno };
-    return { blocks: [shard, mc], accounts: args.accounts, lt: args.endLt };
+    const ids = args.shards.map((p) => p.shard);
+    const basechain = args.txs.filter((t) => t.workchain !== -1);
+    const shardBlocks = args.shards.map((p) =>
+      content(
+        0,
+        p.shard,
+        p.prev,
+        basechain.filter((t) => shardOfAccount(ids, t.account) === p.shard).map(toStored),
+        [],
+        ZERO32,
+        // Too few shards: these blocks end their shards, which split in the next round.
+        ids.length < this.parts.shards,
+      ),
+    );
+    const mc = content(
+      -1,
+      WHOLE_SHARD,
+      args.prevMc ? [args.prevMc] : [],
+      args.txs.filter((t) => t.workchain === -1).map(toStored),
+      shardBlocks.map((b) => b.id),
+      args.stateHash,
+    );
+    for (const b of shardBlocks) b.masterchainRef = { workchain: -1, shard: WHOLE_SHARD, seqno: mc.id.seqno };
+    return { blocks: [...shardBlocks, mc], accounts: args.accounts, lt: args.endLt };
   }
 
   /** Feeds the last masterchain blocks to c7 (PREVBLOCKS) and gives the next round its own rand_seed, as validators do. */
@@ -271,7 +432,9 @@ export class BlockProducer {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     await this.serial(async () => {
-      if (this.pending.length > 0) await this.sealRound();
+      // Messages between shards go on to their destinations, in as many rounds as they take (a bounded number).
+      for (let rounds = 0; rounds < MAX_SETTLE_ROUNDS && (this.pending.length > 0 || this.outbound.length > 0); rounds++)
+        await this.sealRound();
     }).catch(() => undefined);
     this.closed = true;
     await this.queue;

@@ -17,6 +17,8 @@ export interface AppliedTransaction {
 export interface RunResult {
   /** Transactions applied, in order, before the chain ended or failed. */
   transactions: AppliedTransaction[];
+  /** Internal messages to other shards, left for a later round (see RunOptions.sameShard). */
+  outbound: { boc: string; from: Address; dest: Address }[];
   /** Why the chain stopped early (the sandbox's EmulationError / TimeError), if it did. */
   failure?: unknown;
 }
@@ -62,10 +64,14 @@ export class MessageRunner {
     return !this.bc.autoDeployLibraries && !this.bc.debug;
   }
 
-  /** Runs a message (a base64 BOC, delivered to the emulator as it is) and everything it causes. */
-  async run(message: string, dest: Address): Promise<RunResult> {
+  /**
+   * Runs a message (a base64 BOC, delivered to the emulator as it is) and the internal messages it causes within
+   * its shard; those for which `sameShard(sender, destination)` is false are returned undelivered.
+   */
+  async run(message: string, dest: Address, sameShard: (from: Address, to: Address) => boolean = () => true): Promise<RunResult> {
     const bc = this.bc;
     const transactions: AppliedTransaction[] = [];
+    const outbound: RunResult['outbound'] = [];
     // Both stay the same during a run; the sandbox would deep-copy the seed for every transaction.
     const randomSeed = bc.random ?? Buffer.alloc(32);
     const prevBlocksInfo = bc.prevBlocks;
@@ -106,14 +112,18 @@ export class MessageRunner {
         sc.parsedAccount = undefined;
         sc.lastTxTime = tx.now;
         transactions.push({ address: item.dest, lt: tx.lt, hash: tx.hash, boc });
-        for (const out of tx.internals) queue.push({ boc: out.boc, dest: new Address(out.workchain, Buffer.from(out.account)) });
+        for (const out of tx.internals) {
+          const to = new Address(out.workchain, Buffer.from(out.account));
+          if (sameShard(item.dest, to)) queue.push({ boc: out.boc, dest: to });
+          else outbound.push({ boc: out.boc, from: item.dest, dest: to });
+        }
       }
     } catch (failure) {
       // Like the stock path, the chain stops here; unlike it, the undelivered messages are dropped rather than
       // left in a queue that the next, unrelated sendMessage would run.
-      return { transactions, failure };
+      return { transactions, outbound, failure };
     }
-    return { transactions };
+    return { transactions, outbound };
   }
 }
 

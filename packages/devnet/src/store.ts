@@ -36,6 +36,8 @@ export interface StoredBlock {
   prevBlocks: BlockIdExt[];
   shardBlocks: BlockIdExt[];
   masterchainRef?: BlockRef;
+  /** The shard splits after this block (its header's before_split). */
+  beforeSplit?: boolean;
   stateHash: Buffer;
   /** Ordered by (account, lt). */
   txs: StoredTx[];
@@ -48,8 +50,17 @@ export interface StoredAccount {
   blob: BlobRef;
 }
 
+/** A message between shards that waits for the round after the one holding its sender. */
+export interface StoredOutbound {
+  /** The message BOC. */
+  blob: BlobRef;
+  /** Sender and destination, raw form (`workchain:hex`). */
+  from: string;
+  dest: string;
+}
+
 export interface Round {
-  /** The basechain block first, then the masterchain block. */
+  /** The basechain blocks (one per shard), then the masterchain block. */
   blocks: StoredBlock[];
   /** Accounts changed in this round, with their state after it (keyed by the round's masterchain seqno). */
   accounts: StoredAccount[];
@@ -64,6 +75,11 @@ export interface Round {
    * `HashmapE 32 (Maybe ^Cell)`, nothing = the param was removed. A few hundred bytes instead of the whole config.
    */
   configPatch?: BlobRef;
+  /**
+   * Messages between shards that this round's transactions sent, delivered after it. A restart delivers them again
+   * from here, since what their delivery did is only kept from the next round on.
+   */
+  outbound?: StoredOutbound[];
 }
 
 interface BlobSink {
@@ -211,6 +227,7 @@ function maxBlobEnd(r: Round): number {
   see(r.libs);
   see(r.config);
   see(r.configPatch);
+  for (const o of r.outbound ?? []) see(o.blob);
   return end;
 }
 
@@ -256,6 +273,7 @@ function encodeRound(r: Round): Json {
         ? { wc: b.masterchainRef.workchain, shard: b.masterchainRef.shard.toString(), seqno: b.masterchainRef.seqno }
         : undefined,
       state: b.stateHash.toString('hex'),
+      beforeSplit: b.beforeSplit ? true : undefined,
       txs: b.txs.map((t) => [t.workchain, t.account.toString('hex'), t.lt.toString(), t.hash.toString('hex'), ...encBlob(t.blob)]),
     })),
     accounts: r.accounts.map((a) => [a.workchain, a.account.toString('hex'), ...encBlob(a.blob)]),
@@ -263,6 +281,7 @@ function encodeRound(r: Round): Json {
     libs: r.libs ? encBlob(r.libs) : undefined,
     config: r.config ? encBlob(r.config) : undefined,
     configPatch: r.configPatch ? encBlob(r.configPatch) : undefined,
+    outbound: r.outbound?.map((o) => [o.from, o.dest, ...encBlob(o.blob)]),
   };
 }
 
@@ -277,6 +296,7 @@ function decodeRound(j: any): Round {
       shardBlocks: b.shards.map(decId),
       masterchainRef: b.mcRef ? { workchain: b.mcRef.wc, shard: BigInt(b.mcRef.shard), seqno: b.mcRef.seqno } : undefined,
       stateHash: Buffer.from(b.state, 'hex'),
+      ...(b.beforeSplit ? { beforeSplit: true } : {}),
       txs: b.txs.map((t: any[]) => ({
         workchain: t[0],
         account: Buffer.from(t[1], 'hex'),
@@ -290,5 +310,6 @@ function decodeRound(j: any): Round {
     libs: j.libs ? decBlob(j.libs) : undefined,
     config: j.config ? decBlob(j.config) : undefined,
     configPatch: j.configPatch ? decBlob(j.configPatch) : undefined,
+    outbound: j.outbound?.map((o: any[]) => ({ from: o[0], dest: o[1], blob: decBlob([o[2], o[3]]) })),
   };
 }

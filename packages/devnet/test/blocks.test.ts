@@ -1,18 +1,41 @@
 import { createHash } from 'node:crypto';
-import { Address, toNano } from '@ton/core';
+import { Address, comment, internal, toNano } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockSigningPayload, isChainError, nodeIdShort, WHOLE_SHARD } from '@tongate/chain';
-import { createDevnet, serializeBlock, verifyEd25519, type Devnet } from '../src/index.js';
+import { blockSigningPayload, isChainError, nodeIdShort, WHOLE_SHARD, type BlockIdExt } from '@tongate/chain';
+import { createDevnet, serializeBlock, signerFromSeed, verifyEd25519, walletTransferBoc, type Devnet } from '../src/index.js';
 import { faucetSeqno, faucetTransfer } from './helpers.js';
 
+// The default devnet: a basechain in two shards, the left half (prefix bit 0) 0x4000000000000000 and the right
+// half 0xc000000000000000.
+const LEFT = 0x4000000000000000n;
+const RIGHT = BigInt.asIntN(64, 0xc000000000000000n);
+
 let devnet: Devnet;
-const someone = new Address(0, Buffer.alloc(32, 7));
+/** The faucet's shard, and an account there (`near`) and one in the other half (`far`). */
+let faucetShard: bigint;
+let otherShard: bigint;
+let near: Address;
+let far: Address;
+const shardBlock = async (mcSeqno: number, shard: bigint): Promise<BlockIdExt> =>
+  (await devnet.getShards(mcSeqno)).find((s) => s.shard === shard)!;
 
 beforeAll(async () => {
   devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
-  // Three rounds: empty, one transfer, empty.
+  const leftHalf = devnet.faucet.address.hash[0] < 0x80;
+  faucetShard = leftHalf ? LEFT : RIGHT;
+  otherShard = leftHalf ? RIGHT : LEFT;
+  near = new Address(0, Buffer.alloc(32, leftHalf ? 0x07 : 0xf7));
+  far = new Address(0, Buffer.alloc(32, leftHalf ? 0xf7 : 0x07));
+  // Three rounds: empty; the faucet's transfer to both, which `near` receives at once; empty, where `far` receives.
   await devnet.produceBlock();
-  await devnet.sendMessage(await faucetTransfer(devnet, 0, someone, toNano('2')));
+  const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+  await devnet.sendMessage(
+    await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), 0, [
+      internal({ to: near, value: toNano('2'), bounce: false, body: comment('near') }),
+      internal({ to: far, value: toNano('2'), bounce: false, body: comment('far') }),
+    ]),
+  );
   await devnet.produceBlock();
   await devnet.produceBlock();
 });
@@ -49,25 +72,31 @@ describe('block production', () => {
     expect(info.lastUtime).toBe((await devnet.getBlockHeader(info.last)).genUtime);
   });
 
-  it('references one basechain block per masterchain block (getShards) and back', async () => {
+  it('references one basechain block per shard per masterchain block (getShards) and back', async () => {
     for (let s = 0; s <= 3; s++) {
       const shards = await devnet.getShards(s);
-      expect(shards).toHaveLength(1);
-      expect(shards[0]).toMatchObject({ workchain: 0, shard: WHOLE_SHARD, seqno: s });
-      const sh = await devnet.getBlockHeader(shards[0]);
-      expect(sh.masterchainRef).toEqual({ workchain: -1, shard: WHOLE_SHARD, seqno: s });
+      expect(shards.map((b) => [b.workchain, b.shard, b.seqno])).toEqual([
+        [0, LEFT, s],
+        [0, RIGHT, s],
+      ]);
       const mc = await devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno: s });
-      expect(mc.shardBlocks?.[0].rootHash.equals(shards[0].rootHash)).toBe(true);
+      for (const [i, id] of shards.entries()) {
+        const sh = await devnet.getBlockHeader(id);
+        expect(sh.masterchainRef).toEqual({ workchain: -1, shard: WHOLE_SHARD, seqno: s });
+        expect(sh.afterSplit || sh.afterMerge || sh.beforeSplit).toBe(false);
+        expect(sh.prevBlocks.map((p) => [p.shard, p.seqno])).toEqual(s === 0 ? [] : [[id.shard, s - 1]]);
+        expect(mc.shardBlocks?.[i].rootHash.equals(id.rootHash)).toBe(true);
+      }
     }
   });
 
   it('derives root and file hashes from the canonical serialization', async () => {
-    const h = await devnet.getBlockHeader({ workchain: 0, shard: WHOLE_SHARD, seqno: 2 });
+    const h = await devnet.getBlockHeader(await shardBlock(2, faucetShard));
     const txs = await devnet.listBlockTransactions(h.id, { count: 100 });
     const bytes = serializeBlock({
       globalId: h.globalId,
       workchain: 0,
-      shard: WHOLE_SHARD,
+      shard: faucetShard,
       seqno: 2,
       genUtime: h.genUtime,
       startLt: h.startLt,
@@ -82,21 +111,35 @@ describe('block production', () => {
     expect(createHash('sha256').update(bytes).update(root).digest().equals(h.id.fileHash)).toBe(true);
   });
 
-  it('puts the transfer in the next basechain block with its lt inside the block range', async () => {
-    const id = (await devnet.getShards(2))[0];
-    const h = await devnet.getBlockHeader(id);
-    const page = await devnet.listBlockTransactionsExt(id, { count: 10 });
-    expect(page.transactions).toHaveLength(2); // faucet + receiver
-    for (const t of page.transactions) {
-      expect(t.lt >= h.startLt && t.lt < h.endLt).toBe(true);
-      expect(t.cell.hash().equals(t.hash)).toBe(true);
-      expect(t.tx.now).toBeLessThanOrEqual(h.genUtime);
-    }
-    expect((await devnet.listBlockTransactions((await devnet.getShards(1))[0], { count: 10 })).transactions).toHaveLength(0);
+  it("puts each transaction in the block of its account's shard, the other shard's receiver a round later", async () => {
+    const txsOf = async (mcSeqno: number, shard: bigint) => {
+      const id = await shardBlock(mcSeqno, shard);
+      const h = await devnet.getBlockHeader(id);
+      const page = await devnet.listBlockTransactionsExt(id, { count: 10 });
+      for (const t of page.transactions) {
+        expect(t.lt >= h.startLt && t.lt < h.endLt).toBe(true);
+        expect(t.cell.hash().equals(t.hash)).toBe(true);
+        expect(t.tx.now).toBeLessThanOrEqual(h.genUtime);
+      }
+      return page.transactions;
+    };
+    const sent = await txsOf(2, faucetShard);
+    expect(sent.map((t) => t.address.toRawString()).sort()).toEqual([devnet.faucet.address.toRawString(), near.toRawString()].sort());
+    expect(await txsOf(2, otherShard)).toHaveLength(0);
+    const received = await txsOf(3, otherShard);
+    expect(received.map((t) => t.address.toRawString())).toEqual([far.toRawString()]);
+    // `far` got the message the faucet's transaction sent, in a later block.
+    const faucetTx = sent.find((t) => t.address.equals(devnet.faucet.address))!;
+    const farMessage = faucetTx.tx.outMessages.values().find((m) => (m.info.dest as Address).equals(far))!;
+    expect(received[0].tx.inMessage!.body.hash().equals(farMessage.body.hash())).toBe(true);
+    expect(received[0].lt > faucetTx.lt).toBe(true);
+    expect(await txsOf(3, faucetShard)).toHaveLength(0);
+    expect((await devnet.getAccountState(far)).balance).toBe(toNano('2'));
+    expect((await devnet.listBlockTransactions(await shardBlock(1, faucetShard), { count: 10 })).transactions).toHaveLength(0);
   });
 
   it('pages block transactions by (account, lt)', async () => {
-    const id = (await devnet.getShards(2))[0];
+    const id = await shardBlock(2, faucetShard);
     const first = await devnet.listBlockTransactions(id, { count: 1 });
     expect(first.incomplete).toBe(true);
     const rest = await devnet.listBlockTransactions(id, {
@@ -113,9 +156,12 @@ describe('lookupBlock', () => {
   it('finds blocks by seqno, lt and utime', async () => {
     const mc2 = await devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno: 2 });
     expect((await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, seqno: 2 })).rootHash.equals(mc2.id.rootHash)).toBe(true);
-    const sh2 = (await devnet.getShards(2))[0];
+    const sh2 = await shardBlock(2, faucetShard);
     const tx = (await devnet.listBlockTransactions(sh2, { count: 1 })).transactions[0];
-    expect((await devnet.lookupBlock({ workchain: 0, shard: WHOLE_SHARD, lt: tx.lt })).seqno).toBe(2);
+    expect(await devnet.lookupBlock({ workchain: 0, shard: faucetShard, lt: tx.lt })).toEqual(sh2);
+    // The shard of a lookup is an account prefix: 0x8000000000000000 lies in the right half.
+    expect(await devnet.lookupBlock({ workchain: 0, shard: WHOLE_SHARD, seqno: 2 })).toEqual(await shardBlock(2, RIGHT));
+    expect(await devnet.lookupBlock({ workchain: 0, shard: 0x2000000000000000n, seqno: 1 })).toEqual(await shardBlock(1, LEFT));
     expect((await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, lt: mc2.startLt + 1n })).seqno).toBe(2);
     expect((await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, lt: mc2.endLt })).seqno).toBe(2);
     expect((await devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, lt: mc2.startLt })).seqno).toBe(1);
@@ -131,7 +177,8 @@ describe('lookupBlock', () => {
     await expectChainError(devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, seqno: last.seqno + 1 }), 'not_found');
     await expectChainError(devnet.lookupBlock({ workchain: 0, shard: WHOLE_SHARD, lt: h.endLt + 10n }), 'not_found');
     await expectChainError(devnet.lookupBlock({ workchain: -1, shard: WHOLE_SHARD, utime: h.genUtime + 3600 }), 'not_found');
-    await expectChainError(devnet.lookupBlock({ workchain: 0, shard: 0x4000000000000000n, seqno: 1 }), 'not_found');
+    await expectChainError(devnet.lookupBlock({ workchain: 0, shard: LEFT, seqno: last.seqno + 1 }), 'not_found');
+    await expectChainError(devnet.getBlockHeader({ workchain: 0, shard: WHOLE_SHARD, seqno: 1 }), 'not_found');
     await expectChainError(devnet.lookupBlock({ workchain: 5, shard: WHOLE_SHARD, seqno: 1 }), 'not_found');
     await expectChainError(devnet.getBlockHeader({ workchain: 0, shard: WHOLE_SHARD, seqno: 99 }), 'not_found');
   });
@@ -153,7 +200,7 @@ describe('signatures, proofs, queues', () => {
   });
 
   it('serves shard block proofs made of block serializations that hash to the linked ids', async () => {
-    const shard = (await devnet.getShards(1))[0];
+    const shard = await shardBlock(1, RIGHT);
     const proof = await devnet.getShardBlockProof(shard);
     expect(proof.mcId.seqno).toBe(1);
     expect(proof.from.seqno).toBe(3);
@@ -173,11 +220,27 @@ describe('signatures, proofs, queues', () => {
     await expectChainError(devnet.getShardBlockProof(shard, 0), 'invalid');
   });
 
-  it('reports empty message queues (internal messages are delivered within the round)', async () => {
-    const q = await devnet.getOutMsgQueueSizes();
-    expect(q.shards.map((s) => s.id.workchain).sort()).toEqual([-1, 0]);
-    expect(q.shards.every((s) => s.size === 0)).toBe(true);
-    expect(q.extMsgQueueSizeLimit).toBeGreaterThan(0);
+  it('reports the messages each shard sent to another and that wait for delivery', async () => {
+    const empty = await devnet.getOutMsgQueueSizes();
+    expect(empty.shards.map((s) => [s.id.workchain, s.id.shard])).toEqual([
+      [-1, WHOLE_SHARD],
+      [0, LEFT],
+      [0, RIGHT],
+    ]);
+    expect(empty.shards.every((s) => s.size === 0)).toBe(true);
+    expect(empty.extMsgQueueSizeLimit).toBeGreaterThan(0);
+    await devnet.sendMessage(await faucetTransfer(devnet, await faucetSeqno(devnet), far, toNano('1')));
+    const sealed = await devnet.produceBlock();
+    const waiting = await devnet.getOutMsgQueueSizes();
+    expect(waiting.shards.map((s) => [s.id.seqno, s.id.shard, s.size])).toEqual([
+      [sealed.seqno, WHOLE_SHARD, 0],
+      [sealed.seqno, LEFT, faucetShard === LEFT ? 1 : 0],
+      [sealed.seqno, RIGHT, faucetShard === RIGHT ? 1 : 0],
+    ]);
+    const delivered = await devnet.settle();
+    expect(delivered.seqno).toBe(sealed.seqno + 1);
+    expect((await devnet.getOutMsgQueueSizes()).shards.every((s) => s.size === 0)).toBe(true);
+    expect((await devnet.getAccountState(far)).balance).toBe(toNano('3'));
   });
 
   it('produces blocks on its own when an interval is set', async () => {
@@ -200,12 +263,15 @@ describe('workchains', () => {
     await devnet.sendMessage(await faucetTransfer(devnet, await faucetSeqno(devnet), mcAccount, toNano('10')));
     // The sandbox's own record of transactions (a protected field) is emptied after every message.
     expect((devnet as unknown as { messages: { bc: { transactions: unknown[] } } }).messages.bc.transactions).toHaveLength(0);
+    // The basechain wallet's transaction seals first; its message reaches the masterchain a block later.
+    const sent = await devnet.produceBlock();
+    const shardTxs = await devnet.listBlockTransactionsExt(await shardBlock(sent.seqno, faucetShard), { count: 10 });
+    expect(shardTxs.transactions.map((t) => t.address.toRawString())).toEqual([devnet.faucet.address.toRawString()]);
+    expect((await devnet.listBlockTransactionsExt(sent, { count: 10 })).transactions).toHaveLength(0);
     const mc = await devnet.produceBlock();
     const mcTxs = await devnet.listBlockTransactionsExt(mc, { count: 10 });
     expect(mcTxs.transactions.map((t) => t.address.toRawString())).toEqual([mcAccount.toRawString()]);
     expect(mcTxs.transactions[0].block.workchain).toBe(-1);
-    const shardTxs = await devnet.listBlockTransactionsExt((await devnet.getShards(mc.seqno))[0], { count: 10 });
-    expect(shardTxs.transactions.map((t) => t.address.toRawString())).toEqual([devnet.faucet.address.toRawString()]);
     expect((await devnet.getAccountState(mcAccount)).balance).toBe(toNano('10'));
   });
 });

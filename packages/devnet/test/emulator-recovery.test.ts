@@ -62,7 +62,7 @@ describe('the emulator after a trap', () => {
     const fee = await devnet.emulateExternalMessage(Cell.fromBoc(transfer)[0], { ignoreChksig: false });
     expect(fee).toBeDefined();
     await devnet.sendMessage(transfer);
-    await devnet.produceBlock();
+    await devnet.settle();
     expect((await devnet.getAccountState(someone)).balance).toBeGreaterThan(toNano('2.9'));
     expect(await faucetSeqno(devnet)).toBe(1);
   });

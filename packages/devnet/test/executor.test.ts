@@ -11,7 +11,7 @@ describe('DevnetExecutor', () => {
   it('hands the emulator exactly the inputs of the stock sandbox path, PREVBLOCKS and libraries included', async () => {
     const devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
     try {
-      await devnet.produceBlock();
+      await devnet.settle();
       const state = await devnet.getAccountState(devnet.faucet.address);
       const message = Cell.fromBoc(await faucetTransfer(devnet, 0, new Address(0, Buffer.alloc(32, 5)), toNano('1')))[0];
       const headers = await Promise.all([1, 0].map((seqno) => devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno })));
@@ -61,7 +61,7 @@ describe('DevnetExecutor', () => {
   it("runs get-methods with the stock path's parameters and results, the config kept in wasm memory", async () => {
     const devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
     try {
-      await devnet.produceBlock();
+      await devnet.settle();
       const state = await devnet.getAccountState(devnet.faucet.address);
       const headers = await Promise.all([1, 0].map((seqno) => devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno })));
       const lib = Cell.fromBase64(jettonWalletCodeBoc);

@@ -83,9 +83,9 @@ describe('HistoryIndex', () => {
     const h = chain();
     expect(h.lastMc.id.seqno).toBe(3);
     expect(h.firstMc.id.seqno).toBe(0);
-    expect(h.lastShard.id).toEqual(id(0, 3));
+    expect(h.shardTops().map((b) => b.id)).toEqual([id(0, 3)]);
     expect(h.recentMcIds(2).map((b) => b.seqno)).toEqual([3, 2]);
-    expect(() => h.apply(round(5, []))).toThrow(/not contiguous at 0:5/);
+    expect(() => h.apply(round(5, []))).toThrow(/not contiguous at 0:8000000000000000:5/);
   });
 
   it('finds blocks by seqno, lt and utime as the node does, and names what is missing', () => {
@@ -98,11 +98,69 @@ describe('HistoryIndex', () => {
     expect(h.lookup({ workchain: -1, shard: WHOLE_SHARD, lt: 2000n }).id.seqno).toBe(1);
     expect(h.lookup({ workchain: -1, shard: WHOLE_SHARD, utime: 115 }).id.seqno).toBe(2);
     expectChainError(() => h.lookup({ workchain: 0, shard: WHOLE_SHARD, lt: 4001n }), 'not_found');
-    expectChainError(() => h.lookup({ workchain: 0, shard: 0x4000000000000000n, seqno: 0 }), 'not_found');
+    // The shard asked is a prefix: a half of the workchain is found in the whole shard that holds it.
+    expect(h.lookup({ workchain: 0, shard: 0x4000000000000000n, seqno: 0 }).id).toEqual(id(0, 0));
+    expectChainError(() => h.blockAt({ workchain: 0, shard: 0x4000000000000000n, seqno: 0 }), 'not_found');
     expectChainError(() => h.lookup({ workchain: 1, shard: WHOLE_SHARD, seqno: 0 }), 'not_found');
     expectChainError(() => h.mcAt(9), 'not_found');
     expectChainError(() => h.mcAt(-1), 'invalid');
     expectChainError(() => h.mcAt(1.5), 'invalid');
+  });
+
+  it('keeps a list per shard across a split and a merge, and looks a prefix up in whichever shard held it', () => {
+    const LEFT = 0x4000000000000000n;
+    const RIGHT = -0x4000000000000000n; // 0xc000000000000000
+    const h = new HistoryIndex();
+    const block = (shard: bigint, seqno: number, prev: BlockIdExt[], mc: number): StoredBlock => ({
+      id: { ...id(0, seqno), shard, rootHash: Buffer.alloc(32, Number(BigInt.asUintN(8, shard >> 56n)) ^ seqno) },
+      genUtime: 100 + 10 * mc,
+      startLt: BigInt(mc * 1000),
+      endLt: BigInt(mc * 1000 + 1000),
+      prevBlocks: prev,
+      shardBlocks: [],
+      stateHash: Buffer.alloc(32),
+      txs: [],
+    });
+    const mcBlock = (seqno: number, shards: StoredBlock[]): StoredBlock => ({
+      ...block(WHOLE_SHARD, seqno, seqno === 0 ? [] : [id(-1, seqno - 1)], seqno),
+      id: id(-1, seqno),
+      shardBlocks: shards.map((b) => b.id),
+    });
+    const apply = (mc: number, shards: StoredBlock[]) =>
+      h.apply({ blocks: [...shards, mcBlock(mc, shards)], accounts: [], lt: BigInt(mc * 1000 + 1000) });
+    const w0 = block(WHOLE_SHARD, 0, [], 0);
+    apply(0, [w0]);
+    const w1 = block(WHOLE_SHARD, 1, [w0.id], 1);
+    apply(1, [w1]);
+    // Split: both halves follow the whole shard's block 1 with seqno 2.
+    const l2 = block(LEFT, 2, [w1.id], 2);
+    const r2 = block(RIGHT, 2, [w1.id], 2);
+    apply(2, [l2, r2]);
+    const l3 = block(LEFT, 3, [l2.id], 3);
+    const r3 = block(RIGHT, 3, [r2.id], 3);
+    apply(3, [l3, r3]);
+    // Merge: the whole shard again, after both halves, with the next seqno.
+    const w4 = block(WHOLE_SHARD, 4, [l3.id, r3.id], 4);
+    apply(4, [w4]);
+
+    expect(h.shardTops().map((b) => b.id)).toEqual([w4.id]);
+    expect(h.blockAt({ workchain: 0, shard: LEFT, seqno: 3 }).id).toEqual(l3.id);
+    expect(h.blockAt({ workchain: 0, shard: WHOLE_SHARD, seqno: 4 }).id).toEqual(w4.id);
+    expectChainError(() => h.blockAt({ workchain: 0, shard: WHOLE_SHARD, seqno: 2 }), 'not_found');
+    expectChainError(() => h.blockAt({ workchain: 0, shard: LEFT, seqno: 4 }), 'not_found');
+    // The whole-workchain id is the prefix 0x8000000000000000: in the right half while the chain is split.
+    expect(h.lookup({ workchain: 0, shard: WHOLE_SHARD, seqno: 2 }).id).toEqual(r2.id);
+    expect(h.lookup({ workchain: 0, shard: WHOLE_SHARD, seqno: 1 }).id).toEqual(w1.id);
+    expect(h.lookup({ workchain: 0, shard: WHOLE_SHARD, seqno: 4 }).id).toEqual(w4.id);
+    expect(h.lookup({ workchain: 0, shard: LEFT, seqno: 3 }).id).toEqual(l3.id);
+    expect(h.lookup({ workchain: 0, shard: 0x2000000000000000n, seqno: 0 }).id).toEqual(w0.id);
+    expect(h.lookup({ workchain: 0, shard: LEFT, lt: 2500n }).id).toEqual(l2.id);
+    expect(h.lookup({ workchain: 0, shard: LEFT, lt: 4500n }).id).toEqual(w4.id);
+    expect(h.lookup({ workchain: 0, shard: RIGHT, utime: 131 }).id).toEqual(w4.id);
+    // A list must go on without gaps.
+    expect(() => h.apply({ blocks: [block(WHOLE_SHARD, 6, [w4.id], 5), mcBlock(5, [])], accounts: [], lt: 6000n })).toThrow(
+      /not contiguous at 0:8000000000000000:6/,
+    );
   });
 
   it('pages a block in (account, lt) order after a cursor', () => {

@@ -180,7 +180,7 @@ describe('MessageRunner', () => {
         expect(withRefs.hash()).not.toEqual(inline.hash());
         const { hash } = await devnet.sendMessage(withRefs.toBoc());
         expect(hash).toEqual(withRefs.hash());
-        await devnet.produceBlock();
+        await devnet.settle();
         const state = await devnet.getAccountState(devnet.faucet.address);
         const tx = (await devnet.getTransaction(devnet.faucet.address, state.lastTransaction!.lt))!;
         const inMsg = tx.cell.refs[0].beginParse().loadMaybeRef()!;

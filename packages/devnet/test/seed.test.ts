@@ -120,7 +120,7 @@ describe('seed', () => {
     const sendFrom = async (secret: Buffer, wallet: WalletContractV4, out: MessageRelaxed[]) => {
       const seqno = Number(int((await devnet.runGetMethod(wallet.address, 'seqno', [])).stack[0]));
       await devnet.sendMessage(await walletTransferBoc(wallet, signerFromSeed(secret), seqno, out));
-      await devnet.produceBlock();
+      await devnet.settle();
     };
     const tag = Date.now().toString(36);
     const register = (label: string) =>

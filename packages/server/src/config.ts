@@ -40,6 +40,8 @@ export interface Config {
   /** Key revocations reach every process within this interval. */
   keysPollMs: number;
   devnetBlockIntervalMs: number;
+  /** Basechain shards of each devnet (a power of two up to 16). */
+  devnetShards: number;
   /** How long a devnet validator set validates (s); the devnet's election timing scales with it. */
   devnetElectionCycleS: number;
   logLevel: string;
@@ -240,8 +242,16 @@ export const SETTINGS: readonly SettingDoc[] = [
   {
     key: 'devnetBlockIntervalMs',
     env: 'TONGATE_DEVNET_BLOCK_INTERVAL_MS',
-    default: '1000',
-    description: 'Devnet block production interval in ms (a masterchain and a basechain block per round).',
+    default: '400',
+    description:
+      "Devnet block production interval in ms (a masterchain block and one block per basechain shard per round; 400 is mainnet's cadence).",
+  },
+  {
+    key: 'devnetShards',
+    env: 'TONGATE_DEVNET_SHARDS',
+    default: '2',
+    description:
+      'Basechain shards of each devnet (1, 2, 4, 8 or 16). A devnet recorded with another count splits or merges towards it; a message to another shard lands a block later.',
   },
   {
     key: 'devnetElectionCycleS',
@@ -478,7 +488,8 @@ export function defaultConfig(): Config {
     defaultPlanRps: 10,
     defaultPlanBurst: 10,
     keysPollMs: 250,
-    devnetBlockIntervalMs: 1000,
+    devnetBlockIntervalMs: 400,
+    devnetShards: 2,
     devnetElectionCycleS: 120,
     logLevel: 'info',
     logFormat: 'auto',
@@ -649,6 +660,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   else if (e('TONGATE_DEFAULT_PLAN_RPS')) config.defaultPlanBurst = config.defaultPlanRps;
   if ((v = e('TONGATE_KEYS_POLL_MS'))) config.keysPollMs = parseInteger('TONGATE_KEYS_POLL_MS', v, 10);
   if ((v = e('TONGATE_DEVNET_BLOCK_INTERVAL_MS'))) config.devnetBlockIntervalMs = parseInteger('TONGATE_DEVNET_BLOCK_INTERVAL_MS', v, 1);
+  if ((v = e('TONGATE_DEVNET_SHARDS'))) {
+    config.devnetShards = parseInteger('TONGATE_DEVNET_SHARDS', v, 1);
+    if (![1, 2, 4, 8, 16].includes(config.devnetShards)) throw new ConfigError(`TONGATE_DEVNET_SHARDS must be 1, 2, 4, 8 or 16, got ${v}`);
+  }
   if ((v = e('TONGATE_DEVNET_ELECTION_CYCLE_S'))) config.devnetElectionCycleS = parseInteger('TONGATE_DEVNET_ELECTION_CYCLE_S', v, 12);
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;
   if ((v = e('TONGATE_LOG_FORMAT'))) config.logFormat = v as Config['logFormat'];

@@ -1,6 +1,7 @@
 import { Address, beginCell, Cell, convertToMerkleProof, loadShardAccount, parseTuple, serializeTuple, storeAccount } from '@ton/core';
 import {
   isChainError,
+  shardContains,
   LruCache,
   type BlockHeader,
   type BlockIdExt,
@@ -276,11 +277,13 @@ export class ChainLiteServer {
     return convertToMerkleProof(buildBlockCell({ header: h, prevEndLts, masterRef })).toBoc();
   }
 
-  /** The shard block holding an account as of a masterchain block. */
-  private async shardBlockOf(mc: BlockHeader, workchain: number): Promise<BlockHeader> {
+  /** The shard block holding an account as of a masterchain block: the top of the shard whose prefix covers it. */
+  private async shardBlockOf(mc: BlockHeader, address: Address): Promise<BlockHeader> {
+    const workchain = address.workChain;
     if (workchain === -1) return mc;
     const shards = await this.chain.getShards(mc.id.seqno);
-    const top = shards.find((s) => s.workchain === workchain);
+    const prefix = address.hash.readBigUInt64BE(0);
+    const top = shards.find((s) => s.workchain === workchain && shardContains(s.shard, prefix));
     if (!top) throw new LiteServerError(LS_CODE.FATAL, `workchain ${workchain} does not exist`);
     return this.header(top);
   }
@@ -365,7 +368,7 @@ export class ChainLiteServer {
       if (known) return known;
       const address = new Address(p.account.workchain, p.account.id);
       const state = await chain.getAccountState(address, mc.id.seqno);
-      const shardBlk = await this.shardBlockOf(mc, address.workChain);
+      const shardBlk = await this.shardBlockOf(mc, address);
       const sa = state.shardAccount ? loadShardAccount(state.shardAccount.beginParse()) : null;
       const stateCell = buildAccountShardState(
         {
@@ -401,7 +404,7 @@ export class ChainLiteServer {
       const stack = p.params.length > 0 ? parseTuple(Cell.fromBoc(p.params)[0]) : [];
       const method = Number(BigInt.asIntN(32, p.methodId));
       const res = await chain.runGetMethod(address, method, stack, mc.id.seqno);
-      const shardBlk = await this.shardBlockOf(mc, address.workChain);
+      const shardBlk = await this.shardBlockOf(mc, address);
       return {
         mode: p.mode,
         id: blockId(mc.id),
