@@ -83,7 +83,7 @@ describe.skipIf(!shared)('two API processes on PostgreSQL and Redis', () => {
       body: JSON.stringify({ boc: boc.toString('base64') }),
     });
     expect(sent.status).toBe(200);
-    const block = await devnet.produceBlock();
+    const block = await devnet.settle();
     await indexer.waitFor(block.seqno);
 
     const finalized = (m: any) => m.type === 'account_state_change' && m.finality === 'finalized';

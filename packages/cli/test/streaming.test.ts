@@ -52,7 +52,7 @@ async function faucetTransfer(devnet: Devnet, receiver: Address, comment: string
 }
 
 async function sealBlock(devnet: Devnet, indexer: Indexer): Promise<number> {
-  const block = await devnet.produceBlock();
+  const block = await devnet.settle();
   await indexer.waitFor(block.seqno);
   return block.seqno;
 }
@@ -224,7 +224,8 @@ describe.each(NETWORKS)('streaming on %s', (network) => {
     // The indexer paused: the block is sealed (the chain has the transaction) but not indexed, so the confirmation
     // comes first, whichever of the tracker and the indexer would be quicker.
     await indexer.stop();
-    const { seqno } = await devnet.produceBlock();
+    // Until the receiver's transaction is sealed too (a block after the faucet's when it is in the other shard).
+    const { seqno } = await devnet.settle();
     const confirmedTxs = await byAddress.next('confirmed transactions', (m) => m.type === 'transactions' && m.finality === 'confirmed');
     expect(confirmedTxs.trace_external_hash_norm).toBe(transfer.hashNorm);
     expect(finalOnly.messages).toEqual([]);

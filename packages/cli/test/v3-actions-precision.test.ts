@@ -106,7 +106,7 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
     indexer = suite.service.gateway.indexers[network]!;
     seed = await devnet.seed();
     await indexer.waitFor(seed.lastBlock.seqno);
-    await indexer.waitFor((await devnet.produceBlock()).seqno);
+    await indexer.waitFor((await devnet.settle()).seqno);
     actions = [];
     traceTypes = [];
     for (let offset = 0; ; offset += 100) {
@@ -222,8 +222,8 @@ describe.each(['mainnet', 'testnet'] as const)('actions of the devnet traffic on
       internal({ to: sale.address, value: sale.fullPrice + toNano('1'), bounce: true }),
     ]);
     const { hash } = await devnet.sendMessage(boc);
-    await indexer.waitFor((await devnet.produceBlock()).seqno);
-    await indexer.waitFor((await devnet.produceBlock()).seqno);
+    await indexer.waitFor((await devnet.settle()).seqno);
+    await indexer.waitFor((await devnet.settle()).seqno);
     const traces = (await ok('traces', { msg_hash: hash.toString('hex'), include_actions: 'true' })).traces;
     expect(traces).toHaveLength(1);
     const purchases = traces[0].actions.filter((a: any) => a.type !== 'ton_transfer' && a.type !== 'call_contract');

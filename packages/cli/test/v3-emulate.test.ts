@@ -126,7 +126,7 @@ describe.each(['mainnet', 'testnet'] as const)('emulation API on %s', (network) 
     // Now for real: the same message, its block, the index.
     const sent = await call('/api/v2/sendBoc', { boc });
     expect(sent.status).toBe(200);
-    const block = await devnet.produceBlock();
+    const block = await devnet.settle();
     await indexer.waitFor(block.seqno);
     let real: any;
     for (const started = Date.now(); Date.now() - started < 20_000; await new Promise((res) => setTimeout(res, 50))) {

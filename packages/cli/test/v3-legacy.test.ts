@@ -95,7 +95,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 v2-style operations on %s
     expect(r.status).toBe(200);
     expect(r.body.message_hash).toBe(Cell.fromBoc(boc)[0]!.hash().toString('base64'));
     expect(r.body.message_hash_norm).toMatch(/^[A-Za-z0-9+/]{43}=$/);
-    await devnet.produceBlock();
+    await devnet.settle();
     const info = await get('addressInformation', { address: receiver.toRawString() });
     expect(info.body.balance).toBe(toNano('1.5').toString());
 

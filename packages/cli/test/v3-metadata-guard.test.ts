@@ -90,7 +90,7 @@ describe.each(['mainnet', 'testnet'] as const)('metadata fetches on %s', (networ
     let last = 0;
     for (let i = 0; i < deploys.length; i += 4) {
       await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno++, deploys.slice(i, i + 4)));
-      last = (await devnet.produceBlock()).seqno;
+      last = (await devnet.settle()).seqno;
     }
     await indexer.waitFor(last, 90_000);
   });

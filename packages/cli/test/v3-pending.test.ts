@@ -161,6 +161,8 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
       return root?.finality === 'finalized' ? root : undefined;
     });
     expect(finalized.mc_block_seqno).toBe(block.seqno);
+    // The receiver's transaction is sealed a block later when it is in the other shard.
+    await indexer.waitFor((await devnet.settle()).seqno);
     const real = await call(network, 'v3/transactionsByMessage', { query: { msg_hash: extHash } });
     expect(real.body.transactions).toHaveLength(1);
     expect(real.body.transactions[0]).toMatchObject({
@@ -243,7 +245,7 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
       }),
     ]);
     expect((await call(network, 'v2/sendBocReturnHash', { body: { boc: mint.toString('base64') } })).status).toBe(200);
-    await indexer.waitFor((await devnet.produceBlock()).seqno);
+    await indexer.waitFor((await devnet.settle()).seqno);
 
     const transfer = await faucetRequest(devnet, [
       internal({

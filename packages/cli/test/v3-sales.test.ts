@@ -55,7 +55,7 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
       internal({ to: forgedInit.address, value: toNano('1'), bounce: false, init: forgedInit.init }),
     ]);
     await devnet.sendMessage(boc);
-    const block = await devnet.produceBlock();
+    const block = await devnet.settle();
     await indexer.waitFor(block.seqno);
     forged = forgedInit.address;
     faucetAuctions = labels.map((label) => raw(devnetDns.dnsItemAddress(seed.dns.collection, label))).sort();
@@ -129,7 +129,7 @@ describe.each(['mainnet', 'testnet'] as const)('NFT sales and DNS auctions on %s
       internal({ to: sale.address, value: sale.fullPrice + toNano('1'), bounce: true }),
     ]);
     await devnet.sendMessage(boc);
-    await indexer.waitFor((await devnet.produceBlock()).seqno);
+    await indexer.waitFor((await devnet.settle()).seqno);
     const saleData = (await devnet.runGetMethod(sale.address, 'get_fix_price_data_v4', [])).stack;
     expect(int(saleData[0])).toBe(-1n); // the contract says it is complete
     const r = await api.get('nft/sales', { address: raw(sale.address) });

@@ -53,7 +53,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 jettons, NFTs and metadat
       await devnet.sendMessage(
         await walletTransferBoc(wallet, signer, seqno++, [internal({ to, value: toNano('0.5'), bounce: !init, init, body })]),
       );
-      return devnet.produceBlock();
+      return devnet.settle();
     };
     own.faucet = wallet.address;
     own.receiver = new Address(0, Buffer.from(`${network}-tokens-receiver`.padEnd(32, '#')));

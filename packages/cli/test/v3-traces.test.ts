@@ -60,9 +60,8 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 traces and actions on %s'
       internal({ to: receiver, value: 500_000_000n, bounce: true, body: comment }),
     ]);
     const { hash } = await devnet.sendMessage(boc);
-    const block = await devnet.produceBlock();
     await devnet.produceBlock();
-    await indexer.waitFor(block.seqno + 1);
+    await indexer.waitFor((await devnet.settle()).seqno);
     let trace: any;
     const started = Date.now();
     while (Date.now() - started < 15_000) {

@@ -42,7 +42,7 @@ async function faucetDeploy(inits: { code: Cell; data: Cell }[]) {
     messages,
   );
   await devnet.sendMessage(boc);
-  await devnet.produceBlock();
+  await devnet.settle();
 }
 
 await faucetDeploy(Object.values(highloads));

@@ -311,6 +311,6 @@ async function deployForgedItem(devnet: Devnet, seed: SeedSummary): Promise<Addr
     }),
   ]);
   await devnet.sendMessage(boc);
-  await devnet.produceBlock();
+  await devnet.settle();
   return item.address;
 }

@@ -155,7 +155,7 @@ describe('tokens derivation over a devnet', () => {
       ]),
     );
     await devnet.produceBlock();
-    const last = await devnet.produceBlock();
+    const last = await devnet.settle();
     store = await openIndexStore({ dataDir, databaseUrl, schema });
     await store.migrate();
     db = store.chain('testnet');

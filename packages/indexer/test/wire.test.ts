@@ -42,7 +42,7 @@ beforeAll(async () => {
   );
   await devnet.sendMessage(await walletTransferBoc(wallet, signer, seqno, messages, { validForSeconds: 600 }));
   await devnet.produceBlock();
-  await devnet.produceBlock();
+  await devnet.settle();
   batches.push(...(await collectChain(devnet)));
 }, 180_000);
 
