@@ -186,6 +186,7 @@ export async function startGateway(
         index,
         ttlMs: config.pendingTtlSeconds * 1000,
         logger,
+        tonDnsCollection: settings.dnsCollection ? Address.parse(settings.dnsCollection) : undefined,
         // Finalized events come from the indexer's blocks; the tracker's own step to finalized is not streamed.
         onChange: (entry) => void (entry.finality !== 'finalized' && publish(network)({ network, items: [pendingStreamItem(entry)] })),
         onInvalidated: (key) => void publish(network)({ network, items: [{ kind: 'invalidated', hashNorm: key }] }),

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Address, internal, WalletContractV4 } from '@ton/ton';
-import { signerFromSeed, tokens, walletTransferBoc, type Devnet } from '@tongate/devnet';
+import { dns, signerFromSeed, tokens, walletTransferBoc, type Devnet } from '@tongate/devnet';
 import type { Indexer } from '@tongate/indexer';
 import { useKeyedGateway } from './gateway-fixture.js';
 
@@ -274,5 +274,49 @@ describe.each(NETWORKS)('pending traces on %s', (network) => {
       },
     });
     await devnet.produceBlock();
+  });
+
+  it('a pending trace is classified with what its contracts will be: one it deploys, and .ton items of the trusted collection', async () => {
+    /** Pending actions of a message sent now, then its actions once indexed: type and details, in order. */
+    const pendingThenConfirmed = async (boc: Buffer) => {
+      const sent = await call(network, 'v2/sendBocReturnHash', { body: { boc: boc.toString('base64') } });
+      expect(sent.status).toBe(200);
+      const hash = sent.body.result.hash as string;
+      const pending = await call(network, 'v3/pendingActions', { query: { ext_msg_hash: hash } });
+      expect(pending.status).toBe(200);
+      await indexer.waitFor((await devnet.settle()).seqno);
+      const confirmed = await until('the indexed trace', async () => {
+        const r = await call(network, 'v3/traces', { query: { msg_hash: hash, include_actions: 'true' } });
+        const t = r.body.traces?.[0];
+        return t?.trace_info.trace_state === 'complete' && t.actions ? t.actions : undefined;
+      });
+      const shape = (actions: any[]) =>
+        actions.map((a: any) => ({ type: a.type, success: a.success, details: a.details })).sort((x, y) => (x.type < y.type ? -1 : 1));
+      return { pending: shape(pending.body.actions), confirmed: shape(confirmed) };
+    };
+    // The faucet, the devnet `.ton` collection's admin, registers a domain to itself: the item is deployed by the trace.
+    const label = `pending-${network}-${run}`.slice(0, 60);
+    const collection = dns.devnetDns(devnet.faucet.address).collection.address;
+    const item = dns.dnsItemAddress(collection, label);
+    const registered = await pendingThenConfirmed(
+      await faucetRequest(devnet, [
+        internal({ to: collection, value: 1_200_000_000n, bounce: true, body: dns.registerDomainBody(label, devnet.faucet.address) }),
+      ]),
+    );
+    expect(registered.confirmed.map((a) => a.type)).not.toEqual(['ton_transfer']);
+    expect(registered.pending).toEqual(registered.confirmed);
+    // Its owner sets a record: the item is a `.ton` DNS item only as the trusted collection's own.
+    const changed = await pendingThenConfirmed(
+      await faucetRequest(devnet, [
+        internal({
+          to: item,
+          value: 50_000_000n,
+          bounce: true,
+          body: dns.changeDnsRecordBody('wallet', dns.dnsRecord.wallet(devnet.faucet.address)),
+        }),
+      ]),
+    );
+    expect(changed.confirmed.map((a) => a.type)).toEqual(['change_dns']);
+    expect(changed.pending).toEqual(changed.confirmed);
   });
 });

@@ -27,7 +27,7 @@ export interface IndexerOptions {
   logger?: IndexerLogger;
   /** Data derived from each block in its transaction (traces, tokens, …); `defaultDerivations()` unless given. */
   derivations?: readonly BlockDerivation[];
-  /** The `.ton` DNS collection to trust instead of the one the chain's root resolver names (see derive/dns-trust.ts). */
+  /** The `.ton` DNS collection to trust instead of the one the chain's root resolver names (see the read model's dns-trust.ts). */
   tonDnsCollection?: Address;
   /**
    * Called after each masterchain block's transaction has committed (so a reader of the database sees the whole

@@ -15,7 +15,7 @@ import { openIndexStore } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dnsDerivation, dnsEntryOf } from '../src/derive/dns.js';
-import { trustedTonCollection } from '../src/derive/dns-trust.js';
+import { trustedTonCollection } from '@tongate/read-model';
 import { defaultDerivations, Indexer, type McBlockBatch } from '../src/index.js';
 import { fixturePath } from '@tongate/testdata';
 

@@ -28,7 +28,7 @@ export interface McBlockBatch {
 export interface DerivationContext {
   chain: ChainSource;
   /** The network's `.ton` collection when the operator names it (`TONGATE_<NETWORK>_DNS_COLLECTION`); otherwise it
-   * is read from the chain (config param 4 → root resolver, see the indexer's dns-trust.ts). */
+   * is read from the chain (config param 4 → root resolver, see dns-trust.ts). */
   tonDnsCollection?: Address;
 }
 

@@ -10,6 +10,7 @@ export type { Network } from '@tongate/chain';
 export * from './address.js';
 export * from './address-book.js';
 export * from './interfaces.js';
+export * from './dns-trust.js';
 export * from './params.js';
 export * from './rows.js';
 export * from './wire.js';

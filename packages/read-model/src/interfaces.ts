@@ -1,5 +1,6 @@
 import type { AccountInterfaces } from '@tongate/actions';
 import {
+  codeMethodIds,
   STAKING_CODE_HASHES,
   decodeSingleNominatorData,
   isGenuineDnsItem,
@@ -34,7 +35,7 @@ export interface CodeAndData {
 const GET_WALLET_DATA = methodId('get_wallet_data');
 const GET_NFT_DATA = methodId('get_nft_data');
 /** Get-methods of the getgems sale and auction contracts (and the older `get_sale_data` form). */
-const SALE_METHODS = ['get_fix_price_data_v4', 'get_auction_data_v4', 'get_sale_data'].map(methodId);
+export const SALE_METHOD_IDS = ['get_fix_price_data_v4', 'get_auction_data_v4', 'get_sale_data'].map(methodId);
 const rawOf = (a: Address | null) => (a ? rawAddress(a) : null);
 
 /**
@@ -64,7 +65,7 @@ export async function accountInterfaces(state: CodeAndData, now: number, dns: Tr
   }
   if (!state.contract_methods) return out;
   const methods = new Set(json<number[]>(state.contract_methods));
-  const hasSale = SALE_METHODS.some((id) => methods.has(id));
+  const hasSale = SALE_METHOD_IDS.some((id) => methods.has(id));
   if (!methods.has(GET_WALLET_DATA) && !methods.has(GET_NFT_DATA) && !hasSale) return out;
   const contract = {
     code: Cell.fromBase64(state.code_boc),
@@ -147,6 +148,21 @@ export async function accountInterfaces(state: CodeAndData, now: number, dns: Tr
   return out;
 }
 
+/**
+ * An account's code and data as a state the index has not stored gives them: an emulated trace's, after it ran (a
+ * contract the trace deploys is known by what it will be, as the indexer will know it once the trace lands).
+ */
+export function unstoredCodeAndData(account: string, balance: bigint, code: Cell | null, data: Cell | null): CodeAndData {
+  return {
+    account,
+    balance,
+    code_hash: code ? code.hash().toString('base64') : null,
+    code_boc: code ? code.toBoc().toString('base64') : null,
+    data_boc: data ? data.toBoc().toString('base64') : null,
+    contract_methods: code ? [...codeMethodIds(code)].sort((a, b) => a - b) : null,
+  };
+}
+
 /** The latest stored states (code, data, get-methods) of these accounts; an account the index has not seen is absent. */
 export async function storedCodeAndData(db: Kysely<ChainDatabase>, accounts: readonly string[]): Promise<Map<string, CodeAndData>> {
   const states = new Map<string, CodeAndData>();
@@ -209,15 +225,22 @@ export function interfacesOfTrace(
 
 /**
  * The interfaces a trace is classified with, from the index's latest states: its accounts' own, then those of the
- * items their sales and auctions hold.
+ * items their sales and auctions hold. `states` given for some accounts (an emulated trace's states after it ran)
+ * stand in for the stored ones.
  */
 export async function readTraceInterfaces(
   db: Kysely<ChainDatabase>,
   accounts: readonly string[],
   now: number,
   dns: TrustedDnsCollection | null = null,
+  states: ReadonlyMap<string, CodeAndData> = new Map(),
 ): Promise<Record<string, AccountInterfaces>> {
-  const interfaces = await interfacesOfStates(await storedCodeAndData(db, accounts), now, dns);
+  const known = await storedCodeAndData(
+    db,
+    accounts.filter((a) => !states.has(a)),
+  );
+  for (const [a, state] of states) if (accounts.includes(a)) known.set(a, state);
+  const interfaces = await interfacesOfStates(known, now, dns);
   const held = heldItems(interfaces);
   if (held.length > 0) {
     for (const [a, kinds] of await interfacesOfStates(await storedCodeAndData(db, held), now, dns)) interfaces.set(a, kinds);

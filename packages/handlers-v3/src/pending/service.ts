@@ -4,7 +4,7 @@ import type { ChainDatabase } from '@tongate/store';
 import { Address, type Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
 import type { PendingEntry, PendingStore } from './store.js';
-import { readTraceInterfaces } from '@tongate/read-model';
+import { rawAddress, readTraceInterfaces, trustedTonCollection, unstoredCodeAndData, type CodeAndData } from '@tongate/read-model';
 import { emulatedTraceAccounts, pendingEntryOf } from './trace.js';
 
 export interface PendingLogger {
@@ -27,6 +27,8 @@ export interface PendingTracesOptions {
   onChange?: (entry: PendingEntry) => void;
   /** Told when an entry this process stored expires without landing: the trace did not happen as emulated. */
   onInvalidated?: (key: string) => void;
+  /** The network's `.ton` collection when the operator names it (as the indexer is told); else read from the chain. */
+  tonDnsCollection?: Address;
 }
 
 /** Entries the tracker looks at per round (the rest wait for the next round). */
@@ -123,14 +125,21 @@ export class PendingTraces {
   }
 
   /**
-   * The interfaces the index knows of the trace's accounts, read as the indexer reads them for a confirmed trace.
-   * Without an index, or when it cannot be read, the trace is classified without them (plain transfers and calls).
+   * The interfaces of the trace's accounts, read as the indexer reads them once the trace has landed: from each
+   * account's state after the trace (the emulation's; a contract the trace deploys is known by what it will be), the
+   * index's latest state for the accounts the trace only names, and the network's trusted `.ton` collection for DNS
+   * items. Without an index, or when it cannot be read, the trace is classified without them (plain transfers and
+   * calls).
    */
   private async interfaces(trace: EmulatedTrace): Promise<Record<string, AccountInterfaces>> {
-    const { index } = this.opts;
+    const { index, chain } = this.opts;
     if (!index) return {};
     try {
-      return await readTraceInterfaces(index, emulatedTraceAccounts(trace), Math.floor(Date.now() / 1000));
+      const after = new Map<string, CodeAndData>();
+      for (const t of trace.transactions)
+        after.set(rawAddress(t.address), unstoredCodeAndData(rawAddress(t.address), t.stateAfter.balance, t.codeAfter, t.dataAfter));
+      const dns = await trustedTonCollection({ chain, tonDnsCollection: this.opts.tonDnsCollection }, trace.mcSeqno).catch(() => null);
+      return await readTraceInterfaces(index, emulatedTraceAccounts(trace), Math.floor(Date.now() / 1000), dns, after);
     } catch (err) {
       this.opts.logger?.warn({ err: (err as Error).message, network: this.network }, 'account interfaces not read for a pending trace');
       return {};

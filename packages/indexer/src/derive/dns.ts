@@ -3,14 +3,13 @@ import { decodeDnsItemData, isGenuineDnsItem, type TrustedDnsCollection } from '
 import type { ChainDatabase, DnsEntriesTable } from '@tongate/store';
 import type { Insertable, Kysely } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import { rawAddress } from '@tongate/read-model';
+import { rawAddress, trustedTonCollection } from '@tongate/read-model';
 import { newestStates } from '@tongate/read-model';
-import { trustedTonCollection } from './dns-trust.js';
 import type { BlockDerivation } from './index.js';
 
 /**
  * `.ton` DNS items and their records (`dns_entries`), as of each item's newest state: every account whose state the
- * block changed is an item when it is a genuine item of the network's `.ton` collection (dns-trust.ts: it runs the
+ * block changed is an item when it is a genuine item of the network's `.ton` collection (the read model's dns-trust.ts: it runs the
  * collection's item code and its address is the hash of the collection's state init for it). Its data is decoded:
  * owner, domain, auction, records. An account that was an item and no longer is (destroyed, frozen, other code), or
  * that never was a genuine one, has no row.

@@ -16,8 +16,7 @@ import type { NftSalesTable, DnsAuctionsTable } from '@tongate/store';
 import { Address, Cell } from '@ton/core';
 import type { Insertable } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import { rawAddress, type LatestAccountStateRow } from '@tongate/read-model';
-import { trustedTonCollection } from './dns-trust.js';
+import { rawAddress, trustedTonCollection, type LatestAccountStateRow } from '@tongate/read-model';
 import type { BlockDerivation } from './index.js';
 
 /**
@@ -210,7 +209,7 @@ function kindOfCode(codeHash: string, contractMethods: unknown): SalesContractKi
 
 /**
  * Decodes one touched account; null when it is none of these contracts or its state does not decode. A `.ton` item
- * counts only when it is a genuine item of the network's collection (`dnsTrust`, see dns-trust.ts): a copy of the
+ * counts only when it is a genuine item of the network's collection (`dnsTrust`, see the read model's dns-trust.ts): a copy of the
  * item code elsewhere gets `auction: null`, so any row it had goes.
  */
 export async function decodeSalesAccount(

@@ -29,7 +29,14 @@ import type {
 import { Address, Cell } from '@ton/core';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import { rawAddress, type LatestAccountStateRow, type MessageRow, type TransactionRow } from '@tongate/read-model';
+import {
+  activeMethodIds,
+  rawAddress,
+  SALE_METHOD_IDS,
+  type LatestAccountStateRow,
+  type MessageRow,
+  type TransactionRow,
+} from '@tongate/read-model';
 import type { BlockDerivation, DerivationContext } from './index.js';
 
 /**
@@ -48,6 +55,11 @@ export interface TokenRows {
   jettonTransfers: Insertable<JettonTransfersTable>[];
   jettonBurns: Insertable<JettonBurnsTable>[];
   nftTransfers: Insertable<NftTransfersTable>[];
+  /**
+   * Sellers of indexed items whose sale or auction contract is indexed only now: the item moved to the contract in
+   * an earlier block (the contract's deploy message reached another shard a block later than the transfer).
+   */
+  realOwners: { address: string; real_owner: string }[];
   /** Where the look through accounts indexed before this derivation existed got to; null once it is done. */
   backfill: { cursor: string; done: boolean } | null;
 }
@@ -165,6 +177,7 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
       jettonTransfers: [],
       jettonBurns: [],
       nftTransfers: [],
+      realOwners: [],
       backfill: backfill.next,
     };
     const candidates = [...batch.latestAccountStates, ...backfill.states].filter(
@@ -236,6 +249,30 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
       }
     }
 
+    // Items without a seller yet, held by a sale or auction contract (by its get-methods) this block changed: the item
+    // reached the contract before the contract knew its seller (ownership_assigned comes a block later from another
+    // shard), so the item's own row was written without one.
+    const written = new Set(rows.nftItems.map((i) => i.address));
+    const changed = batch.latestAccountStates
+      .filter((s) => {
+        const ids = activeMethodIds(s);
+        return SALE_METHOD_IDS.some((id) => ids.has(id));
+      })
+      .map((s) => s.account);
+    for (let i = 0; i < changed.length; i += 1000) {
+      const held = await db
+        .selectFrom('nft_items')
+        .select(['address', 'owner_address'])
+        .where('owner_address', 'in', changed.slice(i, i + 1000))
+        .where('real_owner', 'is', null)
+        .execute();
+      for (const item of held) {
+        if (written.has(item.address) || !item.owner_address) continue;
+        const seller = await sellerOf(parseRaw(item.address), parseRaw(item.owner_address));
+        if (seller) rows.realOwners.push({ address: item.address, real_owner: seller });
+      }
+    }
+
     await tokenEvents(db, batch, rows);
     return rows;
   }
@@ -298,6 +335,8 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
         'data_hash',
         'real_owner',
       ]);
+      for (const { address, real_owner } of rows.realOwners)
+        await trx.updateTable('nft_items').set({ real_owner }).where('address', '=', address).where('real_owner', 'is', null).execute();
       await insert(trx, 'jetton_transfers', rows.jettonTransfers);
       await insert(trx, 'jetton_burns', rows.jettonBurns);
       await insert(trx, 'nft_transfers', rows.nftTransfers);

@@ -2,9 +2,8 @@ import { CLASSIFIER_VERSION } from '@tongate/actions';
 import type { ChainDatabase, TraceTransactionsTable } from '@tongate/store';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { McBlockBatch } from '../collect.js';
-import type { MessageRow, TransactionRow } from '@tongate/read-model';
+import { trustedTonCollection, type MessageRow, type TransactionRow } from '@tongate/read-model';
 import type { BlockDerivation } from './index.js';
-import { trustedTonCollection } from './dns-trust.js';
 import {
   actionRows,
   chunks,

@@ -7,10 +7,11 @@ import {
   tonCollectionFromRootResolve,
   type TrustedDnsCollection,
 } from '@tongate/contracts';
-import type { DerivationContext } from './index.js';
+import type { DerivationContext } from './block.js';
 
 /**
- * The network's trusted `.ton` collection and the item code it deploys, read from the chain itself: config param 4
+ * The network's trusted `.ton` collection and the item code it deploys, read from the chain itself (by the indexer's
+ * derivations, and by the API for the traces it emulates): config param 4
  * names the root DNS resolver, whose `dnsresolve("ton\0", dns_next_resolver)` names the collection; the collection's
  * data holds its item code. Every `.ton` item is checked against it (`isGenuineDnsItem`): anyone can deploy the item
  * code with made-up data, only the collection's own items count.
@@ -26,7 +27,10 @@ const resolved = new WeakMap<
   { key: string; override: string | null; trusted: TrustedDnsCollection | null; at: number; mcSeqno: number }
 >();
 
-export async function trustedTonCollection(ctx: DerivationContext, mcSeqno: number): Promise<TrustedDnsCollection | null> {
+export async function trustedTonCollection(
+  ctx: Pick<DerivationContext, 'chain' | 'tonDnsCollection'>,
+  mcSeqno: number,
+): Promise<TrustedDnsCollection | null> {
   const last = resolved.get(ctx.chain);
   // The derivations of one block ask once between them (unless one names an override the other does not).
   if (last && last.mcSeqno === mcSeqno && last.override === (ctx.tonDnsCollection?.toRawString() ?? null)) return last.trusted;
