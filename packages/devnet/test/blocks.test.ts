@@ -229,6 +229,7 @@ describe('signatures, proofs, queues', () => {
     ]);
     expect(empty.shards.every((s) => s.size === 0)).toBe(true);
     expect(empty.extMsgQueueSizeLimit).toBeGreaterThan(0);
+    const before = (await devnet.getAccountState(far)).balance;
     await devnet.sendMessage(await faucetTransfer(devnet, await faucetSeqno(devnet), far, toNano('1')));
     const sealed = await devnet.produceBlock();
     const waiting = await devnet.getOutMsgQueueSizes();
@@ -240,7 +241,9 @@ describe('signatures, proofs, queues', () => {
     const delivered = await devnet.settle();
     expect(delivered.seqno).toBe(sealed.seqno + 1);
     expect((await devnet.getOutMsgQueueSizes()).shards.every((s) => s.size === 0)).toBe(true);
-    expect((await devnet.getAccountState(far)).balance).toBe(toNano('3'));
+    // The delivering transaction's storage phase takes the rent due since the account last paid: a few nanotons.
+    const rent = before + toNano('1') - (await devnet.getAccountState(far)).balance;
+    expect(rent >= 0n && rent < 1000n).toBe(true);
   });
 
   it('produces blocks on its own when an interval is set', async () => {
