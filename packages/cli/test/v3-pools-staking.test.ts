@@ -18,7 +18,9 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 300_000 });
 const suite = useKeyedGateway({ devnetBlockIntervalMs: 500, devnetElectionCycleS: 24 });
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
-describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', (network) => {
+// Both networks' suites run side by side: each waits on its own devnet's election cycle (wall clock, little CPU);
+// within one network the steps stay in order (it.sequential).
+describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', { concurrent: true }, (network) => {
   let devnet: Devnet;
   let pools: PoolSeedSummary;
   let carol: WalletContractV4;
@@ -63,7 +65,7 @@ describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', (
     await sendFrom(faucet, signerFromSeed(devnet.faucet.secretKey), carol.address, toNano('3000'), 'devnet pool nominator', false);
   });
 
-  it('the operator stakes the pool; a deposit while staked is pending, a w is a withdrawal request', async () => {
+  it.sequential('the operator stakes the pool; a deposit while staked is pending, a w is a withdrawal request', async () => {
     await until('the pool staked at the elector', 90_000, async () => (await poolData()).state === 2);
     await until('carol deployed', 30_000, async () => (await devnet.getAccountState(carol.address)).balance > 0n);
     await sendFrom(carol, carolKey, pools.nominatorPool, toNano('1001'), 'd');
@@ -84,58 +86,62 @@ describe.each(['mainnet', 'testnet'] as const)('a nominator pool round on %s', (
     ]);
   });
 
-  it('the returned stake: rewards as the pool split them, the pending deposit activated, the request paid', async () => {
-    const bob = pools.nominators[1]!;
-    const reward = await until('a reward indexed', 150_000, async () => {
-      const page = await v3('staking/nominatorPools/nominatorRewards', { pool: raw(pools.nominatorPool), nominator: raw(bob) });
-      return page.rewards.length > 0 ? page : null;
-    });
-    const row = reward.rewards.at(-1);
-    expect(reward.total_on_page).toBe(reward.rewards.reduce((s: bigint, r: any) => s + BigInt(r.reward), 0n).toString());
-    // Against the pool itself: bob's amount before and after that transaction.
-    const mcSeqno = await blockOf(row.tx_hash);
-    const before = await poolData(mcSeqno - 1);
-    const after = await poolData(mcSeqno);
-    const bobBefore = before.nominators.find((n) => n.address.equals(bob))!;
-    const bobAfter = after.nominators.find((n) => n.address.equals(bob))!;
-    expect(row.stake_before).toBe(bobBefore.amount.toString());
-    expect(BigInt(row.reward)).toBe(bobAfter.amount - bobBefore.amount);
-    expect(BigInt(row.reward)).toBeGreaterThan(0n);
-    // The validator's part, by the pool's share (40 %): bob is the only staked nominator, so he has the rest.
-    const validatorRewards = await v3('staking/nominatorPools/validatorRewards', {
-      pool: raw(pools.nominatorPool),
-      validator: raw(pools.validator),
-    });
-    const validatorRow = validatorRewards.rewards.find((r: any) => r.tx_hash === row.tx_hash);
-    expect(validatorRow).toMatchObject({
-      balance_before: before.validatorAmount.toString(),
-      reward: (after.validatorAmount - before.validatorAmount).toString(),
-      cycle_start: before.stakeAt,
-    });
-    const total = BigInt(validatorRow.reward) + BigInt(row.reward);
-    expect(BigInt(validatorRow.reward)).toBe((total * BigInt(pools.validatorRewardShare)) / 10000n);
-    const validatorEvents = await v3('staking/nominatorPools/validatorEvents', { pool: raw(pools.nominatorPool), type: 'reward' });
-    expect(validatorEvents.events.find((e: any) => e.tx_hash === row.tx_hash)).toMatchObject({
-      amount: validatorRow.reward,
-      validator_reward_share: pools.validatorRewardShare,
-    });
-    // carol: her pending deposit joined her amount in the same transaction, then op 2 paid her out.
-    const carolEvents = await until('carol paid out', 60_000, async () => {
-      const list = await events({ nominator: raw(carol.address) });
-      return list.some((e) => e.type === 'withdrawal') ? list : null;
-    });
-    expect(carolEvents.find((e) => e.type === 'pending_deposit_activation')).toMatchObject({
-      tx_hash: row.tx_hash,
-      amount: toNano('1000').toString(),
-      balance_after: toNano('1000').toString(),
-      pending_balance_after: '0',
-    });
-    expect(carolEvents.find((e) => e.type === 'withdrawal')).toMatchObject({
-      amount: toNano('1000').toString(),
-      balance_before: toNano('1000').toString(),
-      balance_after: '0',
-      withdraw_request_before: true,
-    });
-    expect((await v3('staking/nominatorPools/nominator', { nominator: raw(carol.address) })).nominator_pools).toEqual([]);
-  }, 240_000);
+  it.sequential(
+    'the returned stake: rewards as the pool split them, the pending deposit activated, the request paid',
+    async () => {
+      const bob = pools.nominators[1]!;
+      const reward = await until('a reward indexed', 150_000, async () => {
+        const page = await v3('staking/nominatorPools/nominatorRewards', { pool: raw(pools.nominatorPool), nominator: raw(bob) });
+        return page.rewards.length > 0 ? page : null;
+      });
+      const row = reward.rewards.at(-1);
+      expect(reward.total_on_page).toBe(reward.rewards.reduce((s: bigint, r: any) => s + BigInt(r.reward), 0n).toString());
+      // Against the pool itself: bob's amount before and after that transaction.
+      const mcSeqno = await blockOf(row.tx_hash);
+      const before = await poolData(mcSeqno - 1);
+      const after = await poolData(mcSeqno);
+      const bobBefore = before.nominators.find((n) => n.address.equals(bob))!;
+      const bobAfter = after.nominators.find((n) => n.address.equals(bob))!;
+      expect(row.stake_before).toBe(bobBefore.amount.toString());
+      expect(BigInt(row.reward)).toBe(bobAfter.amount - bobBefore.amount);
+      expect(BigInt(row.reward)).toBeGreaterThan(0n);
+      // The validator's part, by the pool's share (40 %): bob is the only staked nominator, so he has the rest.
+      const validatorRewards = await v3('staking/nominatorPools/validatorRewards', {
+        pool: raw(pools.nominatorPool),
+        validator: raw(pools.validator),
+      });
+      const validatorRow = validatorRewards.rewards.find((r: any) => r.tx_hash === row.tx_hash);
+      expect(validatorRow).toMatchObject({
+        balance_before: before.validatorAmount.toString(),
+        reward: (after.validatorAmount - before.validatorAmount).toString(),
+        cycle_start: before.stakeAt,
+      });
+      const total = BigInt(validatorRow.reward) + BigInt(row.reward);
+      expect(BigInt(validatorRow.reward)).toBe((total * BigInt(pools.validatorRewardShare)) / 10000n);
+      const validatorEvents = await v3('staking/nominatorPools/validatorEvents', { pool: raw(pools.nominatorPool), type: 'reward' });
+      expect(validatorEvents.events.find((e: any) => e.tx_hash === row.tx_hash)).toMatchObject({
+        amount: validatorRow.reward,
+        validator_reward_share: pools.validatorRewardShare,
+      });
+      // carol: her pending deposit joined her amount in the same transaction, then op 2 paid her out.
+      const carolEvents = await until('carol paid out', 60_000, async () => {
+        const list = await events({ nominator: raw(carol.address) });
+        return list.some((e) => e.type === 'withdrawal') ? list : null;
+      });
+      expect(carolEvents.find((e) => e.type === 'pending_deposit_activation')).toMatchObject({
+        tx_hash: row.tx_hash,
+        amount: toNano('1000').toString(),
+        balance_after: toNano('1000').toString(),
+        pending_balance_after: '0',
+      });
+      expect(carolEvents.find((e) => e.type === 'withdrawal')).toMatchObject({
+        amount: toNano('1000').toString(),
+        balance_before: toNano('1000').toString(),
+        balance_after: '0',
+        withdraw_request_before: true,
+      });
+      expect((await v3('staking/nominatorPools/nominator', { nominator: raw(carol.address) })).nominator_pools).toEqual([]);
+    },
+    240_000,
+  );
 });

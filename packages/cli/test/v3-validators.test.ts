@@ -66,7 +66,9 @@ function readPastElections(stack: TupleReader): PastElectionView[] {
   });
 }
 
-describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (network) => {
+// Both networks' suites run side by side: each waits on its own devnet's election cycle (wall clock, little CPU);
+// within one network the steps stay in order (it.sequential).
+describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', { concurrent: true }, (network) => {
   let devnet: Devnet;
   let indexer: Indexer;
   let seed: SeedSummary;
@@ -160,7 +162,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     return out;
   }
 
-  it('elections: the final snapshot of the election equals the elector’s participant_list_extended', async () => {
+  it.sequential('elections: the final snapshot of the election equals the elector’s participant_list_extended', async () => {
     const r = await get('elections', { election_id: String(listing.electAt), return_participants: 'true' });
     expect(r.status).toBe(200);
     expect(r.body.elections).toHaveLength(1);
@@ -201,7 +203,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect(stranger.body.elections).toEqual([]);
   });
 
-  it('cycles: the installed set joined with the elector’s past_elections entry', async () => {
+  it.sequential('cycles: the installed set joined with the elector’s past_elections entry', async () => {
     const r = await get('cycles', { cycle_start: String(installedSet.utimeSince), return_validators: 'true' });
     expect(r.status).toBe(200);
     expect(r.body.cycles).toHaveLength(1);
@@ -254,7 +256,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect((await get('cycles', { cycle_start: '1' })).body.cycles).toEqual([]);
   });
 
-  it('events: every validator’s stake accepted and recovered, with the amounts the elector moved', async () => {
+  it.sequential('events: every validator’s stake accepted and recovered, with the amounts the elector moved', async () => {
     const r = await get('events', { limit: '1000' });
     expect(r.status).toBe(200);
     for (const v of seed.validators!.validators) {
@@ -292,7 +294,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect(windowed.body).toMatchObject({ events: [], start_utime: round.electionId + 10_000, end_utime: null });
   });
 
-  it('complaints: the seeded complaint as the elector holds it, its votes and its fine', async () => {
+  it.sequential('complaints: the seeded complaint as the elector holds it, its votes and its fine', async () => {
     // The seed's validators file one complaint per elected set and vote it through.
     expect(complaints.size).toBeGreaterThan(0);
     const r = await get('complaints', { election_id: String(round.electionId) });
@@ -389,7 +391,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect((await get('complaints', { end_utime: String(one.complaint.createdAt - 3600) })).body.complaints).toEqual([]);
   });
 
-  it('limit cuts every list to its newest rows (default 10), the same rows in the same order as a longer page', async () => {
+  it.sequential('limit cuts every list to its newest rows (default 10), the same rows in the same order as a longer page', async () => {
     // The devnet keeps electing while this runs: each list is read under a bound that no later row can fall within
     // (utime a few seconds back; for elections and cycles, the newest id: a later one is always larger).
     const settled = String(Math.floor(Date.now() / 1000) - 5);
@@ -418,7 +420,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect(withMembers.body.elections).toHaveLength(1);
   });
 
-  it('X-No-Address-Book leaves the address book out; a false value keeps it', async () => {
+  it.sequential('X-No-Address-Book leaves the address book out; a false value keeps it', async () => {
     const plain = await get('events', {});
     expect(Object.keys(plain.body.address_book).length).toBeGreaterThan(0);
     const without = await get('events', {}, { 'X-No-Address-Book': 'true' });
@@ -431,7 +433,7 @@ describe.each(['mainnet', 'testnet'] as const)('API v3 validators on %s', (netwo
     expect((await get('events', {}, { 'X-No-Address-Book': 'false' })).body.address_book).toEqual(plain.body.address_book);
   });
 
-  it('errors: bad parameters answer 422 naming the parameter', async () => {
+  it.sequential('errors: bad parameters answer 422 naming the parameter', async () => {
     const cases: [string, Record<string, string>, string][] = [
       ['events', { stake_holder_address: 'not-an-address' }, 'stake_holder_address'],
       ['events', { type: 'stake_lost' }, 'type'],
