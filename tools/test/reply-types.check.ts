@@ -1,4 +1,4 @@
-// Compile-time checks (run by `tsc -p tools/tsconfig.json`, the package build): handler replies are limited to
+// Compile-time checks (run by the repository's type check, `npm run typecheck`): handler replies are limited to
 // the documented statuses and body shapes. Each @ts-expect-error fails the build if the error disappears.
 import type { Reply, V2Handlers } from '@tongate/stubs';
 
