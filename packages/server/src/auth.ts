@@ -102,7 +102,8 @@ export function authMiddleware(options: AuthOptions): RequestHandler {
         undefined,
       );
     }
-    const keyless: RateSubject = { subject: `ip:${clientAddress(req)}`, plan: keylessPlan };
+    // Per network, as the hosted API's two hosts count theirs: a client of both networks has the allowance on each.
+    const keyless: RateSubject = { subject: `ip:${network}:${clientAddress(req)}`, plan: keylessPlan };
     charge(keyless, res, next, verdict ? new HttpError(401, 'API key does not exist') : undefined);
   }
 

@@ -224,7 +224,12 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: 'false',
     description: 'Trust X-Forwarded-For: false | true | hop count | proxy addresses.',
   },
-  { key: 'keylessRps', env: 'TONGATE_KEYLESS_RPS', default: '1', description: 'Requests per second without a key, per client address.' },
+  {
+    key: 'keylessRps',
+    env: 'TONGATE_KEYLESS_RPS',
+    default: '1',
+    description: 'Requests per second without a key, per client address and network.',
+  },
   { key: 'keylessBurst', env: 'TONGATE_KEYLESS_BURST', default: '1', description: 'Burst without a key (window = burst / rps seconds).' },
   {
     key: 'defaultPlanRps',

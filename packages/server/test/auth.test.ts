@@ -106,6 +106,10 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
       // The keyless limit covers JSON-RPC too.
       const rpcr = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc(1) });
       expect(rpcr.status).toBe(429);
+      // Each network has its own keyless allowance, as toncenter.com and testnet.toncenter.com do.
+      const testnet = await request(server.port, { host: 'testnet.localhost', path: REST });
+      expect(testnet.status).toBe(200);
+      expect(testnet.body.result.network).toBe('testnet');
       await new Promise((r) => setTimeout(r, 1100));
       const again = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc(2) });
       expect(again.status).toBe(200);
