@@ -3,6 +3,28 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // PGlite and devnet start-up take seconds on a busy machine; test files run one at a time to keep limits exact.
 // The v2 and v3 end-to-end files (the indexer, its sales, DNS, vesting and multisig derivations, the actions of the devnet traffic and pending traces included) and the bad-input sweep run twice: on the devnet backend, and on the liteserver
 // backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
+//
+// The files that wait on the devnet's election cycle (minutes of mostly idle wall time each) are a stream of their
+// own: `npm run test:elections` runs only them, `npm test` (vitest run) everything else, so that turbo can run the two
+// side by side.
+const ELECTION_BOUND = [
+  'test/v3-validators.test.ts',
+  'test/v3-pools-single.test.ts',
+  'test/v3-pools-staking.test.ts',
+  'test/devnet-complain.test.ts',
+];
+const electionStream = process.env.TONGATE_TEST_STREAM === 'elections';
+
+/** A project's files (`'all'` or a list) in this run's stream: the election-bound ones among them, or all the others. */
+function stream(files: string[] | 'all', exclude: string[] = []) {
+  const include = electionStream
+    ? ELECTION_BOUND.filter((f) => files === 'all' || files.includes(f))
+    : files === 'all'
+      ? configDefaults.include
+      : files;
+  return { include, exclude: [...configDefaults.exclude, ...exclude, ...(electionStream ? [] : ELECTION_BOUND)] };
+}
+
 export default defineConfig({
   test: {
     hookTimeout: 120_000,
@@ -13,7 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'devnet',
-          exclude: [...configDefaults.exclude, 'test/liteserver-*.test.ts'],
+          ...stream('all', ['test/liteserver-*.test.ts']),
           env: { TONGATE_TEST_BACKEND: 'devnet' },
         },
       },
@@ -21,7 +43,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'liteserver',
-          include: [
+          ...stream([
             'test/v2-rest.test.ts',
             'test/v2-clients.test.ts',
             'test/v2-dns-post.test.ts',
@@ -37,7 +59,7 @@ export default defineConfig({
             'test/bad-input-sweep.test.ts',
             'test/streaming.test.ts',
             'test/liteserver-*.test.ts',
-          ],
+          ]),
           env: { TONGATE_TEST_BACKEND: 'liteserver' },
         },
       },

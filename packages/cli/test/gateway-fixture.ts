@@ -20,7 +20,7 @@ export const TEST_BACKEND: TestBackend = process.env.TONGATE_TEST_BACKEND === 'l
 
 /**
  * Ports handed out by freePort come from below the kernel's ephemeral range (32768+ on Linux), split per vitest
- * worker. A port found free by binding port 0 and closing it raced every other listen(0) in the run (the devnet
+ * worker (and stream). A port found free by binding port 0 and closing it raced every other listen(0) in the run (the devnet
  * liteservers, other workers' servers): one could take it before the gateway bound it (EADDRINUSE in CI). Here
  * listen(0) never picks these ports and no two workers share a slice, so the port stays ours. (The liteserver
  * package's tests take theirs from 16000–19999.)
@@ -28,7 +28,10 @@ export const TEST_BACKEND: TestBackend = process.env.TONGATE_TEST_BACKEND === 'l
 const PORT_SLICE = 500;
 const PORT_BASE = 20_000;
 const SLICES = 24; // 20000..31999
-const workerSlice = (Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) % SLICES;
+// The election-bound files run in a vitest process of their own beside the others (vitest.config.ts): its workers
+// take the upper half of the slices.
+const streamOffset = process.env.TONGATE_TEST_STREAM === 'elections' ? SLICES / 2 : 0;
+const workerSlice = ((Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) + streamOffset) % SLICES;
 let nextPortOffset = Math.floor(Math.random() * PORT_SLICE);
 
 function bindable(port: number): Promise<boolean> {
