@@ -4,10 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // The v2 and v3 end-to-end files (the indexer, its sales, DNS, vesting and multisig derivations, the actions of the devnet traffic and pending traces included) and the bad-input sweep run twice: on the devnet backend, and on the liteserver
 // backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
 //
-// `npm test` of the repository runs these files as three vitest processes side by side (package.json, turbo): the
-// devnet backend's (`vitest run --project devnet`), the liteserver backend's (`--project liteserver`), and the files
-// that wait on the devnet's election cycle (minutes of mostly idle wall time each) on both backends
-// (`TONGATE_TEST_STREAM=elections vitest run`, which runs only those; every other run leaves them out).
+// The files that wait on the devnet's election cycle (minutes of mostly idle wall time each) are a stream of their
+// own: `npm run test:elections` runs only them, `npm test` (vitest run) everything else, so that turbo can run the two
+// side by side.
 const ELECTION_BOUND = [
   'test/v3-validators.test.ts',
   'test/v3-pools-single.test.ts',

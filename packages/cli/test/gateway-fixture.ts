@@ -28,16 +28,10 @@ export const TEST_BACKEND: TestBackend = process.env.TONGATE_TEST_BACKEND === 'l
 const PORT_SLICE = 500;
 const PORT_BASE = 20_000;
 const SLICES = 24; // 20000..31999
-// The cli's test files run as three vitest processes side by side (vitest.config.ts, package.json): the devnet
-// backend's, the liteserver backend's and the election-bound ones of both. Each takes a third of the slices.
-const STREAM_SLICES = SLICES / 3;
-const streamOffset =
-  process.env.TONGATE_TEST_STREAM === 'elections'
-    ? 2 * STREAM_SLICES
-    : process.env.TONGATE_TEST_BACKEND === 'liteserver'
-      ? STREAM_SLICES
-      : 0;
-const workerSlice = ((Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) % STREAM_SLICES) + streamOffset;
+// The election-bound files run in a vitest process of their own beside the others (vitest.config.ts): its workers
+// take the upper half of the slices.
+const streamOffset = process.env.TONGATE_TEST_STREAM === 'elections' ? SLICES / 2 : 0;
+const workerSlice = ((Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) + streamOffset) % SLICES;
 let nextPortOffset = Math.floor(Math.random() * PORT_SLICE);
 
 function bindable(port: number): Promise<boolean> {
