@@ -37,8 +37,8 @@ describe('tongate devnet complain', () => {
   let token: string;
   let devnet: Devnet;
   beforeAll(async () => {
-    process.env.TONGATE_DATA_DIR = dataDir;
-    delete process.env.DATABASE_URL;
+    vi.stubEnv('TONGATE_DATA_DIR', dataDir);
+    vi.stubEnv('DATABASE_URL', undefined);
     store = await openIndexStore({ dataDir });
     await store.migrate();
     devnet = await createDevnet({
@@ -51,6 +51,7 @@ describe('tongate devnet complain', () => {
     writeAdminFile(dataDir, `http://127.0.0.1:${admin.port}`, token);
   });
   afterAll(async () => {
+    vi.unstubAllEnvs();
     removeAdminFile(dataDir, token);
     await admin?.close(500);
     await devnet?.close();

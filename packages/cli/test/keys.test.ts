@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdminApp, listen, newAdminToken, readAdminFile, removeAdminFile, writeAdminFile, type RunningServer } from '@tongate/server';
 import { hashKey, type Store } from '@tongate/store';
 import { openIndexStore } from '@tongate/read-model';
@@ -18,10 +18,14 @@ const keyOf = (out: string) => /(tgk_[A-Za-z0-9_-]+)/.exec(out)?.[1];
 describe('tongate keys (embedded database, no server running)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-cli-'));
   beforeAll(() => {
-    process.env.TONGATE_DATA_DIR = dataDir;
-    delete process.env.DATABASE_URL;
+    // The commands read their database from the environment; restored after the suite (vi.unstubAllEnvs).
+    vi.stubEnv('TONGATE_DATA_DIR', dataDir);
+    vi.stubEnv('DATABASE_URL', undefined);
   });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => {
+    vi.unstubAllEnvs();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('creates, lists, rotates and revokes', async () => {
     const created = await run(['keys', 'create', '--network', 'mainnet', '--rps', '10', '--label', 'ci']);
@@ -69,8 +73,9 @@ describe('tongate keys through a running server (admin endpoint)', () => {
   let admin: RunningServer;
   let token: string;
   beforeAll(async () => {
-    process.env.TONGATE_DATA_DIR = dataDir;
-    delete process.env.DATABASE_URL;
+    // The commands read their database from the environment; restored after the suite (vi.unstubAllEnvs).
+    vi.stubEnv('TONGATE_DATA_DIR', dataDir);
+    vi.stubEnv('DATABASE_URL', undefined);
     // The "server" holds the embedded database open, as `tongate start` does.
     store = await openIndexStore({ dataDir });
     await store.migrate();
@@ -80,6 +85,7 @@ describe('tongate keys through a running server (admin endpoint)', () => {
   });
   afterEach(() => {});
   afterAll(async () => {
+    vi.unstubAllEnvs();
     removeAdminFile(dataDir, token);
     await admin.close(500);
     await store.close();
