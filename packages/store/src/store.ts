@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { openPglite } from './pglite-cluster.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { chainMigrationProvider } from './chain-migrations.js';
 import { CopyingClient } from './copy.js';
@@ -102,9 +101,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   } else {
     kind = 'pglite';
     const dir = path.resolve(options.dataDir ?? './data', 'pglite');
-    mkdirSync(dir, { recursive: true });
     // int8 as text, as node-postgres returns it: lts and shards exceed 2^53.
-    const pglite = await PGlite.create(dir, { parsers: { 20: (text: string) => text } });
+    const pglite = await openPglite(dir, { parsers: { 20: (text: string) => text } });
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   }
   const chainDbs = new Map<NetworkName, Kysely<ChainDatabase>>();
