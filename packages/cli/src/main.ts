@@ -2,13 +2,11 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, readAdminFile, settingsTableMarkdown, type Config, type Network } from '@tongate/server';
-import { openKeyAdmin, RemoteKeyAdmin } from './key-admin.js';
-import { actionsCommand, ActionsUsageError } from './actions-command.js';
+import type { KeyAdmin, RemoteKeyAdmin } from './key-admin.js';
 import { keysTable, streamPlanText } from './format.js';
-import { startIndexProcess } from './index-command.js';
-import { startGateway } from './start.js';
-import { startDevnetLiteserver } from './devnet-liteserver.js';
-import { devnetElectionTiming } from '@tongate/devnet';
+
+// Each command imports what it runs when it runs (the server and devnets, the store, the classifier): `--help`, a
+// usage error or `actions classify` does not load the whole service first.
 
 /** An option of a command: `--name <value>` (string) or `--name` (boolean), with the words its help prints. */
 interface OptionSpec {
@@ -71,7 +69,8 @@ function network(raw: string | undefined): Network {
 const str = (v: string | string[] | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 const strs = (v: string | string[] | boolean | undefined): string[] => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []);
 
-async function withKeyAdmin<T>(config: Config, use: (admin: Awaited<ReturnType<typeof openKeyAdmin>>) => Promise<T>): Promise<T> {
+async function withKeyAdmin<T>(config: Config, use: (admin: KeyAdmin) => Promise<T>): Promise<T> {
+  const { openKeyAdmin } = await import('./key-admin.js');
   const admin = await openKeyAdmin(config);
   try {
     return await use(admin);
@@ -82,6 +81,7 @@ async function withKeyAdmin<T>(config: Config, use: (admin: Awaited<ReturnType<t
 
 async function runningServer(config: Config, hint: string): Promise<RemoteKeyAdmin> {
   const adminFile = readAdminFile(config.dataDir);
+  const { RemoteKeyAdmin } = await import('./key-admin.js');
   const remote = adminFile ? new RemoteKeyAdmin(adminFile) : undefined;
   if (!remote || !(await remote.ping())) throw new UsageError(`no running server found for data dir ${config.dataDir}; ${hint}`);
   return remote;
@@ -110,6 +110,7 @@ const COMMANDS: CommandSpec[] = [
     options: { seed: { type: 'boolean', help: 'make realistic activity on each devnet once started' } },
     async run({ values, out, config: readConfig }) {
       const config = readConfig();
+      const { startGateway } = await import('./start.js');
       const gateway = await startGateway(config, { seed: values.seed === true });
       const mainnetPort = config.mainnet.port || gateway.servers[0]?.port;
       const testnetPort = config.testnet.port || mainnetPort;
@@ -290,6 +291,10 @@ const COMMANDS: CommandSpec[] = [
       const host = str(values.host) ?? '127.0.0.1';
       const configOut = str(values['config-out']);
       const config = readConfig();
+      const [{ startDevnetLiteserver }, { devnetElectionTiming }] = await Promise.all([
+        import('./devnet-liteserver.js'),
+        import('@tongate/devnet'),
+      ]);
       const running = await startDevnetLiteserver({
         network: net,
         dataDir: path.resolve(config.dataDir, 'devnet-liteserver'),
@@ -317,6 +322,7 @@ const COMMANDS: CommandSpec[] = [
     options: { network: NETWORK_OPTION('the network to index (required)') },
     async run({ values, out, config }) {
       const net = network(str(values.network));
+      const { startIndexProcess } = await import('./index-command.js');
       const running = await startIndexProcess(config(), net);
       out(`tongate indexer for ${net} is running`);
       exitOnSignal(() => running.close());
@@ -336,9 +342,14 @@ const COMMANDS: CommandSpec[] = [
     positionals: 1,
     summary: 'classify the trace of a golden fixture file; prints its v3 actions as JSON',
     options: {},
-    run({ positionals, out }) {
+    async run({ positionals, out }) {
       if (positionals.length === 0) throw new UsageError('missing argument <fixture.json>');
-      actionsCommand(['classify', ...positionals], out);
+      const { actionsCommand, ActionsUsageError } = await import('./actions-command.js');
+      try {
+        actionsCommand(['classify', ...positionals], out);
+      } catch (err) {
+        throw err instanceof ActionsUsageError ? new UsageError(err.message) : err;
+      }
     },
   },
 ];
@@ -445,7 +456,7 @@ export async function main(argv: string[], out: (s: string) => void = console.lo
     await cmd.run({ values, positionals, out, config: () => loadConfig() });
     return 0;
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof ActionsUsageError) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
       // One line saying what is wrong and one of usage; --help has the rest.
       const usage = cmd
         ? `usage: ${usageLine(cmd)}  ('tongate ${cmd.path.join(' ')} --help' for details)`
