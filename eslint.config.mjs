@@ -31,7 +31,9 @@ export default tseslint.config(
     files: ['packages/*/src/**/*.ts', 'packages/*/test/**/*.ts', 'bench/**/*.ts'],
     languageOptions: {
       parser: tseslint.parser,
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One program over the root tsconfig (the type check's, which includes every file linted here): a project
+      // service would build one per package tsconfig, each loading the shared declarations again (2.5 times the CPU).
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
     plugins: { '@typescript-eslint': tseslint.plugin },
     // Directives written for rules this config does not turn on are not errors.
