@@ -23,7 +23,6 @@ import { domainOperations, INDEX_DOMAINS, type IndexDomainOperations } from '@to
 import { accountOperations, type AccountOperations } from './accounts.js';
 import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
-import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
 import { jettonOperations, type JettonOperations } from './jettons.js';
 import { metadataOperations, type MetadataOperations } from './metadata.js';
@@ -40,7 +39,6 @@ export type IndexedOperations = BlockOperations &
   NftOperations &
   MetadataOperations &
   SalesOperations &
-  DnsOperations &
   TraceOperations &
   ActionOperations &
   IndexDomainOperations;
@@ -86,7 +84,6 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...nftOperations(db, testnet),
     ...metadataOperations(db),
     ...salesOperations(db, testnet),
-    ...dnsOperations(db, testnet),
     ...domainOperations(INDEX_DOMAINS, db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

@@ -1,5 +1,6 @@
 import { openStore, type Store, type StoreOptions } from '@tongate/store';
 import type { AnyIndexDomain, OperationsOf } from '../index-domain.js';
+import { dnsDomain } from './dns.js';
 import { multisigDomain } from './multisig.js';
 import { poolsDomain } from './pools/index.js';
 import { validatorsDomain } from './validators/index.js';
@@ -12,7 +13,7 @@ import { vestingDomain } from './vesting.js';
  * serves their operations (`indexedOperations`). Order matters only to the derivations: a later one may read an
  * earlier one's rows.
  */
-export const INDEX_DOMAINS = [vestingDomain, multisigDomain, validatorsDomain, poolsDomain] as const;
+export const INDEX_DOMAINS = [dnsDomain, vestingDomain, multisigDomain, validatorsDomain, poolsDomain] as const;
 
 /** The v3 operations the registered domains serve, which handlers-v3 adds to its own. */
 export type IndexDomainOperations = OperationsOf<typeof INDEX_DOMAINS>;
@@ -22,6 +23,7 @@ export function openIndexStore(options: StoreOptions, domains: readonly AnyIndex
   return openStore({ ...options, chainMigrations: [...(options.chainMigrations ?? []), ...domains.map((domain) => domain.migrations)] });
 }
 
+export * from './dns.js';
 export * from './multisig.js';
 export * from './pools/index.js';
 export * from './validators/index.js';

@@ -1,15 +1,14 @@
 import type { Kysely, Migration } from 'kysely';
 import { traceMigrations } from './traces.js';
-import { dnsMigrations } from './dns.js';
 import { salesMigrations } from './sales.js';
 import { tokenMigrations } from './tokens.js';
 
 /**
- * The chain tables of the domains beyond the core ones that the store declares (traces, tokens, DNS, sales): each
+ * The chain tables of the domains beyond the core ones that the store declares (traces, tokens, sales): each
  * keeps its table types and migrations in its own file here, listed in `DOMAIN_MIGRATIONS` and `ChainDatabase`
  * (chain-schema.ts). A domain declared whole in one module (`@tongate/read-model`, `src/domains/`) keeps its tables
  * there instead, and its migrations reach the store through `StoreOptions.chainMigrations`. The ones here are read
- * beyond their own operations (the address book reads DNS, sales read NFT items and token metadata, the stream and
+ * beyond their own operations (sales read NFT items and token metadata, the stream and
  * pending traces read traces and actions), so they are not one module's to declare.
  *
  * Migration names are `<number>_<domain>_<what>`, with a number range per domain so that names sort in the order
@@ -23,4 +22,4 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
-export const DOMAIN_MIGRATIONS: DomainMigrations[] = [traceMigrations, tokenMigrations, salesMigrations, dnsMigrations];
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [traceMigrations, tokenMigrations, salesMigrations];
