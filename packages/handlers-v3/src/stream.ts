@@ -12,7 +12,7 @@ import type {
   WireTransaction,
 } from '@tongate/streaming';
 import { sql, type Kysely } from 'kysely';
-import { tokenMetadata } from './indexed/metadata.js';
+import { tokenMetadata } from '@tongate/read-model';
 import { MAX_TRACE_TRANSACTIONS, traceTree } from './indexed/traces.js';
 import { transactionsReply } from './indexed/transactions.js';
 import type { PendingEntry } from './pending/store.js';

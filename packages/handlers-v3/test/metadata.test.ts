@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dropSchema, type Store } from '@tongate/store';
 import { openIndexStore } from '@tongate/read-model';
-import { tokenMetadata } from '../src/indexed/metadata.js';
+import { tokenMetadata } from '@tongate/read-model';
 
 let store: Store;
 const dir = mkdtempSync(path.join(tmpdir(), 'tongate-metadata-read-'));

@@ -43,9 +43,6 @@ export type IndexedOperations = BlockOperations &
   ActionOperations &
   IndexDomainOperations;
 
-export { readNftItems } from './nfts.js';
-export { tokenMetadata } from './metadata.js';
-
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
   db: Kysely<ChainDatabase>;

@@ -3,8 +3,7 @@ import type { ChainDatabase, DnsAuctionsTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
 import { addressBook } from '@tongate/read-model';
-import { tokenMetadata } from './metadata.js';
-import { readNftItems } from './nfts.js';
+import { readNftItems, tokenMetadata } from '@tongate/read-model';
 import { rawAddress, rawAddresses } from '@tongate/read-model';
 
 export type SalesOperations = Pick<V3Handlers, 'getNftSales' | 'getDnsActiveAuctions'>;

@@ -4,7 +4,7 @@ import { decodeMessageBody } from '@tongate/tlb';
 import { Cell } from '@ton/core';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { addressBook } from '@tongate/read-model';
-import { tokenMetadata } from './metadata.js';
+import { tokenMetadata } from '@tongate/read-model';
 import { window, type Page } from '@tongate/read-model';
 
 /** What the jetton and NFT lists share: the event tables' window and order, decoded payloads, the reply's books. */
