@@ -11,7 +11,15 @@ import { WalletContractV4 } from '@ton/ton';
 import { TON_DNS_COLLECTION } from '@tongate/contracts';
 import { createDevnet, dns, walletTransferBoc, signerFromSeed, type Devnet, type SeedSummary } from '@tongate/devnet';
 import { dropSchema, type Store } from '@tongate/store';
-import { dnsDerivation, dnsEntryOf, openIndexStore, withDomainTables, type DnsTables, type IndexTables } from '@tongate/read-model';
+import {
+  dnsDerivation,
+  dnsEntryOf,
+  openIndexStore,
+  withDomainTables,
+  type DnsTables,
+  type IndexTables,
+  type SalesTables,
+} from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTonCollection } from '@tongate/read-model';
@@ -156,7 +164,7 @@ describe('trustedTonCollection follows config param 4', () => {
 describe('dns derivation over the seeded devnet', () => {
   let devnet: Devnet;
   let store: Store;
-  let db: Kysely<IndexTables<DnsTables>>;
+  let db: Kysely<IndexTables<DnsTables & SalesTables>>;
   let seed: SeedSummary;
   let forged: Address;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-dns-'));
@@ -168,8 +176,8 @@ describe('dns derivation over the seeded devnet', () => {
     forged = await deployForgedItem(devnet, seed);
     store = await openIndexStore({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined, schema });
     await store.migrate();
-    // The DNS domain's tables are in the network's schema beside the store's (openIndexStore migrated them).
-    db = withDomainTables<DnsTables>(store.chain('mainnet'));
+    // The DNS and sales domains' tables are in the network's schema beside the store's (openIndexStore migrated them).
+    db = withDomainTables<DnsTables & SalesTables>(store.chain('mainnet'));
     const indexer = new Indexer({ chain: devnet, db: store.chain('mainnet'), pollMs: 10, retryMs: 10, derivations: defaultDerivations() });
     await indexer.start();
     await indexer.waitFor(seed.lastBlock.seqno, 60_000);

@@ -1,5 +1,4 @@
 import type { ColumnType } from 'kysely';
-import type { SalesTables } from './chain/sales.js';
 import type { TokenTables } from './chain/tokens.js';
 import type { TracesTables } from './chain/traces.js';
 
@@ -165,11 +164,11 @@ export interface IndexerCursorTable {
 }
 
 /**
- * The chain tables of a network the store declares. Domains beyond the core (traces, tokens, sales)
+ * The chain tables of a network the store declares. Domains beyond the core (traces and tokens)
  * declare their tables in `chain/<domain>.ts` and are added here with `extends`, one name each. A domain declared
  * in `@tongate/read-model` (`src/domains/`) adds its tables to this type where it reads them (`withTables`).
  */
-export interface ChainDatabase extends TracesTables, TokenTables, SalesTables {
+export interface ChainDatabase extends TracesTables, TokenTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

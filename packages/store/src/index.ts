@@ -8,4 +8,3 @@ export type * from './chain-schema.js';
 export type { DdlRunner, DomainMigrations } from './chain/index.js';
 export type * from './chain/traces.js';
 export type * from './chain/tokens.js';
-export type * from './chain/sales.js';

@@ -27,7 +27,6 @@ import { messageOperations, type MessageOperations } from './messages.js';
 import { jettonOperations, type JettonOperations } from './jettons.js';
 import { metadataOperations, type MetadataOperations } from './metadata.js';
 import { nftOperations, type NftOperations } from './nfts.js';
-import { salesOperations, type SalesOperations } from './sales.js';
 import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
@@ -38,7 +37,6 @@ export type IndexedOperations = BlockOperations &
   JettonOperations &
   NftOperations &
   MetadataOperations &
-  SalesOperations &
   TraceOperations &
   ActionOperations &
   IndexDomainOperations;
@@ -80,7 +78,6 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...jettonOperations(db, testnet),
     ...nftOperations(db, testnet),
     ...metadataOperations(db),
-    ...salesOperations(db, testnet),
     ...domainOperations(INDEX_DOMAINS, db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

@@ -1,6 +1,5 @@
 import { domainDerivations, INDEX_DOMAINS, type AnyIndexDomain, type BlockDerivation } from '@tongate/read-model';
 import { traceDerivation } from './traces.js';
-import { salesDerivation } from './sales.js';
 import { tokensDerivation } from './tokens.js';
 
 /**
@@ -16,5 +15,5 @@ export type { BlockDerivation, DerivationContext } from '@tongate/read-model';
  * folder's, then those of `domains` (the registered index domains unless told otherwise).
  */
 export function defaultDerivations(domains: readonly AnyIndexDomain[] = INDEX_DOMAINS): BlockDerivation[] {
-  return [traceDerivation(), tokensDerivation(), salesDerivation, ...domainDerivations(domains)];
+  return [traceDerivation(), tokensDerivation(), ...domainDerivations(domains)];
 }

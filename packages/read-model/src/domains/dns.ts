@@ -14,6 +14,7 @@ import { newestStates, type BlockDerivation, type McBlockBatch } from '../block.
 import { trustedTonCollection } from '../dns-trust.js';
 import { indexDomain, withDomainTables, type IndexTables } from '../index-domain.js';
 import { page } from '../params.js';
+import type { SalesTables } from './sales/tables.js';
 
 /** int8 / numeric: written as bigint, number or string, read as a decimal string. */
 type Int64 = ColumnType<string, bigint | number | string, bigint | number | string>;
@@ -160,7 +161,13 @@ export function dnsEntryOf(state: LatestState, trusted: TrustedDnsCollection | n
   };
 }
 
-export function dnsDerivation(): BlockDerivation<DnsChanges, IndexTables<DnsTables>> {
+/**
+ * The tables the derivation reads and writes: its own, and the sales domain's `dns_auctions`, whose rows of items
+ * found not genuine the recheck pass removes with their `dns_entries` rows.
+ */
+type DnsDerivationTables = DnsTables & SalesTables;
+
+export function dnsDerivation(): BlockDerivation<DnsChanges, IndexTables<DnsDerivationTables>> {
   return {
     name: 'dns',
     async prepare(batch, db, ctx) {
@@ -213,7 +220,7 @@ export function dnsDerivation(): BlockDerivation<DnsChanges, IndexTables<DnsTabl
  * rows and ends at once.
  */
 async function recheckPage(
-  db: Kysely<IndexTables<DnsTables>>,
+  db: Kysely<IndexTables<DnsDerivationTables>>,
   trusted: TrustedDnsCollection,
   inBatch: Set<string>,
 ): Promise<DnsChanges['recheck']> {
