@@ -11,8 +11,8 @@ import type {
   WireTraceNode,
   WireTransaction,
 } from '@tongate/streaming';
-import { sql, type Kysely } from 'kysely';
-import { tokenMetadata } from '@tongate/read-model';
+import type { Kysely } from 'kysely';
+import { jettonWalletStates, tokenMetadata } from '@tongate/read-model';
 import { MAX_TRACE_TRANSACTIONS, traceTree } from './indexed/traces.js';
 import { transactionsReply } from './indexed/transactions.js';
 import type { PendingEntry } from './pending/store.js';
@@ -122,19 +122,7 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
       } satisfies AccountStateItem);
   }
   const accounts = [...lastOf.keys()];
-  const wallets = await db
-    .selectFrom('jetton_wallets')
-    .select([
-      'address',
-      sql<string>`balance::text`.as('balance'),
-      'owner',
-      'jetton',
-      sql<string>`last_transaction_lt::text`.as('last_transaction_lt'),
-      'code_hash',
-      'data_hash',
-    ])
-    .where('address', 'in', accounts)
-    .execute();
+  const wallets = await jettonWalletStates(db, accounts);
   for (const w of wallets) items.push({ kind: 'jetton', finality: 'finalized', jetton: { ...w } } satisfies JettonItem);
   // Metadata of every token contract the block's events name (jetton masters and wallets, NFT collections and items),
   // read once per block for whichever subscribers asked for it.

@@ -12,8 +12,6 @@ export * from './address-book.js';
 export * from './interfaces.js';
 export * from './dns-trust.js';
 export * from './params.js';
-export * from './nft-items.js';
-export * from './token-metadata.js';
 export * from './rows.js';
 export * from './wire.js';
 export * from './block.js';

@@ -1,5 +1,4 @@
 import type { ColumnType } from 'kysely';
-import type { TokenTables } from './chain/tokens.js';
 import type { TracesTables } from './chain/traces.js';
 
 /**
@@ -164,11 +163,11 @@ export interface IndexerCursorTable {
 }
 
 /**
- * The chain tables of a network the store declares. Domains beyond the core (traces and tokens)
+ * The chain tables of a network the store declares. Domains beyond the core (traces)
  * declare their tables in `chain/<domain>.ts` and are added here with `extends`, one name each. A domain declared
  * in `@tongate/read-model` (`src/domains/`) adds its tables to this type where it reads them (`withTables`).
  */
-export interface ChainDatabase extends TracesTables, TokenTables {
+export interface ChainDatabase extends TracesTables {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

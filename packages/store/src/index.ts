@@ -7,4 +7,3 @@ export type { Database, NetworkName } from './schema.js';
 export type * from './chain-schema.js';
 export type { DdlRunner, DomainMigrations } from './chain/index.js';
 export type * from './chain/traces.js';
-export type * from './chain/tokens.js';

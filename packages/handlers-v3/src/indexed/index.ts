@@ -24,9 +24,6 @@ import { accountOperations, type AccountOperations } from './accounts.js';
 import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
-import { jettonOperations, type JettonOperations } from './jettons.js';
-import { metadataOperations, type MetadataOperations } from './metadata.js';
-import { nftOperations, type NftOperations } from './nfts.js';
 import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
@@ -34,9 +31,6 @@ export type IndexedOperations = BlockOperations &
   TransactionOperations &
   MessageOperations &
   AccountOperations &
-  JettonOperations &
-  NftOperations &
-  MetadataOperations &
   TraceOperations &
   ActionOperations &
   IndexDomainOperations;
@@ -75,9 +69,6 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...accountOperations(db, testnet),
     ...traceOperations(db, testnet),
     ...actionOperations(db, testnet),
-    ...jettonOperations(db, testnet),
-    ...nftOperations(db, testnet),
-    ...metadataOperations(db),
     ...domainOperations(INDEX_DOMAINS, db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

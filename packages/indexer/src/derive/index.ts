@@ -1,6 +1,5 @@
 import { domainDerivations, INDEX_DOMAINS, type AnyIndexDomain, type BlockDerivation } from '@tongate/read-model';
 import { traceDerivation } from './traces.js';
-import { tokensDerivation } from './tokens.js';
 
 /**
  * Data derived from the chain rows of each masterchain block (traces and actions, jetton and NFT state, DNS
@@ -15,5 +14,5 @@ export type { BlockDerivation, DerivationContext } from '@tongate/read-model';
  * folder's, then those of `domains` (the registered index domains unless told otherwise).
  */
 export function defaultDerivations(domains: readonly AnyIndexDomain[] = INDEX_DOMAINS): BlockDerivation[] {
-  return [traceDerivation(), tokensDerivation(), ...domainDerivations(domains)];
+  return [traceDerivation(), ...domainDerivations(domains)];
 }

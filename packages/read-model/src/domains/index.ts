@@ -2,6 +2,7 @@ import { openStore, type Store, type StoreOptions } from '@tongate/store';
 import type { AnyIndexDomain, OperationsOf } from '../index-domain.js';
 import { dnsDomain } from './dns.js';
 import { salesDomain } from './sales/index.js';
+import { tokensDomain } from './tokens/index.js';
 import { multisigDomain } from './multisig.js';
 import { poolsDomain } from './pools/index.js';
 import { validatorsDomain } from './validators/index.js';
@@ -14,7 +15,7 @@ import { vestingDomain } from './vesting.js';
  * serves their operations (`indexedOperations`). Order matters only to the derivations: a later one may read an
  * earlier one's rows.
  */
-export const INDEX_DOMAINS = [salesDomain, dnsDomain, vestingDomain, multisigDomain, validatorsDomain, poolsDomain] as const;
+export const INDEX_DOMAINS = [tokensDomain, salesDomain, dnsDomain, vestingDomain, multisigDomain, validatorsDomain, poolsDomain] as const;
 
 /** The v3 operations the registered domains serve, which handlers-v3 adds to its own. */
 export type IndexDomainOperations = OperationsOf<typeof INDEX_DOMAINS>;
@@ -28,5 +29,6 @@ export * from './dns.js';
 export * from './multisig.js';
 export * from './pools/index.js';
 export * from './sales/index.js';
+export * from './tokens/index.js';
 export * from './validators/index.js';
 export * from './vesting.js';

@@ -1,14 +1,12 @@
 import type { Kysely, Migration } from 'kysely';
 import { traceMigrations } from './traces.js';
-import { tokenMigrations } from './tokens.js';
 
 /**
- * The chain tables of the domains beyond the core ones that the store declares (traces and tokens): each keeps its
- * table types and migrations in its own file here, listed in `DOMAIN_MIGRATIONS` and `ChainDatabase`
- * (chain-schema.ts). A domain declared whole in one module (`@tongate/read-model`, `src/domains/`) keeps its tables
- * there instead, and its migrations reach the store through `StoreOptions.chainMigrations`. The ones here are read
- * beyond their own operations (many v3 replies attach token metadata, the stream and pending traces read traces and
- * actions), so they are not one module's to declare.
+ * The chain tables of the domain beyond the core ones that the store declares, traces and actions: its table types
+ * and migrations are in their own file here, listed in `DOMAIN_MIGRATIONS` and `ChainDatabase` (chain-schema.ts).
+ * A domain declared whole in one module (`@tongate/read-model`, `src/domains/`) keeps its tables there instead, and
+ * its migrations reach the store through `StoreOptions.chainMigrations`. Traces and actions are read beyond their
+ * own operations (the stream, pending traces, the token events' trace ids), so they are not one module's to declare.
  *
  * Migration names are `<number>_<domain>_<what>`, with a number range per domain so that names sort in the order
  * they were written: 0001–0099 core, 0100 traces and actions, 0200 jettons and NFTs, 0300 DNS, multisig, vesting and
@@ -21,4 +19,4 @@ export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<u
 
 export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
-export const DOMAIN_MIGRATIONS: DomainMigrations[] = [traceMigrations, tokenMigrations];
+export const DOMAIN_MIGRATIONS: DomainMigrations[] = [traceMigrations];

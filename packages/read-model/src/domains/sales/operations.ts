@@ -5,9 +5,9 @@ import type { Kysely, Selectable } from 'kysely';
 import { rawAddress } from '../../address.js';
 import { addressBook } from '../../address-book.js';
 import type { IndexTables } from '../../index-domain.js';
-import { readNftItems } from '../../nft-items.js';
 import { rawAddresses } from '../../params.js';
-import { tokenMetadata } from '../../token-metadata.js';
+import { tokenMetadata } from '../tokens/metadata.js';
+import { readNftItems } from '../tokens/nfts.js';
 import type { DnsAuctionsTable, SalesTables } from './tables.js';
 
 export type SalesOperations = Pick<V3Handlers, 'getNftSales' | 'getDnsActiveAuctions'>;
