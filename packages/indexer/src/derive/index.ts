@@ -3,9 +3,10 @@ import { traceDerivation } from './traces.js';
 
 /**
  * Data derived from the chain rows of each masterchain block (traces and actions, jetton and NFT state, DNS
- * records, vesting wallets, validator elections, pools, …). The derivation interface is the read model's (`BlockDerivation`, its
- * block.ts), so that a domain declared whole there (`INDEX_DOMAINS`) brings its own; the domains whose tables the
- * store declares have one module each in this folder, listed in `defaultDerivations`.
+ * records, vesting wallets, validator elections, pools, …). The derivation interface is the read model's
+ * (`BlockDerivation`, its block.ts), so that a domain declared whole there (`INDEX_DOMAINS`) brings its own; traces
+ * and actions, whose tables the store declares, are derived in this folder (traces.ts, trace-classify.ts) and run
+ * first in `defaultDerivations`.
  */
 export type { BlockDerivation, DerivationContext } from '@tongate/read-model';
 
