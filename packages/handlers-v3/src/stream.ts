@@ -14,7 +14,7 @@ import type {
 import type { Kysely } from 'kysely';
 import { jettonWalletStates, tokenMetadata } from '@tongate/read-model';
 import { MAX_TRACE_TRANSACTIONS, traceTree } from './indexed/traces.js';
-import { transactionsReply } from './indexed/transactions.js';
+import { transactionsReply } from '@tongate/read-model';
 import type { PendingEntry } from './pending/store.js';
 import { traceAt } from './pending/trace.js';
 

@@ -5,7 +5,7 @@ import { ApiError, type RequestContext, type V3Handlers } from '@tongate/stubs';
 import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { addressBook } from '@tongate/read-model';
 import { page, rawAddress, storedHashes, window } from '@tongate/read-model';
-import { transactionsReply } from './transactions.js';
+import { transactionsReply } from '@tongate/read-model';
 
 export type ActionOperations = Pick<V3Handlers, 'getActions'>;
 

@@ -5,7 +5,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { actionAddresses, formatAction, supportedTypes, transactionsOfMessages, visibleCondition } from './actions.js';
 import { addressBook } from '@tongate/read-model';
 import { page, rawAddress, storedHashes, window } from '@tongate/read-model';
-import { transactionsReply } from './transactions.js';
+import { transactionsReply } from '@tongate/read-model';
 
 export type TraceOperations = Pick<V3Handlers, 'getTraces' | 'getEvents'>;
 
