@@ -5,5 +5,4 @@ export { PGliteDialect } from './pglite-dialect.js';
 export { copyRows, type CopyType } from './copy.js';
 export type { Database, NetworkName } from './schema.js';
 export type * from './chain-schema.js';
-export type { DdlRunner, DomainMigrations } from './chain/index.js';
-export type * from './chain/traces.js';
+export type { DdlRunner, DomainMigrations } from './chain-migrations.js';

@@ -20,7 +20,7 @@ import {
   type OutAction,
 } from '@ton/core';
 import type { Kysely } from 'kysely';
-import { actionTypeList } from '../indexed/actions.js';
+import { actionTypeList } from '@tongate/read-model';
 import { addressBook } from '@tongate/read-model';
 import { tokenMetadata } from '@tongate/read-model';
 import { pendingEntryOf } from '../pending/trace.js';

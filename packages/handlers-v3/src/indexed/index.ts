@@ -21,19 +21,11 @@ import { requestTimeoutMs } from '../reply-settings.js';
 import type { Kysely } from 'kysely';
 import { domainOperations, INDEX_DOMAINS, type IndexDomainOperations } from '@tongate/read-model';
 import { accountOperations, type AccountOperations } from './accounts.js';
-import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
 import { messageOperations, type MessageOperations } from './messages.js';
-import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
-export type IndexedOperations = BlockOperations &
-  TransactionOperations &
-  MessageOperations &
-  AccountOperations &
-  TraceOperations &
-  ActionOperations &
-  IndexDomainOperations;
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & IndexDomainOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -67,8 +59,6 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
-    ...traceOperations(db, testnet),
-    ...actionOperations(db, testnet),
     ...domainOperations(INDEX_DOMAINS, db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

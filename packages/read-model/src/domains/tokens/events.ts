@@ -80,13 +80,6 @@ export function decodedPayload(boc: string | null): Record<string, unknown> | nu
   }
 }
 
-/** The trace of each event's transaction (as the traces index has it; null for one it does not hold yet). */
-export async function traceIds(db: Kysely<ChainDatabase>, txHashes: string[]): Promise<Map<string, string>> {
-  if (txHashes.length === 0) return new Map();
-  const rows = await db.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', txHashes).execute();
-  return new Map(rows.map((r) => [r.tx_hash, r.trace_id]));
-}
-
 /** address_book and metadata of a token list's addresses. */
 export async function books(
   db: Kysely<ChainDatabase>,

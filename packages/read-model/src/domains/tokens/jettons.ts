@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
 import { rawAddress } from '../../address.js';
 import { withDomainTables, type IndexTables } from '../../index-domain.js';
 import { page, rawAddresses } from '../../params.js';
-import { books, decodedPayload, eitherParty, traceIds, windowedEvents } from './events.js';
+import { traceIds } from '../traces/readers.js';
+import { books, decodedPayload, eitherParty, windowedEvents } from './events.js';
 import type { TokenTables } from './tables.js';
 
 export type JettonOperations = Pick<V3Handlers, 'getJettonMasters' | 'getJettonWallets' | 'getJettonTransfers' | 'getJettonBurns'>;

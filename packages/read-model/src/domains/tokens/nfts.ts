@@ -6,7 +6,8 @@ import { rawAddress } from '../../address.js';
 import { accountFacts, interfacesOf } from '../../address-book.js';
 import { withDomainTables, type IndexTables } from '../../index-domain.js';
 import { page, rawAddresses } from '../../params.js';
-import { books, decodedPayload, eitherParty, traceIds, windowedEvents } from './events.js';
+import { traceIds } from '../traces/readers.js';
+import { books, decodedPayload, eitherParty, windowedEvents } from './events.js';
 import type { NftCollectionsTable, NftItemsTable, TokenTables } from './tables.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { DomainMigrations } from '@tongate/store';
 import type { ColumnType } from 'kysely';
-import type { DomainMigrations } from './index.js';
 
 /**
  * Traces and their classified actions (the indexer's `traces` derivation fills them, block by block).
