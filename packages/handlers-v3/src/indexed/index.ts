@@ -1,7 +1,7 @@
 /**
  * The v3 operations over the index: one query module per domain whose tables the store declares here (blocks,
- * transactions, messages, accounts, traces and actions), and the operations of the domains declared whole in
- * @tongate/read-model (`INDEX_DOMAINS`, its `domains/`: tokens, sales, DNS, …), where a new domain goes. The handler shape (README, Layout: "one operation's path"):
+ * transactions, messages, accounts), and the operations of the domains declared whole in @tongate/read-model
+ * (`INDEX_DOMAINS`, its `domains/`: traces and actions, tokens, sales, DNS, …), where a new domain goes. The handler shape (README, Layout: "one operation's path"):
  *
  *   async getThings({ query, ctx }) { ... return { status: 200, body } }
  *
