@@ -9,8 +9,7 @@
  * the path of rows without them), then JSON serialization where the path needs it; p50/p99 over ROUNDS
  * pages of different accounts. `EXPLAIN (ANALYZE, BUFFERS)` of the statement splits the first span further.
  */
-import { storedTransactionsReply, transactionsReply } from '@tongate/handlers-v3';
-import { openIndexStore } from '@tongate/read-model';
+import { openIndexStore, storedTransactionsReply, transactionsReply } from '@tongate/read-model';
 import { round } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_V3_SPAN_ROUNDS ?? 300);

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { classifyTrace, expandSupportedActionTypes, readGoldenFixture, visibleActions, type ClassifiedAction } from '@tongate/actions';
 import { fixturePath } from '@tongate/testdata';
 import { dropSchema, type Store } from '@tongate/store';
-import { openIndexStore } from '@tongate/read-model';
-import { actionRows } from '@tongate/indexer';
+import { actionRows, openIndexStore, withDomainTables, type TracesTables } from '@tongate/read-model';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexedOperations } from '@tongate/handlers-v3';
 
@@ -34,8 +33,9 @@ describe.each(backends)('/actions by supported action types on $name', ({ name, 
     actions = classifyTrace(readGoldenFixture(fixturePath('actions', 'nft--getgems-purchase.json')));
     // Stored as the indexer stores a classified trace (its own row builder).
     const rows = actionRows([{ traceId: actions[0]!.trace_id, state: 'ok', actions }]);
-    await store.chain('mainnet').insertInto('actions').values(rows.actions).execute();
-    if (rows.accounts.length > 0) await store.chain('mainnet').insertInto('action_accounts').values(rows.accounts).execute();
+    await withDomainTables<TracesTables>(store.chain('mainnet')).insertInto('actions').values(rows.actions).execute();
+    if (rows.accounts.length > 0)
+      await withDomainTables<TracesTables>(store.chain('mainnet')).insertInto('action_accounts').values(rows.accounts).execute();
   }, 60_000);
   afterAll(async () => {
     await store.close();

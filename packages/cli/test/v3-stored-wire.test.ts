@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createDevnet, type Devnet } from '@tongate/devnet';
 import { backfillWireBatch, defaultDerivations, Indexer } from '@tongate/indexer';
-import { openIndexStore, WIRE_VERSION } from '@tongate/read-model';
+import { openIndexStore, storedTransactionsReply, transactionsReply, WIRE_VERSION } from '@tongate/read-model';
 import { dropSchema, type Store } from '@tongate/store';
 import { SerializedJson } from '@tongate/stubs';
 import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexedOperations, storedTransactionsReply, transactionsReply } from '@tongate/handlers-v3';
+import { indexedOperations } from '@tongate/handlers-v3';
 
 const databaseUrl = process.env.DATABASE_URL;
 const backends = [

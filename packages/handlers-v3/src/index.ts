@@ -42,9 +42,5 @@ export { formatV3Entry, parseV3Stack } from './stack.js';
 export { PendingTraces, type PendingTracesOptions } from './pending/service.js';
 export { MemoryPendingStore, RedisPendingStore, PENDING_MAX_ENTRIES, type PendingEntry, type PendingStore } from './pending/store.js';
 export type { LegacyDeps } from './legacy.js';
-export { indexedOperations, readNftItems, tokenMetadata, type IndexedDeps } from './indexed/index.js';
-export { storedTransactionsReply, transactionsReply } from './indexed/transactions.js';
-// The /traces and /actions item shapes, for emulated (pending) traces that reuse them.
-export { traceItem, traceTree, type TraceSummary } from './indexed/traces.js';
-export { formatAction, actionAddresses, supportedTypes, visibleCondition } from './indexed/actions.js';
+export { indexedOperations, type IndexedDeps } from './indexed/index.js';
 export { blockPublisher, blockStreamBatch, pendingStreamItem } from './stream.js';

@@ -11,10 +11,17 @@ import type {
   WireTraceNode,
   WireTransaction,
 } from '@tongate/streaming';
-import { sql, type Kysely } from 'kysely';
-import { tokenMetadata } from './indexed/metadata.js';
-import { MAX_TRACE_TRANSACTIONS, traceTree } from './indexed/traces.js';
-import { transactionsReply } from './indexed/transactions.js';
+import type { Kysely } from 'kysely';
+import {
+  jettonWalletStates,
+  MAX_TRACE_TRANSACTIONS,
+  tokenMetadata,
+  traceActions,
+  traceStates,
+  traceTransactionsPage,
+  traceTree,
+  transactionsReply,
+} from '@tongate/read-model';
 import type { PendingEntry } from './pending/store.js';
 import { traceAt } from './pending/trace.js';
 
@@ -43,19 +50,11 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
   const addressBook: Record<string, unknown> = { ...blockBook };
 
   const traceIds = [...new Set(transactions.map((t) => t.trace_id).filter((id): id is string => !!id))];
-  const traces =
-    traceIds.length === 0
-      ? []
-      : await db
-          .selectFrom('traces')
-          .select(['trace_id', 'external_hash_norm', 'state', 'mc_seqno_end'])
-          .where('trace_id', 'in', traceIds)
-          .execute();
+  const traces = traceIds.length === 0 ? [] : await traceStates(db, traceIds);
   const traceRow = new Map(traces.map((t) => [t.trace_id, t]));
   // A trace is whole (its actions and tree final) in the block that completed it.
   const completed = traces.filter((t) => t.state !== 'pending' && t.mc_seqno_end === seqno).map((t) => t.trace_id);
-  const actionRows =
-    completed.length === 0 ? [] : await db.selectFrom('actions').select(['trace_id', 'data']).where('trace_id', 'in', completed).execute();
+  const actionRows = completed.length === 0 ? [] : await traceActions(db, completed);
   const actionsOf = new Map<string, ClassifiedAction[]>();
   for (const r of actionRows) {
     const list = actionsOf.get(r.trace_id) ?? [];
@@ -64,11 +63,7 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
   }
   const wholeTxs = new Map<string, v3.Transaction[]>();
   if (completed.length > 0) {
-    const tracePage = db
-      .selectFrom('transactions')
-      .selectAll()
-      .where('hash', 'in', db.selectFrom('trace_transactions').select('tx_hash').where('trace_id', 'in', completed))
-      .limit(MAX_TRACE_TRANSACTIONS);
+    const tracePage = traceTransactionsPage(db, completed, MAX_TRACE_TRANSACTIONS);
     const { transactions: all, address_book: traceBook } = await transactionsReply(db, tracePage, null, testnet);
     Object.assign(addressBook, traceBook);
     for (const t of all) {
@@ -122,19 +117,7 @@ export async function blockStreamBatch(db: Kysely<ChainDatabase>, network: Netwo
       } satisfies AccountStateItem);
   }
   const accounts = [...lastOf.keys()];
-  const wallets = await db
-    .selectFrom('jetton_wallets')
-    .select([
-      'address',
-      sql<string>`balance::text`.as('balance'),
-      'owner',
-      'jetton',
-      sql<string>`last_transaction_lt::text`.as('last_transaction_lt'),
-      'code_hash',
-      'data_hash',
-    ])
-    .where('address', 'in', accounts)
-    .execute();
+  const wallets = await jettonWalletStates(db, accounts);
   for (const w of wallets) items.push({ kind: 'jetton', finality: 'finalized', jetton: { ...w } } satisfies JettonItem);
   // Metadata of every token contract the block's events name (jetton masters and wallets, NFT collections and items),
   // read once per block for whichever subscribers asked for it.

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dropSchema, type Store } from '@tongate/store';
-import { openIndexStore } from '@tongate/read-model';
-import { tokenMetadata } from '../src/indexed/metadata.js';
+import { openIndexStore, withDomainTables, type IndexTables, type TokenTables } from '@tongate/read-model';
+import { tokenMetadata } from '@tongate/read-model';
 
 let store: Store;
 const dir = mkdtempSync(path.join(tmpdir(), 'tongate-metadata-read-'));
@@ -21,7 +21,7 @@ const now = Math.floor(Date.now() / 1000);
 beforeAll(async () => {
   store = await openIndexStore({ dataDir: dir, databaseUrl, schema });
   await store.migrate();
-  const db = store.chain('mainnet');
+  const db = withDomainTables<TokenTables>(store.chain('mainnet'));
   const master = (n: number, content: Record<string, string> | null) => ({
     address: addr(n),
     total_supply: 1,

@@ -6,18 +6,25 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
-import { openIndexStore } from '@tongate/read-model';
+import { dropSchema, type Store } from '@tongate/store';
+import {
+  decodeAuctionCursor,
+  encodeAuctionCursor,
+  openIndexStore,
+  salesOperations,
+  withDomainTables,
+  type IndexTables,
+  type SalesTables,
+} from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v3Decoders } from '@tongate/stubs';
-import { decodeAuctionCursor, encodeAuctionCursor, salesOperations } from '../src/indexed/sales.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 const schema = `sales_handlers_${process.pid}`;
 const dir = mkdtempSync(path.join(tmpdir(), 'tongate-sales-handlers-'));
 let store: Store;
-let db: Kysely<ChainDatabase>;
+let db: Kysely<IndexTables<SalesTables>>;
 
 const address = (n: number) => `0:${n.toString(16).toUpperCase().padStart(64, '0')}`;
 const BIDDER = address(0xb1d);
@@ -34,7 +41,8 @@ interface Body {
 beforeAll(async () => {
   store = await openIndexStore({ databaseUrl, dataDir: dir, schema: databaseUrl ? schema : undefined });
   await store.migrate();
-  db = store.chain('mainnet');
+  // The sales domain's tables are in the network's schema beside the store's (openIndexStore migrated them).
+  db = withDomainTables<SalesTables>(store.chain('mainnet'));
   // Seven auctions led by BIDDER (three ended, unclaimed), one led by another address.
   const auction = (n: number, bidder: string, end: number) => ({
     nft_item_address: address(n),

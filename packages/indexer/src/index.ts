@@ -2,8 +2,6 @@ export { Indexer, type IndexerLogger, type IndexerOptions, type IndexerStatus } 
 export { collectChain, collectMcBlock, newShardBlocks, shardsOverlap, type McBlockBatch } from './collect.js';
 export { prepareDerivations, readCursor, writeMcBlock, type Cursor, type DerivedWrites, type StageTimings } from './writer.js';
 export { defaultDerivations, type BlockDerivation, type DerivationContext } from './derive/index.js';
-export { traceDerivation, assembleTraces, type TraceDerivationOptions } from './derive/traces.js';
-export { actionRows, type ActionRows, type ClassifiedTrace } from './derive/trace-classify.js';
 export {
   MetadataFetcher,
   MetadataFetchError,

@@ -1,6 +1,7 @@
 import { outboundGet, OutboundFailed, OutboundRefused, PUBLIC_ONLY, type OutboundPolicy, type Resolver } from '@tongate/outbound';
-import type { AddressMetadataTable, ChainDatabase } from '@tongate/store';
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { cacheMetadataDocument, contentUriPage, type AddressMetadataTable, type TokenContentType } from '@tongate/read-model';
+import type { ChainDatabase } from '@tongate/store';
+import type { Insertable, Kysely } from 'kysely';
 import type { IndexerLogger } from './indexer.js';
 
 /**
@@ -34,7 +35,7 @@ export interface MetadataFetcherOptions {
   network?: string;
 }
 
-type TokenType = 'jetton_masters' | 'nft_collections' | 'nft_items';
+type TokenType = TokenContentType;
 
 interface Due {
   address: string;
@@ -96,12 +97,8 @@ export function documentFields(
   };
 }
 
-/** Token tables with content, and their content column. */
-const SOURCES = [
-  { type: 'jetton_masters', column: 'jetton_content' },
-  { type: 'nft_collections', column: 'collection_content' },
-  { type: 'nft_items', column: 'content' },
-] as const;
+/** Token tables with content, walked in this order. */
+const SOURCES: readonly TokenType[] = ['jetton_masters', 'nft_collections', 'nft_items'];
 /** Rows of a token table looked at per round. */
 const SCAN_PAGE = 1000;
 
@@ -148,16 +145,9 @@ export class MetadataFetcher {
   async due(limit: number, now = Math.floor(Date.now() / 1000)): Promise<Due[]> {
     const { db } = this.options;
     const out: Due[] = [];
-    for (const { type, column } of SOURCES) {
+    for (const type of SOURCES) {
       if (out.length >= limit) break;
-      const rows = await db
-        .selectFrom(`${type} as t` as 'jetton_masters as t')
-        .leftJoin('address_metadata as m', (j) => j.onRef('m.address', '=', 't.address').on('m.type', '=', type))
-        .select(['t.address', sql<string | null>`${sql.ref(`t.${column}`)}->>'uri'`.as('uri'), 'm.uri as cached_uri', 'm.expires_at'])
-        .where('t.address', '>', this.cursors[type])
-        .orderBy('t.address')
-        .limit(SCAN_PAGE)
-        .execute();
+      const rows = await contentUriPage(db, type, this.cursors[type], SCAN_PAGE);
       this.cursors[type] = rows.length < SCAN_PAGE ? '' : rows.at(-1)!.address;
       for (const [i, r] of rows.entries()) {
         if (r.uri === null || (r.cached_uri === r.uri && r.expires_at! > now)) continue;
@@ -231,25 +221,7 @@ export class MetadataFetcher {
         expires_at: now + retryAfter,
       };
     }
-    await db
-      .insertInto('address_metadata')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['address', 'type']).doUpdateSet((eb) => ({
-          uri: eb.ref('excluded.uri'),
-          valid: eb.ref('excluded.valid'),
-          refused: eb.ref('excluded.refused'),
-          name: eb.ref('excluded.name'),
-          symbol: eb.ref('excluded.symbol'),
-          description: eb.ref('excluded.description'),
-          image: eb.ref('excluded.image'),
-          extra: eb.ref('excluded.extra'),
-          error: eb.ref('excluded.error'),
-          updated_at: eb.ref('excluded.updated_at'),
-          expires_at: eb.ref('excluded.expires_at'),
-        })),
-      )
-      .execute();
+    await cacheMetadataDocument(db, row);
   }
 
   /** One round: fetches up to batchSize due documents, a few at a time. Returns how many were due. */

@@ -10,11 +10,18 @@ import { Address, beginCell, Cell, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { TON_DNS_COLLECTION } from '@tongate/contracts';
 import { createDevnet, dns, walletTransferBoc, signerFromSeed, type Devnet, type SeedSummary } from '@tongate/devnet';
-import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
-import { openIndexStore } from '@tongate/read-model';
+import { dropSchema, type Store } from '@tongate/store';
+import {
+  dnsDerivation,
+  dnsEntryOf,
+  openIndexStore,
+  withDomainTables,
+  type DnsTables,
+  type IndexTables,
+  type SalesTables,
+} from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dnsDerivation, dnsEntryOf } from '../src/derive/dns.js';
 import { trustedTonCollection } from '@tongate/read-model';
 import { defaultDerivations, Indexer, type McBlockBatch } from '../src/index.js';
 import { fixturePath } from '@tongate/testdata';
@@ -157,7 +164,7 @@ describe('trustedTonCollection follows config param 4', () => {
 describe('dns derivation over the seeded devnet', () => {
   let devnet: Devnet;
   let store: Store;
-  let db: Kysely<ChainDatabase>;
+  let db: Kysely<IndexTables<DnsTables & SalesTables>>;
   let seed: SeedSummary;
   let forged: Address;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-dns-'));
@@ -169,8 +176,9 @@ describe('dns derivation over the seeded devnet', () => {
     forged = await deployForgedItem(devnet, seed);
     store = await openIndexStore({ dataDir, databaseUrl: process.env.DATABASE_URL || undefined, schema });
     await store.migrate();
-    db = store.chain('mainnet');
-    const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: defaultDerivations() });
+    // The DNS and sales domains' tables are in the network's schema beside the store's (openIndexStore migrated them).
+    db = withDomainTables<DnsTables & SalesTables>(store.chain('mainnet'));
+    const indexer = new Indexer({ chain: devnet, db: store.chain('mainnet'), pollMs: 10, retryMs: 10, derivations: defaultDerivations() });
     await indexer.start();
     await indexer.waitFor(seed.lastBlock.seqno, 60_000);
     await indexer.stop();

@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
-import { openIndexStore } from '@tongate/read-model';
+import { dropSchema, type Store } from '@tongate/store';
+import { openIndexStore, withDomainTables, type IndexTables, type TokenTables } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { outboundPolicy } from '@tongate/outbound';
@@ -24,7 +24,7 @@ let internalHits = 0;
 let base: string;
 let internalBase: string;
 let store: Store;
-let db: Kysely<ChainDatabase>;
+let db: Kysely<IndexTables<TokenTables>>;
 let slowRequests = 0;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-metadata-'));
 const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -56,7 +56,7 @@ beforeAll(async () => {
   internalBase = `http://127.0.0.1:${port}`;
   store = await openIndexStore({ dataDir, databaseUrl, schema });
   await store.migrate();
-  db = store.chain('testnet');
+  db = withDomainTables<TokenTables>(store.chain('testnet'));
   const master = (n: number, uri: string) => ({
     address: addr(n),
     total_supply: 1,

@@ -8,13 +8,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { codeMethodIds, decodeDnsItemData, readNftSale } from '@tongate/contracts';
 import { createDevnet, type Devnet, type SeedSummary } from '@tongate/devnet';
-import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
-import { openIndexStore } from '@tongate/read-model';
+import { dropSchema, type Store } from '@tongate/store';
+import {
+  decodeSalesAccount,
+  dnsAuctionRow,
+  nftSaleRow,
+  openIndexStore,
+  salesContractKind,
+  withDomainTables,
+  type IndexTables,
+  type SalesTables,
+} from '@tongate/read-model';
 import { Address, Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Indexer, defaultDerivations } from '../src/index.js';
-import { decodeSalesAccount, dnsAuctionRow, nftSaleRow, salesContractKind } from '../src/derive/sales.js';
 import { fixturePath } from '@tongate/testdata';
 
 const ACCOUNTS = `${fixturePath('accounts')}/`;
@@ -134,7 +142,7 @@ describe('devnet, indexed', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-sales-'));
   let devnet: Devnet;
   let store: Store;
-  let db: Kysely<ChainDatabase>;
+  let db: Kysely<IndexTables<SalesTables>>;
   let seed: SeedSummary;
 
   beforeAll(async () => {
@@ -142,8 +150,9 @@ describe('devnet, indexed', () => {
     seed = await devnet.seed();
     store = await openIndexStore({ databaseUrl, dataDir, schema: databaseUrl ? schema : undefined });
     await store.migrate();
-    db = store.chain('testnet');
-    const indexer = new Indexer({ chain: devnet, db, pollMs: 10, derivations: defaultDerivations() });
+    // The sales domain's tables are in the network's schema beside the store's (openIndexStore migrated them).
+    db = withDomainTables<SalesTables>(store.chain('testnet'));
+    const indexer = new Indexer({ chain: devnet, db: store.chain('testnet'), pollMs: 10, derivations: defaultDerivations() });
     await indexer.start();
     await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno, 60_000);
     await indexer.stop();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Address, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { createDevnet, signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
-import { openIndexStore } from '@tongate/read-model';
+import { openIndexStore, withDomainTables, type TracesTables } from '@tongate/read-model';
 import type { Store } from '@tongate/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDerivations, Indexer } from '../src/index.js';
@@ -88,7 +88,7 @@ describe('indexing a sharded devnet', () => {
   });
 
   it('assembles each trace across shards and blocks, complete', async () => {
-    const db = store.chain('mainnet');
+    const db = withDomainTables<TracesTables>(store.chain('mainnet'));
     expect(bounced.filter((b) => b.shards > 1).length).toBeGreaterThanOrEqual(3);
     expect(bounced.some((b) => b.shards === 1)).toBe(true);
     for (const { hash, shards } of bounced) {

@@ -24,8 +24,8 @@ import {
   type TokenGetMethods,
 } from '@tongate/contracts';
 import { createDevnet, signerFromSeed, tokens, walletTransferBoc, type Devnet, type SeedSummary } from '@tongate/devnet';
-import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
-import { openIndexStore } from '@tongate/read-model';
+import { dropSchema, type Store } from '@tongate/store';
+import { openIndexStore, withDomainTables, type IndexTables, type TokenTables } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Indexer } from '../src/index.js';
@@ -127,7 +127,7 @@ describe('token detection on the standard contracts', () => {
 describe('tokens derivation over a devnet', () => {
   let devnet: Devnet;
   let store: Store;
-  let db: Kysely<ChainDatabase>;
+  let db: Kysely<IndexTables<TokenTables>>;
   let seed: SeedSummary;
   let fakeWallet: Address;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-tokens-'));
@@ -158,7 +158,7 @@ describe('tokens derivation over a devnet', () => {
     const last = await devnet.settle();
     store = await openIndexStore({ dataDir, databaseUrl, schema });
     await store.migrate();
-    db = store.chain('testnet');
+    db = withDomainTables<TokenTables>(store.chain('testnet'));
     const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10 });
     await indexer.start();
     await indexer.waitFor(last.seqno, 90_000);
@@ -259,7 +259,7 @@ describe('tokens derivation over a devnet', () => {
 describe('tokens derivation on an index built without it', () => {
   let devnet: Devnet;
   let store: Store;
-  let db: Kysely<ChainDatabase>;
+  let db: Kysely<IndexTables<TokenTables>>;
   let seed: SeedSummary;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-tokens-backfill-'));
 
@@ -268,7 +268,7 @@ describe('tokens derivation on an index built without it', () => {
     seed = await devnet.seed();
     store = await openIndexStore({ dataDir });
     await store.migrate();
-    db = store.chain('mainnet');
+    db = withDomainTables<TokenTables>(store.chain('mainnet'));
     // An older version's index: every block, no token rows.
     const before = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: [] });
     await before.start();

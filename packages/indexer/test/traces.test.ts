@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CLASSIFIER_VERSION } from '@tongate/actions';
 import { createDevnet, type Devnet, type SeedSummary } from '@tongate/devnet';
-import { dropSchema, type ChainDatabase, type Store } from '@tongate/store';
-import { openIndexStore } from '@tongate/read-model';
+import { dropSchema, type Store } from '@tongate/store';
+import { openIndexStore, traceDerivation, withDomainTables, type TracesDb, type TracesTables } from '@tongate/read-model';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Indexer, collectMcBlock, prepareDerivations, traceDerivation, writeMcBlock, type McBlockBatch } from '../src/index.js';
+import { Indexer, collectMcBlock, prepareDerivations, writeMcBlock, type McBlockBatch } from '../src/index.js';
 import { readShardTops } from '../src/writer.js';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -43,12 +43,12 @@ const raw = (a: { workChain: number; hash: Buffer }) => `${a.workChain}:${a.hash
 describe.each(backends)('traces on $name', ({ name, url }) => {
   const schema = `traces_${process.pid}_${name}`;
   let store: Store;
-  let db: Kysely<ChainDatabase>;
+  let db: Kysely<TracesDb>;
 
   beforeAll(async () => {
     store = await openIndexStore({ databaseUrl: url, dataDir: path.join(dir, name), schema: url ? schema : undefined });
     await store.migrate();
-    db = store.chain('testnet');
+    db = withDomainTables<TracesTables>(store.chain('testnet'));
     const indexer = new Indexer({ chain: devnet, db, pollMs: 10, retryMs: 10, derivations: [traceDerivation()] });
     await indexer.start();
     await indexer.waitFor((await devnet.getMasterchainInfo()).last.seqno, 60_000);
@@ -193,7 +193,7 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
     });
     try {
       await split.migrate();
-      const sdb = split.chain('testnet');
+      const sdb = withDomainTables<TracesTables>(split.chain('testnet'));
       const write = async (b: McBlockBatch) =>
         writeMcBlock(sdb, b, await prepareDerivations(sdb, b, [traceDerivation()], { chain: devnet }));
       await write(part(true, batch.mcSeqno));
@@ -219,7 +219,7 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
       });
       expect(done.mc_seqno_start).toBe(batch.mcSeqno);
       expect(done.mc_seqno_end).toBe(batch.mcSeqno + 1);
-      const ids = async (d: Kysely<ChainDatabase>) =>
+      const ids = async (d: Kysely<TracesDb>) =>
         await d.selectFrom('actions').select(['action_id', 'type']).where('trace_id', '=', big.trace_id).orderBy('action_id').execute();
       expect(await ids(sdb)).toEqual(await ids(db));
       const joined = await sdb
@@ -242,7 +242,7 @@ describe.each(backends)('traces on $name', ({ name, url }) => {
     });
     try {
       await orphan.migrate();
-      const odb = orphan.chain('testnet');
+      const odb = withDomainTables<TracesTables>(orphan.chain('testnet'));
       const b = part(false, batch.mcSeqno);
       await writeMcBlock(odb, b, await prepareDerivations(odb, b, [traceDerivation()], { chain: devnet }));
       // Each branch whose sender is missing starts its own broken trace; the rest of the branch joins it.

@@ -1,4 +1,5 @@
 import { detectInterfaces, detectWalletByCodeHash } from '@tongate/contracts';
+import { domainsQuery } from './domains/dns.js';
 import { friendlyForms } from './friendly-address.js';
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
@@ -44,7 +45,7 @@ export function bookEntry(raw: string, facts: AccountFacts | undefined, testnet:
  * per address: a semi-join against a set-returning subquery (an address book's `addrs`, estimated at thousands of rows
  * whatever it holds) made it hash a sequential scan of the whole table instead.
  */
-function anyOf(accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
+export function anyOf(accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
   return Array.isArray(accounts)
     ? sql<string>`any(${accounts}::text[])`
     : sql<string>`any(array(${accounts as SelectQueryBuilder<any, any, { account: string }>}))`;
@@ -53,19 +54,6 @@ function anyOf(accounts: readonly string[] | SelectQueryBuilder<any, any, { acco
 /** The code facts of accounts (latest_account_states) for the address book; `accounts` is a list or a subquery. */
 export function codeFactsQuery(db: Kysely<ChainDatabase>, accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
   return db.selectFrom('latest_account_states').select(['account', 'code_hash', 'contract_methods']).where('account', '=', anyOf(accounts));
-}
-
-/** One domain per address (the shortest, then the first by name), whatever number of domains it owns. */
-export function domainsQuery(db: Kysely<ChainDatabase>, accounts: readonly string[] | SelectQueryBuilder<any, any, { account: string }>) {
-  return db
-    .selectFrom('dns_entries')
-    .distinctOn('dns_wallet')
-    .select(['dns_wallet', 'domain'])
-    .where('dns_wallet', '=', anyOf(accounts))
-    .whereRef('nft_item_owner', '=', 'dns_wallet')
-    .orderBy('dns_wallet')
-    .orderBy(sql`length(domain)`)
-    .orderBy('domain');
 }
 
 export type CodeFactsRow = { account: string; code_hash: string | null; contract_methods: number[] | null };

@@ -24,7 +24,7 @@ export interface IndexDomain<Tables = unknown, Operations = unknown, Prepared = 
   /** Short name of the domain; its derivation goes by the same name in logs and metrics. */
   readonly name: string;
   /**
-   * Its tables' migrations, named `<number>_<domain>_<what>` in the number ranges of packages/store/src/chain/index.ts
+   * Its tables' migrations, named `<number>_<domain>_<what>` in the number ranges of packages/store/src/chain-migrations.ts
    * (a name, once released, never changes: a database records the migrations it took by name).
    */
   readonly migrations: DomainMigrations;

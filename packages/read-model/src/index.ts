@@ -14,6 +14,7 @@ export * from './dns-trust.js';
 export * from './params.js';
 export * from './rows.js';
 export * from './wire.js';
+export * from './transactions-reply.js';
 export * from './block.js';
 export * from './index-domain.js';
 export * from './domains/index.js';

@@ -1,5 +1,18 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { DOMAIN_MIGRATIONS, type DdlRunner, type DomainMigrations } from './chain/index.js';
+
+/** Runs DDL statements in order, `$S` standing for the network's schema. */
+export type DdlRunner = (db: Kysely<unknown>, statements: string[]) => Promise<unknown>;
+
+/**
+ * The migrations of the chain tables of a domain declared above the store (the index domains of
+ * `@tongate/read-model`), given to it as `StoreOptions.chainMigrations` and applied with its own.
+ *
+ * Migration names are `<number>_<domain>_<what>`, with a number range per domain so that names sort in the order
+ * they were written: 0001–0099 core, 0100 traces and actions, 0200 jettons and NFTs, 0300 DNS, multisig, vesting and
+ * metadata, 0400 validators, 0500 nominator pools, 0600 sales and auctions, 0700 pending. A database migrated
+ * before a domain existed takes that domain's migrations later (the migrator allows that order).
+ */
+export type DomainMigrations = (run: DdlRunner) => Record<string, Migration>;
 
 /**
  * Migrations of one network's chain tables (see chain-schema.ts), applied inside that network's schema. Indexes are
@@ -11,7 +24,7 @@ function chainMigrations(schema: string, declaredAbove: readonly DomainMigration
       (prev, ddl) => prev.then(() => sql.raw(ddl.replaceAll('$S', `"${schema}"`)).execute(db)),
       Promise.resolve(),
     );
-  const domains = Object.assign({}, ...[...DOMAIN_MIGRATIONS, ...declaredAbove].map((domain) => domain(run))) as Record<string, Migration>;
+  const domains = Object.assign({}, ...declaredAbove.map((domain) => domain(run))) as Record<string, Migration>;
   return {
     ...domains,
     // The stored wire forms (~2.7 KB of JSON each, so always compressed in line) with lz4 where the server has it:

@@ -1,8 +1,4 @@
 import type { ColumnType } from 'kysely';
-import type { DnsTables } from './chain/dns.js';
-import type { SalesTables } from './chain/sales.js';
-import type { TokenTables } from './chain/tokens.js';
-import type { TracesTables } from './chain/traces.js';
 
 /**
  * Tables of indexed chain data, one set per network (each network in its own PostgreSQL schema, so mainnet and
@@ -166,11 +162,10 @@ export interface IndexerCursorTable {
 }
 
 /**
- * The chain tables of a network the store declares. Domains beyond the core (traces, tokens, sales, DNS)
- * declare their tables in `chain/<domain>.ts` and are added here with `extends`, one name each. A domain declared
- * in `@tongate/read-model` (`src/domains/`) adds its tables to this type where it reads them (`withTables`).
+ * The chain tables of a network the store declares, the core ones. An index domain, declared in `@tongate/read-model`
+ * (`src/domains/`), adds its tables to this type where it reads them (`withDomainTables`).
  */
-export interface ChainDatabase extends TracesTables, TokenTables, SalesTables, DnsTables {
+export interface ChainDatabase {
   blocks: BlocksTable;
   shard_state: ShardStateTable;
   transactions: TransactionsTable;

@@ -6,7 +6,7 @@ import { PGliteDialect } from './pglite-dialect.js';
 import { chainMigrationProvider } from './chain-migrations.js';
 import { CopyingClient } from './copy.js';
 import type { ChainDatabase } from './chain-schema.js';
-import type { DomainMigrations } from './chain/index.js';
+import type { DomainMigrations } from './chain-migrations.js';
 import { migrationProvider } from './migrations.js';
 import type { Database, NetworkName } from './schema.js';
 import { KeyRepository } from './keys.js';

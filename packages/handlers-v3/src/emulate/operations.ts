@@ -20,9 +20,9 @@ import {
   type OutAction,
 } from '@ton/core';
 import type { Kysely } from 'kysely';
-import { actionTypeList } from '../indexed/actions.js';
+import { actionTypeList } from '@tongate/read-model';
 import { addressBook } from '@tongate/read-model';
-import { tokenMetadata } from '../indexed/metadata.js';
+import { tokenMetadata } from '@tongate/read-model';
 import { pendingEntryOf } from '../pending/trace.js';
 
 export type EmulateOperations = Pick<V3Handlers, 'emulateTrace' | 'emulateTonConnect'>;

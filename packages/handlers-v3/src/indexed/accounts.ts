@@ -4,7 +4,7 @@ import type { ChainDatabase } from '@tongate/store';
 import type { V3Handlers } from '@tongate/stubs';
 import { Cell } from '@ton/core';
 import type { Kysely } from 'kysely';
-import { tokenMetadata } from './metadata.js';
+import { tokenMetadata } from '@tongate/read-model';
 import { accountFacts, addressBook, bookEntry, interfacesOf } from '@tongate/read-model';
 import { page, rawAddresses, rawAddressOfText } from '@tongate/read-model';
 

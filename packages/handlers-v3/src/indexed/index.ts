@@ -1,7 +1,7 @@
 /**
- * The v3 operations over the index: one query module per domain whose tables the store declares here, and the
- * operations of the domains declared whole in @tongate/read-model (`INDEX_DOMAINS`, its `domains/`), where a new
- * domain goes. The handler shape (README, Layout: "one operation's path"):
+ * The v3 operations over the index: one query module per domain whose tables the store declares here (blocks,
+ * transactions, messages, accounts), and the operations of the domains declared whole in @tongate/read-model
+ * (`INDEX_DOMAINS`, its `domains/`: traces and actions, tokens, sales, DNS, …), where a new domain goes. The handler shape (README, Layout: "one operation's path"):
  *
  *   async getThings({ query, ctx }) { ... return { status: 200, body } }
  *
@@ -21,32 +21,11 @@ import { requestTimeoutMs } from '../reply-settings.js';
 import type { Kysely } from 'kysely';
 import { domainOperations, INDEX_DOMAINS, type IndexDomainOperations } from '@tongate/read-model';
 import { accountOperations, type AccountOperations } from './accounts.js';
-import { actionOperations, type ActionOperations } from './actions.js';
 import { blockOperations, type BlockOperations } from './blocks.js';
-import { dnsOperations, type DnsOperations } from './dns.js';
 import { messageOperations, type MessageOperations } from './messages.js';
-import { jettonOperations, type JettonOperations } from './jettons.js';
-import { metadataOperations, type MetadataOperations } from './metadata.js';
-import { nftOperations, type NftOperations } from './nfts.js';
-import { salesOperations, type SalesOperations } from './sales.js';
-import { traceOperations, type TraceOperations } from './traces.js';
 import { transactionOperations, type TransactionOperations } from './transactions.js';
 
-export type IndexedOperations = BlockOperations &
-  TransactionOperations &
-  MessageOperations &
-  AccountOperations &
-  JettonOperations &
-  NftOperations &
-  MetadataOperations &
-  SalesOperations &
-  DnsOperations &
-  TraceOperations &
-  ActionOperations &
-  IndexDomainOperations;
-
-export { readNftItems } from './nfts.js';
-export { tokenMetadata } from './metadata.js';
+export type IndexedOperations = BlockOperations & TransactionOperations & MessageOperations & AccountOperations & IndexDomainOperations;
 
 export interface IndexedDeps {
   /** The network's chain tables, as the indexer fills them. */
@@ -80,13 +59,6 @@ export function indexedOperations({ db, network, readTimeoutMs }: IndexedDeps): 
     ...transactionOperations(db, testnet),
     ...messageOperations(db, testnet),
     ...accountOperations(db, testnet),
-    ...traceOperations(db, testnet),
-    ...actionOperations(db, testnet),
-    ...jettonOperations(db, testnet),
-    ...nftOperations(db, testnet),
-    ...metadataOperations(db),
-    ...salesOperations(db, testnet),
-    ...dnsOperations(db, testnet),
     ...domainOperations(INDEX_DOMAINS, db, testnet),
   };
   // A query the database cancels at its statement timeout is the client's to narrow (504), not a 500.

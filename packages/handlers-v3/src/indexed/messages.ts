@@ -3,7 +3,7 @@ import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase, MessagesTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { tokenMetadata } from './metadata.js';
+import { tokenMetadata } from '@tongate/read-model';
 import { addressBook } from '@tongate/read-model';
 import { endpoint, page, storedHash, storedHashes, window } from '@tongate/read-model';
 

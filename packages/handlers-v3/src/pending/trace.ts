@@ -8,13 +8,13 @@ import {
   transactionRows,
   TX_INT64,
   TX_JSON,
+  traceItem,
   type TransactionRows,
+  type TxRow,
 } from '@tongate/read-model';
 import type { v3 } from '@tongate/sdk';
 import { Address, type Cell } from '@ton/core';
 import type { MessageRow } from '../indexed/messages.js';
-import { traceItem } from '../indexed/traces.js';
-import type { TxRow } from '../indexed/transactions.js';
 import type { Finality, PendingEntry } from './store.js';
 
 /**

@@ -1,21 +1,16 @@
 import { domainDerivations, INDEX_DOMAINS, type AnyIndexDomain, type BlockDerivation } from '@tongate/read-model';
-import { traceDerivation } from './traces.js';
-import { dnsDerivation } from './dns.js';
-import { salesDerivation } from './sales.js';
-import { tokensDerivation } from './tokens.js';
 
 /**
  * Data derived from the chain rows of each masterchain block (traces and actions, jetton and NFT state, DNS
- * records, vesting wallets, validator elections, pools, …). The derivation interface is the read model's (`BlockDerivation`, its
- * block.ts), so that a domain declared whole there (`INDEX_DOMAINS`) brings its own; the domains whose tables the
- * store declares have one module each in this folder, listed in `defaultDerivations`.
+ * records, vesting wallets, validator elections, pools, …). The derivation interface is the read model's
+ * (`BlockDerivation`, its block.ts), and each domain declared whole there (`INDEX_DOMAINS`) brings its own.
  */
 export type { BlockDerivation, DerivationContext } from '@tongate/read-model';
 
 /**
- * The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows): this
- * folder's, then those of `domains` (the registered index domains unless told otherwise).
+ * The derivations the indexer runs unless told otherwise, in order (a later one may read an earlier one's rows):
+ * those of `domains`, the registered index domains unless told otherwise.
  */
 export function defaultDerivations(domains: readonly AnyIndexDomain[] = INDEX_DOMAINS): BlockDerivation[] {
-  return [traceDerivation(), tokensDerivation(), salesDerivation, dnsDerivation(), ...domainDerivations(domains)];
+  return domainDerivations(domains);
 }

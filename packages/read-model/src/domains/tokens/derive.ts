@@ -16,8 +16,14 @@ import {
   type TokenGetMethods,
   type TokenKind,
 } from '@tongate/contracts';
+import { Address, Cell } from '@ton/core';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import { rawAddress } from '../../address.js';
+import { activeMethodIds, type BlockDerivation, type DerivationContext, type McBlockBatch } from '../../block.js';
+import type { IndexTables } from '../../index-domain.js';
+import { SALE_METHOD_IDS } from '../../interfaces.js';
+import type { LatestAccountStateRow, MessageRow, TransactionRow } from '../../rows.js';
 import type {
-  ChainDatabase,
   JettonBurnsTable,
   JettonMastersTable,
   JettonTransfersTable,
@@ -25,19 +31,11 @@ import type {
   NftCollectionsTable,
   NftItemsTable,
   NftTransfersTable,
-} from '@tongate/store';
-import { Address, Cell } from '@ton/core';
-import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { McBlockBatch } from '../collect.js';
-import {
-  activeMethodIds,
-  rawAddress,
-  SALE_METHOD_IDS,
-  type LatestAccountStateRow,
-  type MessageRow,
-  type TransactionRow,
-} from '@tongate/read-model';
-import type { BlockDerivation, DerivationContext } from './index.js';
+  TokenTables,
+} from './tables.js';
+
+/** The chain tables with the tokens domain's own. */
+type TokensDb = IndexTables<TokenTables>;
 
 /**
  * Jettons and NFTs of each block. `prepare` reads every account the block touched through the token get-methods
@@ -97,11 +95,11 @@ function methodIdsOf(row: LatestAccountStateRow): Set<number> {
   return new Set(ids ?? []);
 }
 
-export function tokensDerivation(): BlockDerivation<TokenRows> {
+export function tokensDerivation(): BlockDerivation<TokenRows, TokensDb> {
   /** Token kinds that answered for each library code (its method ids are not visible to codeMethodIds). */
   const probedCodes = new Map<string, TokenKind[]>();
 
-  async function prepare(batch: McBlockBatch, db: Kysely<ChainDatabase>, ctx: DerivationContext): Promise<TokenRows> {
+  async function prepare(batch: McBlockBatch, db: Kysely<TokensDb>, ctx: DerivationContext): Promise<TokenRows> {
     const inBatch = new Map<string, LatestAccountStateRow>(batch.latestAccountStates.map((s) => [s.account, s]));
     const states = new Map<string, Promise<ContractState | null>>();
     const stateOf = (address: string) => {
@@ -358,7 +356,7 @@ export function tokensDerivation(): BlockDerivation<TokenRows> {
  * built with the derivation the first page is empty (the first block has nothing before it) and the look is over.
  */
 async function backfillPage(
-  db: Kysely<ChainDatabase>,
+  db: Kysely<TokensDb>,
   inBatch: Map<string, LatestAccountStateRow>,
 ): Promise<{ states: LatestAccountStateRow[]; next: TokenRows['backfill'] }> {
   const progress = await db.selectFrom('tokens_backfill').select(['cursor', 'done']).where('id', '=', 1).executeTakeFirst();
@@ -381,9 +379,9 @@ async function backfillPage(
 type UpsertTable = 'jetton_masters' | 'jetton_wallets' | 'nft_collections' | 'nft_items';
 
 async function upsert<T extends UpsertTable>(
-  trx: Transaction<ChainDatabase>,
+  trx: Transaction<TokensDb>,
   table: T,
-  rows: Insertable<ChainDatabase[T]>[],
+  rows: Insertable<TokensDb[T]>[],
   update: string[],
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -400,9 +398,9 @@ async function upsert<T extends UpsertTable>(
 }
 
 async function insert<T extends 'jetton_transfers' | 'jetton_burns' | 'nft_transfers'>(
-  trx: Transaction<ChainDatabase>,
+  trx: Transaction<TokensDb>,
   table: T,
-  rows: Insertable<ChainDatabase[T]>[],
+  rows: Insertable<TokensDb[T]>[],
 ): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK)
     await trx
@@ -421,7 +419,7 @@ const signed32 = (op: number) => Number(BigInt.asIntN(32, BigInt(op)));
  * burn. The sender of that message is the owner who asked; the transaction's aborted flag says whether it went
  * through. Bounced messages carry the 0xffffffff prefix, so they never match these opcodes.
  */
-async function tokenEvents(db: Kysely<ChainDatabase>, batch: McBlockBatch, rows: TokenRows): Promise<void> {
+async function tokenEvents(db: Kysely<TokensDb>, batch: McBlockBatch, rows: TokenRows): Promise<void> {
   const wanted = new Set([signed32(OP.jettonTransfer), signed32(OP.jettonBurn), signed32(OP.nftTransfer)]);
   // Internal requests only: the sender is the owner asking (an external message has none).
   const requests = batch.messages.filter(

@@ -1,8 +1,8 @@
+import type { DomainMigrations } from '@tongate/store';
 import type { ColumnType } from 'kysely';
-import type { DomainMigrations } from './index.js';
 
 /**
- * Traces and their classified actions (the indexer's `traces` derivation fills them, block by block).
+ * Traces and their classified actions (the `traces` derivation, derive.ts, fills them block by block).
  *
  * A trace is the tree of transactions one root transaction caused (an external message, a tick-tock, or an internal
  * message whose sender is not indexed); `trace_id` is the root transaction's hash. Traces grow across blocks and

@@ -1,11 +1,13 @@
 import type { v3 } from '@tongate/sdk';
-import type { ChainDatabase, TracesTable } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { rawAddress } from '../../address.js';
+import { addressBook } from '../../address-book.js';
+import { page, storedHashes, window } from '../../params.js';
+import { transactionsReply } from '../../transactions-reply.js';
 import { actionAddresses, formatAction, supportedTypes, transactionsOfMessages, visibleCondition } from './actions.js';
-import { addressBook } from '@tongate/read-model';
-import { page, rawAddress, storedHashes, window } from '@tongate/read-model';
-import { transactionsReply } from './transactions.js';
+import type { TracesDb } from './classify.js';
+import type { TracesTable } from './tables.js';
 
 export type TraceOperations = Pick<V3Handlers, 'getTraces' | 'getEvents'>;
 
@@ -95,7 +97,7 @@ export function traceItem(
 
 type TraceRow = Selectable<TracesTable>;
 
-export function traceOperations(db: Kysely<ChainDatabase>, testnet: boolean): TraceOperations {
+export function traceOperations(db: Kysely<TracesDb>, testnet: boolean): TraceOperations {
   const operations: TraceOperations = {
     async getTraces({ query, ctx }) {
       const { limit, offset, sort } = page(query);

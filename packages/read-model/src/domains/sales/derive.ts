@@ -12,12 +12,14 @@ import {
   type TelemintItem,
   type TrustedDnsCollection,
 } from '@tongate/contracts';
-import type { NftSalesTable, DnsAuctionsTable } from '@tongate/store';
 import { Address, Cell } from '@ton/core';
 import type { Insertable } from 'kysely';
-import type { McBlockBatch } from '../collect.js';
-import { rawAddress, trustedTonCollection, type LatestAccountStateRow } from '@tongate/read-model';
-import type { BlockDerivation } from './index.js';
+import { rawAddress } from '../../address.js';
+import type { BlockDerivation, McBlockBatch } from '../../block.js';
+import { trustedTonCollection } from '../../dns-trust.js';
+import type { IndexTables } from '../../index-domain.js';
+import type { LatestAccountStateRow } from '../../rows.js';
+import type { DnsAuctionsTable, NftSalesTable, SalesTables } from './tables.js';
 
 /**
  * NFT sales and DNS auctions: every account a block touches whose code is a getgems sale or auction or a Telemint
@@ -251,7 +253,7 @@ export async function decodeSalesAccount(
   }
 }
 
-export const salesDerivation: BlockDerivation<SalesPrepared> = {
+export const salesDerivation: BlockDerivation<SalesPrepared, IndexTables<SalesTables>> = {
   name: 'sales',
   async prepare(batch, _db, ctx) {
     const prepared: SalesPrepared = { sales: [], auctions: [], settledDnsItems: [] };

@@ -3,9 +3,11 @@ import type { ChainDatabase } from '@tongate/store';
 import { decodeMessageBody } from '@tongate/tlb';
 import { Cell } from '@ton/core';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
-import { addressBook } from '@tongate/read-model';
+import { addressBook } from '../../address-book.js';
+import type { IndexTables } from '../../index-domain.js';
+import { window, type Page } from '../../params.js';
 import { tokenMetadata } from './metadata.js';
-import { window, type Page } from '@tongate/read-model';
+import type { TokenTables } from './tables.js';
 
 /** What the jetton and NFT lists share: the event tables' window and order, decoded payloads, the reply's books. */
 
@@ -16,10 +18,10 @@ type EventTable = 'jetton_transfers' | 'jetton_burns' | 'nft_transfers';
  * transaction_hash), in the requested direction.
  */
 export function windowedEvents<T extends EventTable, O>(
-  q: SelectQueryBuilder<ChainDatabase, T, O>,
+  q: SelectQueryBuilder<IndexTables<TokenTables>, T, O>,
   query: { start_lt?: bigint; end_lt?: bigint; start_utime?: number; end_utime?: number },
   { limit, offset, sort }: Page,
-): SelectQueryBuilder<ChainDatabase, T, O> {
+): SelectQueryBuilder<IndexTables<TokenTables>, T, O> {
   const { startLt, endLt, startUtime, endUtime } = window(query);
   // The event tables share these columns; Kysely cannot see that through the table union.
   const c = (name: string) => name as never;
@@ -39,7 +41,7 @@ const MERGE_MAX_ROWS = 10_000;
  * instead of an OR that gathers and sorts all of its events.
  */
 export async function eitherParty<T extends EventTable, O extends { tx_lt: string; tx_hash: string }>(
-  q: SelectQueryBuilder<ChainDatabase, T, O>,
+  q: SelectQueryBuilder<IndexTables<TokenTables>, T, O>,
   [one, other]: readonly [string, string],
   owners: string[],
   query: { start_lt?: bigint; end_lt?: bigint; start_utime?: number; end_utime?: number },
@@ -76,13 +78,6 @@ export function decodedPayload(boc: string | null): Record<string, unknown> | nu
   } catch {
     return null;
   }
-}
-
-/** The trace of each event's transaction (as the traces index has it; null for one it does not hold yet). */
-export async function traceIds(db: Kysely<ChainDatabase>, txHashes: string[]): Promise<Map<string, string>> {
-  if (txHashes.length === 0) return new Map();
-  const rows = await db.selectFrom('trace_transactions').select(['tx_hash', 'trace_id']).where('tx_hash', 'in', txHashes).execute();
-  return new Map(rows.map((r) => [r.tx_hash, r.trace_id]));
 }
 
 /** address_book and metadata of a token list's addresses. */

@@ -1,11 +1,14 @@
 import type { v3 } from '@tongate/sdk';
-import type { ChainDatabase, DnsAuctionsTable } from '@tongate/store';
+import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { addressBook } from '@tongate/read-model';
-import { tokenMetadata } from './metadata.js';
-import { readNftItems } from './nfts.js';
-import { rawAddress, rawAddresses } from '@tongate/read-model';
+import { rawAddress } from '../../address.js';
+import { addressBook } from '../../address-book.js';
+import type { IndexTables } from '../../index-domain.js';
+import { rawAddresses } from '../../params.js';
+import { tokenMetadata } from '../tokens/metadata.js';
+import { readNftItems } from '../tokens/nfts.js';
+import type { DnsAuctionsTable, SalesTables } from './tables.js';
 
 export type SalesOperations = Pick<V3Handlers, 'getNftSales' | 'getDnsActiveAuctions'>;
 
@@ -58,7 +61,7 @@ function auctionReply(row: Selectable<DnsAuctionsTable>, now: number, items: Map
   };
 }
 
-export function salesOperations(db: Kysely<ChainDatabase>, testnet: boolean, clock: Clock = systemClock): SalesOperations {
+export function salesOperations(db: Kysely<IndexTables<SalesTables>>, testnet: boolean, clock: Clock = systemClock): SalesOperations {
   return {
     async getNftSales({ query }) {
       const addresses = rawAddresses(query.address);

@@ -1,5 +1,5 @@
+import type { DomainMigrations } from '@tongate/store';
 import type { ColumnType, Generated } from 'kysely';
-import type { DomainMigrations } from './index.js';
 
 /**
  * Jettons (TEP-74) and NFTs (TEP-62/64/66): the contracts as their get-methods describe them at their last state

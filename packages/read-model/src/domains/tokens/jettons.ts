@@ -1,13 +1,17 @@
 import type { v3 } from '@tongate/sdk';
 import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
-import type { Kysely } from 'kysely';
-import { page, rawAddress, rawAddresses } from '@tongate/read-model';
-import { books, decodedPayload, eitherParty, traceIds, windowedEvents } from './token-events.js';
+import { sql, type Kysely } from 'kysely';
+import { rawAddress } from '../../address.js';
+import { withDomainTables, type IndexTables } from '../../index-domain.js';
+import { page, rawAddresses } from '../../params.js';
+import { traceIds } from '../traces/readers.js';
+import { books, decodedPayload, eitherParty, windowedEvents } from './events.js';
+import type { TokenTables } from './tables.js';
 
 export type JettonOperations = Pick<V3Handlers, 'getJettonMasters' | 'getJettonWallets' | 'getJettonTransfers' | 'getJettonBurns'>;
 
-export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): JettonOperations {
+export function jettonOperations(db: Kysely<IndexTables<TokenTables>>, testnet: boolean): JettonOperations {
   return {
     async getJettonMasters({ query }) {
       const { limit, offset } = page(query);
@@ -156,4 +160,24 @@ export function jettonOperations(db: Kysely<ChainDatabase>, testnet: boolean): J
       return { status: 200, body: { jetton_burns, ...(await books(db, addresses, testnet)) } };
     },
   };
+}
+
+/**
+ * The jetton wallets among `accounts` in the stream's shape (balance and lt as decimal text), for the block a stream
+ * batch announces.
+ */
+export function jettonWalletStates(db: Kysely<ChainDatabase>, accounts: readonly string[]) {
+  return withDomainTables<TokenTables>(db)
+    .selectFrom('jetton_wallets')
+    .select([
+      'address',
+      sql<string>`balance::text`.as('balance'),
+      'owner',
+      'jetton',
+      sql<string>`last_transaction_lt::text`.as('last_transaction_lt'),
+      'code_hash',
+      'data_hash',
+    ])
+    .where('address', 'in', [...accounts])
+    .execute();
 }

@@ -1,9 +1,8 @@
 import { CLASSIFIER_VERSION } from '@tongate/actions';
-import type { ChainDatabase, TraceTransactionsTable } from '@tongate/store';
 import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { McBlockBatch } from '../collect.js';
-import { trustedTonCollection, type MessageRow, type TransactionRow } from '@tongate/read-model';
-import type { BlockDerivation } from './index.js';
+import type { BlockDerivation, McBlockBatch } from '../../block.js';
+import { trustedTonCollection } from '../../dns-trust.js';
+import type { MessageRow, TransactionRow } from '../../rows.js';
 import {
   actionRows,
   chunks,
@@ -13,7 +12,9 @@ import {
   type ActionRows,
   type ClassifiedTrace,
   type TraceRowValues,
-} from './trace-classify.js';
+  type TracesDb,
+} from './classify.js';
+import type { TraceTransactionsTable } from './tables.js';
 
 /**
  * Traces, assembled block by block: a transaction whose inbound message is external (or that has none: tick-tock)
@@ -48,7 +49,7 @@ const bigMax = (a: string, b: string) => (BigInt(a) >= BigInt(b) ? a : b);
 
 /** Rows of the traces this block adds to or starts, and which trace each of its transactions joins. */
 export async function assembleTraces(
-  db: Kysely<ChainDatabase>,
+  db: Kysely<TracesDb>,
   batch: McBlockBatch,
 ): Promise<{ traces: Map<string, TraceRow>; membership: Map<string, string> }> {
   const txs = [...batch.transactions].sort(compareLt);
@@ -121,7 +122,7 @@ export async function assembleTraces(
 }
 
 /** Complete traces classified by an older classifier, oldest first, at most `limit`. */
-async function staleTraces(db: Kysely<ChainDatabase>, limit: number, exclude: ReadonlySet<string>): Promise<TraceRow[]> {
+async function staleTraces(db: Kysely<TracesDb>, limit: number, exclude: ReadonlySet<string>): Promise<TraceRow[]> {
   if (limit <= 0) return [];
   const rows = await db
     .selectFrom('traces')
@@ -135,7 +136,7 @@ async function staleTraces(db: Kysely<ChainDatabase>, limit: number, exclude: Re
   return rows.filter((r) => !exclude.has(r.trace_id)).slice(0, limit);
 }
 
-export function traceDerivation(options: TraceDerivationOptions = {}): BlockDerivation<TracesPrepared> {
+export function traceDerivation(options: TraceDerivationOptions = {}): BlockDerivation<TracesPrepared, TracesDb> {
   const reclassifyPerBlock = options.reclassifyPerBlock ?? 20;
   return {
     name: 'traces',
@@ -169,7 +170,7 @@ export function traceDerivation(options: TraceDerivationOptions = {}): BlockDeri
   };
 }
 
-async function writeTraces(trx: Transaction<ChainDatabase>, prepared: TracesPrepared): Promise<void> {
+async function writeTraces(trx: Transaction<TracesDb>, prepared: TracesPrepared): Promise<void> {
   for (const chunk of chunks(prepared.traces, 1000)) {
     await trx
       .insertInto('traces')

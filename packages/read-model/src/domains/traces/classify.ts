@@ -7,10 +7,11 @@ import {
   type TraceTransaction,
 } from '@tongate/actions';
 import type { TrustedDnsCollection } from '@tongate/contracts';
-import type { ActionAccountsTable, ActionsTable, ChainDatabase, TracesTable } from '@tongate/store';
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { heldItems, interfacesOfStates, interfacesOfTrace, storedCodeAndData, traceAccounts, type CodeAndData } from '@tongate/read-model';
-import type { McBlockBatch } from '../collect.js';
+import type { McBlockBatch } from '../../block.js';
+import type { IndexTables } from '../../index-domain.js';
+import { heldItems, interfacesOfStates, interfacesOfTrace, storedCodeAndData, traceAccounts, type CodeAndData } from '../../interfaces.js';
+import type { ActionAccountsTable, ActionsTable, TracesTable, TracesTables } from './tables.js';
 
 /**
  * Classification of complete traces: their transactions and messages (from the block being written and from the
@@ -19,6 +20,9 @@ import type { McBlockBatch } from '../collect.js';
  */
 
 export type TraceRowValues = Selectable<TracesTable>;
+
+/** The chain tables with the traces domain's own. */
+export type TracesDb = IndexTables<TracesTables>;
 
 /** A transaction in whichever form it comes: a batch row (JSON as text, bigints) or a row read back. */
 interface TxLike {
@@ -100,7 +104,7 @@ function traceTransaction(tx: TxLike, messages: readonly MessageLike[], contents
 
 /** The transactions of these traces with their messages and bodies: the block's own from the batch, the rest from the index. */
 export async function loadTraceTransactions(
-  db: Kysely<ChainDatabase>,
+  db: Kysely<TracesDb>,
   membership: ReadonlyMap<string, string>,
   traceIds: readonly string[],
   batch: McBlockBatch | null,
@@ -162,7 +166,7 @@ export async function loadTraceTransactions(
 
 /** Interfaces of every account of these traces, from their newest states (the block's, else the index's). */
 async function interfacesFor(
-  db: Kysely<ChainDatabase>,
+  db: Kysely<TracesDb>,
   accounts: readonly string[],
   batch: McBlockBatch | null,
   now: number,
@@ -187,7 +191,7 @@ export interface ClassifiedTrace {
 
 /** Classifies complete traces; a trace the classifier throws on is recorded as failed, not retried forever. */
 export async function classifyTraces(
-  db: Kysely<ChainDatabase>,
+  db: Kysely<TracesDb>,
   traces: readonly TraceRowValues[],
   membership: ReadonlyMap<string, string>,
   batch: McBlockBatch | null,

@@ -1,10 +1,10 @@
+import type { DomainMigrations } from '@tongate/store';
 import type { ColumnType } from 'kysely';
-import type { DomainMigrations } from './index.js';
 
 /**
  * NFT sales and DNS auctions (migrations 0600–0699): the current state of every getgems sale, getgems auction and
  * Telemint item, and of every `.ton` DNS item while it is in auction. The indexer derives them from the states of
- * the accounts each block touches (packages/indexer/src/derive/sales.ts).
+ * the accounts each block touches (salesDerivation, derive.ts).
  */
 
 type Int64 = ColumnType<string, bigint | number | string, bigint | number | string>;

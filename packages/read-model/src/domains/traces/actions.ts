@@ -1,11 +1,14 @@
 import { expandSupportedActionTypes, toV3Action, type ClassifiedAction, type V3Action } from '@tongate/actions';
 import type { v3 } from '@tongate/sdk';
-import type { ActionsTable, ChainDatabase } from '@tongate/store';
+import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type RequestContext, type V3Handlers } from '@tongate/stubs';
 import { sql, type Expression, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { addressBook } from '@tongate/read-model';
-import { page, rawAddress, storedHashes, window } from '@tongate/read-model';
-import { transactionsReply } from './transactions.js';
+import { rawAddress } from '../../address.js';
+import { addressBook } from '../../address-book.js';
+import { page, storedHashes, window } from '../../params.js';
+import { transactionsReply } from '../../transactions-reply.js';
+import type { TracesDb } from './classify.js';
+import type { ActionsTable } from './tables.js';
 
 export type ActionOperations = Pick<V3Handlers, 'getActions'>;
 
@@ -75,7 +78,7 @@ export async function transactionsOfMessages(db: Kysely<ChainDatabase>, msgHashe
   return rows.map((r) => r.tx_hash);
 }
 
-export function actionOperations(db: Kysely<ChainDatabase>, testnet: boolean): ActionOperations {
+export function actionOperations(db: Kysely<TracesDb>, testnet: boolean): ActionOperations {
   return {
     async getActions({ query, ctx }) {
       const { limit, offset, sort } = page(query);

@@ -1,17 +1,24 @@
 import type { v3 } from '@tongate/sdk';
-import type { ChainDatabase, NftCollectionsTable, NftItemsTable } from '@tongate/store';
+import type { ChainDatabase } from '@tongate/store';
 import { ApiError, type V3Handlers } from '@tongate/stubs';
 import type { Kysely, Selectable } from 'kysely';
-import { accountFacts, interfacesOf } from '@tongate/read-model';
-import { page, rawAddress, rawAddresses } from '@tongate/read-model';
-import { books, decodedPayload, eitherParty, traceIds, windowedEvents } from './token-events.js';
+import { rawAddress } from '../../address.js';
+import { accountFacts, interfacesOf } from '../../address-book.js';
+import { withDomainTables, type IndexTables } from '../../index-domain.js';
+import { page, rawAddresses } from '../../params.js';
+import { traceIds } from '../traces/readers.js';
+import { books, decodedPayload, eitherParty, windowedEvents } from './events.js';
+import type { NftCollectionsTable, NftItemsTable, TokenTables } from './tables.js';
 
-export type NftOperations = Pick<V3Handlers, 'getNftCollections' | 'getNftItems' | 'getNftTransfers'>;
+/**
+ * NFT collections and items in the v3 wire shape, read by the NFT operations and by those that attach the items a
+ * reply names (`/nft/sales`, `/dns/activeAuctions`).
+ */
 
 type CollectionRow = Selectable<NftCollectionsTable>;
 type ItemRow = Selectable<NftItemsTable>;
 
-function formatCollection(r: CollectionRow): v3.NftCollection {
+export function formatCollection(r: CollectionRow): v3.NftCollection {
   return {
     address: r.address,
     owner_address: r.owner_address,
@@ -27,12 +34,13 @@ function formatCollection(r: CollectionRow): v3.NftCollection {
  * Item rows → the wire shape, with each item's collection, and its sale state: an item is on sale while its owner is
  * a sale or auction contract (by the owner's interfaces, or because the indexer read a seller from it: real_owner).
  */
-async function formatItems(db: Kysely<ChainDatabase>, rows: ItemRow[]): Promise<v3.NftItem[]> {
+export async function formatItems(db: Kysely<ChainDatabase>, rows: ItemRow[]): Promise<v3.NftItem[]> {
+  const tokens = withDomainTables<TokenTables>(db);
   const collectionAddresses = [...new Set(rows.map((r) => r.collection_address).filter((a): a is string => a !== null))];
   const owners = [...new Set(rows.map((r) => r.owner_address).filter((a): a is string => a !== null))];
   const [collections, ownerFacts] = await Promise.all([
     collectionAddresses.length > 0
-      ? db.selectFrom('nft_collections').selectAll().where('address', 'in', collectionAddresses).execute()
+      ? tokens.selectFrom('nft_collections').selectAll().where('address', 'in', collectionAddresses).execute()
       : Promise.resolve([]),
     accountFacts(db, owners),
   ]);
@@ -63,7 +71,7 @@ async function formatItems(db: Kysely<ChainDatabase>, rows: ItemRow[]): Promise<
 /** The indexed NFT items at these addresses (raw forms), in the wire shape; unknown addresses are left out. */
 export async function readNftItems(db: Kysely<ChainDatabase>, addresses: readonly string[]): Promise<v3.NftItem[]> {
   if (addresses.length === 0) return [];
-  const rows = await db
+  const rows = await withDomainTables<TokenTables>(db)
     .selectFrom('nft_items')
     .selectAll()
     .where('address', 'in', [...addresses])
@@ -72,9 +80,11 @@ export async function readNftItems(db: Kysely<ChainDatabase>, addresses: readonl
   return formatItems(db, rows);
 }
 
+export type NftOperations = Pick<V3Handlers, 'getNftCollections' | 'getNftItems' | 'getNftTransfers'>;
+
 const itemAddresses = (items: v3.NftItem[]) => items.flatMap((i) => [i.address, i.collection_address, i.owner_address, i.real_owner]);
 
-export function nftOperations(db: Kysely<ChainDatabase>, testnet: boolean): NftOperations {
+export function nftOperations(db: Kysely<IndexTables<TokenTables>>, testnet: boolean): NftOperations {
   return {
     async getNftCollections({ query }) {
       const { limit, offset } = page(query);
