@@ -4,25 +4,31 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // The v2 and v3 end-to-end files (the indexer, its sales, DNS, vesting and multisig derivations, the actions of the devnet traffic and pending traces included) and the bad-input sweep run twice: on the devnet backend, and on the liteserver
 // backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
 //
-// The files that wait on the devnet's election cycle (minutes of mostly idle wall time each) are a stream of their
-// own: `npm run test:elections` runs only them, `npm test` (vitest run) everything else, so that turbo can run the two
-// side by side.
-const ELECTION_BOUND = [
+// The files that spend most of their time waiting, on the devnet's election cycle or on processes of their own (the
+// production topology, a packed client's install and type check, a production build, a browser, `tongate start`),
+// are a second stream: `npm run test:waiting` runs only them, `npm test` (vitest run) everything else, so that turbo
+// runs the two side by side and neither stream is much longer than the other.
+const WAITING = [
   'test/v3-validators.test.ts',
   'test/v3-pools-single.test.ts',
   'test/v3-pools-staking.test.ts',
   'test/devnet-complain.test.ts',
+  'test/liteserver-topology.test.ts',
+  'test/client-package.test.ts',
+  'test/production-build.test.ts',
+  'test/docs-browser.test.ts',
+  'test/start.test.ts',
 ];
-const electionStream = process.env.TONGATE_TEST_STREAM === 'elections';
+const waitingStream = process.env.TONGATE_TEST_STREAM === 'waiting';
 
-/** A project's files (`'all'` or a list) in this run's stream: the election-bound ones among them, or all the others. */
+/** A project's files (`'all'` or a list) in this run's stream: the waiting ones among them, or all the others. */
 function stream(files: string[] | 'all', exclude: string[] = []) {
-  const include = electionStream
-    ? ELECTION_BOUND.filter((f) => files === 'all' || files.includes(f))
+  const include = waitingStream
+    ? WAITING.filter((f) => files === 'all' || files.includes(f))
     : files === 'all'
       ? configDefaults.include
       : files;
-  return { include, exclude: [...configDefaults.exclude, ...exclude, ...(electionStream ? [] : ELECTION_BOUND)] };
+  return { include, exclude: [...configDefaults.exclude, ...exclude, ...(waitingStream ? [] : WAITING)] };
 }
 
 export default defineConfig({
@@ -58,7 +64,8 @@ export default defineConfig({
             'test/v3-actions-precision.test.ts',
             'test/bad-input-sweep.test.ts',
             'test/streaming.test.ts',
-            'test/liteserver-*.test.ts',
+            'test/liteserver-health.test.ts',
+            'test/liteserver-topology.test.ts',
           ]),
           env: { TONGATE_TEST_BACKEND: 'liteserver' },
         },

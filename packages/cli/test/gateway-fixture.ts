@@ -28,9 +28,9 @@ export const TEST_BACKEND: TestBackend = process.env.TONGATE_TEST_BACKEND === 'l
 const PORT_SLICE = 500;
 const PORT_BASE = 20_000;
 const SLICES = 24; // 20000..31999
-// The election-bound files run in a vitest process of their own beside the others (vitest.config.ts): its workers
-// take the upper half of the slices.
-const streamOffset = process.env.TONGATE_TEST_STREAM === 'elections' ? SLICES / 2 : 0;
+// The waiting files run in a vitest process of their own beside the others (vitest.config.ts): its workers take the
+// upper half of the slices.
+const streamOffset = process.env.TONGATE_TEST_STREAM === 'waiting' ? SLICES / 2 : 0;
 const workerSlice = ((Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) + streamOffset) % SLICES;
 let nextPortOffset = Math.floor(Math.random() * PORT_SLICE);
 
