@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // backend reading the same devnets through ADNL liteservers (gateway-fixture.ts).
 //
 // The files that spend most of their time waiting, on the devnet's election cycle or on processes of their own (the
-// production topology, a packed client's install and type check, a production build, a browser, `tongate start`),
+// production topology, a packed client's install and type check, a production build, browsers, `tongate` commands),
 // are a second stream: `npm run test:waiting` runs only them, `npm test` (vitest run) everything else, so that turbo
 // runs the two side by side and neither stream is much longer than the other.
 const WAITING = [
@@ -18,6 +18,9 @@ const WAITING = [
   'test/production-build.test.ts',
   'test/docs-browser.test.ts',
   'test/start.test.ts',
+  'test/cors-browser.test.ts',
+  'test/actions-classify.test.ts',
+  'test/cli-help.test.ts',
 ];
 const waitingStream = process.env.TONGATE_TEST_STREAM === 'waiting';
 
