@@ -21,7 +21,7 @@ function queryExample(version: 'v2' | 'v3', path: string, name: string): string 
 beforeAll(async () => {
   mock = await startMock({ port: 0 });
   client = createTonGateClient({ baseUrl: mock.url, apiKey: 'test-key' });
-}, 30_000);
+});
 
 afterAll(async () => {
   await mock?.stop();
