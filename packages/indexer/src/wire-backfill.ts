@@ -1,7 +1,7 @@
 import type { ChainDatabase } from '@tongate/store';
 import { sql, type Kysely } from 'kysely';
 import type { MessageRow, TransactionRow } from '@tongate/read-model';
-import { storedWire, WIRE_VERSION, wireMessagesQuery, type WireStateRow } from '@tongate/read-model';
+import { storedWire, WIRE_STATE_COLUMNS, WIRE_VERSION, wireMessagesQuery, type WireStateRow } from '@tongate/read-model';
 
 /**
  * Stores the wire form of transactions written before it existed (or with an older one), a batch at a time, so that
@@ -49,15 +49,7 @@ export async function backfillWireBatch(db: Kysely<ChainDatabase>, limit = 500):
     const stateHashes = [...new Set(txs.flatMap((t) => [t.account_state_hash_before, t.account_state_hash_after]))];
     const states = await trx
       .selectFrom('account_states')
-      .select([
-        'hash',
-        sql<string>`balance::text`.as('balance'),
-        'extra_currencies',
-        'account_status',
-        'frozen_hash',
-        'data_hash',
-        'code_hash',
-      ])
+      .select(WIRE_STATE_COLUMNS)
       .where('hash', '=', sql<string>`any(${stateHashes}::text[])`)
       .execute();
     const stateOf = new Map<string, WireStateRow>(states.map((s) => [s.hash, s as WireStateRow]));

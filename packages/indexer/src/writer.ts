@@ -3,7 +3,7 @@ import { copyRows, type ChainDatabase, type CopyType } from '@tongate/store';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { McBlockBatch } from './collect.js';
 import type { BlockDerivation, DerivationContext } from './derive/index.js';
-import { selectedState, storedWire, type WireStateRow } from '@tongate/read-model';
+import { selectedState, storedWire, WIRE_STATE_COLUMNS, type WireStateRow } from '@tongate/read-model';
 
 /** PostgreSQL type of every column the indexer writes, per table (the unnest arrays are cast to these). */
 const COLUMN_TYPES = {
@@ -284,15 +284,7 @@ async function openBlock(trx: Transaction<ChainDatabase>, batch: McBlockBatch): 
   // is absent, and the wire form gives the all-null state, as when read through the joins.
   const earlier = trx
     .selectFrom('account_states')
-    .select([
-      'hash',
-      sql<string>`balance::text`.as('balance'),
-      'extra_currencies',
-      'account_status',
-      'frozen_hash',
-      'data_hash',
-      'code_hash',
-    ])
+    .select(WIRE_STATE_COLUMNS)
     .where('hash', '=', sql<string>`any(${[...missing]}::text[])`);
   // No wait for the WAL flush at commit (set_config local to the transaction, as SET LOCAL): a database crash may
   // lose the last blocks written, but always together with the cursor, so the indexer writes them again; nothing is

@@ -11,6 +11,7 @@ import {
   wireMessagesQuery,
   WIRE_VERSION,
   type WireMessageRow,
+  WIRE_STATE_COLUMNS,
   type WireStateRow,
   type WireTransactionRow,
 } from './wire.js';
@@ -94,15 +95,7 @@ export async function transactionsReply(
       jsonArrayFrom(
         eb
           .selectFrom('account_states')
-          .select([
-            'hash',
-            sql<string>`balance::text`.as('balance'),
-            'extra_currencies',
-            'account_status',
-            'frozen_hash',
-            'data_hash',
-            'code_hash',
-          ])
+          .select(WIRE_STATE_COLUMNS)
           .where(
             'hash',
             'in',

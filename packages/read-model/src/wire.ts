@@ -53,6 +53,17 @@ export type WireStateRow = Pick<
   'hash' | 'balance' | 'extra_currencies' | 'account_status' | 'frozen_hash' | 'data_hash' | 'code_hash'
 >;
 
+/** The account_states columns of a WireStateRow, in the read shape (balance as text), for every SELECT of them. */
+export const WIRE_STATE_COLUMNS = [
+  'hash',
+  sql<string>`balance::text`.as('balance'),
+  'extra_currencies',
+  'account_status',
+  'frozen_hash',
+  'data_hash',
+  'code_hash',
+] as const;
+
 /** Message rows with their body and init state BOCs, in the read shape (64-bit and numeric columns as text). */
 export function wireMessagesQuery(db: Kysely<ChainDatabase>) {
   return db
