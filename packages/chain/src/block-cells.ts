@@ -124,8 +124,10 @@ export interface AugValues<V, E> {
   storeExtra(extra: E): (b: Builder) => void;
   add(a: E, b: E): E;
   storeValue(value: V): (b: Builder) => void;
-  /** A string naming the value's content (a cell hash): equal ones make equal leaves, which a cache reuses. */
+  /** A string naming an entry (its key and its value's content): equal ones make equal leaves, which a cache reuses. */
   identity?(value: V): string;
+  /** The entry of a key never changes (entries are only added): subtrees are cached by their key range. */
+  stable?: boolean;
 }
 
 export interface AugEntry<V> {
@@ -159,7 +161,7 @@ export class HashmapAugWriter<V, E> {
   storeInline(entries: readonly AugEntry<V>[]): { store: (b: Builder) => void; extra: E } {
     if (entries.length === 0) throw new Error('a HashmapAug has at least one entry');
     this.rotate();
-    const { builder, extra } = this.node(entries, 0, entries.length, 0);
+    const { builder, extra } = this.nodeBuilder(entries, 0, entries.length, 0);
     return { store: (b) => b.storeBuilder(builder), extra };
   }
 
@@ -172,66 +174,95 @@ export class HashmapAugWriter<V, E> {
     return Number((key >> BigInt(this.n - 1 - i)) & 1n);
   }
 
-  private edge(entries: readonly AugEntry<V>[], lo: number, hi: number, pos: number): { cell: Cell; extra: E } {
-    const id = this.values.identity;
-    let cacheKey: string | null = null;
-    if (id && hi - lo === 1) cacheKey = `${pos}:${entries[lo].key}:${id(entries[lo].value)}`;
-    if (cacheKey) {
-      const hit = this.previous.get(cacheKey) ?? this.current.get(cacheKey);
-      if (hit) {
-        this.current.set(cacheKey, hit);
-        return hit;
-      }
+  /** A number per cell this writer made, naming a fork's children in its cache key. */
+  private readonly ids = new WeakMap<Cell, number>();
+  private nextId = 0;
+
+  private cached(key: string, make: () => { cell: Cell; extra: E }): { cell: Cell; extra: E } {
+    let hit = this.current.get(key) ?? this.previous.get(key);
+    if (!hit) {
+      hit = make();
+      this.ids.set(hit.cell, this.nextId++);
     }
-    const { builder, extra, children } = this.node(entries, lo, hi, pos);
-    if (id && children) {
-      cacheKey = `${pos}:${builder.bits}:${children[0].hash().toString('hex')}:${children[1].hash().toString('hex')}`;
-      const hit = this.previous.get(cacheKey) ?? this.current.get(cacheKey);
-      if (hit) {
-        this.current.set(cacheKey, hit);
-        return hit;
-      }
-    }
-    const made = { cell: builder.endCell(), extra };
-    if (cacheKey) this.current.set(cacheKey, made);
-    return made;
+    this.current.set(key, hit);
+    return hit;
   }
 
-  /** The label and node of the entries [lo, hi), which share the key bits before `pos`. */
-  private node(
-    entries: readonly AugEntry<V>[],
-    lo: number,
-    hi: number,
-    pos: number,
-  ): { builder: Builder; extra: E; children?: [Cell, Cell] } {
+  private edge(entries: readonly AugEntry<V>[], lo: number, hi: number, pos: number): { cell: Cell; extra: E } {
+    const { stable, identity } = this.values;
+    // Entries that never change once written (a list that only grows): a key range names its subtree.
+    if (stable) return this.cached(`${pos}:${entries[lo].key}:${entries[hi - 1].key}:${hi - lo}`, () => this.node(entries, lo, hi, pos));
+    if (!identity) return this.node(entries, lo, hi, pos);
+    if (hi - lo === 1) return this.cached(`${pos}:${identity(entries[lo].value)}`, () => this.node(entries, lo, hi, pos));
+    const { split, len, label } = this.labelOf(entries, lo, hi, pos);
+    const mid = this.middle(entries, lo, hi, split);
+    const left = this.edge(entries, lo, mid, split + 1);
+    const right = this.edge(entries, mid, hi, split + 1);
+    return this.cached(`${pos}:${len}:${label}:${this.ids.get(left.cell)}:${this.ids.get(right.cell)}`, () =>
+      this.fork(label, len, pos, left, right),
+    );
+  }
+
+  /** The label of the entries [lo, hi) (which share the key bits before `pos`) and where they part. */
+  private labelOf(entries: readonly AugEntry<V>[], lo: number, hi: number, pos: number): { split: number; len: number; label: bigint } {
     const n = this.n;
     const first = entries[lo].key;
-    const last = entries[hi - 1].key;
     // The first bit (from pos) where the first and last keys differ: the entries between share the bits before it.
     let split = n;
     if (hi - lo > 1) {
-      const diff = first ^ last;
-      split = n - diff.toString(2).length;
+      split = n - (first ^ entries[hi - 1].key).toString(2).length;
       if (split < pos) throw new Error('HashmapAug entries are not sorted');
     }
     const len = split - pos;
-    const labelBits = len > 0 ? (first >> BigInt(n - split)) & ((1n << BigInt(len)) - 1n) : 0n;
+    const label = len > 0 ? (first >> BigInt(n - split)) & ((1n << BigInt(len)) - 1n) : 0n;
+    return { split, len, label };
+  }
+
+  /** The first entry of [lo, hi) with a 1 at bit `split` (those with a 0 come first). */
+  private middle(entries: readonly AugEntry<V>[], lo: number, hi: number, split: number): number {
+    let mid = lo;
+    let top = hi;
+    while (mid < top) {
+      const m = (mid + top) >> 1;
+      if (this.bit(entries[m].key, split) === 0) mid = m + 1;
+      else top = m;
+    }
+    return mid;
+  }
+
+  private fork(label: bigint, len: number, pos: number, left: { cell: Cell; extra: E }, right: { cell: Cell; extra: E }) {
     const b = beginCell();
-    storeLabel(b, labelBits, len, n - pos);
-    if (split === n) {
+    storeLabel(b, label, len, this.n - pos);
+    const extra = this.values.add(left.extra, right.extra);
+    b.storeRef(left.cell).storeRef(right.cell).store(this.values.storeExtra(extra));
+    return { cell: b.endCell(), extra };
+  }
+
+  private node(entries: readonly AugEntry<V>[], lo: number, hi: number, pos: number): { cell: Cell; extra: E } {
+    const { builder, extra } = this.nodeBuilder(entries, lo, hi, pos);
+    return { cell: builder.endCell(), extra };
+  }
+
+  /** The label and node of the entries [lo, hi), which share the key bits before `pos`. */
+  private nodeBuilder(entries: readonly AugEntry<V>[], lo: number, hi: number, pos: number): { builder: Builder; extra: E } {
+    const { split, len, label } = this.labelOf(entries, lo, hi, pos);
+    if (split === this.n) {
       if (hi - lo !== 1) throw new Error('HashmapAug keys must be distinct');
+      const b = beginCell();
+      storeLabel(b, label, len, this.n - pos);
       const value = entries[lo].value;
       const extra = this.values.extra(value);
       b.store(this.values.storeExtra(extra)).store(this.values.storeValue(value));
       return { builder: b, extra };
     }
-    let mid = lo;
-    while (mid < hi && this.bit(entries[mid].key, split) === 0) mid++;
+    const mid = this.middle(entries, lo, hi, split);
     const left = this.edge(entries, lo, mid, split + 1);
     const right = this.edge(entries, mid, hi, split + 1);
+    const b = beginCell();
+    storeLabel(b, label, len, this.n - pos);
     const extra = this.values.add(left.extra, right.extra);
     b.storeRef(left.cell).storeRef(right.cell).store(this.values.storeExtra(extra));
-    return { builder: b, extra, children: [left.cell, right.cell] };
+    return { builder: b, extra };
   }
 }
 
@@ -244,6 +275,9 @@ export interface StateAccount {
   /** ShardAccount: account:^Account last_trans_hash:bits256 last_trans_lt:uint64. */
   shardAccount: Cell;
   balance: bigint;
+  /** The account id as a number and a name of the entry (id and ShardAccount hash), when already known. */
+  key?: bigint;
+  identity?: string;
 }
 
 /** ShardAccounts (HashmapAugE 256 ShardAccount DepthBalanceInfo), writing again only what changed since the last build. */
@@ -253,13 +287,13 @@ export class ShardAccountsWriter {
     storeExtra: (balance) => (b) => b.storeUint(0, 5).store(storeGrams(balance)),
     add: (a, b) => a + b,
     storeValue: (a) => (b) => b.storeSlice(a.shardAccount.beginParse()),
-    identity: (a) => a.shardAccount.hash().toString('hex'),
+    identity: (a) => a.identity ?? `${a.account.toString('hex')}:${a.shardAccount.hash().toString('hex')}`,
   });
 
   /** The ShardAccounts cell of the accounts (any order) and their total balance. */
   build(accounts: readonly StateAccount[]): { cell: Cell; balance: bigint } {
     const entries = accounts
-      .map((a) => ({ key: BigInt('0x' + a.account.toString('hex')), value: a }))
+      .map((a) => ({ key: a.key ?? BigInt('0x' + a.account.toString('hex')), value: a }))
       .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
     const { store, extra } = this.writer.storeE(entries, 0n);
     return { cell: beginCell().store(store).endCell(), balance: extra };
@@ -398,7 +432,7 @@ export function oldMcBlocksWriter() {
       b
         .storeBit(v.isKeyBlock)
         .storeBuilder(storeExtBlkRef({ endLt: v.endLt, seqno: v.id.seqno, rootHash: v.id.rootHash, fileHash: v.id.fileHash })),
-    identity: (v) => `${v.id.rootHash.toString('hex')}:${v.endLt}:${v.isKeyBlock}`,
+    stable: true,
   });
 }
 
@@ -607,4 +641,59 @@ export function buildBlockCell(input: BlockInfoInput): Cell {
     .storeRef(update)
     .storeRef(extra)
     .endCell();
+}
+
+// ---------------------------------------------------------------- Merkle proofs
+
+/**
+ * A Merkle proof (MERKLE_PROOF root) of `root` that keeps the cells of `keep` (their other refs pruned) and the
+ * subtrees of `whole`. Cells already of a higher level (pruned branches, Merkle updates' sides) are kept as they are.
+ */
+export function proofKeeping(root: Cell, keep: ReadonlySet<Cell>, whole: ReadonlySet<Cell> = new Set()): Cell {
+  const copy = (c: Cell): Cell => {
+    if (whole.has(c)) return c;
+    if (!keep.has(c)) return c.level() === 0 ? prunedBranch(c) : c;
+    const b = beginCell().storeBits(c.bits);
+    for (const r of c.refs) b.storeRef(copy(r));
+    return b.endCell({ exotic: c.isExotic });
+  };
+  const proven = copy(root);
+  return beginCell().storeUint(3, 8).storeBuffer(root.hash(0), 32).storeUint(root.depth(0), 16).storeRef(proven).endCell({ exotic: true });
+}
+
+/**
+ * The cells from a Hashmap / HashmapAug root (of `n`-bit keys) down to the leaf of `key`, whatever the values and
+ * extras: a fork's branches are its two refs, so only labels are read. Empty when the key is absent.
+ */
+export function hashmapPath(root: Cell, key: bigint, n: number): Cell[] {
+  const path: Cell[] = [];
+  let cell = root;
+  let pos = 0;
+  for (;;) {
+    path.push(cell);
+    const s = cell.beginParse();
+    const m = n - pos;
+    const width = Math.ceil(Math.log2(m + 1));
+    let len: number;
+    let label = 0n;
+    if (!s.loadBit()) {
+      len = 0;
+      while (s.loadBit()) len++;
+      if (len > 0) label = s.loadUintBig(len);
+    } else if (!s.loadBit()) {
+      len = s.loadUint(width);
+      if (len > 0) label = s.loadUintBig(len);
+    } else {
+      const v = s.loadBit();
+      len = s.loadUint(width);
+      label = v ? (1n << BigInt(len)) - 1n : 0n;
+    }
+    const want = len > 0 ? (key >> BigInt(n - pos - len)) & ((1n << BigInt(len)) - 1n) : 0n;
+    if (want !== label) return [];
+    pos += len;
+    if (pos === n) return path;
+    const right = ((key >> BigInt(n - pos - 1)) & 1n) === 1n;
+    pos++;
+    cell = cell.refs[right ? 1 : 0];
+  }
 }

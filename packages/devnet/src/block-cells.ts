@@ -1,0 +1,335 @@
+import { createHash } from 'node:crypto';
+import { Dictionary, loadShardAccount, loadTransaction, type Builder, type Cell } from '@ton/core';
+import {
+  buildBlockCell,
+  buildShardHashes,
+  EMPTY_SHARD_ACCOUNTS,
+  LruCache,
+  mcStateExtraCell,
+  oldMcBlocksWriter,
+  shardAccountBlocks,
+  ShardAccountsWriter,
+  shardContains,
+  shardStateCell,
+  splitStateCell,
+  type AugEntry,
+  type BlockAndState,
+  type BlockHeader,
+  type BlockRef,
+  type BlockTransaction,
+  type ExtBlkRef,
+  type OldMcBlockInput,
+  type StateAccount,
+} from '@tongate/chain';
+import type { HistoryIndex } from './history.js';
+import type { ChainReader } from './reader.js';
+import type { StoredBlock } from './store.js';
+
+/**
+ * The devnet's blocks as TON cells (block.tlb): each block a `Block` whose state update leads from the shard's state
+ * before it to the ShardStateUnsplit after it (every account of the shard in ShardAccounts; the masterchain's with
+ * McStateExtra: shard hashes, config, previous masterchain blocks), whose BlockExtra holds the block's transactions
+ * in ShardAccountBlocks and, in the masterchain, McBlockExtra with the round's shard blocks. A block's id is its
+ * cell's hash and the sha256 of its BOC.
+ *
+ * Everything in a block's cells follows from what the journal keeps (block headers, transactions, account snapshots,
+ * config changes), so a block no longer in the in-memory cache is built again from the history.
+ */
+
+/** Blocks (and the states after them) kept in memory; older ones are built again when asked for. */
+const RECENT_BLOCKS = 1024;
+const ZERO32 = Buffer.alloc(32);
+
+/** A block's cells: the Block and the full state after it. */
+export type BlockCellsOf = BlockAndState;
+
+interface AccountEntry extends StateAccount {
+  workchain: number;
+  prefix: bigint;
+}
+
+/** The header fields of a devnet block, as its BlockInfo carries them and getBlockHeader reports them. */
+export function devnetBlockHeader(b: StoredBlock, globalId: number, validatorListHashShort: number): BlockHeader {
+  const isMc = b.id.workchain === -1;
+  return {
+    id: b.id,
+    globalId,
+    version: 0,
+    flags: 0,
+    afterMerge: b.prevBlocks.length === 2,
+    afterSplit: b.prevBlocks.length === 1 && b.prevBlocks[0].shard !== b.id.shard,
+    beforeSplit: b.beforeSplit === true,
+    wantMerge: false,
+    wantSplit: false,
+    validatorListHashShort,
+    catchainSeqno: 0,
+    minRefMcSeqno: isMc ? b.id.seqno : Math.max(0, (b.masterchainRef?.seqno ?? 1) - 1),
+    isKeyBlock: isMc && b.id.seqno === 0,
+    prevKeyBlockSeqno: 0,
+    vertSeqno: 0,
+    startLt: b.startLt,
+    endLt: b.endLt,
+    genUtime: b.genUtime,
+    prevBlocks: b.prevBlocks,
+    ...(isMc ? { shardBlocks: b.shardBlocks } : { masterchainRef: b.masterchainRef }),
+  };
+}
+
+const refKey = (r: BlockRef) => `${r.workchain}:${r.shard}:${r.seqno}`;
+const extRef = (b: StoredBlock): ExtBlkRef => ({ endLt: b.endLt, seqno: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
+const NO_BLOCK: ExtBlkRef = { endLt: 0n, seqno: 0, rootHash: ZERO32, fileHash: ZERO32 };
+
+/** What a block's cells are built from, besides its StoredBlock. */
+interface BlockInputs {
+  /** Accounts of the block's shard after it. */
+  accounts: StateAccount[];
+  /** The state before the block. */
+  before: Cell;
+  /** For a shard block: the masterchain block before its round (its BlockInfo's master_ref), if any. */
+  prevMc: StoredBlock | null;
+  /** For a masterchain block: the round's shard blocks, the config after it and the earlier masterchain blocks. */
+  mc?: { shardBlocks: StoredBlock[]; config: Cell; prevBlocks: (b: Builder) => void; firstMc: StoredBlock | null };
+  /** The block's transactions (BOCs) in (account, lt) order. */
+  txs: Cell[];
+  accountsWriter: ShardAccountsWriter;
+}
+
+export class BlockCells {
+  /** Every existing account's latest ShardAccount cell and balance (what the next round's states are made of). */
+  private readonly latest = new Map<string, AccountEntry>();
+  /** One writer per shard: it reuses the cells of the accounts that did not change since its last state. */
+  private readonly writers = new Map<string, ShardAccountsWriter>();
+  private readonly prevBlocksWriter = oldMcBlocksWriter();
+  /** The masterchain blocks sealed so far, as prev_blocks (OldMcBlocksInfo) lists them. */
+  private readonly mcEntries: AugEntry<OldMcBlockInput>[] = [];
+  /** The config from each masterchain seqno on (a new entry where a round changed it). */
+  private readonly configs: { seqno: number; config: Cell }[] = [];
+  private readonly recent = new LruCache<string, BlockCellsOf>(RECENT_BLOCKS);
+  private readonly configAddresses = new LruCache<string, Buffer>(16);
+
+  constructor(
+    private readonly history: HistoryIndex,
+    private readonly reader: ChainReader,
+    private readonly globalId: number,
+    private readonly validatorListHashShort: number,
+  ) {}
+
+  /** An account's state after the round being built (a ShardAccount cell; account_none removes it). */
+  setAccount(workchain: number, account: Buffer, shardAccount: Cell): void {
+    const key = `${workchain}:${account.toString('hex')}`;
+    const sa = loadShardAccount(shardAccount.beginParse());
+    if (!sa.account) {
+      this.latest.delete(key);
+      return;
+    }
+    this.latest.set(key, {
+      workchain,
+      account,
+      prefix: account.readBigUInt64BE(0),
+      key: BigInt('0x' + account.toString('hex')),
+      identity: `${account.toString('hex')}:${shardAccount.hash().toString('hex')}`,
+      shardAccount,
+      balance: sa.account.storage.balance.coins,
+    });
+  }
+
+  /** Takes a sealed (or replayed) round's masterchain block and the config after it. */
+  noteRound(mc: StoredBlock, config: Cell): void {
+    const last = this.configs.at(-1);
+    if (!last || !last.config.hash().equals(config.hash())) this.configs.push({ seqno: mc.id.seqno, config });
+    if (mc.id.seqno === this.mcEntries.length)
+      this.mcEntries.push({ key: BigInt(mc.id.seqno), value: { id: mc.id, endLt: mc.endLt, isKeyBlock: mc.id.seqno === 0 } });
+  }
+
+  /** The cells of a block the history holds: from memory, or built again from the history. */
+  of(ref: BlockRef): BlockCellsOf {
+    const b = this.history.blockAt(ref);
+    const hit = this.recent.get(refKey(b.id));
+    if (hit && hit.block.hash().equals(b.id.rootHash)) return hit;
+    const inputs = this.historicInputs(b);
+    const built = this.build(b, inputs);
+    this.recent.set(refKey(b.id), built);
+    return built;
+  }
+
+  /**
+   * Builds a new basechain block: `draft` has everything but the hashes, which this fills in (id and state hash).
+   * `prev` are the blocks it follows, `prevMc` the masterchain block before its round.
+   */
+  sealShardBlock(draft: StoredBlock, prev: StoredBlock[], prevMc: StoredBlock | null, txs: Cell[]): void {
+    const accounts = this.currentAccounts(0, draft.id.shard);
+    const key = `0:${draft.id.shard}`;
+    let writer = this.writers.get(key);
+    if (!writer) this.writers.set(key, (writer = new ShardAccountsWriter()));
+    const before = this.stateBefore(draft, prev);
+    this.finish(draft, this.build(draft, { accounts, before, prevMc, txs, accountsWriter: writer }));
+  }
+
+  /** Builds a new masterchain block (after its round's shard blocks, sealed with sealShardBlock). */
+  sealMasterchainBlock(draft: StoredBlock, prevMc: StoredBlock | null, shardBlocks: StoredBlock[], config: Cell, txs: Cell[]): void {
+    let writer = this.writers.get('-1');
+    if (!writer) this.writers.set('-1', (writer = new ShardAccountsWriter()));
+    const listed = this.mcEntries.length === draft.id.seqno ? this.mcEntries : this.mcEntries.slice(0, draft.id.seqno);
+    const prevBlocks = this.prevBlocksWriter.storeE(listed, { isKey: false, maxLt: 0n }).store;
+    const before = this.stateBefore(draft, prevMc ? [prevMc] : []);
+    const firstMc = draft.id.seqno > 0 ? this.history.mcAt(0) : null;
+    this.finish(
+      draft,
+      this.build(draft, {
+        accounts: this.currentAccounts(-1, draft.id.shard),
+        before,
+        prevMc: null,
+        mc: { shardBlocks, config, prevBlocks, firstMc },
+        txs,
+        accountsWriter: writer,
+      }),
+    );
+  }
+
+  private finish(draft: StoredBlock, built: BlockCellsOf): void {
+    draft.id = { ...draft.id, rootHash: built.block.hash(), fileHash: fileHashOf(built.block) };
+    draft.stateHash = built.state.hash();
+    this.recent.set(refKey(draft.id), built);
+  }
+
+  private currentAccounts(workchain: number, shard: bigint): StateAccount[] {
+    const out: StateAccount[] = [];
+    for (const a of this.latest.values())
+      if (a.workchain === workchain && (workchain === -1 || shardContains(shard, a.prefix))) out.push(a);
+    return out;
+  }
+
+  /** The state a block starts from: none before genesis, the parent's after a split, both halves' before a merge. */
+  private stateBefore(b: StoredBlock, prev: StoredBlock[]): Cell {
+    if (prev.length === 0)
+      return shardStateCell(
+        { globalId: this.globalId, workchain: b.id.workchain, shard: b.id.shard, seqno: 0, genUtime: 0, genLt: 0n },
+        EMPTY_SHARD_ACCOUNTS,
+        null,
+      );
+    if (prev.length === 2) return splitStateCell(this.of(prev[0].id).state, this.of(prev[1].id).state);
+    return this.of(prev[0].id).state;
+  }
+
+  /** What an earlier block was built from, as the history keeps it. */
+  private historicInputs(b: StoredBlock): BlockInputs {
+    const isMc = b.id.workchain === -1;
+    const mcSeqno = isMc ? b.id.seqno : b.masterchainRef!.seqno;
+    const accounts: StateAccount[] = [];
+    for (const { workchain, account } of this.history.latestSnapshots()) {
+      if (workchain !== b.id.workchain) continue;
+      if (!isMc && !shardContains(b.id.shard, account.readBigUInt64BE(0))) continue;
+      const blob = this.history.snapshotAt({ workChain: workchain, hash: account }, mcSeqno);
+      if (!blob) continue;
+      const cell = this.reader.cellOf(blob);
+      const sa = loadShardAccount(cell.beginParse());
+      if (sa.account) accounts.push({ account, shardAccount: cell, balance: sa.account.storage.balance.coins });
+    }
+    const prev = b.prevBlocks.map((p) => this.history.blockAt(p));
+    const txs = b.txs.map((t) => this.reader.cellOf(t.blob));
+    const inputs: BlockInputs = {
+      accounts,
+      before: this.stateBefore(b, prev),
+      prevMc: !isMc && mcSeqno > 0 ? this.history.mcAt(mcSeqno - 1) : null,
+      txs,
+      accountsWriter: new ShardAccountsWriter(),
+    };
+    if (isMc) {
+      inputs.mc = {
+        shardBlocks: b.shardBlocks.map((id) => this.history.blockAt(id)),
+        config: this.configAt(b.id.seqno),
+        prevBlocks: oldMcBlocksWriter().storeE(this.mcEntries.slice(0, b.id.seqno), { isKey: false, maxLt: 0n }).store,
+        firstMc: b.id.seqno > 0 ? this.history.mcAt(0) : null,
+      };
+    }
+    return inputs;
+  }
+
+  private configAt(seqno: number): Cell {
+    let found: Cell | undefined;
+    for (const c of this.configs) if (c.seqno <= seqno) found = c.config;
+    if (!found) throw new Error(`no config known at masterchain block ${seqno}`);
+    return found;
+  }
+
+  private configAddress(config: Cell): Buffer {
+    return this.configAddresses.getOrCreate(config.hash().toString('hex'), () => {
+      const param0 = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), config).get(0);
+      return param0 ? param0.beginParse().loadBuffer(32) : Buffer.alloc(32, 0x55);
+    });
+  }
+
+  private build(b: StoredBlock, inputs: BlockInputs): BlockCellsOf {
+    const header = devnetBlockHeader(b, this.globalId, this.validatorListHashShort);
+    const isMc = b.id.workchain === -1;
+    const { cell: accountsCell, balance } = inputs.accountsWriter.build(inputs.accounts);
+    let custom: Cell | null = null;
+    let shardHashes: Cell | undefined;
+    if (inputs.mc) {
+      shardHashes = buildShardHashes(
+        inputs.mc.shardBlocks.map((s) => ({
+          id: s.id,
+          startLt: s.startLt,
+          endLt: s.endLt,
+          genUtime: s.genUtime,
+          regMcSeqno: b.id.seqno,
+          beforeSplit: s.beforeSplit,
+        })),
+      );
+      custom = mcStateExtraCell({
+        shardHashes,
+        configAddress: this.configAddress(inputs.mc.config),
+        configRoot: inputs.mc.config,
+        prevBlocks: inputs.mc.prevBlocks,
+        lastKeyBlock: inputs.mc.firstMc ? extRef(inputs.mc.firstMc) : undefined,
+        afterKeyBlock: b.id.seqno === 1,
+      });
+    }
+    const state = shardStateCell(
+      {
+        globalId: this.globalId,
+        workchain: b.id.workchain,
+        shard: b.id.shard,
+        seqno: b.id.seqno,
+        genUtime: b.genUtime,
+        genLt: b.endLt,
+        minRefMcSeqno: header.minRefMcSeqno,
+        beforeSplit: b.beforeSplit === true,
+      },
+      accountsCell,
+      custom,
+      balance,
+    );
+    const prevEndLts = b.prevBlocks.map((p) => this.history.blockAt(p).endLt);
+    const block = buildBlockCell({
+      header,
+      prevEndLts,
+      masterRef: isMc ? undefined : inputs.prevMc ? extRef(inputs.prevMc) : NO_BLOCK,
+      stateUpdate: { before: inputs.before, after: state },
+      accountBlocks: shardAccountBlocks(inputs.txs.map(blockTransaction)),
+      shardHashes,
+      config: header.isKeyBlock && inputs.mc ? { address: this.configAddress(inputs.mc.config), root: inputs.mc.config } : undefined,
+      masterchainExtra: isMc,
+    });
+    return { block, state };
+  }
+}
+
+/** A transaction as ShardAccountBlocks files it: account, lt, total fees and the account's state hashes around it. */
+function blockTransaction(cell: Cell): BlockTransaction {
+  const tx = loadTransaction(cell.beginParse());
+  const hash = (v: bigint) => Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
+  return {
+    account: hash(tx.address),
+    lt: tx.lt,
+    cell,
+    totalFees: tx.totalFees.coins,
+    oldHash: tx.stateUpdate.oldHash,
+    newHash: tx.stateUpdate.newHash,
+  };
+}
+
+/** A block's file hash: sha256 of its BOC (one root, no index, with CRC32C: @ton/core's default serialization). */
+export function fileHashOf(block: Cell): Buffer {
+  return createHash('sha256').update(block.toBoc()).digest();
+}
