@@ -666,6 +666,15 @@ export function proofKeeping(root: Cell, keep: ReadonlySet<Cell>, whole: Readonl
  * extras: a fork's branches are its two refs, so only labels are read. Empty when the key is absent.
  */
 export function hashmapPath(root: Cell, key: bigint, n: number): Cell[] {
+  const { path, found } = hashmapWalk(root, key, n);
+  return found ? path : [];
+}
+
+/**
+ * The cells a lookup of `key` reads from a Hashmap / HashmapAug root: down to its leaf when present (found), or to
+ * the node whose label shows it absent (what a proof of its absence keeps).
+ */
+export function hashmapWalk(root: Cell, key: bigint, n: number): { path: Cell[]; found: boolean } {
   const path: Cell[] = [];
   let cell = root;
   let pos = 0;
@@ -689,9 +698,9 @@ export function hashmapPath(root: Cell, key: bigint, n: number): Cell[] {
       label = v ? (1n << BigInt(len)) - 1n : 0n;
     }
     const want = len > 0 ? (key >> BigInt(n - pos - len)) & ((1n << BigInt(len)) - 1n) : 0n;
-    if (want !== label) return [];
+    if (want !== label) return { path, found: false };
     pos += len;
-    if (pos === n) return path;
+    if (pos === n) return { path, found: true };
     const right = ((key >> BigInt(n - pos - 1)) & 1n) === 1n;
     pos++;
     cell = cell.refs[right ? 1 : 0];

@@ -61,7 +61,7 @@ export interface BlockHeader {
   prevBlocks: BlockIdExt[];
   /** For masterchain blocks: the shard blocks it references (top shard blocks). Empty for shard blocks. */
   shardBlocks?: BlockIdExt[];
-  /** For shard blocks: the masterchain block that references (commits) it, when known. */
+  /** For shard blocks: the masterchain block its BlockInfo names (master_ref: the last one known when it was made). */
   masterchainRef?: BlockRef;
 }
 

@@ -10,6 +10,7 @@ import {
   shardAccountBlocks,
   ShardAccountsWriter,
   shardContains,
+  WHOLE_SHARD,
   shardStateCell,
   splitStateCell,
   type AugEntry,
@@ -51,6 +52,9 @@ interface AccountEntry extends StateAccount {
 /** The header fields of a devnet block, as its BlockInfo carries them and getBlockHeader reports them. */
 export function devnetBlockHeader(b: StoredBlock, globalId: number, validatorListHashShort: number): BlockHeader {
   const isMc = b.id.workchain === -1;
+  // A shard block's master_ref: the masterchain block of the round before (the round's own one names the shard
+  // blocks by hash, so it cannot be named back); in the genesis round, block 0.
+  const masterRefSeqno = Math.max(0, (b.masterchainRef?.seqno ?? 1) - 1);
   return {
     id: b.id,
     globalId,
@@ -63,7 +67,7 @@ export function devnetBlockHeader(b: StoredBlock, globalId: number, validatorLis
     wantSplit: false,
     validatorListHashShort,
     catchainSeqno: 0,
-    minRefMcSeqno: isMc ? b.id.seqno : Math.max(0, (b.masterchainRef?.seqno ?? 1) - 1),
+    minRefMcSeqno: isMc ? b.id.seqno : masterRefSeqno,
     isKeyBlock: isMc && b.id.seqno === 0,
     prevKeyBlockSeqno: 0,
     vertSeqno: 0,
@@ -71,7 +75,7 @@ export function devnetBlockHeader(b: StoredBlock, globalId: number, validatorLis
     endLt: b.endLt,
     genUtime: b.genUtime,
     prevBlocks: b.prevBlocks,
-    ...(isMc ? { shardBlocks: b.shardBlocks } : { masterchainRef: b.masterchainRef }),
+    ...(isMc ? { shardBlocks: b.shardBlocks } : { masterchainRef: { workchain: -1, shard: WHOLE_SHARD, seqno: masterRefSeqno } }),
   };
 }
 

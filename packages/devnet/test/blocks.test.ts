@@ -97,7 +97,8 @@ describe('block production', () => {
       const mc = await devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno: s });
       for (const [i, id] of shards.entries()) {
         const sh = await devnet.getBlockHeader(id);
-        expect(sh.masterchainRef).toEqual({ workchain: -1, shard: WHOLE_SHARD, seqno: s });
+        // master_ref: the masterchain block of the round before (block 0 in the genesis round).
+        expect(sh.masterchainRef).toEqual({ workchain: -1, shard: WHOLE_SHARD, seqno: Math.max(0, s - 1) });
         expect(sh.afterSplit || sh.afterMerge || sh.beforeSplit).toBe(false);
         expect(sh.prevBlocks.map((p) => [p.shard, p.seqno])).toEqual(s === 0 ? [] : [[id.shard, s - 1]]);
         expect(mc.shardBlocks?.[i].rootHash.equals(id.rootHash)).toBe(true);

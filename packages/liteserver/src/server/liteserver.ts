@@ -21,12 +21,15 @@ import { buildShardHashes } from '../cells/shard-hashes.js';
 import { buildAccountShardState } from '../cells/shard-state.js';
 import type { RecordedBlocks } from './recorded-blocks.js';
 import type { SignedMasterchain } from './signed-chain.js';
+import { SourceCells } from './source-cells.js';
 
 /**
- * An ADNL liteserver answering from any ChainSource (the devnet in tests and `tongate devnet liteserver`). Its proofs
- * have the real shapes (header proofs of Block cells, account and config proofs of ShardStateUnsplit cells, ShardHashes)
- * but do not chain by hash: a ChainSource like the devnet has block ids that are not cell hashes. Clients must use it
- * with proof checks off. Fault injection (delay, drop, lagging head, idle close) serves failover tests.
+ * An ADNL liteserver answering from any ChainSource (the devnet in tests and `tongate devnet liteserver`). When the
+ * source offers its blocks' cells (`getBlockCells`: the devnet's blocks are real Block cells whose hashes are their
+ * ids), header, account state (shard proof and state proof), block transaction, shard list and config proofs are
+ * pruned Merkle proofs of those cells, which the client's proof checks accept. Otherwise its proofs have the real
+ * shapes but are built from the headers alone and do not chain by hash, and clients must use it with proof checks
+ * off. Fault injection (delay, drop, lagging head, idle close) serves failover tests.
  */
 
 export interface LiteServerFaults {
@@ -77,6 +80,8 @@ export class ChainLiteServer {
   private readonly version: number;
   private readonly masterchain: SignedMasterchain | undefined;
   private readonly recorded: RecordedBlocks | undefined;
+  /** Proofs from the source's block cells, when it has them. */
+  private readonly cells: SourceCells | null;
   port = 0;
   /** Queries received, by TL function name (tests check where requests went). */
   readonly received = new Map<string, number>();
@@ -88,6 +93,7 @@ export class ChainLiteServer {
     this.version = opts.version ?? 0x101;
     this.masterchain = opts.masterchain;
     this.recorded = opts.recorded;
+    this.cells = SourceCells.of(opts.chain);
     this.adnl = new AdnlServer({ key: this.key });
     this.adnl.on('channel', (ch) => this.serve(ch));
     this.register();
@@ -268,6 +274,7 @@ export class ChainLiteServer {
   }
 
   private async headerProof(h: BlockHeader): Promise<Buffer> {
+    if (this.cells) return (await this.cells.headerProof(h.id)).toBoc();
     const prevEndLts = await Promise.all(h.prevBlocks.map(async (p) => (await this.header(p)).endLt));
     let masterRef;
     if (h.id.workchain !== -1 && h.masterchainRef) {
@@ -369,6 +376,23 @@ export class ChainLiteServer {
       const address = new Address(p.account.workchain, p.account.id);
       const state = await chain.getAccountState(address, mc.id.seqno);
       const shardBlk = await this.shardBlockOf(mc, address);
+      const cells = this.cells;
+      if (cells) {
+        // shard_proof: the masterchain block and its state's shard hashes; proof: the shard block and its state.
+        const shardProof =
+          shardBlk.id.workchain === -1
+            ? Buffer.alloc(0)
+            : serializeMultiRootBoc([await cells.headerProof(mc.id), await cells.shardHashesProof(mc.id)]);
+        const answer = {
+          id: blockId(mc.id),
+          shardblk: blockId(shardBlk.id),
+          shardProof,
+          proof: serializeMultiRootBoc([await cells.headerProof(shardBlk.id), await cells.accountProof(shardBlk.id, p.account.id)]),
+          state: state.shardAccount ? state.shardAccount.refs[0].toBoc() : Buffer.alloc(0),
+        };
+        this.accountAnswers.set(key, answer);
+        return answer;
+      }
       const sa = state.shardAccount ? loadShardAccount(state.shardAccount.beginParse()) : null;
       const stateCell = buildAccountShardState(
         {
@@ -479,7 +503,7 @@ export class ChainLiteServer {
           lt: mode & 2 ? t.lt : undefined,
           hash: mode & 4 ? t.hash : undefined,
         })),
-        proof: Buffer.alloc(0),
+        proof: p.mode & 32 && this.cells ? (await this.cells.transactionsProof(h.id, res.transactions)).toBoc() : Buffer.alloc(0),
       };
     });
     this.on(tl.liteServerListBlockTransactionsExt, async (p) => {
@@ -499,12 +523,13 @@ export class ChainLiteServer {
       const h = await this.known(p.id);
       if (p.mode & 64) throw new LiteServerError(LS_CODE.FATAL, 'reverse order is not supported by this liteserver');
       const res = await chain.listBlockTransactionsExt(h.id, page(p));
+      const listed = res.transactions.map((t) => ({ account: t.address.hash, lt: t.lt }));
       return {
         id: blockId(h.id),
         reqCount: p.count,
         incomplete: res.incomplete,
         transactions: res.transactions.length ? serializeMultiRootBoc(res.transactions.map((t) => t.cell)) : Buffer.alloc(0),
-        proof: Buffer.alloc(0),
+        proof: p.mode & 32 && this.cells ? (await this.cells.transactionsProof(h.id, listed)).toBoc() : Buffer.alloc(0),
       };
     });
 
@@ -512,6 +537,10 @@ export class ChainLiteServer {
       const recorded = this.recorded?.find(p.id);
       if (recorded) return this.recorded!.shards(recorded);
       const mc = await this.mcBlock(p.id);
+      if (this.cells) {
+        const { proof, data } = await this.cells.shardList(mc.id);
+        return { id: blockId(mc.id), proof: proof.toBoc(), data: data.toBoc() };
+      }
       const shards = await chain.getShards(mc.id.seqno);
       const descrs = await Promise.all(
         shards.map(async (s) => {
@@ -524,6 +553,13 @@ export class ChainLiteServer {
 
     const configInfo = async (mode: number, id: tl.TonNodeBlockIdExt) => {
       const mc = await this.mcBlock(id);
+      if (this.cells)
+        return {
+          mode,
+          id: blockId(mc.id),
+          stateProof: await this.headerProof(mc),
+          configProof: (await this.cells.configProof(mc.id)).toBoc(),
+        };
       const config = await chain.getConfigAll(mc.id.seqno);
       const addr = await chain.getConfigParam(0, mc.id.seqno);
       const state = buildConfigShardState(
