@@ -3,8 +3,12 @@
  * (whose blocks are Block cells named by their hashes) pass the client's proof checks (src/proofs.ts, what the
  * `checking` policy runs besides the signature chain): getMasterchainInfo with its head's header, getBlockHeader,
  * getAccountState (basechain in both shards, masterchain, an absent account), listBlockTransactions[Ext] with
- * want_proof, getAllShardsInfo and getConfigParams. Tampered answers are rejected.
+ * want_proof, getAllShardsInfo and getConfigParams. Tampered answers are rejected. A block journaled with an id that
+ * is not its cells' hash gets the proofs built from its header, which the checks refuse.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address, Cell, comment, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
@@ -179,5 +183,40 @@ describe('devnet liteserver answers pass the proof checks', () => {
       paramList: [34],
     });
     rejected(() => checkConfigProof(mcId, stateProof, proofRoots(before.configProof)[0]));
+  });
+
+  it('a block whose id is not the hash of its cells (journaled before blocks were cells) gets header-built proofs', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tongate-devnet-old-ids-'));
+    try {
+      const d1 = await createDevnet({ network: 'mainnet', blockIntervalMs: 0, dataDir });
+      await d1.produceBlock();
+      await d1.close();
+      // Masterchain block 1 as an older devnet named it: another root hash than its cell's.
+      const journal = path.join(dataDir, 'mainnet', 'journal.ndjson');
+      const lines = readFileSync(journal, 'utf8').trimEnd().split('\n');
+      const round = JSON.parse(lines[1]);
+      round.blocks[round.blocks.length - 1].id.root = 'ab'.repeat(32);
+      lines[1] = JSON.stringify(round);
+      writeFileSync(journal, lines.join('\n') + '\n');
+      const d2 = await createDevnet({ network: 'mainnet', blockIntervalMs: 0, dataDir });
+      const s2 = new ChainLiteServer({ chain: d2 });
+      await s2.listen(0);
+      const c2 = await LiteConnection.open({ host: '127.0.0.1', port: s2.port, serverKey: s2.key.publicKey });
+      try {
+        const old = (await d2.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno: 1 })).id;
+        await expect(d2.getBlockCells(old)).rejects.toThrow(/not the hash of its cells/);
+        const res = await c2.query(tl.liteServerGetBlockHeader, { id: tlId(old), mode: 0xffff }, { timeoutMs: 10_000 });
+        rejected(() => checkBlockHeaderProof(old, proofRoots(res.headerProof)[0]));
+        const zero = (await d2.getMasterchainInfo()).init;
+        const ok = await c2.query(tl.liteServerGetBlockHeader, { id: tlId(zero), mode: 0xffff }, { timeoutMs: 10_000 });
+        checkBlockHeaderProof(zero, proofRoots(ok.headerProof)[0]);
+      } finally {
+        c2.close();
+        await s2.close();
+        await d2.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -274,7 +274,7 @@ export class ChainLiteServer {
   }
 
   private async headerProof(h: BlockHeader): Promise<Buffer> {
-    if (this.cells) return (await this.cells.headerProof(h.id)).toBoc();
+    if (this.cells && (await this.cells.covers(h.id))) return (await this.cells.headerProof(h.id)).toBoc();
     const prevEndLts = await Promise.all(h.prevBlocks.map(async (p) => (await this.header(p)).endLt));
     let masterRef;
     if (h.id.workchain !== -1 && h.masterchainRef) {
@@ -377,7 +377,7 @@ export class ChainLiteServer {
       const state = await chain.getAccountState(address, mc.id.seqno);
       const shardBlk = await this.shardBlockOf(mc, address);
       const cells = this.cells;
-      if (cells) {
+      if (cells && (await cells.covers(mc.id, shardBlk.id))) {
         // shard_proof: the masterchain block and its state's shard hashes; proof: the shard block and its state.
         const shardProof =
           shardBlk.id.workchain === -1
@@ -503,7 +503,10 @@ export class ChainLiteServer {
           lt: mode & 2 ? t.lt : undefined,
           hash: mode & 4 ? t.hash : undefined,
         })),
-        proof: p.mode & 32 && this.cells ? (await this.cells.transactionsProof(h.id, res.transactions)).toBoc() : Buffer.alloc(0),
+        proof:
+          p.mode & 32 && (await this.cells?.covers(h.id))
+            ? (await this.cells!.transactionsProof(h.id, res.transactions)).toBoc()
+            : Buffer.alloc(0),
       };
     });
     this.on(tl.liteServerListBlockTransactionsExt, async (p) => {
@@ -529,7 +532,8 @@ export class ChainLiteServer {
         reqCount: p.count,
         incomplete: res.incomplete,
         transactions: res.transactions.length ? serializeMultiRootBoc(res.transactions.map((t) => t.cell)) : Buffer.alloc(0),
-        proof: p.mode & 32 && this.cells ? (await this.cells.transactionsProof(h.id, listed)).toBoc() : Buffer.alloc(0),
+        proof:
+          p.mode & 32 && (await this.cells?.covers(h.id)) ? (await this.cells!.transactionsProof(h.id, listed)).toBoc() : Buffer.alloc(0),
       };
     });
 
@@ -537,7 +541,7 @@ export class ChainLiteServer {
       const recorded = this.recorded?.find(p.id);
       if (recorded) return this.recorded!.shards(recorded);
       const mc = await this.mcBlock(p.id);
-      if (this.cells) {
+      if (this.cells && (await this.cells.covers(mc.id))) {
         const { proof, data } = await this.cells.shardList(mc.id);
         return { id: blockId(mc.id), proof: proof.toBoc(), data: data.toBoc() };
       }
@@ -553,7 +557,7 @@ export class ChainLiteServer {
 
     const configInfo = async (mode: number, id: tl.TonNodeBlockIdExt) => {
       const mc = await this.mcBlock(id);
-      if (this.cells)
+      if (this.cells && (await this.cells.covers(mc.id)))
         return {
           mode,
           id: blockId(mc.id),

@@ -15,7 +15,7 @@ interface Entry extends BlockAndState {
 const CACHED_BLOCKS = 256;
 
 export class SourceCells {
-  private readonly cache = new LruCache<string, Promise<Entry>>(CACHED_BLOCKS);
+  private readonly cache = new LruCache<string, Promise<Entry | null>>(CACHED_BLOCKS);
 
   private constructor(private readonly chain: ChainSource & Required<Pick<ChainSource, 'getBlockCells'>>) {}
 
@@ -24,13 +24,24 @@ export class SourceCells {
     return chain.getBlockCells ? new SourceCells(chain as ChainSource & Required<Pick<ChainSource, 'getBlockCells'>>) : null;
   }
 
-  private entry(id: BlockIdExt): Promise<Entry> {
+  /** Whether the source has the block's cells (a block it made before its blocks were cells has none that fit). */
+  async covers(...ids: BlockIdExt[]): Promise<boolean> {
+    for (const id of ids) if (!(await this.found(id))) return false;
+    return true;
+  }
+
+  private found(id: BlockIdExt): Promise<Entry | null> {
     const key = `${id.workchain}:${id.shard}:${id.seqno}:${id.rootHash.toString('hex')}`;
     return this.cache.getOrCreate(key, async () => {
-      const cells = await this.chain.getBlockCells(id);
-      if (!cells.block.hash().equals(id.rootHash)) throw new Error(`the source's cells of block ${id.seqno} are not the block's`);
-      return { ...cells };
+      const cells = await this.chain.getBlockCells(id).catch(() => null);
+      return cells && cells.block.hash().equals(id.rootHash) ? { ...cells } : null;
     });
+  }
+
+  private async entry(id: BlockIdExt): Promise<Entry> {
+    const e = await this.found(id);
+    if (!e) throw new Error(`no cells of block ${id.seqno} whose hash is its id`);
+    return e;
   }
 
   /**
