@@ -3,8 +3,8 @@
  * (whose blocks are Block cells named by their hashes) pass the client's proof checks (src/proofs.ts, what the
  * `checking` policy runs besides the signature chain): getMasterchainInfo with its head's header, getBlockHeader,
  * getAccountState (basechain in both shards, masterchain, an absent account), listBlockTransactions[Ext] with
- * want_proof, getAllShardsInfo and getConfigParams. Tampered answers are rejected. A block journaled with an id that
- * is not its cells' hash gets the proofs built from its header, which the checks refuse.
+ * want_proof, getOneTransaction, getAllShardsInfo and getConfigParams. Tampered answers are rejected. A block
+ * journaled with an id that is not its cells' hash gets the proofs built from its header, which the checks refuse.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -158,6 +158,18 @@ describe('devnet liteserver answers pass the proof checks', () => {
     }
     // The faucet's transfer, its three receivers' and the elector's ticks.
     expect(checked).toBeGreaterThanOrEqual(4);
+    // getOneTransaction: the transaction and the proof of its block.
+    const last = (await devnet.getAccountState(right)).lastTransaction!;
+    const where = (await devnet.getTransaction(right, last.lt))!;
+    const one = await call(tl.liteServerGetOneTransaction, {
+      id: tlId(where.block),
+      account: { workchain: 0, id: right.hash },
+      lt: last.lt,
+    });
+    const tx = { account: right.hash, lt: last.lt, hash: Cell.fromBoc(one.transaction)[0].hash() };
+    expect(tx.hash.equals(last.hash)).toBe(true);
+    checkBlockTransactionsProof(idOf(one.id), one.proof, [tx]);
+    rejected(() => checkBlockTransactionsProof(idOf(one.id), one.proof, [{ ...tx, lt: tx.lt + 1n }]));
   });
 
   it("getAllShardsInfo: the shard list is the one the masterchain block's McBlockExtra holds", async () => {

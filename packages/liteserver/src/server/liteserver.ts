@@ -26,7 +26,8 @@ import { SourceCells } from './source-cells.js';
 /**
  * An ADNL liteserver answering from any ChainSource (the devnet in tests and `tongate devnet liteserver`). When the
  * source offers its blocks' cells (`getBlockCells`: the devnet's blocks are real Block cells whose hashes are their
- * ids), header, account state (shard proof and state proof), block transaction, shard list and config proofs are
+ * ids), header, account state (shard proof and state proof), block transaction (listBlockTransactions[Ext],
+ * getOneTransaction), shard list and config proofs are
  * pruned Merkle proofs of those cells, which the client's proof checks accept. Otherwise its proofs have the real
  * shapes but are built from the headers alone and do not chain by hash, and clients must use it with proof checks
  * off. Fault injection (delay, drop, lagging head, idle close) serves failover tests.
@@ -462,7 +463,11 @@ export class ChainLiteServer {
       await this.known(p.id);
       const tx = await chain.getTransaction(new Address(p.account.workchain, p.account.id), p.lt);
       if (!tx) throw new LiteServerError(LS_CODE.FATAL, `transaction not found: lt ${p.lt}`);
-      return { id: blockId(tx.block), proof: Buffer.alloc(0), transaction: tx.cell.toBoc() };
+      const proof =
+        this.cells && (await this.cells.covers(tx.block))
+          ? (await this.cells.transactionsProof(tx.block, [{ account: p.account.id, lt: tx.lt }])).toBoc()
+          : Buffer.alloc(0);
+      return { id: blockId(tx.block), proof, transaction: tx.cell.toBoc() };
     });
 
     const page = (p: tl.LiteServerListBlockTransactions) => ({
