@@ -83,19 +83,23 @@ const refKey = (r: BlockRef) => `${r.workchain}:${r.shard}:${r.seqno}`;
 const extRef = (b: StoredBlock): ExtBlkRef => ({ endLt: b.endLt, seqno: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash });
 const NO_BLOCK: ExtBlkRef = { endLt: 0n, seqno: 0, rootHash: ZERO32, fileHash: ZERO32 };
 
-/** What a block's cells are built from, besides its StoredBlock. */
-interface BlockInputs {
+/** What the state after a block is built from, besides its StoredBlock. */
+interface StateInputs {
   /** Accounts of the block's shard after it. */
   accounts: StateAccount[];
+  /** For a masterchain block: the round's shard blocks, the config after it and the earlier masterchain blocks. */
+  mc?: { shardBlocks: StoredBlock[]; config: Cell; prevBlocks: (b: Builder) => void; firstMc: StoredBlock | null };
+  accountsWriter: ShardAccountsWriter;
+}
+
+/** What a block's cells are built from, besides its StoredBlock. */
+interface BlockInputs extends StateInputs {
   /** The state before the block. */
   before: Cell;
   /** For a shard block: the masterchain block before its round (its BlockInfo's master_ref), if any. */
   prevMc: StoredBlock | null;
-  /** For a masterchain block: the round's shard blocks, the config after it and the earlier masterchain blocks. */
-  mc?: { shardBlocks: StoredBlock[]; config: Cell; prevBlocks: (b: Builder) => void; firstMc: StoredBlock | null };
   /** The block's transactions (BOCs) in (account, lt) order. */
   txs: Cell[];
-  accountsWriter: ShardAccountsWriter;
 }
 
 export class BlockCells {
@@ -109,6 +113,8 @@ export class BlockCells {
   /** The config from each masterchain seqno on (a new entry where a round changed it). */
   private readonly configs: { seqno: number; config: Cell }[] = [];
   private readonly recent = new LruCache<string, BlockCellsOf>(RECENT_BLOCKS);
+  /** States of older blocks built again (a block built again starts from the state after its predecessor). */
+  private readonly states = new LruCache<string, Cell>(64);
   private readonly configAddresses = new LruCache<string, Buffer>(16);
 
   constructor(
@@ -150,8 +156,15 @@ export class BlockCells {
     const b = this.history.blockAt(ref);
     const hit = this.recent.get(refKey(b.id));
     if (hit && hit.block.hash().equals(b.id.rootHash)) return hit;
-    const inputs = this.historicInputs(b);
-    const built = this.build(b, inputs);
+    const prev = b.prevBlocks.map((p) => this.history.blockAt(p));
+    const isMc = b.id.workchain === -1;
+    const mcSeqno = isMc ? b.id.seqno : b.masterchainRef!.seqno;
+    const built = this.build(b, {
+      ...this.historicState(b),
+      before: this.stateBefore(b, prev),
+      prevMc: !isMc && mcSeqno > 0 ? this.history.mcAt(mcSeqno - 1) : null,
+      txs: b.txs.map((t) => this.reader.cellOf(t.blob)),
+    });
     this.recent.set(refKey(b.id), built);
     return built;
   }
@@ -211,12 +224,22 @@ export class BlockCells {
         EMPTY_SHARD_ACCOUNTS,
         null,
       );
-    if (prev.length === 2) return splitStateCell(this.of(prev[0].id).state, this.of(prev[1].id).state);
-    return this.of(prev[0].id).state;
+    if (prev.length === 2) return splitStateCell(this.stateAfter(prev[0]), this.stateAfter(prev[1]));
+    return this.stateAfter(prev[0]);
   }
 
-  /** What an earlier block was built from, as the history keeps it. */
-  private historicInputs(b: StoredBlock): BlockInputs {
+  /** The state after a block: from memory, or built again (the state alone: its predecessors are not needed). */
+  private stateAfter(b: StoredBlock): Cell {
+    const hit = this.recent.get(refKey(b.id));
+    if (hit && hit.block.hash().equals(b.id.rootHash)) return hit.state;
+    return this.states.getOrCreate(
+      `${refKey(b.id)}:${b.id.rootHash.toString('hex')}`,
+      () => this.buildState(b, this.historicState(b)).state,
+    );
+  }
+
+  /** What the state after an earlier block was built from, as the history keeps it. */
+  private historicState(b: StoredBlock): StateInputs {
     const isMc = b.id.workchain === -1;
     const mcSeqno = isMc ? b.id.seqno : b.masterchainRef!.seqno;
     const accounts: StateAccount[] = [];
@@ -229,15 +252,7 @@ export class BlockCells {
       const sa = loadShardAccount(cell.beginParse());
       if (sa.account) accounts.push({ account, shardAccount: cell, balance: sa.account.storage.balance.coins });
     }
-    const prev = b.prevBlocks.map((p) => this.history.blockAt(p));
-    const txs = b.txs.map((t) => this.reader.cellOf(t.blob));
-    const inputs: BlockInputs = {
-      accounts,
-      before: this.stateBefore(b, prev),
-      prevMc: !isMc && mcSeqno > 0 ? this.history.mcAt(mcSeqno - 1) : null,
-      txs,
-      accountsWriter: new ShardAccountsWriter(),
-    };
+    const inputs: StateInputs = { accounts, accountsWriter: new ShardAccountsWriter() };
     if (isMc) {
       inputs.mc = {
         shardBlocks: b.shardBlocks.map((id) => this.history.blockAt(id)),
@@ -266,6 +281,23 @@ export class BlockCells {
   private build(b: StoredBlock, inputs: BlockInputs): BlockCellsOf {
     const header = devnetBlockHeader(b, this.globalId, this.validatorListHashShort);
     const isMc = b.id.workchain === -1;
+    const { state, shardHashes } = this.buildState(b, inputs);
+    const prevEndLts = b.prevBlocks.map((p) => this.history.blockAt(p).endLt);
+    const block = buildBlockCell({
+      header,
+      prevEndLts,
+      masterRef: isMc ? undefined : inputs.prevMc ? extRef(inputs.prevMc) : NO_BLOCK,
+      stateUpdate: { before: inputs.before, after: state },
+      accountBlocks: shardAccountBlocks(inputs.txs.map(blockTransaction)),
+      shardHashes,
+      config: header.isKeyBlock && inputs.mc ? { address: this.configAddress(inputs.mc.config), root: inputs.mc.config } : undefined,
+      masterchainExtra: isMc,
+    });
+    return { block, state };
+  }
+
+  /** The ShardStateUnsplit after a block (and, for a masterchain block, the ShardHashes it lists). */
+  private buildState(b: StoredBlock, inputs: StateInputs): { state: Cell; shardHashes?: Cell } {
     const { cell: accountsCell, balance } = inputs.accountsWriter.build(inputs.accounts);
     let custom: Cell | null = null;
     let shardHashes: Cell | undefined;
@@ -297,25 +329,14 @@ export class BlockCells {
         seqno: b.id.seqno,
         genUtime: b.genUtime,
         genLt: b.endLt,
-        minRefMcSeqno: header.minRefMcSeqno,
+        minRefMcSeqno: devnetBlockHeader(b, this.globalId, this.validatorListHashShort).minRefMcSeqno,
         beforeSplit: b.beforeSplit === true,
       },
       accountsCell,
       custom,
       balance,
     );
-    const prevEndLts = b.prevBlocks.map((p) => this.history.blockAt(p).endLt);
-    const block = buildBlockCell({
-      header,
-      prevEndLts,
-      masterRef: isMc ? undefined : inputs.prevMc ? extRef(inputs.prevMc) : NO_BLOCK,
-      stateUpdate: { before: inputs.before, after: state },
-      accountBlocks: shardAccountBlocks(inputs.txs.map(blockTransaction)),
-      shardHashes,
-      config: header.isKeyBlock && inputs.mc ? { address: this.configAddress(inputs.mc.config), root: inputs.mc.config } : undefined,
-      masterchainExtra: isMc,
-    });
-    return { block, state };
+    return { state, shardHashes };
   }
 }
 
