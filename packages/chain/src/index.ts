@@ -9,3 +9,4 @@ export * from './lru.js';
 export * from './stack-limits.js';
 export * from './trace-emulation.js';
 export * from './block-cells.js';
+export * from './validator-set.js';

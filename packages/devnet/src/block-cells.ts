@@ -5,6 +5,10 @@ import {
   buildShardHashes,
   EMPTY_SHARD_ACCOUNTS,
   LruCache,
+  masterchainValidators,
+  parseShuffleMcValidators,
+  parseValidatorSet,
+  validatorSetHashShort,
   mcStateExtraCell,
   oldMcBlocksWriter,
   shardAccountBlocks,
@@ -117,12 +121,42 @@ export class BlockCells {
   private readonly states = new LruCache<string, Cell>(64);
   private readonly configAddresses = new LruCache<string, Buffer>(16);
 
+  /** The genesis config, until the genesis round is noted. */
+  private genesisConfig: Cell | null = null;
+  private readonly listHashes = new LruCache<string, number>(16);
+
   constructor(
     private readonly history: HistoryIndex,
     private readonly reader: ChainReader,
     private readonly globalId: number,
-    private readonly validatorListHashShort: number,
   ) {}
+
+  /** The config a new chain starts with (its genesis round is built before any round is noted). */
+  startConfig(config: Cell): void {
+    this.genesisConfig = config;
+  }
+
+  /** A block's header, as its BlockInfo carries it. */
+  header(b: StoredBlock): BlockHeader {
+    const mcSeqno = b.id.workchain === -1 ? b.id.seqno : b.masterchainRef!.seqno;
+    return devnetBlockHeader(b, this.globalId, this.listHashAt(mcSeqno));
+  }
+
+  /**
+   * gen_validator_list_hash_short of the blocks of round `mcSeqno`: the main validators of the set in force (config
+   * param 34 before the round, shuffled as param 28 says), catchain session 0.
+   */
+  private listHashAt(mcSeqno: number): number {
+    const config = mcSeqno === 0 ? (this.configs[0]?.config ?? this.genesisConfig) : this.configAt(mcSeqno - 1);
+    if (!config) throw new Error('no config before the genesis round');
+    return this.listHashes.getOrCreate(config.hash().toString('hex'), () => {
+      const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), config);
+      const set = params.get(34);
+      if (!set) return 0;
+      const nodes = masterchainValidators(parseValidatorSet(set), parseShuffleMcValidators(params.get(28) ?? null), 0);
+      return validatorSetHashShort(0, nodes) | 0;
+    });
+  }
 
   /** An account's state after the round being built (a ShardAccount cell; account_none removes it). */
   setAccount(workchain: number, account: Buffer, shardAccount: Cell): void {
@@ -279,7 +313,7 @@ export class BlockCells {
   }
 
   private build(b: StoredBlock, inputs: BlockInputs): BlockCellsOf {
-    const header = devnetBlockHeader(b, this.globalId, this.validatorListHashShort);
+    const header = this.header(b);
     const isMc = b.id.workchain === -1;
     const { state, shardHashes } = this.buildState(b, inputs);
     const prevEndLts = b.prevBlocks.map((p) => this.history.blockAt(p).endLt);
@@ -329,7 +363,7 @@ export class BlockCells {
         seqno: b.id.seqno,
         genUtime: b.genUtime,
         genLt: b.endLt,
-        minRefMcSeqno: devnetBlockHeader(b, this.globalId, this.validatorListHashShort).minRefMcSeqno,
+        minRefMcSeqno: this.header(b).minRefMcSeqno,
         beforeSplit: b.beforeSplit === true,
       },
       accountsCell,

@@ -24,7 +24,6 @@ import {
   type TransactionId,
   type TraceEmulationOptions,
   ChainError,
-  nodeIdShort,
   externalMessageOf,
 } from '@tongate/chain';
 import {
@@ -193,7 +192,7 @@ export class Devnet implements ChainSource {
       const control = blockchainControl(bc, seam);
       const history = new HistoryIndex();
       const reader = new ChainReader(history, store);
-      const cells = new BlockCells(history, reader, globalId, nodeIdShort(validator.publicKey).readInt32BE(0));
+      const cells = new BlockCells(history, reader, globalId);
       const producer = new BlockProducer({ bc, control, store, history, reader, network, globalId, shards, cells, logger: opts.logger });
       if (recovered.length > 0) {
         await producer.restore(recovered);

@@ -163,6 +163,7 @@ export class BlockProducer {
     const genesisAccounts = [genesisWalletAccount(faucet, genUtime), ...system];
     const libs = genesisLibraries();
     bc.libs = libs;
+    this.parts.cells.startConfig(config);
     const accounts: StoredAccount[] = [];
     for (const sa of genesisAccounts) {
       const address = sa.account!.addr;

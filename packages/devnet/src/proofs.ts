@@ -11,7 +11,7 @@ import {
   type ShardBlockProof,
 } from '@tongate/chain';
 import { convertToMerkleProof } from '@ton/core';
-import { devnetBlockHeader, type BlockCells } from './block-cells.js';
+import type { BlockCells } from './block-cells.js';
 import type { HistoryIndex } from './history.js';
 import type { Ed25519Signer } from './keys.js';
 import type { StoredBlock } from './store.js';
@@ -29,7 +29,7 @@ export class Proofs {
   ) {}
 
   header(ref: BlockRef): BlockHeader {
-    return devnetBlockHeader(this.history.blockAt(ref), this.globalId, nodeIdShort(this.validator.publicKey).readInt32BE(0));
+    return this.cells.header(this.history.blockAt(ref));
   }
 
   signatures(seqno: number): BlockSignatures {

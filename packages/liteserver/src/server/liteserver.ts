@@ -601,7 +601,10 @@ export class ChainLiteServer {
           from: blockId(known.id),
           to: blockId(target.id),
           destProof: await this.headerProof(target),
-          configProof: Buffer.alloc(0),
+          configProof:
+            known.isKeyBlock && this.cells && (await this.cells.covers(known.id))
+              ? (await this.cells.keyBlockConfigProof(known.id)).toBoc()
+              : Buffer.alloc(0),
           signatures: signatureSetOf(sigs, target),
         };
         return { complete: true, from: blockId(known.id), to: blockId(target.id), steps: [step] };

@@ -80,6 +80,14 @@ export class SourceCells {
     return proofKeeping(state, new Set([state, custom]), new Set([custom.refs[custom.refs.length - 2]]));
   }
 
+  /** A key block with the config its McBlockExtra carries (what a forward link's config_proof shows of its source). */
+  async keyBlockConfigProof(id: BlockIdExt): Promise<Cell> {
+    const { block } = await this.entry(id);
+    const extra = block.refs[3];
+    const custom = extra.refs[3];
+    return proofKeeping(block, new Set([block, extra, custom]), new Set([block.refs[0], custom.refs[custom.refs.length - 1]]));
+  }
+
   /** A masterchain block proving its shard list (McBlockExtra's shard_hashes), and that list as getAllShardsInfo sends it. */
   async shardList(id: BlockIdExt): Promise<{ proof: Cell; data: Cell }> {
     const { block } = await this.entry(id);
