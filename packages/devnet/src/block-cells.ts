@@ -25,6 +25,7 @@ import {
   type ExtBlkRef,
   type OldMcBlockInput,
   type StateAccount,
+  type ValidatorDescr,
 } from '@tongate/chain';
 import type { HistoryIndex } from './history.js';
 import type { ChainReader } from './reader.js';
@@ -53,8 +54,18 @@ interface AccountEntry extends StateAccount {
   prefix: bigint;
 }
 
+/** What a devnet block's header says of its round's validators and key blocks. */
+export interface RoundKeys {
+  /** gen_validator_list_hash_short: the main validators of the set in force. */
+  validatorListHashShort: number;
+  /** Whether the round's masterchain block is a key block (block 0, and every round that changed the config). */
+  isKeyBlock: boolean;
+  /** The last key block before the round. */
+  prevKeyBlockSeqno: number;
+}
+
 /** The header fields of a devnet block, as its BlockInfo carries them and getBlockHeader reports them. */
-export function devnetBlockHeader(b: StoredBlock, globalId: number, validatorListHashShort: number): BlockHeader {
+export function devnetBlockHeader(b: StoredBlock, globalId: number, keys: RoundKeys): BlockHeader {
   const isMc = b.id.workchain === -1;
   // A shard block's master_ref: the masterchain block of the round before (the round's own one names the shard
   // blocks by hash, so it cannot be named back); in the genesis round, block 0.
@@ -69,11 +80,11 @@ export function devnetBlockHeader(b: StoredBlock, globalId: number, validatorLis
     beforeSplit: b.beforeSplit === true,
     wantMerge: false,
     wantSplit: false,
-    validatorListHashShort,
+    validatorListHashShort: keys.validatorListHashShort,
     catchainSeqno: 0,
     minRefMcSeqno: isMc ? b.id.seqno : masterRefSeqno,
-    isKeyBlock: isMc && b.id.seqno === 0,
-    prevKeyBlockSeqno: 0,
+    isKeyBlock: isMc && keys.isKeyBlock,
+    prevKeyBlockSeqno: keys.prevKeyBlockSeqno,
     vertSeqno: 0,
     startLt: b.startLt,
     endLt: b.endLt,
@@ -92,7 +103,7 @@ interface StateInputs {
   /** Accounts of the block's shard after it. */
   accounts: StateAccount[];
   /** For a masterchain block: the round's shard blocks, the config after it and the earlier masterchain blocks. */
-  mc?: { shardBlocks: StoredBlock[]; config: Cell; prevBlocks: (b: Builder) => void; firstMc: StoredBlock | null };
+  mc?: { shardBlocks: StoredBlock[]; config: Cell; prevBlocks: (b: Builder) => void; lastKey: StoredBlock | null };
   accountsWriter: ShardAccountsWriter;
 }
 
@@ -124,6 +135,8 @@ export class BlockCells {
   /** The genesis config, until the genesis round is noted. */
   private genesisConfig: Cell | null = null;
   private readonly listHashes = new LruCache<string, number>(16);
+  /** The masterchain key blocks: block 0 and every block whose round changed the config, in order. */
+  private readonly keySeqnos: number[] = [0];
 
   constructor(
     private readonly history: HistoryIndex,
@@ -139,7 +152,36 @@ export class BlockCells {
   /** A block's header, as its BlockInfo carries it. */
   header(b: StoredBlock): BlockHeader {
     const mcSeqno = b.id.workchain === -1 ? b.id.seqno : b.masterchainRef!.seqno;
-    return devnetBlockHeader(b, this.globalId, this.listHashAt(mcSeqno));
+    return devnetBlockHeader(b, this.globalId, {
+      validatorListHashShort: this.listHashAt(mcSeqno),
+      isKeyBlock: this.isKey(mcSeqno),
+      prevKeyBlockSeqno: this.keyBefore(mcSeqno),
+    });
+  }
+
+  private isKey(mcSeqno: number): boolean {
+    return this.keySeqnos.includes(mcSeqno);
+  }
+
+  /** The last key block before masterchain block `mcSeqno` (block 0 for block 0). */
+  private keyBefore(mcSeqno: number): number {
+    let found = 0;
+    for (const k of this.keySeqnos) if (k < mcSeqno) found = k;
+    return found;
+  }
+
+  /** The config in force for the blocks of round `mcSeqno` (the one after the round before), whose param 34 signs them. */
+  configBefore(mcSeqno: number): Cell {
+    const config = mcSeqno === 0 ? (this.configs[0]?.config ?? this.genesisConfig) : this.configAt(mcSeqno - 1);
+    if (!config) throw new Error('no config before the genesis round');
+    return config;
+  }
+
+  /** The main validators of the set in force for the blocks of round `mcSeqno` (none without param 34). */
+  mainValidators(mcSeqno: number): ValidatorDescr[] {
+    const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), this.configBefore(mcSeqno));
+    const set = params.get(34);
+    return set ? masterchainValidators(parseValidatorSet(set), parseShuffleMcValidators(params.get(28) ?? null), 0) : [];
   }
 
   /**
@@ -147,14 +189,10 @@ export class BlockCells {
    * param 34 before the round, shuffled as param 28 says), catchain session 0.
    */
   private listHashAt(mcSeqno: number): number {
-    const config = mcSeqno === 0 ? (this.configs[0]?.config ?? this.genesisConfig) : this.configAt(mcSeqno - 1);
-    if (!config) throw new Error('no config before the genesis round');
+    const config = this.configBefore(mcSeqno);
     return this.listHashes.getOrCreate(config.hash().toString('hex'), () => {
-      const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), config);
-      const set = params.get(34);
-      if (!set) return 0;
-      const nodes = masterchainValidators(parseValidatorSet(set), parseShuffleMcValidators(params.get(28) ?? null), 0);
-      return validatorSetHashShort(0, nodes) | 0;
+      const nodes = this.mainValidators(mcSeqno);
+      return nodes.length > 0 ? validatorSetHashShort(0, nodes) | 0 : 0;
     });
   }
 
@@ -180,9 +218,12 @@ export class BlockCells {
   /** Takes a sealed (or replayed) round's masterchain block and the config after it. */
   noteRound(mc: StoredBlock, config: Cell): void {
     const last = this.configs.at(-1);
-    if (!last || !last.config.hash().equals(config.hash())) this.configs.push({ seqno: mc.id.seqno, config });
+    if (!last || !last.config.hash().equals(config.hash())) {
+      this.configs.push({ seqno: mc.id.seqno, config });
+      if (last && this.keySeqnos.at(-1)! < mc.id.seqno) this.keySeqnos.push(mc.id.seqno);
+    }
     if (mc.id.seqno === this.mcEntries.length)
-      this.mcEntries.push({ key: BigInt(mc.id.seqno), value: { id: mc.id, endLt: mc.endLt, isKeyBlock: mc.id.seqno === 0 } });
+      this.mcEntries.push({ key: BigInt(mc.id.seqno), value: { id: mc.id, endLt: mc.endLt, isKeyBlock: this.isKey(mc.id.seqno) } });
   }
 
   /** The cells of a block the history holds: from memory, or built again from the history. */
@@ -223,14 +264,17 @@ export class BlockCells {
     const listed = this.mcEntries.length === draft.id.seqno ? this.mcEntries : this.mcEntries.slice(0, draft.id.seqno);
     const prevBlocks = this.prevBlocksWriter.storeE(listed, { isKey: false, maxLt: 0n }).store;
     const before = this.stateBefore(draft, prevMc ? [prevMc] : []);
-    const firstMc = draft.id.seqno > 0 ? this.history.mcAt(0) : null;
+    // A round that changes the config ends with a key block, which carries the new config.
+    const seqno = draft.id.seqno;
+    if (seqno > 0 && !config.hash().equals(this.configAt(seqno - 1).hash()) && this.keySeqnos.at(-1)! < seqno) this.keySeqnos.push(seqno);
+    const lastKey = seqno > 0 ? this.history.mcAt(this.keyBefore(seqno)) : null;
     this.finish(
       draft,
       this.build(draft, {
         accounts: this.currentAccounts(-1, draft.id.shard),
         before,
         prevMc: null,
-        mc: { shardBlocks, config, prevBlocks, firstMc },
+        mc: { shardBlocks, config, prevBlocks, lastKey },
         txs,
         accountsWriter: writer,
       }),
@@ -292,7 +336,7 @@ export class BlockCells {
         shardBlocks: b.shardBlocks.map((id) => this.history.blockAt(id)),
         config: this.configAt(b.id.seqno),
         prevBlocks: oldMcBlocksWriter().storeE(this.mcEntries.slice(0, b.id.seqno), { isKey: false, maxLt: 0n }).store,
-        firstMc: b.id.seqno > 0 ? this.history.mcAt(0) : null,
+        lastKey: b.id.seqno > 0 ? this.history.mcAt(this.keyBefore(b.id.seqno)) : null,
       };
     }
     return inputs;
@@ -351,8 +395,8 @@ export class BlockCells {
         configAddress: this.configAddress(inputs.mc.config),
         configRoot: inputs.mc.config,
         prevBlocks: inputs.mc.prevBlocks,
-        lastKeyBlock: inputs.mc.firstMc ? extRef(inputs.mc.firstMc) : undefined,
-        afterKeyBlock: b.id.seqno === 1,
+        lastKeyBlock: inputs.mc.lastKey ? extRef(inputs.mc.lastKey) : undefined,
+        afterKeyBlock: b.id.seqno > 0 && this.isKey(b.id.seqno - 1),
       });
     }
     const state = shardStateCell(

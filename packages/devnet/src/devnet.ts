@@ -226,7 +226,13 @@ export class Devnet implements ChainSource {
         producer,
         messages,
         new GetMethods(bc, reader),
-        new Proofs(history, globalId, validator, cells),
+        new Proofs(
+          history,
+          globalId,
+          validator,
+          cells,
+          devnetValidators(globalId).map((v) => v.signer),
+        ),
         store,
         opts.logger,
       );

@@ -26,16 +26,28 @@ export class Proofs {
     private readonly globalId: number,
     private readonly validator: Ed25519Signer,
     private readonly cells: BlockCells,
+    /** Other validator keys the devnet holds (its devnet validators'). */
+    private readonly heldKeys: Ed25519Signer[] = [],
   ) {}
 
   header(ref: BlockRef): BlockHeader {
     return this.cells.header(this.history.blockAt(ref));
   }
 
+  /**
+   * Signatures of a masterchain block by the main validators of the set in force (param 34 before its round) whose
+   * keys the devnet holds: its block signer and the devnet validators, which its elections elect. The signer alone
+   * when the set holds none of them.
+   */
   signatures(seqno: number): BlockSignatures {
     const b = this.history.mcAt(seqno);
-    const signature = this.validator.sign(blockSigningPayload(b.id.rootHash, b.id.fileHash));
-    return { id: b.id, signatures: [{ nodeIdShort: nodeIdShort(this.validator.publicKey), signature }] };
+    const payload = blockSigningPayload(b.id.rootHash, b.id.fileHash);
+    const main = this.cells.mainValidators(seqno).map((v) => v.publicKey.toString('hex'));
+    const held = [this.validator, ...this.heldKeys].filter(
+      (k, i, all) => main.includes(k.publicKey.toString('hex')) && all.findIndex((o) => o.publicKey.equals(k.publicKey)) === i,
+    );
+    const signers = held.length > 0 ? held : [this.validator];
+    return { id: b.id, signatures: signers.map((k) => ({ nodeIdShort: nodeIdShort(k.publicKey), signature: k.sign(payload) })) };
   }
 
   /**

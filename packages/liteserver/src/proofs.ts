@@ -22,8 +22,7 @@ import {
  * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs, its
  * BlockProofLink checks of back and forward links, and its BlockProofChain from a trusted block to the head): every
  * answer is checked against the block hashes it claims, through Merkle proofs, and the masterchain head through
- * validator signatures from a trusted key block. `unsafe` trusts the server; it is the only mode that follows the
- * devnet liteserver once its elections have installed a validator set other than its genesis one.
+ * validator signatures from a trusted key block. `unsafe` trusts the server.
  */
 export type ProofPolicy = 'unsafe' | 'checking';
 

@@ -66,6 +66,8 @@ export interface ChainLiteServerOptions {
 const HEADER_CACHE = 4096;
 const ACCOUNT_ANSWERS = 4096;
 const WAIT_POLL_MS = 25;
+/** Links per getBlockProof answer, as the C++ liteserver sends at most. */
+const MAX_PROOF_STEPS = 16;
 
 type Handler = (params: any) => Promise<unknown>;
 
@@ -593,21 +595,36 @@ export class ChainLiteServer {
       const known = await this.known(p.knownBlock);
       const target = p.mode & 1 && p.targetBlock ? await this.known(p.targetBlock) : await this.header((await this.head()).last);
       if (target.id.seqno >= known.id.seqno) {
-        // Forward: the target's signatures (what getMasterchainBlockSignatures reads).
-        const sigs = await chain.getMasterchainBlockSignatures(target.id.seqno);
-        const step: tl.LiteServerBlockLink = {
-          _: 'liteServer.blockLinkForward',
-          toKeyBlock: target.isKeyBlock,
-          from: blockId(known.id),
-          to: blockId(target.id),
-          destProof: await this.headerProof(target),
-          configProof:
-            known.isKeyBlock && this.cells && (await this.cells.covers(known.id))
-              ? (await this.cells.keyBlockConfigProof(known.id)).toBoc()
-              : Buffer.alloc(0),
-          signatures: signatureSetOf(sigs, target),
-        };
-        return { complete: true, from: blockId(known.id), to: blockId(target.id), steps: [step] };
+        // Forward, through the key blocks between (each link's validators are those its source's config names):
+        // each one's signatures (what getMasterchainBlockSignatures reads) by the set the previous one carries.
+        const keys: BlockHeader[] = [];
+        for (let k = target.prevKeyBlockSeqno; k > known.id.seqno;) {
+          const key = await this.header({ workchain: -1, shard: known.id.shard, seqno: k });
+          if (key.prevKeyBlockSeqno >= k) break;
+          keys.unshift(key);
+          k = key.prevKeyBlockSeqno;
+        }
+        const stops = [...keys, target].slice(0, MAX_PROOF_STEPS);
+        const steps: tl.LiteServerBlockLink[] = [];
+        let from = known;
+        for (const to of stops) {
+          if (to.id.seqno === from.id.seqno) continue;
+          const sigs = await chain.getMasterchainBlockSignatures(to.id.seqno);
+          steps.push({
+            _: 'liteServer.blockLinkForward',
+            toKeyBlock: to.isKeyBlock,
+            from: blockId(from.id),
+            to: blockId(to.id),
+            destProof: await this.headerProof(to),
+            configProof:
+              from.isKeyBlock && this.cells && (await this.cells.covers(from.id))
+                ? (await this.cells.keyBlockConfigProof(from.id)).toBoc()
+                : Buffer.alloc(0),
+            signatures: signatureSetOf(sigs, to),
+          });
+          from = to;
+        }
+        return { complete: from === target || from.id.seqno === target.id.seqno, from: blockId(known.id), to: blockId(from.id), steps };
       }
       // Backward: the chain's own back links from `known` down to `target`.
       const proof = await chain.getShardBlockProof(target.id, known.id.seqno);
