@@ -3,8 +3,9 @@
  * (whose blocks are Block cells named by their hashes) pass the client's proof checks (src/proofs.ts, what the
  * `checking` policy runs besides the signature chain): getMasterchainInfo with its head's header, getBlockHeader,
  * getAccountState (basechain in both shards, masterchain, an absent account), listBlockTransactions[Ext] with
- * want_proof, getOneTransaction, getAllShardsInfo and getConfigParams. Tampered answers are rejected. A block
- * journaled with an id that is not its cells' hash gets the proofs built from its header, which the checks refuse.
+ * want_proof, getOneTransaction, getShardBlockProof (and the back links it passes on), getAllShardsInfo and
+ * getConfigParams. Tampered answers are rejected. A block journaled with an id that is not its cells' hash gets the
+ * proofs built from its header, which the checks refuse.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ import { createDevnet, signerFromSeed, walletTransferBoc, type Devnet } from '@t
 import {
   checkAccountStateProof,
   checkAllShardsProof,
+  checkBackLinkChain,
+  checkShardBlockLinks,
   checkBlockHeaderProof,
   checkBlockTransactionsProof,
   checkConfigProof,
@@ -170,6 +173,22 @@ describe('devnet liteserver answers pass the proof checks', () => {
     expect(tx.hash.equals(last.hash)).toBe(true);
     checkBlockTransactionsProof(idOf(one.id), one.proof, [tx]);
     rejected(() => checkBlockTransactionsProof(idOf(one.id), one.proof, [{ ...tx, lt: tx.lt + 1n }]));
+  });
+
+  it('getShardBlockProof: shard links and back links pass the checks; a link to another block is rejected', async () => {
+    const mcId = await head();
+    const shard = (await devnet.getShards(1))[0];
+    const proof = await call(tl.liteServerGetShardBlockProof, { id: tlId(shard) });
+    const links = proof.links.map((l) => ({ id: idOf(l.id), proof: l.proof }));
+    checkShardBlockLinks(idOf(proof.masterchainId), shard, links);
+    const other = (await devnet.getShards(1))[1];
+    rejected(() => checkShardBlockLinks(idOf(proof.masterchainId), other, links));
+    // The devnet's back links from the head down to that masterchain block (what getShardBlockProof passes on).
+    const chainProof = await devnet.getShardBlockProof(shard, mcId.seqno);
+    expect(chainProof.mcProof.length).toBe(mcId.seqno - 1);
+    checkBackLinkChain(chainProof.from, chainProof.mcId, chainProof.mcProof);
+    const forged = chainProof.mcProof.map((l, i) => (i === 0 ? { ...l, to: { ...l.to, rootHash: Buffer.alloc(32, 9) } } : l));
+    rejected(() => checkBackLinkChain(chainProof.from, chainProof.mcId, forged));
   });
 
   it("getAllShardsInfo: the shard list is the one the masterchain block's McBlockExtra holds", async () => {
