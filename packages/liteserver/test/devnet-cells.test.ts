@@ -4,8 +4,8 @@
  * nothing of how the devnet built them, and checked against what the devnet reports through ChainSource: the id is
  * the cell's hash, each state update starts from the state the previous block ended with, the state holds every
  * account as the devnet reports it (fork extras summing the balances), every transaction is in the account blocks
- * with its hash, and the masterchain block lists the round's shard blocks. On a two-shard devnet, and after a
- * restart, where older blocks are built again from the journal.
+ * with its hash, and the masterchain block lists the round's shard blocks. On a two-shard devnet, across a split and
+ * a merge, and after a restart, where older blocks are built again from the journal.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -125,6 +125,13 @@ async function checkBlock(d: Devnet, id: BlockIdExt, mcSeqno: number, prevStates
   if (header.prevBlocks.length === 1) {
     expect(oldHash.equals(prevStates.get(key(header.prevBlocks[0]))!)).toBe(true);
     seen.chained++;
+  } else if (header.prevBlocks.length === 2) {
+    // After a merge: split_state#5f327da5 of the two halves' states (block.tlb), rebuilt here from their cells.
+    const [l, r] = await Promise.all(header.prevBlocks.map(async (p) => (await d.getBlockCells(p)).state));
+    expect(l.hash().equals(prevStates.get(key(header.prevBlocks[0]))!)).toBe(true);
+    const split = beginCell().storeUint(0x5f327da5, 32).storeRef(l).storeRef(r).endCell();
+    expect(oldHash.equals(split.hash())).toBe(true);
+    seen.chained++;
   }
   prevStates.set(key(id), state.hash());
 
@@ -209,7 +216,7 @@ async function checkChain(d: Devnet, minTransactions = 8): Promise<void> {
     }
   }
   const info = await d.getMasterchainInfo();
-  // Every block but genesis's (no merge here) chained; the faucet, elector and the DNS root and collection in every round.
+  // Every block but genesis's chained; the faucet, elector and the DNS root and collection in every round.
   expect(seen.chained).toBe(blocks.slice(1).reduce((n, r) => n + r.shards.length + 1, 0));
   expect(seen.leaves).toBeGreaterThanOrEqual(4 * (info.last.seqno + 1));
   expect(seen.transactions).toBeGreaterThanOrEqual(minTransactions);
@@ -231,13 +238,16 @@ describe('devnet blocks as cells', () => {
     await checkChain(devnet);
   });
 
-  it('a split: both halves start from the state their parent ended with', async () => {
+  it("a split and a merge: the halves start from their parent's state, the merged block from both halves'", async () => {
     const d = await createDevnet({ network: 'mainnet', blockIntervalMs: 0, shards: 1 });
     try {
       await d.produceBlock();
       await d.setShards(2);
       for (let i = 0; i < 3; i++) await d.produceBlock();
       expect((await d.getShards((await d.getMasterchainInfo()).last.seqno)).length).toBe(2);
+      await d.setShards(1);
+      for (let i = 0; i < 2; i++) await d.produceBlock();
+      expect((await d.getShards((await d.getMasterchainInfo()).last.seqno)).length).toBe(1);
       await checkChain(d, 0);
     } finally {
       await d.close();
