@@ -8,3 +8,5 @@ export * from './accounts.js';
 export * from './lru.js';
 export * from './stack-limits.js';
 export * from './trace-emulation.js';
+export * from './block-cells.js';
+export * from './validator-set.js';

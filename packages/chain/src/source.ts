@@ -25,6 +25,12 @@ export interface BlockIdExt extends BlockRef {
   fileHash: Buffer;
 }
 
+/** A block's cells: the Block and the state after it. */
+export interface BlockAndState {
+  block: Cell;
+  state: Cell;
+}
+
 export interface MasterchainInfo {
   last: BlockIdExt;
   init: BlockIdExt;
@@ -55,7 +61,7 @@ export interface BlockHeader {
   prevBlocks: BlockIdExt[];
   /** For masterchain blocks: the shard blocks it references (top shard blocks). Empty for shard blocks. */
   shardBlocks?: BlockIdExt[];
-  /** For shard blocks: the masterchain block that references (commits) it, when known. */
+  /** For shard blocks: the masterchain block its BlockInfo names (master_ref: the last one known when it was made). */
   masterchainRef?: BlockRef;
 }
 
@@ -244,6 +250,13 @@ export interface ChainSource {
   getMasterchainBlockSignatures(seqno: number): Promise<BlockSignatures>;
 
   getShardBlockProof(id: BlockRef, fromMcSeqno?: number): Promise<ShardBlockProof>;
+
+  /**
+   * A block as TON cells (block.tlb): the Block, whose hash is the block id's root hash, and the whole
+   * ShardStateUnsplit after it. Offered by sources whose blocks are such cells (the devnet), so that a liteserver
+   * serving the source proves its answers with Merkle proofs of them; absent elsewhere.
+   */
+  getBlockCells?(ref: BlockRef): Promise<BlockAndState>;
 
   getOutMsgQueueSizes(): Promise<OutMsgQueueSizes>;
 

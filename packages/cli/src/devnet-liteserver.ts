@@ -24,8 +24,10 @@ export interface DevnetLiteserver {
 /**
  * A devnet served over ADNL as one or more liteservers (what `tongate devnet liteserver` runs, and the e2e tests'
  * liteserver backend). Several ports give several liteservers of one chain, as a real network has, so clients can
- * fail over between them. Its global config carries `"tongate": { "proofs": "unsafe" }`: devnet block ids are not
- * cell hashes, so proofs from it cannot chain; tongate's liteserver backend reads that field, other clients ignore it.
+ * fail over between them. Its global config carries `"tongate": { "proofs": "unsafe" }`: its answers are proven from
+ * the devnet's block cells, but its heads only while the validator keys the devnet holds weigh more than 2/3 of the
+ * set in force (seeded pools stake with keys it does not hold); tongate's liteserver backend reads that field, other
+ * clients ignore it.
  */
 export async function startDevnetLiteserver(opts: {
   network: Network;
@@ -67,7 +69,10 @@ export async function startDevnetLiteserver(opts: {
   const config = {
     ...named[0]!,
     liteservers: named.flatMap((c) => c.liteservers),
-    tongate: { proofs: 'unsafe', note: 'devnet liteserver: block ids are not cell hashes' },
+    tongate: {
+      proofs: 'unsafe',
+      note: 'devnet liteserver: heads are proven only while the keys the devnet holds sign for 2/3 of the validator set',
+    },
   };
   if (opts.configFile) writeFileSync(opts.configFile, `${JSON.stringify(config, null, 2)}\n`);
   const stopped = new Set<number>();

@@ -342,7 +342,8 @@ export async function startGateway(
 
 /**
  * The liteserver backend of one network from its global config file. Proof checks are on unless the file says
- * `"tongate": { "proofs": "unsafe" }` (what `tongate devnet liteserver` writes: devnet ids are not cell hashes).
+ * `"tongate": { "proofs": "unsafe" }` (what `tongate devnet liteserver` writes: a devnet's heads are proven only
+ * while the keys it holds sign for 2/3 of its validator set).
  */
 export async function openLiteserverBackend(network: Network, file: string, logger: Logger): Promise<LiteserverChain> {
   const name = `TONGATE_${network.toUpperCase()}_LITESERVER_CONFIG`;

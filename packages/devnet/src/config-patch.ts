@@ -18,3 +18,13 @@ export function configPatchCell(params: Map<number, Cell | null>): Cell {
 export function readConfigPatch(cell: Cell): Map<number, Cell | null> {
   return new Map(Dictionary.loadDirect(Dictionary.Keys.Int(32), PATCH_VALUE, cell));
 }
+
+/** A ConfigParams dictionary root with a patch applied. */
+export function applyConfigPatch(config: Cell, patch: Cell): Cell {
+  const dict = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), config);
+  for (const [id, cell] of readConfigPatch(patch)) {
+    if (cell) dict.set(id, cell);
+    else dict.delete(id);
+  }
+  return beginCell().storeDictDirect(dict).endCell();
+}

@@ -19,6 +19,7 @@ import {
   type Network,
   type OutMsgQueueSizes,
   type ShardBlockProof,
+  type BlockAndState,
   type ShortTransactionId,
   type TransactionId,
   type TraceEmulationOptions,
@@ -52,6 +53,7 @@ import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
 import { EXT_MSG_QUEUE_SIZE_LIMIT, Messages } from './messages.js';
 import { BlockProducer, nowSeconds } from './producer.js';
 import { Proofs } from './proofs.js';
+import { BlockCells } from './block-cells.js';
 import { MAX_DEVNET_SHARDS, validShardCount } from './shards.js';
 import { ChainReader } from './reader.js';
 import { MessageRunner } from './runner.js';
@@ -190,7 +192,8 @@ export class Devnet implements ChainSource {
       const control = blockchainControl(bc, seam);
       const history = new HistoryIndex();
       const reader = new ChainReader(history, store);
-      const producer = new BlockProducer({ bc, control, store, history, reader, network, globalId, shards, logger: opts.logger });
+      const cells = new BlockCells(history, reader, globalId);
+      const producer = new BlockProducer({ bc, control, store, history, reader, network, globalId, shards, cells, logger: opts.logger });
       if (recovered.length > 0) {
         await producer.restore(recovered);
         // The journal's config patches (the elections' validator sets) are in the reader's config now.
@@ -223,7 +226,13 @@ export class Devnet implements ChainSource {
         producer,
         messages,
         new GetMethods(bc, reader),
-        new Proofs(history, globalId, validator),
+        new Proofs(
+          history,
+          globalId,
+          validator,
+          cells,
+          devnetValidators(globalId).map((v) => v.signer),
+        ),
         store,
         opts.logger,
       );
@@ -518,6 +527,11 @@ export class Devnet implements ChainSource {
 
   async getShardBlockProof(ref: BlockRef, fromMcSeqno?: number): Promise<ShardBlockProof> {
     return this.proofs.shardBlockProof(ref, fromMcSeqno);
+  }
+
+  /** The block's Block cell (its hash is the id's root hash) and the state after it. */
+  async getBlockCells(ref: BlockRef): Promise<BlockAndState> {
+    return this.proofs.blockCells(ref);
   }
 
   /** Each shard's queue: the messages to other shards its last block's transactions sent, not delivered yet. */

@@ -13,7 +13,7 @@ export { DEVNET_FAUCET_MNEMONIC, DEVNET_FAUCET_BALANCE, devnetFaucet, type Fauce
 export { GLOBAL_IDS, genesisConfig } from './genesis.js';
 export { signerFromSeed, verifyEd25519, devnetValidatorSigner, type Ed25519Signer } from './keys.js';
 export { walletTransferBoc, type DevnetWallet } from './wallets.js';
-export { serializeBlock, blockHashes, nextStateHash } from './blocks.js';
+export { devnetBlockHeader, fileHashOf, type BlockCellsOf } from './block-cells.js';
 export type { SeedSummary } from './seed.js';
 export type { DnsSeedSummary } from './seed-dns.js';
 export type { VestingSeedSummary } from './seed-vesting.js';

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { Address, beginCell, storeShardAccount, type Cell, type ShardAccount } from '@ton/core';
+import { Address, beginCell, Cell, storeShardAccount, type ShardAccount } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import type { Blockchain } from '@ton/sandbox';
 import { ChainError, shardChildren, shardParent, WHOLE_SHARD, type BlockIdExt, type Network } from '@tongate/chain';
-import { blockHashes, compareTx, nextStateHash, serializeBlock, type BlockContent } from './blocks.js';
+import type { BlockCells } from './block-cells.js';
+import { compareTx } from './blocks.js';
+import { applyConfigPatch } from './config-patch.js';
 import { DEVNET_FAUCET_BALANCE, type Faucet } from './faucet.js';
 import type { BlockchainControl } from './fast/index.js';
 import { genesisLibraries } from './genesis.js';
@@ -38,6 +40,8 @@ export interface ProducerParts {
   globalId: number;
   /** Basechain shards to run in (a power of two); a chain in another layout splits or merges towards it. */
   shards: number;
+  /** The blocks' cells, whose hashes are the block ids. */
+  cells: BlockCells;
   logger?: { info(obj: object, msg?: string): void };
 }
 
@@ -159,22 +163,21 @@ export class BlockProducer {
     const genesisAccounts = [genesisWalletAccount(faucet, genUtime), ...system];
     const libs = genesisLibraries();
     bc.libs = libs;
+    this.parts.cells.startConfig(config);
     const accounts: StoredAccount[] = [];
-    const changed: { workchain: number; account: Buffer; shardAccountHash: Buffer }[] = [];
     for (const sa of genesisAccounts) {
       const address = sa.account!.addr;
       await bc.setShardAccount(address, sa);
       const cell = beginCell().store(storeShardAccount(sa)).endCell();
       accounts.push({ workchain: address.workChain, account: address.hash, blob: store.putBlob(cell.toBoc()) });
-      changed.push({ workchain: address.workChain, account: address.hash, shardAccountHash: cell.hash() });
+      this.parts.cells.setAccount(address.workChain, address.hash, cell);
     }
-    const stateHash = nextStateHash(ZERO32, changed);
     const round = this.buildRound({
       genUtime,
       startLt: 0n,
       endLt: LT_PER_ROUND,
       txs: [],
-      stateHash,
+      config,
       accounts,
       shards: evenShards(this.parts.shards).map((shard) => ({ shard, prev: [] })),
       prevMc: null,
@@ -193,6 +196,8 @@ export class BlockProducer {
     const { bc, history, reader } = this.parts;
     for (const r of rounds) this.applyRound(r);
     for (const { workchain, account, blob } of history.latestSnapshots()) {
+      const cell = reader.cellOf(blob);
+      this.parts.cells.setAccount(workchain, account, cell);
       const sa = reader.shardAccount(blob);
       if (sa.account) await bc.setShardAccount(new Address(workchain, account), sa);
     }
@@ -238,6 +243,7 @@ export class BlockProducer {
   private applyRound(round: Round): void {
     this.parts.history.apply(round);
     this.parts.reader.applyParams(round);
+    this.parts.cells.noteRound(round.blocks[round.blocks.length - 1], this.parts.reader.config);
   }
 
   /** Runs `fn` after every chain mutation queued before it; refused once the devnet is closed. */
@@ -283,16 +289,15 @@ export class BlockProducer {
     const endLt = bc.lt + LT_PER_ROUND;
     const txs = this.pending.map((t) => ({ ...t, blob: store.putBlob(t.boc) }));
     const accounts: StoredAccount[] = [];
-    const changed: { workchain: number; account: Buffer; shardAccountHash: Buffer }[] = [];
     for (const address of this.touched.values()) {
       const cell = beginCell()
         .store(storeShardAccount((await bc.getContract(address)).account))
         .endCell();
       accounts.push({ workchain: address.workChain, account: address.hash, blob: store.putBlob(cell.toBoc()) });
-      changed.push({ workchain: address.workChain, account: address.hash, shardAccountHash: cell.hash() });
+      this.parts.cells.setAccount(address.workChain, address.hash, cell);
     }
-    const stateHash = changed.length > 0 ? nextStateHash(prevMc.stateHash, changed) : prevMc.stateHash;
-    const round = this.buildRound({ genUtime, startLt: prevMc.endLt, endLt, txs, stateHash, accounts, shards: this.plan, prevMc });
+    const config = elector?.configPatch ? applyConfigPatch(this.parts.reader.config, elector.configPatch) : this.parts.reader.config;
+    const round = this.buildRound({ genUtime, startLt: prevMc.endLt, endLt, txs, config, accounts, shards: this.plan, prevMc });
     const libs = bc.libs;
     const sealedLibs = this.parts.reader.libs;
     if (libs && (!sealedLibs || !libs.hash().equals(sealedLibs.hash()))) round.libs = store.putBlob(libs.toBoc());
@@ -327,47 +332,34 @@ export class BlockProducer {
     startLt: bigint;
     endLt: bigint;
     txs: (PendingTx & { blob: BlobRef })[];
-    stateHash: Buffer;
+    /** The config after the round. */
+    config: Cell;
     accounts: StoredAccount[];
     shards: ShardPlan[];
     prevMc: StoredBlock | null;
   }): Round {
-    const content = (
-      workchain: number,
-      shard: bigint,
-      prev: StoredBlock[],
-      txs: StoredTx[],
-      shardBlocks: BlockIdExt[],
-      stateHash: Buffer,
-      beforeSplit = false,
-    ): StoredBlock => {
-      const sorted = [...txs].sort(compareTx);
-      const c: BlockContent = {
-        globalId: this.parts.globalId,
+    const { cells } = this.parts;
+    const mcSeqno = args.prevMc ? args.prevMc.id.seqno + 1 : 0;
+    const draft = (workchain: number, shard: bigint, prev: StoredBlock[], txs: StoredTx[], beforeSplit = false): StoredBlock => ({
+      id: {
         workchain,
         shard,
         seqno: prev.length > 0 ? Math.max(...prev.map((p) => p.id.seqno)) + 1 : 0,
-        genUtime: args.genUtime,
-        startLt: args.startLt,
-        endLt: args.endLt,
-        prevBlocks: prev.map((p) => p.id),
-        shardBlocks,
-        stateHash,
-        transactions: sorted,
-      };
-      const { rootHash, fileHash } = blockHashes(serializeBlock(c));
-      return {
-        id: { workchain, shard, seqno: c.seqno, rootHash, fileHash },
-        genUtime: c.genUtime,
-        startLt: c.startLt,
-        endLt: c.endLt,
-        prevBlocks: c.prevBlocks,
-        shardBlocks,
-        stateHash,
-        ...(beforeSplit ? { beforeSplit: true } : {}),
-        txs: sorted,
-      };
-    };
+        rootHash: ZERO32,
+        fileHash: ZERO32,
+      },
+      genUtime: args.genUtime,
+      startLt: args.startLt,
+      endLt: args.endLt,
+      prevBlocks: prev.map((p) => p.id),
+      shardBlocks: [],
+      ...(workchain === -1 ? {} : { masterchainRef: { workchain: -1, shard: WHOLE_SHARD, seqno: mcSeqno } }),
+      stateHash: ZERO32,
+      ...(beforeSplit ? { beforeSplit: true } : {}),
+      txs: [...txs].sort(compareTx),
+    });
+    const bocs = new Map(args.txs.map((t) => [t.hash.toString('hex'), t.boc]));
+    const txCells = (b: StoredBlock) => b.txs.map((t) => Cell.fromBoc(bocs.get(t.hash.toString('hex'))!)[0]);
     const toStored = (t: PendingTx & { blob: BlobRef }): StoredTx => ({
       workchain: t.workchain,
       account: t.account,
@@ -377,27 +369,21 @@ export class BlockProducer {
     });
     const ids = args.shards.map((p) => p.shard);
     const basechain = args.txs.filter((t) => t.workchain !== -1);
-    const shardBlocks = args.shards.map((p) =>
-      content(
+    const shardBlocks = args.shards.map((p) => {
+      const b = draft(
         0,
         p.shard,
         p.prev,
         basechain.filter((t) => shardOfAccount(ids, t.account) === p.shard).map(toStored),
-        [],
-        ZERO32,
         // Too few shards: these blocks end their shards, which split in the next round.
         ids.length < this.parts.shards,
-      ),
-    );
-    const mc = content(
-      -1,
-      WHOLE_SHARD,
-      args.prevMc ? [args.prevMc] : [],
-      args.txs.filter((t) => t.workchain === -1).map(toStored),
-      shardBlocks.map((b) => b.id),
-      args.stateHash,
-    );
-    for (const b of shardBlocks) b.masterchainRef = { workchain: -1, shard: WHOLE_SHARD, seqno: mc.id.seqno };
+      );
+      cells.sealShardBlock(b, p.prev, args.prevMc, txCells(b));
+      return b;
+    });
+    const mc = draft(-1, WHOLE_SHARD, args.prevMc ? [args.prevMc] : [], args.txs.filter((t) => t.workchain === -1).map(toStored));
+    mc.shardBlocks = shardBlocks.map((b) => b.id);
+    cells.sealMasterchainBlock(mc, args.prevMc, shardBlocks, args.config, txCells(mc));
     return { blocks: [...shardBlocks, mc], accounts: args.accounts, lt: args.endLt };
   }
 

@@ -1,20 +1,23 @@
 import {
   blockSigningPayload,
   ChainError,
+  hashmapPath,
   nodeIdShort,
+  proofKeeping,
+  type BlockAndState,
   type BlockHeader,
   type BlockRef,
   type BlockSignatures,
   type ShardBlockProof,
 } from '@tongate/chain';
-import { serializeBlock } from './blocks.js';
+import { convertToMerkleProof } from '@ton/core';
+import type { BlockCells } from './block-cells.js';
 import type { HistoryIndex } from './history.js';
 import type { Ed25519Signer } from './keys.js';
 import type { StoredBlock } from './store.js';
 
 /** Longest chain of masterchain back links served by getShardBlockProof. */
 const MAX_PROOF_LINKS = 1000;
-const ZERO32 = Buffer.alloc(32);
 
 /** What the devnet's one validator vouches for: block headers, masterchain block signatures and shard block proofs. */
 export class Proofs {
@@ -22,46 +25,35 @@ export class Proofs {
     private readonly history: HistoryIndex,
     private readonly globalId: number,
     private readonly validator: Ed25519Signer,
+    private readonly cells: BlockCells,
+    /** Other validator keys the devnet holds (its devnet validators'). */
+    private readonly heldKeys: Ed25519Signer[] = [],
   ) {}
 
   header(ref: BlockRef): BlockHeader {
-    const b = this.history.blockAt(ref);
-    const isMc = b.id.workchain === -1;
-    const validatorNode = nodeIdShort(this.validator.publicKey);
-    return {
-      id: b.id,
-      globalId: this.globalId,
-      version: 0,
-      flags: 0,
-      afterMerge: b.prevBlocks.length === 2,
-      afterSplit: b.prevBlocks.length === 1 && b.prevBlocks[0].shard !== b.id.shard,
-      beforeSplit: b.beforeSplit === true,
-      wantMerge: false,
-      wantSplit: false,
-      validatorListHashShort: validatorNode.readInt32BE(0),
-      catchainSeqno: 0,
-      minRefMcSeqno: isMc ? b.id.seqno : Math.max(0, (b.masterchainRef?.seqno ?? 1) - 1),
-      isKeyBlock: isMc && b.id.seqno === 0,
-      prevKeyBlockSeqno: 0,
-      vertSeqno: 0,
-      startLt: b.startLt,
-      endLt: b.endLt,
-      genUtime: b.genUtime,
-      prevBlocks: b.prevBlocks,
-      ...(isMc ? { shardBlocks: b.shardBlocks } : { masterchainRef: b.masterchainRef }),
-    };
-  }
-
-  signatures(seqno: number): BlockSignatures {
-    const b = this.history.mcAt(seqno);
-    const signature = this.validator.sign(blockSigningPayload(b.id.rootHash, b.id.fileHash));
-    return { id: b.id, signatures: [{ nodeIdShort: nodeIdShort(this.validator.publicKey), signature }] };
+    return this.cells.header(this.history.blockAt(ref));
   }
 
   /**
-   * Devnet proofs are the canonical block serializations (see blocks.ts), not Merkle proofs: a link's `proof` is the
-   * serialization of the masterchain block that lists the shard block; each back link carries the serializations of
-   * its `from` block (which names its predecessor) and of its `to` block. sha256 of each equals the block's root hash.
+   * Signatures of a masterchain block by the main validators of the set in force (param 34 before its round) whose
+   * keys the devnet holds: its block signer and the devnet validators, which its elections elect. The signer alone
+   * when the set holds none of them.
+   */
+  signatures(seqno: number): BlockSignatures {
+    const b = this.history.mcAt(seqno);
+    const payload = blockSigningPayload(b.id.rootHash, b.id.fileHash);
+    const main = this.cells.mainValidators(seqno).map((v) => v.publicKey.toString('hex'));
+    const held = [this.validator, ...this.heldKeys].filter(
+      (k, i, all) => main.includes(k.publicKey.toString('hex')) && all.findIndex((o) => o.publicKey.equals(k.publicKey)) === i,
+    );
+    const signers = held.length > 0 ? held : [this.validator];
+    return { id: b.id, signatures: signers.map((k) => ({ nodeIdShort: nodeIdShort(k.publicKey), signature: k.sign(payload) })) };
+  }
+
+  /**
+   * Merkle proofs of the blocks' cells: a link's `proof` proves the masterchain block whose McBlockExtra lists the
+   * shard block; each back link proves its `from` and `to` blocks and, in `stateProof`, the state after `from`, whose
+   * prev_blocks list `to`.
    */
   shardBlockProof(ref: BlockRef, fromMcSeqno?: number): ShardBlockProof {
     const history = this.history;
@@ -77,36 +69,42 @@ export class Proofs {
     if (from.id.seqno - mc.id.seqno > MAX_PROOF_LINKS) {
       throw new ChainError('invalid', `devnet proofs span at most ${MAX_PROOF_LINKS} masterchain blocks; pass a closer from_seqno`);
     }
-    const links = target === mc ? [] : [{ id: target.id, proof: this.serialized(mc) }];
+    const links = target === mc ? [] : [{ id: target.id, proof: this.blockProof(mc) }];
     const mcProof: ShardBlockProof['mcProof'] = [];
     for (let s = from.id.seqno; s > mc.id.seqno; s--) {
       const hi = history.mcAt(s);
       const lo = history.mcAt(s - 1);
       mcProof.push({
-        toKeyBlock: false,
+        toKeyBlock: lo.id.seqno === 0,
         from: hi.id,
         to: lo.id,
-        destProof: this.serialized(lo),
-        proof: this.serialized(hi),
-        stateProof: Buffer.alloc(0),
+        destProof: this.blockProof(lo),
+        proof: this.blockProof(hi),
+        stateProof: this.prevBlockProof(hi, lo.id.seqno),
       });
     }
     return { from: from.id, mcId: mc.id, links, mcProof };
   }
 
-  private serialized(b: StoredBlock): Buffer {
-    return serializeBlock({
-      globalId: this.globalId,
-      workchain: b.id.workchain,
-      shard: b.id.shard,
-      seqno: b.id.seqno,
-      genUtime: b.genUtime,
-      startLt: b.startLt,
-      endLt: b.endLt,
-      prevBlocks: b.prevBlocks,
-      shardBlocks: b.shardBlocks,
-      stateHash: b.id.workchain === -1 ? b.stateHash : ZERO32,
-      transactions: b.txs,
-    });
+  /** A block's cells; refused for a block whose id is not their hash (one sealed before the devnet's blocks were cells). */
+  blockCells(ref: BlockRef): BlockAndState {
+    const b = this.history.blockAt(ref);
+    const cells = this.cells.of(b.id);
+    if (!cells.block.hash().equals(b.id.rootHash))
+      throw new ChainError('not_found', `block (${b.id.workchain},${b.id.seqno}) has an id that is not the hash of its cells`);
+    return cells;
+  }
+
+  private blockProof(b: StoredBlock): Buffer {
+    return convertToMerkleProof(this.cells.of(b.id).block).toBoc();
+  }
+
+  /** A proof of the state after masterchain block `b` that keeps the path to one entry of its prev_blocks. */
+  private prevBlockProof(b: StoredBlock, seqno: number): Buffer {
+    const state = this.cells.of(b.id).state;
+    const custom = state.refs[3];
+    const inner = custom.refs[custom.refs.length - 1];
+    const path = inner.refs.length > 0 ? hashmapPath(inner.refs[0], BigInt(seqno), 32) : [];
+    return proofKeeping(state, new Set([state, custom, inner, ...path])).toBoc();
   }
 }

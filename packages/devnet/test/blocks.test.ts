@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Address, comment, internal, toNano } from '@ton/core';
+import { Address, Cell, comment, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockSigningPayload, isChainError, nodeIdShort, WHOLE_SHARD, type BlockIdExt } from '@tongate/chain';
-import { createDevnet, serializeBlock, signerFromSeed, verifyEd25519, walletTransferBoc, type Devnet } from '../src/index.js';
+import { createDevnet, signerFromSeed, verifyEd25519, walletTransferBoc, type Devnet } from '../src/index.js';
 import { faucetSeqno, faucetTransfer } from './helpers.js';
 
 // The default devnet: a basechain in two shards, the left half (prefix bit 0) 0x4000000000000000 and the right
@@ -40,6 +40,21 @@ beforeAll(async () => {
   await devnet.produceBlock();
 });
 afterAll(() => devnet.close());
+
+/** Whether some cell of a BOC holds these bytes in its data, at any bit offset (cells are bit strings). */
+function holdsBits(boc: Buffer, bytes: Buffer): boolean {
+  const wanted = [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
+  const seen = new Set<string>();
+  const walk = (c: Cell): boolean => {
+    const key = c.hash().toString('hex');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    let bits = '';
+    for (let i = 0; i < c.bits.length; i++) bits += c.bits.at(i) ? '1' : '0';
+    return bits.includes(wanted) || c.refs.some(walk);
+  };
+  return walk(Cell.fromBoc(boc)[0]);
+}
 
 async function expectChainError(p: Promise<unknown>, kind: string) {
   try {
@@ -82,7 +97,8 @@ describe('block production', () => {
       const mc = await devnet.getBlockHeader({ workchain: -1, shard: WHOLE_SHARD, seqno: s });
       for (const [i, id] of shards.entries()) {
         const sh = await devnet.getBlockHeader(id);
-        expect(sh.masterchainRef).toEqual({ workchain: -1, shard: WHOLE_SHARD, seqno: s });
+        // master_ref: the masterchain block of the round before (block 0 in the genesis round).
+        expect(sh.masterchainRef).toEqual({ workchain: -1, shard: WHOLE_SHARD, seqno: Math.max(0, s - 1) });
         expect(sh.afterSplit || sh.afterMerge || sh.beforeSplit).toBe(false);
         expect(sh.prevBlocks.map((p) => [p.shard, p.seqno])).toEqual(s === 0 ? [] : [[id.shard, s - 1]]);
         expect(mc.shardBlocks?.[i].rootHash.equals(id.rootHash)).toBe(true);
@@ -90,25 +106,13 @@ describe('block production', () => {
     }
   });
 
-  it('derives root and file hashes from the canonical serialization', async () => {
-    const h = await devnet.getBlockHeader(await shardBlock(2, faucetShard));
-    const txs = await devnet.listBlockTransactions(h.id, { count: 100 });
-    const bytes = serializeBlock({
-      globalId: h.globalId,
-      workchain: 0,
-      shard: faucetShard,
-      seqno: 2,
-      genUtime: h.genUtime,
-      startLt: h.startLt,
-      endLt: h.endLt,
-      prevBlocks: h.prevBlocks,
-      shardBlocks: [],
-      stateHash: Buffer.alloc(32),
-      transactions: txs.transactions,
-    });
-    const root = createHash('sha256').update(bytes).digest();
-    expect(root.equals(h.id.rootHash)).toBe(true);
-    expect(createHash('sha256').update(bytes).update(root).digest().equals(h.id.fileHash)).toBe(true);
+  it('names each block by its Block cell: root hash the cell hash, file hash the sha256 of its BOC', async () => {
+    for (const ref of [await shardBlock(2, faucetShard), { workchain: -1, shard: WHOLE_SHARD, seqno: 2 }]) {
+      const h = await devnet.getBlockHeader(ref);
+      const { block } = await devnet.getBlockCells(h.id);
+      expect(block.hash().equals(h.id.rootHash)).toBe(true);
+      expect(createHash('sha256').update(block.toBoc()).digest().equals(h.id.fileHash)).toBe(true);
+    }
   });
 
   it("puts each transaction in the block of its account's shard, the other shard's receiver a round later", async () => {
@@ -199,21 +203,26 @@ describe('signatures, proofs, queues', () => {
     await expectChainError(devnet.getMasterchainBlockSignatures(1000), 'not_found');
   });
 
-  it('serves shard block proofs made of block serializations that hash to the linked ids', async () => {
+  it('serves shard block proofs: Merkle proofs of the blocks that name the linked ids', async () => {
     const shard = await shardBlock(1, RIGHT);
     const proof = await devnet.getShardBlockProof(shard);
     expect(proof.mcId.seqno).toBe(1);
     expect(proof.from.seqno).toBe(3);
     expect(proof.links).toHaveLength(1);
-    expect(createHash('sha256').update(proof.links[0].proof).digest().equals(proof.mcId.rootHash)).toBe(true);
-    expect(proof.links[0].proof.includes(shard.rootHash)).toBe(true);
+    const proven = (boc: Buffer) => Cell.fromBoc(boc)[0].refs[0].hash(0);
+    expect(proven(proof.links[0].proof).equals(proof.mcId.rootHash)).toBe(true);
+    expect(holdsBits(proof.links[0].proof, shard.rootHash)).toBe(true);
     expect(proof.mcProof.map((l) => [l.from.seqno, l.to.seqno])).toEqual([
       [3, 2],
       [2, 1],
     ]);
     for (const link of proof.mcProof) {
-      expect(createHash('sha256').update(link.proof).digest().equals(link.from.rootHash)).toBe(true);
-      expect(link.proof.includes(link.to.rootHash)).toBe(true);
+      expect(proven(link.proof).equals(link.from.rootHash)).toBe(true);
+      expect(proven(link.destProof).equals(link.to.rootHash)).toBe(true);
+      // The state after `from` (its state update's new hash) lists `to` among its previous blocks.
+      const update = Cell.fromBoc(link.proof)[0].refs[0].refs[2];
+      expect(proven(link.stateProof).equals(update.bits.subbuffer(8 + 256, 256)!)).toBe(true);
+      expect(holdsBits(link.stateProof, link.to.rootHash)).toBe(true);
     }
     const near = await devnet.getShardBlockProof(shard, 1);
     expect(near.mcProof).toHaveLength(0);

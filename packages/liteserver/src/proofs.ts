@@ -22,8 +22,7 @@ import {
  * Proof checks of liteserver answers ("fast" in tonutils-go's terms, tonlib's account and shard proofs, its
  * BlockProofLink checks of back and forward links, and its BlockProofChain from a trusted block to the head): every
  * answer is checked against the block hashes it claims, through Merkle proofs, and the masterchain head through
- * validator signatures from a trusted key block. `unsafe` trusts the server; it is the only mode that works against
- * the devnet liteserver, whose block ids are not cell hashes.
+ * validator signatures from a trusted key block. `unsafe` trusts the server.
  */
 export type ProofPolicy = 'unsafe' | 'checking';
 
@@ -325,7 +324,8 @@ function validatorsOfSource(from: BlockIdExt, configProof: Buffer): { set: Valid
   if (known) return known;
   const source = oneRoot(configProof, 'forward link source proof');
   let config: Cell;
-  if (from.seqno === 0) {
+  // Seqno 0 is the zero state, a ShardStateUnsplit, on a real network; a devnet's block 0 is a key Block instead.
+  if (from.seqno === 0 && !isBlockCell(stateOfProof(source))) {
     // The zero state: its root hash is the block id's.
     if (!provenHash(source, 'zero state proof').equals(from.rootHash))
       throw reject(`forward link source proof is not of the zero state ${named(from)}`);
@@ -341,6 +341,11 @@ function validatorsOfSource(from: BlockIdExt, configProof: Buffer): { set: Valid
   const proven = { set: parseValidatorSet(vsetCell), shuffle: parseShuffleMcValidators(configParamOf(config, 28)) };
   provenSources.set(key, proven);
   return proven;
+}
+
+/** Whether a (proven) cell is a Block (block#11ef55aa), as opposed to a state. */
+function isBlockCell(cell: Cell): boolean {
+  return !cell.isExotic && cell.bits.length >= 32 && cell.beginParse().preloadUint(32) === 0x11ef55aa;
 }
 
 export type ChainLink = ({ _: 'back' } & BackLink) | ({ _: 'forward' } & ForwardLink);

@@ -265,7 +265,7 @@ describe('getShardBlockProof through the client, over ADNL', () => {
     // The pool waits for a head at least as high as the masterchain blocks asked for.
     for (let i = 0; i < 6; i++) await devnet.produceBlock();
     server = new ChainLiteServer({ chain: devnet });
-    // Block queries answer from the built chain (the devnet's own ids are not cell hashes); the rest from the devnet.
+    // Block queries answer from the built chain (whose shard links and back links the tests forge); the rest from the devnet.
     const on = (server as unknown as { on: <P, R>(fn: tl.TlFunction<P, R>, h: (p: P) => Promise<R>) => void }).on.bind(server);
     on(tl.liteServerLookupBlock, async (p) => {
       const b = byRef.get(`${p.id.workchain}:${p.id.shard}:${p.id.seqno}`);

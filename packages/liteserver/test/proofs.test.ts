@@ -1,15 +1,18 @@
 /**
  * Proof checks on real recorded mainnet answers (packages/testdata/fixtures/liteserver/): block header, account
  * state with its shard proof, config proofs; tampered answers are rejected. And the client's `checking` policy is
- * really on: against the devnet liteserver (whose ids are not cell hashes) every proven answer is refused.
+ * really on: against the devnet liteserver, answers at the trusted zero state pass (the devnet's blocks are cells
+ * named by their hashes), later heads are proven by the signatures of the validator set the zero state's config
+ * names, and a server whose signatures are forged is refused.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Address, Cell } from '@ton/core';
-import { isChainError, type BlockIdExt } from '@tongate/chain';
+import { Address, Cell, internal, toNano } from '@ton/core';
+import { WalletContractV4 } from '@ton/ton';
+import { isChainError, shardContains, type BlockIdExt } from '@tongate/chain';
 import { readBoxedLiteServerConfigInfo, readBoxedLiteServerMasterchainInfo, TlReader } from '@tongate/liteserver-tl';
-import { createDevnet, type Devnet } from '@tongate/devnet';
+import { createDevnet, signerFromSeed, walletTransferBoc, type Devnet } from '@tongate/devnet';
 import {
   checkAccountStateProof,
   checkBlockHeaderProof,
@@ -175,24 +178,62 @@ describe('the checking policy in the client', () => {
     await devnet?.close();
   });
 
-  it("is the default, and refuses the devnet liteserver's unprovable answers (its head is the trusted zero state)", async () => {
+  it("is the default, and accepts the devnet liteserver's answers at the trusted zero state: they are proven", async () => {
     expect(chain.proofs).toBe('checking');
-    for (const call of [
-      () => chain.getAccountState(devnet.faucet.address),
-      () => chain.getConfigAll(0),
-      () => chain.lookupBlock({ workchain: -1, shard: -(2n ** 63n), seqno: 0 }),
-    ]) {
-      const err = await call().catch((e) => e);
-      expect(isChainError(err) && err.message).toMatch(/proof rejected/);
-    }
+    const state = await chain.getAccountState(devnet.faucet.address);
+    expect(state.balance).toBe((await devnet.getAccountState(devnet.faucet.address, 0)).balance);
+    expect((await chain.getConfigAll(0)).hash().equals((await devnet.getConfigAll(0)).hash())).toBe(true);
+    const zero = await chain.lookupBlock({ workchain: -1, shard: -(2n ** 63n), seqno: 0 });
+    expect(zero.rootHash.equals((await devnet.getMasterchainInfo()).init.rootHash)).toBe(true);
   });
 
-  it('refuses the devnet liteserver for good once its head is a block no signature chain proves', async () => {
-    await devnet.produceBlock();
+  it("follows the devnet liteserver's heads: each is signed by the validator set its zero state's config names", async () => {
+    const head = await devnet.produceBlock();
+    const wallet = WalletContractV4.create({ workchain: 0, publicKey: devnet.faucet.publicKey });
+    const to = new Address(0, Buffer.alloc(32, 0x31));
+    await devnet.sendMessage(
+      await walletTransferBoc(wallet, signerFromSeed(devnet.faucet.secretKey), 0, [internal({ to, value: toNano('1'), bounce: false })]),
+    );
+    const sealed = await devnet.settle();
+    expect(sealed.seqno).toBeGreaterThan(head.seqno);
     const end = Date.now() + 5000;
-    while (chain.health()[0].status !== 'refused' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    expect(chain.health()[0].status).toBe('refused');
-    const err = await chain.getMasterchainInfo().catch((e) => e);
-    expect(isChainError(err) && err.kind).toBe('unavailable');
+    while ((await chain.getMasterchainInfo()).last.seqno < sealed.seqno && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(chain.health()[0].status).toBe('ready');
+    expect((await chain.getMasterchainInfo()).last.rootHash.equals(sealed.rootHash)).toBe(true);
+    const state = await chain.getAccountState(devnet.faucet.address);
+    expect(state.balance).toBe((await devnet.getAccountState(devnet.faucet.address)).balance);
+    // The faucet's transfer, listed with want_proof and checked.
+    const faucetShard = (await devnet.getShards(head.seqno + 1)).find((b) =>
+      shardContains(b.shard, devnet.faucet.address.hash.readBigUInt64BE(0)),
+    )!;
+    const txs = await chain.listBlockTransactions(faucetShard, { count: 10 });
+    expect(txs.transactions.map((t) => t.account.toString('hex'))).toContain(devnet.faucet.address.hash.toString('hex'));
+  });
+
+  it('refuses for good a devnet liteserver whose heads are signed by a key the validator set does not hold', async () => {
+    const forged = new Proxy(devnet, {
+      get(target, key) {
+        if (key === 'getMasterchainBlockSignatures')
+          return async (seqno: number) => {
+            const sigs = await target.getMasterchainBlockSignatures(seqno);
+            return { ...sigs, signatures: sigs.signatures.map((x) => ({ ...x, signature: Buffer.from(x.signature).fill(7, 0, 8) })) };
+          };
+        const v = Reflect.get(target, key, target);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const liar = new ChainLiteServer({ chain: forged });
+    await liar.listen(0);
+    const client = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig(await liar.globalConfig()) });
+    try {
+      const end = Date.now() + 5000;
+      while (client.health()[0]?.status !== 'refused' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(client.health()[0].status).toBe('refused');
+      const err = await client.getMasterchainInfo().catch((e) => e);
+      expect(isChainError(err) && err.kind).toBe('unavailable');
+    } finally {
+      await client.close();
+      await liar.close();
+    }
   });
 });

@@ -1,10 +1,10 @@
 /**
  * Trust in the masterchain head: validator sets (config 34, main subset, shuffle per config 28, the header's short
  * hash), block signatures (> 2/3 of the weight), forward links and proof chains from a trusted block to the head.
- * No liteserver answer with signatures was recorded, and the devnet's block ids are not cell hashes, so the chains
- * here are SignedMasterchain's: real Block and state cells whose ids are their hashes, key blocks that change the
- * validator set (built with the devnet's ValidatorSet writer and signed by the devnet's validator keys), served over
- * ADNL by ChainLiteServer and proven by the client's pool, with liars refused.
+ * No liteserver answer with signatures was recorded, and the devnet's chains change validators only at its
+ * elections' pace, so the chains here are SignedMasterchain's: real Block and state cells whose ids are their hashes, key
+ * blocks that change the validator set (built with the devnet's ValidatorSet writer and signed by the devnet's
+ * validator keys), served over ADNL by ChainLiteServer and proven by the client's pool, with liars refused.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,25 +1,13 @@
-import { beginCell, type Cell } from '@ton/core';
+import type { Cell } from '@ton/core';
 import { skipCurrencyCollection } from './currency.js';
 import { hashmapEntries, hashmapLookup } from './hashmap.js';
 
 /**
- * BlockExtra: written with empty message and account descriptions (and a masterchain block's McBlockExtra); read for
- * its account blocks (ShardAccountBlocks: each account's transactions) and its McBlockExtra.
+ * BlockExtra (written in @tongate/chain): read for its account blocks (ShardAccountBlocks: each account's transactions) and its McBlockExtra.
  */
 
 const BLOCK_EXTRA_TAG = 0x4a33f6fd;
-const EMPTY = beginCell().endCell();
-
-/** BlockExtra with empty InMsgDescr, OutMsgDescr and account blocks, and `custom` (a McBlockExtra) if any. */
-export function blockExtra(custom: Cell | null): Cell {
-  const extra = beginCell()
-    .storeUint(BLOCK_EXTRA_TAG, 32)
-    .storeRef(EMPTY)
-    .storeRef(EMPTY)
-    .storeRef(beginCell().storeBit(false).storeCoins(0).storeBit(false).endCell())
-    .storeBuffer(Buffer.alloc(64));
-  return extra.storeMaybeRef(custom).endCell();
-}
+export { blockExtra } from '@tongate/chain';
 
 /** The McBlockExtra cell of a (proof of a) Block's BlockExtra, or null when it has none (a shard block). */
 export function mcBlockExtraCellOf(block: Cell): Cell | null {

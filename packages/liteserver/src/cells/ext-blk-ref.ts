@@ -1,4 +1,4 @@
-import { beginCell, type Slice } from '@ton/core';
+import type { Slice } from '@ton/core';
 
 /** ExtBlkRef (end_lt, seqno, root_hash, file_hash): how blocks and states name other blocks. */
 export interface ExtBlkRef {
@@ -8,8 +8,7 @@ export interface ExtBlkRef {
   fileHash: Buffer;
 }
 
-export const storeExtBlkRef = (r: ExtBlkRef) =>
-  beginCell().storeUint(r.endLt, 64).storeUint(r.seqno, 32).storeBuffer(r.rootHash, 32).storeBuffer(r.fileHash, 32);
+export { storeExtBlkRef } from '@tongate/chain';
 export function loadExtBlkRef(s: Slice): ExtBlkRef {
   return { endLt: s.loadUintBig(64), seqno: s.loadUint(32), rootHash: s.loadBuffer(32), fileHash: s.loadBuffer(32) };
 }

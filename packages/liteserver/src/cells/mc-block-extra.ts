@@ -1,28 +1,11 @@
-import { beginCell, type Cell, type Slice } from '@ton/core';
+import type { Cell, Slice } from '@ton/core';
 import { mcBlockExtraCellOf } from './block-extra.js';
 import { skipCurrencyCollection } from './currency.js';
 
 /** McBlockExtra: a masterchain block's shard hashes and, in a key block, its config. */
 
 const MC_BLOCK_EXTRA_TAG = 0xcca5;
-const EMPTY = beginCell().endCell();
-
-/** A McBlockExtra holding the shard hashes when given (ShardHashes as `buildShardHashes` makes it) and, in a key block, the config. */
-export function mcBlockExtraCell(shardHashes: Cell | undefined, config: { address: Buffer; root: Cell } | undefined): Cell {
-  // shard_fees (empty HashmapAugE with a zero CurrencyCollection extra), then the ^[...] cell, then a key block's config.
-  const custom = beginCell()
-    .storeUint(MC_BLOCK_EXTRA_TAG, 16)
-    .storeBit(config !== undefined)
-    .storeSlice((shardHashes ?? beginCell().storeBit(false).endCell()).beginParse())
-    .storeBit(false)
-    .storeCoins(0)
-    .storeBit(false)
-    .storeCoins(0)
-    .storeBit(false)
-    .storeRef(EMPTY);
-  if (config) custom.storeBuffer(config.address, 32).storeRef(config.root);
-  return custom.endCell();
-}
+export { mcBlockExtraCell } from '@tongate/chain';
 
 /** The shard_hashes a masterchain Block carries in McBlockExtra, as a slice at its HashmapE bit. */
 export function shardHashesOfBlock(block: Cell): Slice {

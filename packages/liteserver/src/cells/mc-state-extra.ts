@@ -1,6 +1,6 @@
-import { beginCell, Dictionary, storeDepthBalanceInfo, type Builder, type Cell, type Slice } from '@ton/core';
-import type { BlockIdExt } from '@tongate/chain';
-import { loadExtBlkRef, storeExtBlkRef } from './ext-blk-ref.js';
+import type { Cell, Slice } from '@ton/core';
+import { EMPTY_SHARD_ACCOUNTS, mcStateExtraCell, oldMcBlocksInfo, type BlockIdExt, type OldMcBlockInput } from '@tongate/chain';
+import { loadExtBlkRef } from './ext-blk-ref.js';
 import { hashmapLookup } from './hashmap.js';
 import { ROOT_SHARD } from './shard.js';
 import { customOfState, shardState, type StateHead } from './shard-state.js';
@@ -9,72 +9,15 @@ import { customOfState, shardState, type StateHead } from './shard-state.js';
 
 const MC_STATE_EXTRA_TAG = 0xcc26;
 
-/** One entry of a masterchain state's prev_blocks (OldMcBlocksInfo). */
-export interface OldMcBlockInput {
-  id: BlockIdExt;
-  endLt: bigint;
-  isKeyBlock: boolean;
-}
-
-const storeKeyMaxLt = (isKey: boolean, endLt: bigint) => (b: ReturnType<typeof beginCell>) => b.storeBit(isKey).storeUint(endLt, 64);
-
-/**
- * OldMcBlocksInfo (HashmapAugE 32 KeyExtBlkRef KeyMaxLt). Leaves carry their KeyMaxLt extra and the root the whole
- * map's; @ton/core's Dictionary cannot write the extras of inner forks, which readers (`findOldMcBlock`) skip anyway.
- */
-function oldMcBlocksInfo(blocks: OldMcBlockInput[]): Builder {
-  const dict = Dictionary.empty(Dictionary.Keys.Uint(32), {
-    serialize: (b: OldMcBlockInput, builder: Builder) => {
-      builder
-        .store(storeKeyMaxLt(b.isKeyBlock, b.endLt))
-        .storeBit(b.isKeyBlock)
-        .storeBuilder(storeExtBlkRef({ endLt: b.endLt, seqno: b.id.seqno, rootHash: b.id.rootHash, fileHash: b.id.fileHash }));
-    },
-    parse: () => {
-      throw new Error('OldMcBlocksInfo is read with findOldMcBlock');
-    },
-  });
-  for (const b of blocks) dict.set(b.id.seqno, b);
-  const maxLt = blocks.reduce((m, b) => (b.endLt > m ? b.endLt : m), 0n);
-  return beginCell()
-    .storeDict(dict)
-    .store(
-      storeKeyMaxLt(
-        blocks.some((b) => b.isKeyBlock),
-        maxLt,
-      ),
-    );
-}
+export type { OldMcBlockInput } from '@tongate/chain';
 
 /**
  * A masterchain ShardStateUnsplit carrying McStateExtra with the config dictionary (what getConfig* proofs show) and,
  * when given, the previous masterchain blocks (what back links of getBlockProof show).
  */
 export function buildConfigShardState(head: StateHead, configRoot: Cell, configAddress: Buffer, prevBlocks: OldMcBlockInput[] = []): Cell {
-  const inner = beginCell()
-    .storeUint(0, 16) // flags
-    .storeUint(0, 32 + 32 + 1) // validator_info
-    .storeBuilder(oldMcBlocksInfo(prevBlocks))
-    .storeBit(false) // after_key_block
-    .storeBit(false) // last_key_block: nothing
-    .endCell();
-  const extra = beginCell()
-    .storeUint(MC_STATE_EXTRA_TAG, 16)
-    .storeBit(false) // shard_hashes (served by getAllShardsInfo)
-    .storeBuffer(configAddress, 32)
-    .storeRef(configRoot)
-    .storeRef(inner)
-    .storeCoins(0)
-    .storeBit(false)
-    .endCell();
-  return shardState(
-    head,
-    beginCell()
-      .storeBit(false)
-      .store(storeDepthBalanceInfo({ splitDepth: 0, balance: { coins: 0n } }))
-      .endCell(),
-    extra,
-  );
+  const extra = mcStateExtraCell({ configAddress, configRoot, prevBlocks: oldMcBlocksInfo(prevBlocks) });
+  return shardState(head, EMPTY_SHARD_ACCOUNTS, extra);
 }
 
 /** The McStateExtra of a (proof of a) masterchain ShardStateUnsplit, as a slice at its shard_hashes. */

@@ -1,56 +1,11 @@
-import { beginCell, Dictionary, type Cell, type Slice } from '@ton/core';
+import { Dictionary, type Cell, type Slice } from '@ton/core';
 import type { BlockIdExt } from '@tongate/chain';
 import { hashmapLookup } from './hashmap.js';
 import { childShard, lowBit, ROOT_SHARD, toUnsigned } from './shard.js';
 
 /** ShardHashes (HashmapE 32 ^(BinTree ShardDescr)): each workchain's top shard blocks. */
 
-export interface ShardDescrInput {
-  id: BlockIdExt;
-  startLt: bigint;
-  endLt: bigint;
-  genUtime: number;
-  regMcSeqno: number;
-}
-
-function shardDescrCell(d: ShardDescrInput): Cell {
-  const cc = beginCell().storeCoins(0).storeBit(false);
-  return beginCell()
-    .storeBit(false) // bt_leaf$0
-    .storeUint(0xa, 4)
-    .storeUint(d.id.seqno, 32)
-    .storeUint(d.regMcSeqno, 32)
-    .storeUint(d.startLt, 64)
-    .storeUint(d.endLt, 64)
-    .storeBuffer(d.id.rootHash, 32)
-    .storeBuffer(d.id.fileHash, 32)
-    .storeUint(0, 8) // before_split .. nx_cc_updated, flags
-    .storeUint(0, 32) // next_catchain_seqno
-    .storeUint(toUnsigned(d.id.shard), 64)
-    .storeUint(d.regMcSeqno, 32) // min_ref_mc_seqno
-    .storeUint(d.genUtime, 32)
-    .storeBit(false) // fsm_none
-    .storeRef(beginCell().storeBuilder(cc).storeBuilder(cc))
-    .endCell();
-}
-
-/** ShardHashes (HashmapE 32 ^(BinTree ShardDescr)) as a cell whose slice starts with the HashmapE bit. */
-export function buildShardHashes(shards: ShardDescrInput[]): Cell {
-  const byWorkchain = new Map<number, ShardDescrInput[]>();
-  for (const s of shards) byWorkchain.set(s.id.workchain, [...(byWorkchain.get(s.id.workchain) ?? []), s]);
-  const dict = Dictionary.empty(Dictionary.Keys.Int(32), Dictionary.Values.Cell());
-  const tree = (shard: bigint, list: ShardDescrInput[]): Cell => {
-    const exact = list.find((s) => s.id.shard === shard);
-    if (exact) return shardDescrCell(exact);
-    return beginCell()
-      .storeBit(true)
-      .storeRef(tree(childShard(shard, false), list))
-      .storeRef(tree(childShard(shard, true), list))
-      .endCell();
-  };
-  for (const [wc, list] of byWorkchain) dict.set(wc, tree(ROOT_SHARD, list));
-  return beginCell().storeDict(dict).endCell();
-}
+export { buildShardHashes, type ShardDescrInput } from '@tongate/chain';
 
 function loadShardDescr(t: Slice, workchain: number, shard: bigint): BlockIdExt {
   const tag = t.loadUint(4);

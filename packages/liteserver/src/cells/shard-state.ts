@@ -1,6 +1,6 @@
 import { beginCell, Dictionary, ShardAccountRefValue, storeDepthBalanceInfo, type Cell, type ShardAccount, type Slice } from '@ton/core';
+import { shardStateCell, type StateHead } from '@tongate/chain';
 import { hashmapLookup } from './hashmap.js';
-import { storeShardIdent } from './shard.js';
 
 /**
  * ShardStateUnsplit: written with one account (account state proofs) or with a McStateExtra (mc-state-extra.ts);
@@ -8,33 +8,11 @@ import { storeShardIdent } from './shard.js';
  */
 
 const SHARD_STATE_TAG = 0x9023afe2;
-const EMPTY = beginCell().endCell();
 
-export interface StateHead {
-  globalId: number;
-  workchain: number;
-  shard: bigint;
-  seqno: number;
-  genUtime: number;
-  genLt: bigint;
-}
+export type { StateHead } from '@tongate/chain';
 
 export function shardState(head: StateHead, accounts: Cell, custom: Cell | null): Cell {
-  return beginCell()
-    .storeUint(SHARD_STATE_TAG, 32)
-    .storeInt(head.globalId, 32)
-    .store(storeShardIdent(head.workchain, head.shard))
-    .storeUint(head.seqno, 32)
-    .storeUint(0, 32)
-    .storeUint(head.genUtime, 32)
-    .storeUint(head.genLt, 64)
-    .storeUint(head.seqno, 32)
-    .storeRef(EMPTY) // out_msg_queue_info
-    .storeBit(false) // before_split
-    .storeRef(accounts)
-    .storeRef(EMPTY)
-    .storeMaybeRef(custom)
-    .endCell();
+  return shardStateCell(head, accounts, custom);
 }
 
 /** A ShardStateUnsplit whose accounts hold just the one account (a single-entry HashmapAugE has no fork extras to get wrong). */

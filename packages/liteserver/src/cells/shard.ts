@@ -1,4 +1,4 @@
-import type { Builder, Slice } from '@ton/core';
+import type { Slice } from '@ton/core';
 
 /** Shard prefixes (the unsigned 64-bit form, TL's signed long) and ShardIdent. */
 
@@ -10,18 +10,8 @@ export const lowBit = (u: bigint) => u & (U64 - u) & (U64 - 1n);
 /** The whole workchain's shard. */
 export const ROOT_SHARD = toSigned(1n << 63n);
 
-/** ShardIdent (shard_ident$00 shard_pfx_bits:(#<= 60) workchain_id:int32 shard_prefix:uint64). */
-export function storeShardIdent(workchain: number, shard: bigint) {
-  const u = toUnsigned(shard);
-  const low = lowBit(u);
-  const pfxBits = 63 - (low.toString(2).length - 1);
-  return (b: Builder) =>
-    b
-      .storeUint(0, 2)
-      .storeUint(pfxBits, 6)
-      .storeInt(workchain, 32)
-      .storeUint(u - low, 64);
-}
+/** ShardIdent: written by @tongate/chain's storeShardIdent, read here. */
+export { storeShardIdent } from '@tongate/chain';
 
 export function loadShardIdent(s: Slice): { workchain: number; shard: bigint } {
   if (s.loadUint(2) !== 0) throw new Error('bad ShardIdent tag');

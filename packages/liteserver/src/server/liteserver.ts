@@ -21,12 +21,16 @@ import { buildShardHashes } from '../cells/shard-hashes.js';
 import { buildAccountShardState } from '../cells/shard-state.js';
 import type { RecordedBlocks } from './recorded-blocks.js';
 import type { SignedMasterchain } from './signed-chain.js';
+import { SourceCells } from './source-cells.js';
 
 /**
- * An ADNL liteserver answering from any ChainSource (the devnet in tests and `tongate devnet liteserver`). Its proofs
- * have the real shapes (header proofs of Block cells, account and config proofs of ShardStateUnsplit cells, ShardHashes)
- * but do not chain by hash: a ChainSource like the devnet has block ids that are not cell hashes. Clients must use it
- * with proof checks off. Fault injection (delay, drop, lagging head, idle close) serves failover tests.
+ * An ADNL liteserver answering from any ChainSource (the devnet in tests and `tongate devnet liteserver`). When the
+ * source offers its blocks' cells (`getBlockCells`: the devnet's blocks are real Block cells whose hashes are their
+ * ids), header, account state (shard proof and state proof), block transaction (listBlockTransactions[Ext],
+ * getOneTransaction), shard list and config proofs are
+ * pruned Merkle proofs of those cells, which the client's proof checks accept. Otherwise its proofs have the real
+ * shapes but are built from the headers alone and do not chain by hash, and clients must use it with proof checks
+ * off. Fault injection (delay, drop, lagging head, idle close) serves failover tests.
  */
 
 export interface LiteServerFaults {
@@ -62,6 +66,8 @@ export interface ChainLiteServerOptions {
 const HEADER_CACHE = 4096;
 const ACCOUNT_ANSWERS = 4096;
 const WAIT_POLL_MS = 25;
+/** Links per getBlockProof answer, as the C++ liteserver sends at most. */
+const MAX_PROOF_STEPS = 16;
 
 type Handler = (params: any) => Promise<unknown>;
 
@@ -77,6 +83,8 @@ export class ChainLiteServer {
   private readonly version: number;
   private readonly masterchain: SignedMasterchain | undefined;
   private readonly recorded: RecordedBlocks | undefined;
+  /** Proofs from the source's block cells, when it has them. */
+  private readonly cells: SourceCells | null;
   port = 0;
   /** Queries received, by TL function name (tests check where requests went). */
   readonly received = new Map<string, number>();
@@ -88,6 +96,7 @@ export class ChainLiteServer {
     this.version = opts.version ?? 0x101;
     this.masterchain = opts.masterchain;
     this.recorded = opts.recorded;
+    this.cells = SourceCells.of(opts.chain);
     this.adnl = new AdnlServer({ key: this.key });
     this.adnl.on('channel', (ch) => this.serve(ch));
     this.register();
@@ -268,6 +277,7 @@ export class ChainLiteServer {
   }
 
   private async headerProof(h: BlockHeader): Promise<Buffer> {
+    if (this.cells && (await this.cells.covers(h.id))) return (await this.cells.headerProof(h.id)).toBoc();
     const prevEndLts = await Promise.all(h.prevBlocks.map(async (p) => (await this.header(p)).endLt));
     let masterRef;
     if (h.id.workchain !== -1 && h.masterchainRef) {
@@ -369,6 +379,23 @@ export class ChainLiteServer {
       const address = new Address(p.account.workchain, p.account.id);
       const state = await chain.getAccountState(address, mc.id.seqno);
       const shardBlk = await this.shardBlockOf(mc, address);
+      const cells = this.cells;
+      if (cells && (await cells.covers(mc.id, shardBlk.id))) {
+        // shard_proof: the masterchain block and its state's shard hashes; proof: the shard block and its state.
+        const shardProof =
+          shardBlk.id.workchain === -1
+            ? Buffer.alloc(0)
+            : serializeMultiRootBoc([await cells.headerProof(mc.id), await cells.shardHashesProof(mc.id)]);
+        const answer = {
+          id: blockId(mc.id),
+          shardblk: blockId(shardBlk.id),
+          shardProof,
+          proof: serializeMultiRootBoc([await cells.headerProof(shardBlk.id), await cells.accountProof(shardBlk.id, p.account.id)]),
+          state: state.shardAccount ? state.shardAccount.refs[0].toBoc() : Buffer.alloc(0),
+        };
+        this.accountAnswers.set(key, answer);
+        return answer;
+      }
       const sa = state.shardAccount ? loadShardAccount(state.shardAccount.beginParse()) : null;
       const stateCell = buildAccountShardState(
         {
@@ -438,7 +465,11 @@ export class ChainLiteServer {
       await this.known(p.id);
       const tx = await chain.getTransaction(new Address(p.account.workchain, p.account.id), p.lt);
       if (!tx) throw new LiteServerError(LS_CODE.FATAL, `transaction not found: lt ${p.lt}`);
-      return { id: blockId(tx.block), proof: Buffer.alloc(0), transaction: tx.cell.toBoc() };
+      const proof =
+        this.cells && (await this.cells.covers(tx.block))
+          ? (await this.cells.transactionsProof(tx.block, [{ account: p.account.id, lt: tx.lt }])).toBoc()
+          : Buffer.alloc(0);
+      return { id: blockId(tx.block), proof, transaction: tx.cell.toBoc() };
     });
 
     const page = (p: tl.LiteServerListBlockTransactions) => ({
@@ -479,7 +510,10 @@ export class ChainLiteServer {
           lt: mode & 2 ? t.lt : undefined,
           hash: mode & 4 ? t.hash : undefined,
         })),
-        proof: Buffer.alloc(0),
+        proof:
+          p.mode & 32 && (await this.cells?.covers(h.id))
+            ? (await this.cells!.transactionsProof(h.id, res.transactions)).toBoc()
+            : Buffer.alloc(0),
       };
     });
     this.on(tl.liteServerListBlockTransactionsExt, async (p) => {
@@ -499,12 +533,14 @@ export class ChainLiteServer {
       const h = await this.known(p.id);
       if (p.mode & 64) throw new LiteServerError(LS_CODE.FATAL, 'reverse order is not supported by this liteserver');
       const res = await chain.listBlockTransactionsExt(h.id, page(p));
+      const listed = res.transactions.map((t) => ({ account: t.address.hash, lt: t.lt }));
       return {
         id: blockId(h.id),
         reqCount: p.count,
         incomplete: res.incomplete,
         transactions: res.transactions.length ? serializeMultiRootBoc(res.transactions.map((t) => t.cell)) : Buffer.alloc(0),
-        proof: Buffer.alloc(0),
+        proof:
+          p.mode & 32 && (await this.cells?.covers(h.id)) ? (await this.cells!.transactionsProof(h.id, listed)).toBoc() : Buffer.alloc(0),
       };
     });
 
@@ -512,6 +548,10 @@ export class ChainLiteServer {
       const recorded = this.recorded?.find(p.id);
       if (recorded) return this.recorded!.shards(recorded);
       const mc = await this.mcBlock(p.id);
+      if (this.cells && (await this.cells.covers(mc.id))) {
+        const { proof, data } = await this.cells.shardList(mc.id);
+        return { id: blockId(mc.id), proof: proof.toBoc(), data: data.toBoc() };
+      }
       const shards = await chain.getShards(mc.id.seqno);
       const descrs = await Promise.all(
         shards.map(async (s) => {
@@ -524,6 +564,13 @@ export class ChainLiteServer {
 
     const configInfo = async (mode: number, id: tl.TonNodeBlockIdExt) => {
       const mc = await this.mcBlock(id);
+      if (this.cells && (await this.cells.covers(mc.id)))
+        return {
+          mode,
+          id: blockId(mc.id),
+          stateProof: await this.headerProof(mc),
+          configProof: (await this.cells.configProof(mc.id)).toBoc(),
+        };
       const config = await chain.getConfigAll(mc.id.seqno);
       const addr = await chain.getConfigParam(0, mc.id.seqno);
       const state = buildConfigShardState(
@@ -548,18 +595,36 @@ export class ChainLiteServer {
       const known = await this.known(p.knownBlock);
       const target = p.mode & 1 && p.targetBlock ? await this.known(p.targetBlock) : await this.header((await this.head()).last);
       if (target.id.seqno >= known.id.seqno) {
-        // Forward: the target's signatures (what getMasterchainBlockSignatures reads).
-        const sigs = await chain.getMasterchainBlockSignatures(target.id.seqno);
-        const step: tl.LiteServerBlockLink = {
-          _: 'liteServer.blockLinkForward',
-          toKeyBlock: target.isKeyBlock,
-          from: blockId(known.id),
-          to: blockId(target.id),
-          destProof: await this.headerProof(target),
-          configProof: Buffer.alloc(0),
-          signatures: signatureSetOf(sigs, target),
-        };
-        return { complete: true, from: blockId(known.id), to: blockId(target.id), steps: [step] };
+        // Forward, through the key blocks between (each link's validators are those its source's config names):
+        // each one's signatures (what getMasterchainBlockSignatures reads) by the set the previous one carries.
+        const keys: BlockHeader[] = [];
+        for (let k = target.prevKeyBlockSeqno; k > known.id.seqno;) {
+          const key = await this.header({ workchain: -1, shard: known.id.shard, seqno: k });
+          if (key.prevKeyBlockSeqno >= k) break;
+          keys.unshift(key);
+          k = key.prevKeyBlockSeqno;
+        }
+        const stops = [...keys, target].slice(0, MAX_PROOF_STEPS);
+        const steps: tl.LiteServerBlockLink[] = [];
+        let from = known;
+        for (const to of stops) {
+          if (to.id.seqno === from.id.seqno) continue;
+          const sigs = await chain.getMasterchainBlockSignatures(to.id.seqno);
+          steps.push({
+            _: 'liteServer.blockLinkForward',
+            toKeyBlock: to.isKeyBlock,
+            from: blockId(from.id),
+            to: blockId(to.id),
+            destProof: await this.headerProof(to),
+            configProof:
+              from.isKeyBlock && this.cells && (await this.cells.covers(from.id))
+                ? (await this.cells.keyBlockConfigProof(from.id)).toBoc()
+                : Buffer.alloc(0),
+            signatures: signatureSetOf(sigs, to),
+          });
+          from = to;
+        }
+        return { complete: from === target || from.id.seqno === target.id.seqno, from: blockId(known.id), to: blockId(from.id), steps };
       }
       // Backward: the chain's own back links from `known` down to `target`.
       const proof = await chain.getShardBlockProof(target.id, known.id.seqno);

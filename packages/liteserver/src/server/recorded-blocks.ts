@@ -1,5 +1,5 @@
 import { beginCell, convertToMerkleProof, type Cell } from '@ton/core';
-import type { BlockIdExt } from '@tongate/chain';
+import { proofKeeping as keepingProof, type BlockIdExt } from '@tongate/chain';
 import type * as tl from '@tongate/liteserver-tl';
 import { blockTransactionCells } from '../cells/block-extra.js';
 import { shardHashesOfBlock } from '../cells/mc-block-extra.js';
@@ -22,22 +22,8 @@ interface Entry extends RecordedBlock {
   transactions: { account: Buffer; lt: bigint; cell: Cell; path: Cell[] }[];
 }
 
-/** A pruned branch standing for `c` (a cell of level 0: its hash and depth are all a proof needs of it). */
-const prunedBranch = (c: Cell) =>
-  beginCell().storeUint(1, 8).storeUint(1, 8).storeBuffer(c.hash(0)).storeUint(c.depth(0), 16).endCell({ exotic: true });
-
 /** A Merkle proof of `root` that keeps the cells of `keep` (their other refs pruned) and the subtrees of `whole`. */
-function proofKeeping(root: Cell, keep: ReadonlySet<Cell>, whole: ReadonlySet<Cell>): Buffer {
-  const copy = (c: Cell): Cell => {
-    if (whole.has(c)) return c;
-    // A cell that is already a proof's (level above 0) is kept as it is; a fresh prune needs a level-0 cell.
-    if (!keep.has(c)) return c.level() === 0 ? prunedBranch(c) : c;
-    const b = beginCell().storeBits(c.bits);
-    for (const r of c.refs) b.storeRef(copy(r));
-    return b.endCell({ exotic: c.isExotic });
-  };
-  return convertToMerkleProof(copy(root)).toBoc();
-}
+const proofKeeping = (root: Cell, keep: ReadonlySet<Cell>, whole: ReadonlySet<Cell>): Buffer => keepingProof(root, keep, whole).toBoc();
 
 const refKey = (r: { workchain: number; shard: bigint; seqno: number }) => `${r.workchain}:${BigInt.asIntN(64, r.shard)}:${r.seqno}`;
 const tlId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({

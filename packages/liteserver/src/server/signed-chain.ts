@@ -17,8 +17,8 @@ import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, val
  * prev_blocks), so a client's signature-chain checks run over ADNL against answers built like a real liteserver's.
  * Blocks from `simplexFrom` on are signed as the Catchain 2.0 (Simplex) consensus signs them: finalize votes for
  * the block's consensus candidate in a session and slot, passed on as `signatureSet.simplex`; older ones with
- * ordinary sets, so a chain can cross the switch. (A ChainSource like the devnet cannot do this: its block ids are not
- * cell hashes.) Options per block make a liar: signatures by other keys, by too few validators, or tampered, and
+ * ordinary sets, so a chain can cross the switch. (A ChainSource like the devnet does not make such liars or
+ * simplex sets.) Options per block make a liar: signatures by other keys, by too few validators, or tampered, and
  * simplex sets replayed from another slot, session or block.
  */
 
