@@ -1,17 +1,17 @@
 /**
  * Liteserver backend benchmark: getAddressInformation and runGetMethod through the liteserver backend (gateway →
  * LiteserverChain → ADNL → a devnet liteserver in its own process) beside the same operations on the direct devnet
- * backend, in the same gateway and the same run.
+ * backend, in the same run, with proof checks on (`checking`, the default) and off (`unsafe`): the cost of checking.
  *
  *   npm run bench:liteserver   (tsx bench/liteserver.ts; about a minute, writes bench/results/liteserver.json)
  *
- * Mainnet is served through the liteserver backend, testnet by a devnet in this process; both devnets start with the
- * same faucet wallet, which both cases read. The liteserver runs as `tongate devnet liteserver` in a child process,
+ * Two gateways read the one liteserver as mainnet, one with `checking` and one with `unsafe`; testnet is a devnet in
+ * this process (the direct case). Both devnets start with the same faucet wallet, which every case reads. The liteserver runs as `tongate devnet liteserver` in a child process,
  * as a liteserver is another machine in production. Cases run in interleaved rounds (a 2-core virtual machine
  * drifts by tens of percent within seconds); each liteserver/direct ratio is taken within one round.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -82,28 +82,37 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
-  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+  const gateways: Awaited<ReturnType<typeof startGateway>>[] = [];
   try {
     for (let i = 0; !existsSync(configFile); i++) {
       if (i > 600 || child.exitCode !== null) throw new Error('the devnet liteserver did not start');
       await new Promise((r) => setTimeout(r, 100));
     }
-    const config = loadConfig(
-      { TONGATE_MAINNET_BACKEND: 'liteserver', TONGATE_MAINNET_LITESERVER_CONFIG: configFile },
-      {
-        dataDir: join(dir, 'gateway'),
-        keylessRps: 10_000_000,
-        keylessBurst: 10_000_000,
-        devnetBlockIntervalMs: 1000,
-        validateResponses: false,
-      },
-    );
-    config.mainnet.port = await freePort();
-    config.testnet.port = await freePort();
-    gateway = await startGateway(config, { logger: createLogger('info', logDestination('/dev/null')) });
-    const port = (n: 'mainnet' | 'testnet') => gateway!.servers.find((s) => s.network === n)!.port;
+    /** A gateway with mainnet on the liteserver under `proofs`, testnet on a devnet of its own. */
+    const start = async (proofs: 'checking' | 'unsafe') => {
+      const doc = JSON.parse(readFileSync(configFile, 'utf8'));
+      const policyFile = join(dir, `mainnet-liteserver-${proofs}.json`);
+      writeFileSync(policyFile, JSON.stringify({ ...doc, tongate: { ...doc.tongate, proofs } }));
+      const config = loadConfig(
+        { TONGATE_MAINNET_BACKEND: 'liteserver', TONGATE_MAINNET_LITESERVER_CONFIG: policyFile },
+        {
+          dataDir: join(dir, `gateway-${proofs}`),
+          keylessRps: 10_000_000,
+          keylessBurst: 10_000_000,
+          devnetBlockIntervalMs: 1000,
+          validateResponses: false,
+        },
+      );
+      config.mainnet.port = await freePort();
+      config.testnet.port = await freePort();
+      const started = await startGateway(config, { logger: createLogger('info', logDestination('/dev/null')) });
+      gateways.push(started);
+      return (n: 'mainnet' | 'testnet') => started.servers.find((s) => s.network === n)!.port;
+    };
+    const checking = await start('checking');
+    const unsafe = await start('unsafe');
     const faucet = (await devnetFaucet()).address.toRawString();
-    const backends = { direct: port('testnet'), liteserver: port('mainnet') };
+    const backends = { direct: checking('testnet'), liteserver: checking('mainnet'), unsafe: unsafe('mainnet') };
     const operations = {
       getAddressInformation: (p: number) => ({ url: `http://127.0.0.1:${p}/api/v2/getAddressInformation?address=${faucet}` }),
       runGetMethod: (p: number) => ({
@@ -139,14 +148,18 @@ async function main(): Promise<void> {
     const summary = Object.fromEntries(
       Object.entries(results).map(([op, byBackend]) => {
         const ratios = byBackend.liteserver.map((l, i) => l.rps / byBackend.direct[i].rps);
+        const checkingCost = byBackend.liteserver.map((l, i) => l.rps / byBackend.unsafe[i].rps);
         const best = (xs: { rps: number; p50: number; p99: number }[]) => xs.reduce((a, b) => (b.rps > a.rps ? b : a));
         return [
           op,
           {
             direct: { ...best(byBackend.direct), medianRps: median(byBackend.direct.map((x) => x.rps)) },
             liteserver: { ...best(byBackend.liteserver), medianRps: median(byBackend.liteserver.map((x) => x.rps)) },
+            liteserverUnsafe: { ...best(byBackend.unsafe), medianRps: median(byBackend.unsafe.map((x) => x.rps)) },
             ratioPerRound: ratios.map(round2),
             medianRatio: round2(median(ratios)),
+            checkingOverUnsafePerRound: checkingCost.map(round2),
+            checkingOverUnsafeMedian: round2(median(checkingCost)),
             goalMet: median(ratios) >= GOAL_RATIO,
             rounds: byBackend,
           },
@@ -157,7 +170,7 @@ async function main(): Promise<void> {
     const out = {
       bench: 'liteserver',
       date: new Date().toISOString(),
-      goal: `liteserver backend throughput ≥ ${GOAL_RATIO} of the direct devnet backend (median of per-round ratios)`,
+      goal: `liteserver backend throughput, proofs checked, ≥ ${GOAL_RATIO} of the direct devnet backend (median of per-round ratios); checkingOverUnsafe records what checking costs against unsafe on the same liteserver`,
       method: `${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, 1 s warm-up + ${SECONDS} s per case; rps = average req/s, latencies in ms`,
       results: summary,
       machine: { node: process.version, cpus: cpus.length, cpuModel: cpus[0]?.model ?? 'unknown', loadavg: os.loadavg().map(round2) },
@@ -165,10 +178,12 @@ async function main(): Promise<void> {
     mkdirSync(dirname(resultFile), { recursive: true });
     writeFileSync(resultFile, `${JSON.stringify(out, null, 2)}\n`);
     for (const [op, s] of Object.entries(summary))
-      say(`${op}: liteserver/direct median ratio ${s.medianRatio} (goal ${GOAL_RATIO}: ${s.goalMet ? 'met' : 'NOT met'})`);
+      say(
+        `${op}: liteserver/direct median ratio ${s.medianRatio} (goal ${GOAL_RATIO}: ${s.goalMet ? 'met' : 'NOT met'}); checking/unsafe ${s.checkingOverUnsafeMedian}`,
+      );
     say(`wrote ${resultFile}`);
   } finally {
-    await gateway?.close();
+    for (const gateway of gateways) await gateway.close();
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
     rmSync(dir, { recursive: true, force: true });
