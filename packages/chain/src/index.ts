@@ -10,3 +10,4 @@ export * from './stack-limits.js';
 export * from './trace-emulation.js';
 export * from './block-cells.js';
 export * from './validator-set.js';
+export * from './simplex.js';

@@ -1,6 +1,5 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { blockSigningPayload, LruCache, nodeIdShort, type BlockIdExt, type ValidatorDescr } from '@tongate/chain';
-import { simplexPayloadFor } from './simplex.js';
+import { blockSigningPayload, LruCache, nodeIdShort, simplexPayloadFor, type BlockIdExt, type ValidatorDescr } from '@tongate/chain';
 
 /**
  * Validator sets and block signatures, as tonlib checks a forward link of a block proof chain

@@ -13,7 +13,7 @@ import { blockSigningPayload, isChainError, nodeIdShort, WHOLE_SHARD, type Block
 import * as tl from '@tongate/liteserver-tl';
 import { createDevnet, devnetValidators, validatorSetCell, type Devnet, type DevnetValidator } from '@tongate/devnet';
 import { checkBlockProofChain, checkForwardLink, type ForwardLink } from '../src/proofs.js';
-import { readCandidateHashData, simplexSigningPayload, writeCandidateHashData } from '../src/simplex.js';
+import { readCandidateHashData, simplexSigningPayload, writeCandidateHashData } from '@tongate/chain';
 import { signatureSetProblem, validatorSetHashShort, type SignatureSet, type ValidatorDescr } from '../src/validators.js';
 import { ChainLiteServer, SignedMasterchain, type AddBlockOptions } from '../src/server/index.js';
 import { HeadTrust, LiteConnection, LiteserverChain, parseGlobalConfig } from '../src/index.js';

@@ -1,12 +1,21 @@
 import { createHash } from 'node:crypto';
 import { beginCell, Cell, convertToMerkleProof, Dictionary } from '@ton/core';
-import { blockSigningPayload, nodeIdShort, WHOLE_SHARD, type BlockHeader, type BlockIdExt } from '@tongate/chain';
+import {
+  blockSigningPayload,
+  nodeIdShort,
+  simplexSigningPayload,
+  writeCandidateHashData,
+  WHOLE_SHARD,
+  type BlockHeader,
+  type BlockIdExt,
+  type CandidateHashData,
+} from '@tongate/chain';
 import type * as tl from '@tongate/liteserver-tl';
 import { LS_CODE, LiteServerError } from '../errors.js';
 import { buildBlockCell } from '../cells/block.js';
 import { configParamOf } from '../cells/config.js';
 import { buildConfigShardState, type OldMcBlockInput } from '../cells/mc-state-extra.js';
-import { simplexSigningPayload, writeCandidateHashData, type CandidateHashData } from '../simplex.js';
+
 import { masterchainValidators, parseShuffleMcValidators, parseValidatorSet, validatorSetHashShort } from '../validators.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BlockIdExt } from '@tongate/chain';
+import type { BlockIdExt } from './source.js';
 
 /**
  * What a Catchain 2.0 (Simplex) validator signs for a masterchain block (ton_api.tl `consensus.*`; the node's
