@@ -184,6 +184,11 @@ export class BlockCells {
     return set ? masterchainValidators(parseValidatorSet(set), parseShuffleMcValidators(params.get(28) ?? null), 0) : [];
   }
 
+  /** A config's current validator set (param 34), if it has one. */
+  validatorSetOf(config: Cell): Cell | null {
+    return Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), config).get(34) ?? null;
+  }
+
   /**
    * gen_validator_list_hash_short of the blocks of round `mcSeqno`: the main validators of the set in force (config
    * param 34 before the round, shuffled as param 28 says), catchain session 0.

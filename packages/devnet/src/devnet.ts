@@ -49,10 +49,10 @@ import { genesisConfig, genesisContractAccount, GLOBAL_IDS } from './genesis.js'
 import { devnetDns, type DevnetDns } from './contracts/dns.js';
 import { GetMethods } from './get-methods.js';
 import { HistoryIndex } from './history.js';
-import { devnetValidatorSigner, type Ed25519Signer } from './keys.js';
+import { devnetValidatorSigner, poolValidatorSigner, type Ed25519Signer } from './keys.js';
 import { EXT_MSG_QUEUE_SIZE_LIMIT, Messages } from './messages.js';
 import { BlockProducer, nowSeconds } from './producer.js';
-import { Proofs } from './proofs.js';
+import { Proofs, type DevnetConsensus } from './proofs.js';
 import { BlockCells } from './block-cells.js';
 import { MAX_DEVNET_SHARDS, validShardCount } from './shards.js';
 import { ChainReader } from './reader.js';
@@ -98,6 +98,11 @@ export interface DevnetOptions {
   seam?: SeamOptions;
   /** Election timing (config param 15) of a new chain; default DEVNET_ELECTION_TIMING (a cycle in minutes). */
   electionTiming?: ElectionTiming;
+  /**
+   * How masterchain blocks are signed (proofs.ts): `simplex` (default), as mainnet and testnet sign today, or
+   * `catchain`, ordinary signature sets. Only what getBlockProof and getMasterchainBlockSignatures answer changes.
+   */
+  consensus?: DevnetConsensus;
 }
 
 /** What a stake holder needs to know about the devnet's elections (live state). */
@@ -231,7 +236,12 @@ export class Devnet implements ChainSource {
           globalId,
           validator,
           cells,
-          devnetValidators(globalId).map((v) => v.signer),
+          [
+            ...devnetValidators(globalId).map((v) => v.signer),
+            poolValidatorSigner(globalId, 'nominator_pool'),
+            poolValidatorSigner(globalId, 'single_nominator'),
+          ],
+          opts.consensus ?? 'simplex',
         ),
         store,
         opts.logger,

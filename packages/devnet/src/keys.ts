@@ -32,3 +32,12 @@ export function verifyEd25519(publicKey: Buffer, data: Buffer, signature: Buffer
 export function devnetValidatorSigner(globalId: number): Ed25519Signer {
   return signerFromSeed(createHash('sha256').update(`tongate devnet validator ${globalId}`).digest());
 }
+
+/**
+ * The validator key of a seeded staking pool (kind: nominator_pool or single_nominator): derived like the devnet's
+ * own, so that whichever validators an election picks, the devnet holds their keys and signs its blocks for the whole
+ * set, as every validator of a real network signs.
+ */
+export function poolValidatorSigner(globalId: number, kind: string): Ed25519Signer {
+  return signerFromSeed(createHash('sha256').update(`tongate devnet pool validator ${globalId} ${kind}`).digest());
+}

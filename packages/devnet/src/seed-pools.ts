@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Cell, beginCell, comment, contractAddress, internal, toNano, type Address, type StateInit } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { nominatorPoolCodeBoc, singleNominatorCodeBoc } from './contracts/pool-codes.js';
-import { signerFromSeed, type Ed25519Signer } from './keys.js';
+import { poolValidatorSigner, signerFromSeed, type Ed25519Signer } from './keys.js';
 import type { DevnetWallet } from './wallets.js';
 import type { Actor, SeedSend } from './seed.js';
 
@@ -98,6 +98,7 @@ function freshActor(workchain: number): Actor {
  * funds and withdraws from (op 0x1000), staked by its own validator. The pools run their recorded mainnet code.
  */
 export async function seedPools(
+  globalId: number,
   faucet: Actor,
   send: SeedSend,
   produceBlock: () => Promise<unknown>,
@@ -166,14 +167,14 @@ export async function seedPools(
     address: pool.address,
     validatorWallet: validator.wallet,
     walletSigner: validator.signer,
-    validatorKey: signerFromSeed(randomBytes(32)),
+    validatorKey: poolValidatorSigner(globalId, 'nominator_pool'),
   });
   const singleStaking = startOperator({
     kind: 'single_nominator',
     address: single.address,
     validatorWallet: singleValidator.wallet,
     walletSigner: singleValidator.signer,
-    validatorKey: signerFromSeed(randomBytes(32)),
+    validatorKey: poolValidatorSigner(globalId, 'single_nominator'),
   });
 
   return {

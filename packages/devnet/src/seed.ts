@@ -242,6 +242,7 @@ export async function runSeed(ctx: SeedContext): Promise<SeedSummary> {
   // 10. Staking pools: a nominator pool (staking in every election when the chain has the elector) and a
   // single-nominator pool, with deposits and withdrawals.
   const pools = await seedPools(
+    ctx.globalId,
     faucet,
     send,
     () => ctx.produceBlock(),

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { Address, Cell, comment, internal, toNano } from '@ton/core';
 import { WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockSigningPayload, isChainError, nodeIdShort, WHOLE_SHARD, type BlockIdExt } from '@tongate/chain';
+import {
+  blockSigningPayload,
+  isChainError,
+  nodeIdShort,
+  readCandidateHashData,
+  simplexSigningPayload,
+  WHOLE_SHARD,
+  type BlockIdExt,
+} from '@tongate/chain';
 import { createDevnet, signerFromSeed, verifyEd25519, walletTransferBoc, type Devnet } from '../src/index.js';
 import { faucetSeqno, faucetTransfer } from './helpers.js';
 
@@ -189,18 +197,44 @@ describe('lookupBlock', () => {
 });
 
 describe('signatures, proofs, queues', () => {
-  it('signs masterchain blocks with the validator key over TL ton.blockId', async () => {
+  it('signs masterchain blocks with simplex finalize votes: a session per set, a slot per block, candidates chained', async () => {
     const sigs = await devnet.getMasterchainBlockSignatures(2);
     expect(sigs.id.seqno).toBe(2);
     expect(sigs.signatures).toHaveLength(1);
     const [s] = sigs.signatures;
     expect(s.nodeIdShort.equals(nodeIdShort(devnet.validator.publicKey))).toBe(true);
-    expect(verifyEd25519(devnet.validator.publicKey, blockSigningPayload(sigs.id.rootHash, sigs.id.fileHash), s.signature)).toBe(true);
-    const other = await devnet.getMasterchainBlockSignatures(1);
-    expect(
-      verifyEd25519(devnet.validator.publicKey, blockSigningPayload(sigs.id.rootHash, sigs.id.fileHash), other.signatures[0].signature),
-    ).toBe(false);
+    const simplex = sigs.simplex!;
+    expect(simplex.slot).toBe(2);
+    const payload = simplexSigningPayload(simplex.sessionId, simplex.slot, simplex.candidate);
+    expect(verifyEd25519(devnet.validator.publicKey, payload, s.signature)).toBe(true);
+    expect(verifyEd25519(devnet.validator.publicKey, blockSigningPayload(sigs.id.rootHash, sigs.id.fileHash), s.signature)).toBe(false);
+    const candidate = readCandidateHashData(simplex.candidate);
+    expect(candidate.kind).toBe('ordinary');
+    expect(candidate.block.rootHash.equals(sigs.id.rootHash) && candidate.block.fileHash.equals(sigs.id.fileHash)).toBe(true);
+    // Its parent is block 1's candidate, in the same session.
+    const before = (await devnet.getMasterchainBlockSignatures(1)).simplex!;
+    expect(before.sessionId.equals(simplex.sessionId)).toBe(true);
+    expect(candidate.parent).toEqual({ slot: 1, hash: createHash('sha256').update(before.candidate).digest() });
+    expect(readCandidateHashData(before.candidate).parent).toBeNull();
     await expectChainError(devnet.getMasterchainBlockSignatures(1000), 'not_found');
+  });
+
+  it('with consensus catchain, signs ordinary sets: the validator key over TL ton.blockId', async () => {
+    const d = await createDevnet({ network: 'mainnet', blockIntervalMs: 0, consensus: 'catchain' });
+    try {
+      await d.produceBlock();
+      await d.produceBlock();
+      const sigs = await d.getMasterchainBlockSignatures(2);
+      expect(sigs.simplex).toBeUndefined();
+      const [s] = sigs.signatures;
+      expect(verifyEd25519(d.validator.publicKey, blockSigningPayload(sigs.id.rootHash, sigs.id.fileHash), s.signature)).toBe(true);
+      const other = await d.getMasterchainBlockSignatures(1);
+      expect(
+        verifyEd25519(d.validator.publicKey, blockSigningPayload(sigs.id.rootHash, sigs.id.fileHash), other.signatures[0].signature),
+      ).toBe(false);
+    } finally {
+      await d.close();
+    }
   });
 
   it('serves shard block proofs: Merkle proofs of the blocks that name the linked ids', async () => {
@@ -212,10 +246,8 @@ describe('signatures, proofs, queues', () => {
     const proven = (boc: Buffer) => Cell.fromBoc(boc)[0].refs[0].hash(0);
     expect(proven(proof.links[0].proof).equals(proof.mcId.rootHash)).toBe(true);
     expect(holdsBits(proof.links[0].proof, shard.rootHash)).toBe(true);
-    expect(proof.mcProof.map((l) => [l.from.seqno, l.to.seqno])).toEqual([
-      [3, 2],
-      [2, 1],
-    ]);
+    // One back link: the state after block 3 lists block 1 among its previous blocks.
+    expect(proof.mcProof.map((l) => [l.from.seqno, l.to.seqno])).toEqual([[3, 1]]);
     for (const link of proof.mcProof) {
       expect(proven(link.proof).equals(link.from.rootHash)).toBe(true);
       expect(proven(link.destProof).equals(link.to.rootHash)).toBe(true);

@@ -31,7 +31,9 @@ import { configParamOf } from '../src/cells/config.js';
 import { configRootOfState } from '../src/cells/mc-state-extra.js';
 import { stateOfProof } from '../src/cells/shard-state.js';
 import { ChainLiteServer } from '../src/server/index.js';
-import { LiteConnection } from '../src/index.js';
+import { LiteConnection, LiteserverChain, parseGlobalConfig } from '../src/index.js';
+import { chainLink } from '../src/client/trust.js';
+import { checkBlockProofChain, checkForwardLink, type ForwardLink } from '../src/proofs.js';
 
 let devnet: Devnet;
 let server: ChainLiteServer;
@@ -177,9 +179,13 @@ describe('devnet liteserver answers pass the proof checks', () => {
     checkShardBlockLinks(idOf(proof.masterchainId), shard, links);
     const other = (await devnet.getShards(1))[1];
     rejected(() => checkShardBlockLinks(idOf(proof.masterchainId), other, links));
-    // The devnet's back links from the head down to that masterchain block (what getShardBlockProof passes on).
-    const chainProof = await devnet.getShardBlockProof(shard, mcId.seqno);
-    expect(chainProof.mcProof.length).toBe(mcId.seqno - 1);
+    // The devnet's back link from a later head down to that masterchain block (what getShardBlockProof passes on): one
+    // link, whatever the distance, since a masterchain state lists every earlier masterchain block.
+    for (let i = 0; i < 4; i++) await devnet.produceBlock();
+    const later = await head();
+    const chainProof = await devnet.getShardBlockProof(shard, later.seqno);
+    expect(later.seqno - mcId.seqno).toBeGreaterThan(3);
+    expect(chainProof.mcProof.length).toBe(1);
     checkBackLinkChain(chainProof.from, chainProof.mcId, chainProof.mcProof);
     const forged = chainProof.mcProof.map((l, i) => (i === 0 ? { ...l, to: { ...l.to, rootHash: Buffer.alloc(32, 9) } } : l));
     rejected(() => checkBackLinkChain(chainProof.from, chainProof.mcId, forged));
@@ -242,6 +248,96 @@ describe('devnet liteserver answers pass the proof checks', () => {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('devnet block signatures and proof chains', () => {
+  /** The forward links of a getBlockProof answer from the zero state (the devnet's only key block here) to `to`. */
+  async function forwardFromZero(to: BlockIdExt): Promise<ForwardLink[]> {
+    const zero = (await devnet.getMasterchainInfo()).init;
+    const proof = await call(tl.liteServerGetBlockProof, { mode: 1, knownBlock: tlId(zero), targetBlock: tlId(to) });
+    const links = proof.steps.map(chainLink);
+    checkBlockProofChain(zero, to, links);
+    return links.map((l) => {
+      if (l._ !== 'forward') throw new Error('expected forward links from the zero state');
+      return l;
+    });
+  }
+
+  it('heads are signed with simplex sets (the default), which a checking client proves and passes on', async () => {
+    await devnet.produceBlock();
+    const client = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig(await server.globalConfig()) });
+    try {
+      await client.ready(10_000);
+      const last = (await client.getMasterchainInfo()).last;
+      const sigs = await client.getMasterchainBlockSignatures(last.seqno);
+      expect(sigs.id.rootHash.equals(last.rootHash)).toBe(true);
+      expect(sigs.simplex).toBeDefined();
+      expect(sigs.simplex!.sessionId.length).toBe(32);
+      expect(sigs.signatures.length).toBeGreaterThan(0);
+      const link = (await forwardFromZero(last)).at(-1)!;
+      expect(link.signatures.kind).toBe('simplex');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a simplex set replayed from another slot, session or block, or passed on as an ordinary set, is refused', async () => {
+    await devnet.produceBlock();
+    const prevHead = await head();
+    await devnet.produceBlock();
+    const [honest] = (await forwardFromZero(await head())).slice(-1);
+    const [older] = (await forwardFromZero(prevHead)).slice(-1);
+    checkForwardLink(honest);
+    const set = honest.signatures;
+    const prev = older.signatures;
+    if (set.kind !== 'simplex' || prev.kind !== 'simplex') throw new Error('expected simplex sets');
+    const variants: ForwardLink['signatures'][] = [
+      { ...set, slot: set.slot + 1 },
+      { ...set, sessionId: Buffer.alloc(32, 7) },
+      { ...set, candidate: prev.candidate, slot: prev.slot },
+      { ...prev, validatorSetHash: set.validatorSetHash },
+      { kind: 'ordinary', catchainSeqno: set.catchainSeqno, validatorSetHash: set.validatorSetHash, signatures: set.signatures },
+      { ...set, signatures: set.signatures.slice(0, 0) },
+    ];
+    for (const signatures of variants) rejected(() => checkForwardLink({ ...honest, signatures }));
+  });
+
+  it('getBlockProof from a block that is not a key block: a back link to its key block, then forward; back in one link', async () => {
+    for (let i = 0; i < 3; i++) await devnet.produceBlock();
+    const target = await head();
+    const known = (await devnet.getBlockHeader({ ...target, seqno: target.seqno - 3 })).id;
+    const up = await call(tl.liteServerGetBlockProof, { mode: 0x1001, knownBlock: tlId(known), targetBlock: tlId(target) });
+    const links = up.steps.map(chainLink);
+    expect(up.complete).toBe(true);
+    expect(links.map((l) => [l._, l.to.seqno])).toEqual([
+      ['back', 0],
+      ['forward', target.seqno],
+    ]);
+    checkBlockProofChain(known, target, links);
+    const down = await call(tl.liteServerGetBlockProof, { mode: 1, knownBlock: tlId(target), targetBlock: tlId(known) });
+    expect(down.steps.map((s) => s._)).toEqual(['liteServer.blockLinkBack']);
+    checkBlockProofChain(target, known, down.steps.map(chainLink));
+  });
+
+  it('with consensus catchain, ordinary signature sets, which a checking client proves', async () => {
+    const d = await createDevnet({ network: 'testnet', blockIntervalMs: 0, consensus: 'catchain' });
+    const s = new ChainLiteServer({ chain: d });
+    await s.listen(0);
+    const client = new LiteserverChain({ network: 'testnet', config: parseGlobalConfig(await s.globalConfig()) });
+    try {
+      await d.produceBlock();
+      await d.produceBlock();
+      await client.ready(10_000);
+      const last = (await client.getMasterchainInfo()).last;
+      const sigs = await client.getMasterchainBlockSignatures(last.seqno);
+      expect(sigs.simplex).toBeUndefined();
+      expect(sigs.signatures.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      await s.close();
+      await d.close();
     }
   });
 });

@@ -306,19 +306,12 @@ export class ChainLiteServer {
 
   private register(): void {
     const chain = this.chain;
-    const blockId = (id: BlockIdExt): tl.TonNodeBlockIdExt => ({
-      workchain: id.workchain,
-      shard: id.shard,
-      seqno: id.seqno,
-      rootHash: id.rootHash,
-      fileHash: id.fileHash,
-    });
     const now = () => Math.floor(Date.now() / 1000);
 
     this.on(tl.liteServerGetMasterchainInfo, async () => {
       const h = await this.head();
       return {
-        last: blockId(h.last),
+        last: tlBlockId(h.last),
         stateRootHash: h.stateRootHash,
         init: { workchain: h.init.workchain, rootHash: h.init.rootHash, fileHash: h.init.fileHash },
       };
@@ -329,7 +322,7 @@ export class ChainLiteServer {
         mode: p.mode,
         version: this.version,
         capabilities: 7n,
-        last: blockId(h.last),
+        last: tlBlockId(h.last),
         lastUtime: h.lastUtime,
         now: now(),
         stateRootHash: h.stateRootHash,
@@ -345,7 +338,7 @@ export class ChainLiteServer {
       const signed = p.id.workchain === -1 ? this.masterchain?.header(this.masterchain.known(p.id).id.seqno) : undefined;
       if (signed) return { id: signed.id, mode: p.mode, headerProof: signed.proof };
       const h = await this.known(p.id);
-      return { id: blockId(h.id), mode: p.mode, headerProof: await this.headerProof(h) };
+      return { id: tlBlockId(h.id), mode: p.mode, headerProof: await this.headerProof(h) };
     });
     this.on(tl.liteServerLookupBlock, async (p) => {
       const recorded = p.mode & 1 ? this.recorded?.find(p.id) : null;
@@ -367,7 +360,7 @@ export class ChainLiteServer {
       const mcSeqno = id.workchain === -1 ? id.seqno : (h.masterchainRef?.seqno ?? 0);
       if (mcSeqno > head.last.seqno) throw new LiteServerError(LS_CODE.NOT_READY, `block with seqno ${id.seqno} is not in db`);
       this.checkHistory(mcSeqno, head.last.seqno);
-      return { id: blockId(h.id), mode: p.mode, headerProof: await this.headerProof(h) };
+      return { id: tlBlockId(h.id), mode: p.mode, headerProof: await this.headerProof(h) };
     });
 
     this.on(tl.liteServerGetAccountState, async (p) => {
@@ -387,8 +380,8 @@ export class ChainLiteServer {
             ? Buffer.alloc(0)
             : serializeMultiRootBoc([await cells.headerProof(mc.id), await cells.shardHashesProof(mc.id)]);
         const answer = {
-          id: blockId(mc.id),
-          shardblk: blockId(shardBlk.id),
+          id: tlBlockId(mc.id),
+          shardblk: tlBlockId(shardBlk.id),
           shardProof,
           proof: serializeMultiRootBoc([await cells.headerProof(shardBlk.id), await cells.accountProof(shardBlk.id, p.account.id)]),
           state: state.shardAccount ? state.shardAccount.refs[0].toBoc() : Buffer.alloc(0),
@@ -415,8 +408,8 @@ export class ChainLiteServer {
       ]);
       const accountCell = sa?.account ? beginCell().storeBit(true).store(storeAccount(sa.account)).endCell() : null;
       const answer = {
-        id: blockId(mc.id),
-        shardblk: blockId(shardBlk.id),
+        id: tlBlockId(mc.id),
+        shardblk: tlBlockId(shardBlk.id),
         shardProof: Buffer.alloc(0),
         proof,
         state: accountCell ? accountCell.toBoc() : Buffer.alloc(0),
@@ -434,8 +427,8 @@ export class ChainLiteServer {
       const shardBlk = await this.shardBlockOf(mc, address);
       return {
         mode: p.mode,
-        id: blockId(mc.id),
-        shardblk: blockId(shardBlk.id),
+        id: tlBlockId(mc.id),
+        shardblk: tlBlockId(shardBlk.id),
         shardProof: p.mode & 1 ? Buffer.alloc(0) : undefined,
         proof: p.mode & 1 ? Buffer.alloc(0) : undefined,
         stateProof: p.mode & 2 ? Buffer.alloc(0) : undefined,
@@ -457,7 +450,7 @@ export class ChainLiteServer {
       if (count < 1) throw new LiteServerError(LS_CODE.FATAL, 'count must be positive');
       const txs = await chain.getAccountTransactions(address, { lt: p.lt, hash: p.hash }, count);
       return {
-        ids: txs.map((t) => blockId(t.block)),
+        ids: txs.map((t) => tlBlockId(t.block)),
         transactions: txs.length ? serializeMultiRootBoc(txs.map((t) => t.cell)) : Buffer.alloc(0),
       };
     });
@@ -469,7 +462,7 @@ export class ChainLiteServer {
         this.cells && (await this.cells.covers(tx.block))
           ? (await this.cells.transactionsProof(tx.block, [{ account: p.account.id, lt: tx.lt }])).toBoc()
           : Buffer.alloc(0);
-      return { id: blockId(tx.block), proof, transaction: tx.cell.toBoc() };
+      return { id: tlBlockId(tx.block), proof, transaction: tx.cell.toBoc() };
     });
 
     const page = (p: tl.LiteServerListBlockTransactions) => ({
@@ -501,7 +494,7 @@ export class ChainLiteServer {
       const res = await chain.listBlockTransactions(h.id, page(p));
       const mode = p.mode & 7;
       return {
-        id: blockId(h.id),
+        id: tlBlockId(h.id),
         reqCount: p.count,
         incomplete: res.incomplete,
         ids: res.transactions.map((t) => ({
@@ -535,7 +528,7 @@ export class ChainLiteServer {
       const res = await chain.listBlockTransactionsExt(h.id, page(p));
       const listed = res.transactions.map((t) => ({ account: t.address.hash, lt: t.lt }));
       return {
-        id: blockId(h.id),
+        id: tlBlockId(h.id),
         reqCount: p.count,
         incomplete: res.incomplete,
         transactions: res.transactions.length ? serializeMultiRootBoc(res.transactions.map((t) => t.cell)) : Buffer.alloc(0),
@@ -550,7 +543,7 @@ export class ChainLiteServer {
       const mc = await this.mcBlock(p.id);
       if (this.cells && (await this.cells.covers(mc.id))) {
         const { proof, data } = await this.cells.shardList(mc.id);
-        return { id: blockId(mc.id), proof: proof.toBoc(), data: data.toBoc() };
+        return { id: tlBlockId(mc.id), proof: proof.toBoc(), data: data.toBoc() };
       }
       const shards = await chain.getShards(mc.id.seqno);
       const descrs = await Promise.all(
@@ -559,7 +552,7 @@ export class ChainLiteServer {
           return { id: s, startLt: h.startLt, endLt: h.endLt, genUtime: h.genUtime, regMcSeqno: h.masterchainRef?.seqno ?? mc.id.seqno };
         }),
       );
-      return { id: blockId(mc.id), proof: Buffer.alloc(0), data: buildShardHashes(descrs).toBoc() };
+      return { id: tlBlockId(mc.id), proof: Buffer.alloc(0), data: buildShardHashes(descrs).toBoc() };
     });
 
     const configInfo = async (mode: number, id: tl.TonNodeBlockIdExt) => {
@@ -567,7 +560,7 @@ export class ChainLiteServer {
       if (this.cells && (await this.cells.covers(mc.id)))
         return {
           mode,
-          id: blockId(mc.id),
+          id: tlBlockId(mc.id),
           stateProof: await this.headerProof(mc),
           configProof: (await this.cells.configProof(mc.id)).toBoc(),
         };
@@ -578,7 +571,7 @@ export class ChainLiteServer {
         config,
         addr ? addr.beginParse().loadBuffer(32) : Buffer.alloc(32, 0x55),
       );
-      return { mode, id: blockId(mc.id), stateProof: await this.headerProof(mc), configProof: convertToMerkleProof(state).toBoc() };
+      return { mode, id: tlBlockId(mc.id), stateProof: await this.headerProof(mc), configProof: convertToMerkleProof(state).toBoc() };
     };
     this.on(tl.liteServerGetConfigAll, (p) => configInfo(p.mode, p.id));
     this.on(tl.liteServerGetConfigParams, (p) => configInfo(p.mode, p.id));
@@ -592,64 +585,97 @@ export class ChainLiteServer {
 
     this.on(tl.liteServerGetBlockProof, async (p) => {
       if (this.masterchain) return this.masterchain.blockProof(p.mode, p.knownBlock, p.targetBlock);
-      const known = await this.known(p.knownBlock);
-      const target = p.mode & 1 && p.targetBlock ? await this.known(p.targetBlock) : await this.header((await this.head()).last);
-      if (target.id.seqno >= known.id.seqno) {
-        // Forward, through the key blocks between (each link's validators are those its source's config names):
-        // each one's signatures (what getMasterchainBlockSignatures reads) by the set the previous one carries.
-        const keys: BlockHeader[] = [];
-        for (let k = target.prevKeyBlockSeqno; k > known.id.seqno;) {
-          const key = await this.header({ workchain: -1, shard: known.id.shard, seqno: k });
-          if (key.prevKeyBlockSeqno >= k) break;
-          keys.unshift(key);
-          k = key.prevKeyBlockSeqno;
-        }
-        const stops = [...keys, target].slice(0, MAX_PROOF_STEPS);
-        const steps: tl.LiteServerBlockLink[] = [];
-        let from = known;
-        for (const to of stops) {
-          if (to.id.seqno === from.id.seqno) continue;
-          const sigs = await chain.getMasterchainBlockSignatures(to.id.seqno);
-          steps.push({
-            _: 'liteServer.blockLinkForward',
-            toKeyBlock: to.isKeyBlock,
-            from: blockId(from.id),
-            to: blockId(to.id),
-            destProof: await this.headerProof(to),
-            configProof:
-              from.isKeyBlock && this.cells && (await this.cells.covers(from.id))
-                ? (await this.cells.keyBlockConfigProof(from.id)).toBoc()
-                : Buffer.alloc(0),
-            signatures: signatureSetOf(sigs, to),
-          });
-          from = to;
-        }
-        return { complete: from === target || from.id.seqno === target.id.seqno, from: blockId(known.id), to: blockId(from.id), steps };
-      }
-      // Backward: the chain's own back links from `known` down to `target`.
-      const proof = await chain.getShardBlockProof(target.id, known.id.seqno);
-      const steps: tl.LiteServerBlockLink[] = proof.mcProof.map((l) => ({
-        _: 'liteServer.blockLinkBack',
-        toKeyBlock: l.toKeyBlock,
-        from: blockId(l.from),
-        to: blockId(l.to),
-        destProof: l.destProof,
-        proof: l.proof,
-        stateProof: l.stateProof,
-      }));
-      return { complete: true, from: blockId(known.id), to: blockId(target.id), steps };
+      return this.blockProofChain(
+        p.mode,
+        await this.known(p.knownBlock),
+        p.mode & 1 && p.targetBlock ? await this.known(p.targetBlock) : undefined,
+      );
     });
 
     this.on(tl.liteServerGetShardBlockProof, async (p) => {
       const h = await this.known(p.id);
       const proof = await chain.getShardBlockProof(h.id);
-      return { masterchainId: blockId(proof.mcId), links: proof.links.map((l) => ({ id: blockId(l.id), proof: l.proof })) };
+      return { masterchainId: tlBlockId(proof.mcId), links: proof.links.map((l) => ({ id: tlBlockId(l.id), proof: l.proof })) };
     });
 
     this.on(tl.liteServerGetOutMsgQueueSizes, async () => {
       const q = await chain.getOutMsgQueueSizes();
-      return { shards: q.shards.map((s) => ({ id: blockId(s.id), size: s.size })), extMsgQueueSizeLimit: q.extMsgQueueSizeLimit };
+      return { shards: q.shards.map((s) => ({ id: tlBlockId(s.id), size: s.size })), extMsgQueueSizeLimit: q.extMsgQueueSizeLimit };
     });
+  }
+
+  /**
+   * getBlockProof as the C++ liteserver's construct_proof_chain builds it: from a block that is not a key block, one
+   * back link to its key block (the state after a masterchain block lists every earlier one); from a key block, one
+   * forward link (the signatures of the set that key block names) to the next key block the reference block knows
+   * (the target with mode 0x1000, else the head), or to the target; a target behind, one back link. At most 16 links
+   * an answer; `complete` says whether they reach the target.
+   */
+  private async blockProofChain(mode: number, known: BlockHeader, requested?: BlockHeader): Promise<tl.LiteServerPartialBlockProof> {
+    const chain = this.chain;
+    const target = requested ?? (await this.header((await this.head()).last));
+    const reference = mode & 0x1000 ? (known.id.seqno > target.id.seqno ? known : target) : await this.header((await this.head()).last);
+    const steps: tl.LiteServerBlockLink[] = [];
+    const back = async (from: BlockHeader, to: BlockHeader) => {
+      const proof = await chain.getShardBlockProof(to.id, from.id.seqno);
+      for (const l of proof.mcProof)
+        steps.push({
+          _: 'liteServer.blockLinkBack',
+          toKeyBlock: l.toKeyBlock,
+          from: tlBlockId(l.from),
+          to: tlBlockId(l.to),
+          destProof: l.destProof,
+          proof: l.proof,
+          stateProof: l.stateProof,
+        });
+    };
+    const forward = async (from: BlockHeader, to: BlockHeader) => {
+      const sigs = await chain.getMasterchainBlockSignatures(to.id.seqno);
+      steps.push({
+        _: 'liteServer.blockLinkForward',
+        toKeyBlock: to.isKeyBlock,
+        from: tlBlockId(from.id),
+        to: tlBlockId(to.id),
+        destProof: await this.headerProof(to),
+        configProof:
+          from.isKeyBlock && this.cells && (await this.cells.covers(from.id))
+            ? (await this.cells.keyBlockConfigProof(from.id)).toBoc()
+            : Buffer.alloc(0),
+        signatures: signatureSetOf(sigs, to),
+      });
+    };
+    let cur = known;
+    while (cur.id.seqno !== target.id.seqno && steps.length < MAX_PROOF_STEPS) {
+      if (target.id.seqno < cur.id.seqno) {
+        await back(cur, target);
+        cur = target;
+        continue;
+      }
+      const isKey = cur.isKeyBlock || cur.id.seqno === 0;
+      if (!isKey) {
+        const key = await this.header({ workchain: -1, shard: cur.id.shard, seqno: cur.prevKeyBlockSeqno });
+        await back(cur, key);
+        cur = key;
+        continue;
+      }
+      const next = (await this.nextKeyBlock(cur.id.seqno, reference)) ?? target;
+      await forward(cur, next);
+      cur = next;
+    }
+    return { complete: cur.id.seqno === target.id.seqno, from: tlBlockId(known.id), to: tlBlockId(cur.id), steps };
+  }
+
+  /** The first key block after masterchain block `seqno` that `reference` knows of (through prev_key_block_seqno). */
+  private async nextKeyBlock(seqno: number, reference: BlockHeader): Promise<BlockHeader | null> {
+    let next: BlockHeader | null = null;
+    let k = reference.isKeyBlock ? reference.id.seqno : reference.prevKeyBlockSeqno;
+    while (k > seqno) {
+      const key = await this.header({ workchain: -1, shard: reference.id.shard, seqno: k });
+      next = key;
+      if (key.prevKeyBlockSeqno >= k) break;
+      k = key.prevKeyBlockSeqno;
+    }
+    return next;
   }
 
   private async masterRefOf(h: BlockHeader) {
@@ -659,7 +685,11 @@ export class ChainLiteServer {
   }
 }
 
-/** ChainError kinds as liteserver error codes; the client maps them back (client/errors.ts). */
+/** A block id as TL carries it. */
+function tlBlockId(id: BlockIdExt): tl.TonNodeBlockIdExt {
+  return { workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: id.rootHash, fileHash: id.fileHash };
+}
+
 /** A chain's block signatures as the liteServer.SignatureSet of the block whose header is `header`. */
 function signatureSetOf(sigs: BlockSignatures, header: BlockHeader): tl.LiteServerSignatureSet {
   const signatures = sigs.signatures.map((s) => ({ nodeIdShort: s.nodeIdShort, signature: s.signature }));
@@ -668,6 +698,7 @@ function signatureSetOf(sigs: BlockSignatures, header: BlockHeader): tl.LiteServ
   return { _: 'liteServer.signatureSet.simplex', ccSeqno: catchainSeqno, validatorSetHash, signatures, ...sigs.simplex };
 }
 
+/** ChainError kinds as liteserver error codes; the client maps them back (client/errors.ts). */
 function toLiteError(err: unknown): LiteServerError {
   if (err instanceof LiteServerError) return err;
   if (isChainError(err)) {
