@@ -21,6 +21,7 @@ const WAITING = [
   'test/cors-browser.test.ts',
   'test/actions-classify.test.ts',
   'test/cli-help.test.ts',
+  'test/devnet-liteserver.test.ts',
 ];
 const waitingStream = process.env.TONGATE_TEST_STREAM === 'waiting';
 

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { createDevnet, type Devnet, type ElectionTiming } from '@tongate/devnet';
+import { createDevnet, type Devnet, type DevnetConsensus, type ElectionTiming } from '@tongate/devnet';
 import { ChainLiteServer } from '@tongate/liteserver/server';
 import type { Network } from '@tongate/server';
 
@@ -9,7 +9,7 @@ export interface DevnetLiteserver {
   server: ChainLiteServer;
   /** One liteserver per listening port, each with its own key, all answering from the same devnet. */
   servers: ChainLiteServer[];
-  /** The global config naming every liteserver (with `tongate.proofs: unsafe`, see below). */
+  /** The global config naming every liteserver (with `tongate.proofs: checking`, see below). */
   config: object;
   /**
    * Drops liteserver `index` as a crash would: its connections and listening socket close with no answer to the
@@ -24,10 +24,10 @@ export interface DevnetLiteserver {
 /**
  * A devnet served over ADNL as one or more liteservers (what `tongate devnet liteserver` runs, and the e2e tests'
  * liteserver backend). Several ports give several liteservers of one chain, as a real network has, so clients can
- * fail over between them. Its global config carries `"tongate": { "proofs": "unsafe" }`: its answers are proven from
- * the devnet's block cells, but its heads only while the validator keys the devnet holds weigh more than 2/3 of the
- * set in force (seeded pools stake with keys it does not hold); tongate's liteserver backend reads that field, other
- * clients ignore it.
+ * fail over between them. Its global config carries `"tongate": { "proofs": "checking" }`, the default: the devnet's
+ * blocks are cells named by their hashes and every validator its elections can elect is one whose key it holds, so
+ * a client proves its heads from the zero state (signature chain, simplex or ordinary sets) and its answers from the
+ * block cells, as on mainnet. tongate's liteserver backend reads that field, other clients ignore it.
  */
 export async function startDevnetLiteserver(opts: {
   network: Network;
@@ -36,6 +36,8 @@ export async function startDevnetLiteserver(opts: {
   /** Basechain shards (default: the devnet's, 2). */
   shards?: number;
   electionTiming?: ElectionTiming;
+  /** How its masterchain blocks are signed (default: the devnet's, simplex). */
+  consensus?: DevnetConsensus;
   port?: number;
   /** Ports of the liteservers (overrides `port`); 0 picks a free one. */
   ports?: number[];
@@ -51,6 +53,7 @@ export async function startDevnetLiteserver(opts: {
     blockIntervalMs: opts.blockIntervalMs,
     shards: opts.shards,
     electionTiming: opts.electionTiming,
+    consensus: opts.consensus,
     logger: opts.logger,
   });
   const servers: ChainLiteServer[] = [];
@@ -69,10 +72,7 @@ export async function startDevnetLiteserver(opts: {
   const config = {
     ...named[0]!,
     liteservers: named.flatMap((c) => c.liteservers),
-    tongate: {
-      proofs: 'unsafe',
-      note: 'devnet liteserver: heads are proven only while the keys the devnet holds sign for 2/3 of the validator set',
-    },
+    tongate: { proofs: 'checking' },
   };
   if (opts.configFile) writeFileSync(opts.configFile, `${JSON.stringify(config, null, 2)}\n`);
   const stopped = new Set<number>();

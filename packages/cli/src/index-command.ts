@@ -48,6 +48,7 @@ export async function startIndexProcess(config: Config, network: Network): Promi
             dataDir: path.resolve(config.dataDir, 'devnet'),
             blockIntervalMs: config.devnetBlockIntervalMs,
             shards: config.devnetShards,
+            consensus: config.devnetConsensus,
             electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
             logger: { info: (obj, msg) => logger.info(obj, msg) },
           });

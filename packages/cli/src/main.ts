@@ -300,6 +300,7 @@ const COMMANDS: CommandSpec[] = [
         dataDir: path.resolve(config.dataDir, 'devnet-liteserver'),
         blockIntervalMs: config.devnetBlockIntervalMs,
         shards: config.devnetShards,
+        consensus: config.devnetConsensus,
         electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
         ports,
         host,

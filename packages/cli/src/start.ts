@@ -168,6 +168,7 @@ export async function startGateway(
           dataDir: path.resolve(config.dataDir, 'devnet'),
           blockIntervalMs: config.devnetBlockIntervalMs,
           shards: config.devnetShards,
+          consensus: config.devnetConsensus,
           electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
           logger: { info: (obj, msg) => logger.info(obj, msg) },
         });
@@ -342,8 +343,7 @@ export async function startGateway(
 
 /**
  * The liteserver backend of one network from its global config file. Proof checks are on unless the file says
- * `"tongate": { "proofs": "unsafe" }` (what `tongate devnet liteserver` writes: a devnet's heads are proven only
- * while the keys it holds sign for 2/3 of its validator set).
+ * `"tongate": { "proofs": "unsafe" }`, which only a server that cannot prove its answers needs.
  */
 export async function openLiteserverBackend(network: Network, file: string, logger: Logger): Promise<LiteserverChain> {
   const name = `TONGATE_${network.toUpperCase()}_LITESERVER_CONFIG`;

@@ -96,6 +96,7 @@ export async function startTestGateway(overrides: Partial<Config> = {}): Promise
             port: await freePort(),
             blockIntervalMs: config.devnetBlockIntervalMs,
             shards: config.devnetShards,
+            consensus: config.devnetConsensus,
             electionTiming: devnetElectionTiming(config.devnetElectionCycleS),
             configFile,
           }),

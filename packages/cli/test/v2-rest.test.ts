@@ -133,6 +133,8 @@ describe('blocks', () => {
     expect(consensus.consensus_block).toBeGreaterThanOrEqual(info.last.seqno);
     const sigs = await ok(get('getMasterchainBlockSignatures', { seqno: info.last.seqno }));
     expect(sigs.id.root_hash).toBe(info.last.root_hash);
+    // The devnet signs as mainnet does today: a simplex set, passed on with its session, slot and candidate.
+    expect(sigs['@type']).toBe('blocks.blockSignatures.simplex');
     expect(sigs.signatures.length).toBeGreaterThan(0);
     await fails(get('getMasterchainBlockSignatures', { seqno: info.last.seqno + 1000 }), 404, /not found/);
   });

@@ -42,6 +42,8 @@ export interface Config {
   devnetBlockIntervalMs: number;
   /** Basechain shards of each devnet (a power of two up to 16). */
   devnetShards: number;
+  /** How each devnet's validators sign masterchain blocks: simplex sets (Catchain 2.0) or ordinary (catchain) ones. */
+  devnetConsensus: 'simplex' | 'catchain';
   /** How long a devnet validator set validates (s); the devnet's election timing scales with it. */
   devnetElectionCycleS: number;
   logLevel: string;
@@ -257,6 +259,13 @@ export const SETTINGS: readonly SettingDoc[] = [
     default: '2',
     description:
       'Basechain shards of each devnet (1, 2, 4, 8 or 16). A devnet recorded with another count splits or merges towards it; a message to another shard lands a block later.',
+  },
+  {
+    key: 'devnetConsensus',
+    env: 'TONGATE_DEVNET_CONSENSUS',
+    default: 'simplex',
+    description:
+      'How each devnet signs its masterchain blocks: `simplex` (Catchain 2.0 finalize votes, as mainnet and testnet sign today) or `catchain` (ordinary signature sets, as before the switch). What getBlockProof and getMasterchainBlockSignatures carry.',
   },
   {
     key: 'devnetElectionCycleS',
@@ -495,6 +504,7 @@ export function defaultConfig(): Config {
     keysPollMs: 250,
     devnetBlockIntervalMs: 400,
     devnetShards: 2,
+    devnetConsensus: 'simplex',
     devnetElectionCycleS: 120,
     logLevel: 'info',
     logFormat: 'auto',
@@ -668,6 +678,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if ((v = e('TONGATE_DEVNET_SHARDS'))) {
     config.devnetShards = parseInteger('TONGATE_DEVNET_SHARDS', v, 1);
     if (![1, 2, 4, 8, 16].includes(config.devnetShards)) throw new ConfigError(`TONGATE_DEVNET_SHARDS must be 1, 2, 4, 8 or 16, got ${v}`);
+  }
+  if ((v = e('TONGATE_DEVNET_CONSENSUS'))) {
+    if (v !== 'simplex' && v !== 'catchain') throw new ConfigError(`TONGATE_DEVNET_CONSENSUS must be simplex or catchain, got ${v}`);
+    config.devnetConsensus = v;
   }
   if ((v = e('TONGATE_DEVNET_ELECTION_CYCLE_S'))) config.devnetElectionCycleS = parseInteger('TONGATE_DEVNET_ELECTION_CYCLE_S', v, 12);
   if ((v = e('TONGATE_LOG_LEVEL'))) config.logLevel = v;

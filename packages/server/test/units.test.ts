@@ -96,6 +96,11 @@ describe('configuration', () => {
     for (const bad of ['Blue', '2blue', 'a-b', 'x'.repeat(56)])
       expect(() => loadConfig({ TONGATE_DATABASE_SCHEMA: bad }), bad).toThrow(/^TONGATE_DATABASE_SCHEMA must be/);
   });
+  it('reads how devnets sign their blocks: simplex by default, catchain on request, nothing else', () => {
+    expect(loadConfig({}).devnetConsensus).toBe('simplex');
+    expect(loadConfig({ TONGATE_DEVNET_CONSENSUS: 'catchain' }).devnetConsensus).toBe('catchain');
+    expect(() => loadConfig({ TONGATE_DEVNET_CONSENSUS: 'pow' })).toThrow(/^TONGATE_DEVNET_CONSENSUS must be simplex or catchain, got pow/);
+  });
   it('documents every setting', () => {
     const table = settingsTableMarkdown();
     for (const s of SETTINGS) expect(table).toContain(s.env);
