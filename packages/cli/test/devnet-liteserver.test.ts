@@ -14,7 +14,7 @@ import { Address } from '@ton/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiteserverChain } from '@tongate/liteserver';
 import { openLiteserverBackend } from '../src/start.js';
-import { freePort, repoRoot } from './service.js';
+import { freePort, repoRoot, until } from './service.js';
 
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const mainTs = path.join(repoRoot, 'packages/cli/src/main.ts');
@@ -25,20 +25,6 @@ let configFile: string;
 let child: ChildProcess;
 let output = '';
 let chain: LiteserverChain | undefined;
-
-async function until<T>(
-  what: string,
-  timeoutMs: number,
-  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${output.slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'tongate-devnet-liteserver-'));
@@ -55,7 +41,7 @@ beforeAll(async () => {
   );
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  await until('the global config', 90_000, () => {
+  await until('the global config', 90_000, async () => {
     if (child.exitCode !== null) throw new Error(`tongate devnet liteserver exited: ${output.slice(-2000)}`);
     return existsSync(configFile) && output.includes('global config written');
   });
