@@ -583,6 +583,85 @@ describe('EVAA liquidations', () => {
     );
     expect(topTypes(notEvaa)).toEqual(['call_contract', 'call_contract', 'call_contract']);
   });
+
+  // A refusal before any user contract: the TON request bounces (its sender gets 0xffffffff + the request's start),
+  // or the master hands the jettons back through its jetton wallet. The master is known as such only by a flow in
+  // the same trace that reaches a user contract, as a liquidator's batch of requests to one master shows.
+  const bounce = beginCell().storeUint(0xffffffff, 32).storeUint(3, 32).storeUint(1, 64).endCell();
+  // each flow is sent by the external request's wallet (step 0); `at` is the index of the flow's first step
+  const reachingUser = (at: number) => [
+    { account: master, from: 0, body: request },
+    { account: user, from: at, body: toUser },
+    { account: master, from: at + 1, body: unsatisfied },
+  ];
+  const refusedTon = (at: number, to = master) => [
+    { account: to, from: 0, body: request, aborted: true, exitCode: 0x30f1 },
+    { account: WALLET, from: at, bounced: true, body: bounce },
+  ];
+  const immediate = {
+    source: WALLET,
+    borrower,
+    borrower_contract: null,
+    amount: '0',
+    debt_amount: '1000000',
+    asset_id: `0x${collateralId.toString(16).padStart(64, '0')}`,
+    fail_reason: 'immediate_rejection',
+  };
+
+  it('a TON liquidation the master refuses bounces: immediate_rejection, the debt offered, no collateral', () => {
+    const actions = classify(syntheticTrace([ext, ...reachingUser(1), ...refusedTon(4)]));
+    expect(topTypes(actions)).toEqual(['evaa_liquidate', 'evaa_liquidate']);
+    const refused = actions.find((a) => v3(a).fail_reason === 'immediate_rejection')!;
+    expect(refused.success).toBe(false);
+    expect(v3(refused)).toMatchObject(immediate);
+    // the request, its bounce and the wallet transaction that sent it
+    expect(refused.tx_hashes).toHaveLength(3);
+  });
+
+  it('a refused TON liquidation without an EVAA master in the trace, or at another contract, is no EVAA action', () => {
+    const alone = classify(syntheticTrace([ext, ...refusedTon(1)]));
+    expect(topTypes(alone)).toEqual(['call_contract']);
+    const elsewhere = classify(syntheticTrace([ext, ...reachingUser(1), ...refusedTon(4, addr(153))]));
+    expect(topTypes(elsewhere)).toEqual(['call_contract', 'evaa_liquidate']);
+    expect(elsewhere.find((a) => a.type === 'evaa_liquidate')!.evaa_liquidate_data).toMatchObject({ fail_reason: 'not_liquidatable' });
+  });
+
+  // liquidator's jetton wallet → master's jetton wallet → master notified with liquidate_master#3 as the payload
+  const liquidatorWallet = addr(154);
+  const masterWallet = addr(155);
+  const notifyWithRequest = beginCell()
+    .storeUint(0x7362d09c, 32)
+    .storeUint(1, 64)
+    .storeCoins(1_000_000n)
+    .storeAddress(at(WALLET))
+    .storeBit(1)
+    .storeRef(request)
+    .endCell();
+  const jettonsRefused = (at: number, returnedBy = masterWallet) => [
+    { account: liquidatorWallet, from: 0, body: jettonBodies.transfer(1_000_000n, master, WALLET) },
+    { account: masterWallet, from: at, body: jettonBodies.internalTransfer(1_000_000n) },
+    { account: master, from: at + 1, body: notifyWithRequest },
+    { account: returnedBy, from: at + 2, body: jettonBodies.transfer(1_000_000n, WALLET, WALLET) },
+    { account: liquidatorWallet, from: at + 3, body: jettonBodies.internalTransfer(1_000_000n) },
+  ];
+
+  it('jettons the master hands back through its jetton wallet: immediate_rejection covering both transfers', () => {
+    const actions = classify(syntheticTrace([ext, ...reachingUser(1), ...jettonsRefused(4)]));
+    expect(topTypes(actions)).toEqual(['evaa_liquidate', 'evaa_liquidate']);
+    const refused = actions.find((a) => v3(a).fail_reason === 'immediate_rejection')!;
+    expect(refused.success).toBe(false);
+    expect(v3(refused)).toMatchObject(immediate);
+    expect(refused.accounts).toEqual(expect.arrayContaining([liquidatorWallet, masterWallet, master]));
+    // the request's five transactions and the wallet transaction that sent it
+    expect(refused.tx_hashes).toHaveLength(6);
+  });
+
+  it('jettons handed back by a contract not shown to be an EVAA master, or through another wallet, stay jetton transfers', () => {
+    const alone = classify(syntheticTrace([ext, ...jettonsRefused(1)]));
+    expect(topTypes(alone)).toEqual(['jetton_transfer', 'jetton_transfer']);
+    const otherWallet = classify(syntheticTrace([ext, ...reachingUser(1), ...jettonsRefused(4, addr(156))]));
+    expect(topTypes(otherWallet)).toEqual(['evaa_liquidate', 'jetton_transfer', 'jetton_transfer']);
+  });
 });
 
 describe('cocoon registrations and charges', () => {
