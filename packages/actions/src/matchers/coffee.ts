@@ -11,24 +11,47 @@ import { Cell, type Slice } from '@ton/core';
  * creation and liquidity withdrawal.
  */
 /**
- * `mev_protect_hold_funds#6bc79e7e query_id:uint64` (messages/coffee.py), as the reference's
- * `CoffeeMevProtectHoldFundsMatcher` reads it: a TON call with that body, or a TEP-74 jetton transfer whose forward
- * payload is that body. The reference names no MEV-protect contract (no interface, code hash or get-method), so the
- * rule is the message's exact layout (nothing but the query id) in one of those two flows; the
- * `service_fee#c0ffeea0` the same transaction sent beside it (the reference's optional parent match) belongs to it.
+ * MEV-protected swaps (messages/coffee.py). The reference names no MEV-protect contract (no interface, code hash or
+ * get-method), so each message is read by its exact layout in the two flows the reference's matchers accept: a TON call
+ * with that body, or a TEP-74 jetton transfer (transfer → internal transfer → notification) whose notification
+ * carries that body as its forward payload.
  */
+
+/** `mev_protect_hold_funds#6bc79e7e query_id:uint64`: nothing but the query id. */
 function isHoldBody(cell: Cell | null | undefined): boolean {
   if (!cell || cell.bits.length !== 32 + 64 || cell.refs.length > 0) return false;
   return cell.beginParse().preloadUint(32) === COFFEE.MEV_PROTECT_HOLD_FUNDS;
+}
+
+/** The body of a TON call with that opcode; a bounce is the call coming back, not the request. */
+function tonCall(node: TraceNode, op: number): Cell | null {
+  if (node.op !== op || node.inMsg?.bounced) return null;
+  return bodyCell(node.inMsg) ?? null;
+}
+
+/**
+ * A notification ending a TEP-74 transfer (the request at the sender's wallet, the wallets' internal transfer, the
+ * notification), with the payload it forwards.
+ */
+function jettonTransferTo(node: TraceNode) {
+  const note = node.op === OP.JETTON_NOTIFY ? decodeJettonNotify(node) : null;
+  const internal = node.parent;
+  const transfer = internal?.op === OP.JETTON_INTERNAL_TRANSFER ? internal.parent : null;
+  if (!note || !internal || !transfer || transfer.op !== OP.JETTON_TRANSFER) return null;
+  return { note, internal, transfer, nodes: [transfer, internal, childWithOp(internal, OP.EXCESS), node] };
 }
 
 function serviceFee(node: TraceNode): TraceNode | undefined {
   return node.parent?.children.find((c) => c !== node && c.op === COFFEE.SERVICE_FEE && !c.inMsg?.bounced);
 }
 
+/**
+ * The hold (`CoffeeMevProtectHoldFundsMatcher`): the `service_fee#c0ffeea0` the same transaction sent beside it (the
+ * reference's optional parent match) belongs to it.
+ */
 function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) {
-    if (node.inMsg?.bounced || !isHoldBody(bodyCell(node.inMsg))) return null;
+    if (!isHoldBody(tonCall(node, COFFEE.MEV_PROTECT_HOLD_FUNDS))) return null;
     return {
       type: 'coffee_mev_protect_hold_funds',
       nodes: nodeSet(node, serviceFee(node)),
@@ -44,13 +67,12 @@ function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
     };
   }
   // jettons held: the transfer's notification carries the hold request as its payload
-  const note = node.op === OP.JETTON_NOTIFY ? decodeJettonNotify(node) : null;
-  const internal = node.parent;
-  const transfer = internal?.op === OP.JETTON_INTERNAL_TRANSFER ? internal.parent : null;
-  if (!note || !isHoldBody(note.forward_payload) || !internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
+  const jettons = jettonTransferTo(node);
+  if (!jettons || !isHoldBody(jettons.note.forward_payload)) return null;
+  const { note, internal, transfer } = jettons;
   return {
     type: 'coffee_mev_protect_hold_funds',
-    nodes: nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), node, serviceFee(transfer)),
+    nodes: nodeSet(...jettons.nodes, serviceFee(transfer)),
     success: !txFailed(node) && !txFailed(internal),
     fields: {
       source: note.sender,
