@@ -1,4 +1,4 @@
-import { Address, beginCell, type Cell } from '@ton/core';
+import { Address, beginCell, ExternalAddress, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
 import { actionValidator } from './spec.js';
@@ -1492,6 +1492,130 @@ describe('coffee MEV-protect holds', () => {
     expect(topTypes(other)).toEqual(['call_contract']);
     const forged = classify(syntheticTrace([ext, { account: mev, from: 0, body: notifyWith(hold) }], interfaces));
     expect(ofType(forged, 'coffee_mev_protect_hold_funds')).toHaveLength(0);
+  });
+});
+
+describe('coffee MEV-protect failed swaps', () => {
+  const mev = addr(275);
+  const recipient = addr(276);
+  const userWallet = addr(277);
+  const mevWallet = addr(278);
+  const jetton = addr(279);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [mevWallet]: { JettonWallet: { address: mevWallet, owner: mev, jetton } },
+  };
+  const failedSwap = (to: Address | null = at(recipient)) => beginCell().storeUint(0xee51ce51, 32).storeUint(7, 64).storeAddress(to);
+  const body = failedSwap().endCell();
+  const notifyWith = (payload: Cell) =>
+    beginCell().storeUint(0x7362d09c, 32).storeUint(1, 64).storeCoins(90n).storeAddress(at(WALLET)).storeBit(1).storeRef(payload).endCell();
+  const jettonFlow = (payload: Cell) =>
+    syntheticTrace(
+      [
+        ext,
+        { account: userWallet, from: 0, body: jettonBodies.transfer(90n, mev, WALLET) },
+        { account: mevWallet, from: 1, body: jettonBodies.internalTransfer(90n) },
+        { account: mev, from: 2, body: notifyWith(payload) },
+        { account: WALLET, from: 2, body: beginCell().storeUint(0xd53276db, 32).storeUint(1, 64).endCell() },
+      ],
+      interfaces,
+    );
+
+  it('a TON call with exactly query_id and recipient is the failed swap: the recipient and Toncoin, nothing else', () => {
+    const actions = classify(syntheticTrace([ext, { account: mev, from: 0, body, value: 1_500n }]));
+    const failed = ofType(actions, 'coffee_mev_protect_failed_swap');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({
+      source: null,
+      destination: recipient,
+      asset: null,
+      amount: null,
+      success: true,
+    });
+    expect(failed[0].tx_hashes).toHaveLength(2);
+    expect(failed[0].accounts).toEqual(expect.arrayContaining([WALLET, mev, recipient]));
+    expect(ofType(actions, 'call_contract')).toHaveLength(0);
+    expect(v3(failed[0])).toEqual({ recipient, asset: null });
+  });
+
+  it('reports success whatever the receiving transaction did, as the reference never marks it failed', () => {
+    const aborted = classify(syntheticTrace([ext, { account: mev, from: 0, body, aborted: true, exitCode: 9 }]));
+    expect(ofType(aborted, 'coffee_mev_protect_failed_swap')[0]).toMatchObject({ success: true, destination: recipient });
+  });
+
+  it('a jetton transfer whose notification forwards it is the failed swap with that jetton; nothing else is part of it', () => {
+    const actions = classify(jettonFlow(body));
+    const failed = ofType(actions, 'coffee_mev_protect_failed_swap');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ destination: recipient, asset: jetton, source: null, amount: null, success: true });
+    expect(failed[0].tx_hashes).toHaveLength(5);
+    expect(ofType(actions, 'jetton_transfer')).toHaveLength(0);
+    expect(v3(failed[0])).toEqual({ recipient, asset: jetton });
+    // an inline forward payload is the same message
+    const inline = beginCell()
+      .storeUint(0x7362d09c, 32)
+      .storeUint(1, 64)
+      .storeCoins(90n)
+      .storeAddress(at(WALLET))
+      .storeBit(0)
+      .storeSlice(body.beginParse())
+      .endCell();
+    const steps = jettonFlow(body);
+    const notify = steps.transactions[3].messages[0];
+    notify.body = inline.toBoc().toString('base64');
+    steps.transactions[2].messages.find((m) => m.direction === 'out')!.body = notify.body;
+    expect(ofType(classify(steps), 'coffee_mev_protect_failed_swap')[0]).toMatchObject({ destination: recipient, asset: jetton });
+  });
+
+  it('the opcode with a trailing bit, without a recipient or with one no internal address gives no coffee action', () => {
+    const trailing = failedSwap().storeBit(1).endCell();
+    const withRef = failedSwap().storeRef(beginCell().endCell()).endCell();
+    const none = failedSwap(null).endCell();
+    const missing = beginCell().storeUint(0xee51ce51, 32).storeUint(7, 64).endCell();
+    const external = beginCell().storeUint(0xee51ce51, 32).storeUint(7, 64).storeAddress(new ExternalAddress(5n, 8)).endCell();
+    // addr_var (tag 0b11) is read as no address here
+    const varAddress = beginCell()
+      .storeUint(0xee51ce51, 32)
+      .storeUint(7, 64)
+      .storeUint(0b11, 2)
+      .storeBit(0)
+      .storeUint(256, 9)
+      .storeInt(0, 32)
+      .storeBuffer(Buffer.alloc(32, 1))
+      .endCell();
+    for (const bad of [trailing, withRef, none, missing, external, varAddress]) {
+      const call = classify(syntheticTrace([ext, { account: mev, from: 0, body: bad }]));
+      expect(call.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
+      expect(topTypes(call)).toEqual(['call_contract']);
+      const jettons = classify(jettonFlow(bad));
+      expect(jettons.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
+      expect(topTypes(jettons)).toEqual(['jetton_transfer']);
+    }
+  });
+
+  it('outside those flows: a notification no jetton transfer made or no internal transfer delivered, or a bounce', () => {
+    const forged = classify(syntheticTrace([ext, { account: mev, from: 0, body: notifyWith(body) }], interfaces));
+    expect(forged.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
+    const bounced = classify(
+      syntheticTrace([
+        ext,
+        { account: OTHER, from: 0, body: beginCell().storeUint(0x0badc0de, 32).endCell() },
+        { account: mev, from: 1, bounced: true, body },
+      ]),
+    );
+    expect(bounced.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
+    // a notification straight from the sender's wallet, without the wallets' internal transfer
+    const noInternal = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: userWallet, from: 0, body: jettonBodies.transfer(90n, mev, WALLET) },
+          { account: mev, from: 1, body: notifyWith(body) },
+        ],
+        interfaces,
+      ),
+    );
+    expect(noInternal.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
   });
 });
 

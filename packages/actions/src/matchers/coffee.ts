@@ -4,6 +4,7 @@ import { bodyCell, bodySlice, childWithOp, descendants, logsWithOp, normalizeAdd
 import { decodeJettonNotify, decodeJettonTransfer } from './jettons.js';
 import { coffeeAsset, coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
 import { Cell, type Slice } from '@ton/core';
+import type { RawAddress } from '../types.js';
 
 /**
  * Coffee (swap.coffee) beside its swaps: MEV-protected swaps holding the user's funds, jetton staking (deposit
@@ -21,6 +22,26 @@ import { Cell, type Slice } from '@ton/core';
 function isHoldBody(cell: Cell | null | undefined): boolean {
   if (!cell || cell.bits.length !== 32 + 64 || cell.refs.length > 0) return false;
   return cell.beginParse().preloadUint(32) === COFFEE.MEV_PROTECT_HOLD_FUNDS;
+}
+
+/** What `loadAddress` gives for addr_std (anycast included); addr_none is null, an external address `bits;hex`. */
+const INTERNAL_ADDRESS = /^-?\d+:[0-9A-F]{64}$/;
+
+/**
+ * `mev_protect_failed_swap#ee51ce51 query_id:uint64 recipient:MsgAddressInt`: the recipient when the cell is exactly
+ * that (a standard internal address, nothing trailing), else null.
+ */
+function failedSwapRecipient(cell: Cell | null | undefined): RawAddress | null {
+  if (!cell || cell.refs.length > 0) return null;
+  return tryDecode(() => {
+    const s = cell.beginParse();
+    if (s.loadUint(32) !== COFFEE.MEV_PROTECT_FAILED_SWAP) return null;
+    s.skip(64);
+    const recipient = loadAddress(s);
+    // addr_none and external addresses are no MsgAddressInt; anything after the address is another layout
+    if (!recipient || !INTERNAL_ADDRESS.test(recipient) || s.remainingBits > 0 || s.remainingRefs > 0) return null;
+    return recipient;
+  });
 }
 
 /** The body of a TON call with that opcode; a bounce is the call coming back, not the request. */
@@ -83,6 +104,37 @@ function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
       amount: note.amount,
     },
   };
+}
+
+/**
+ * The failed swap (`CoffeeMevProtectFailedSwapMatcher`): no parent or child belongs to it (the reference matches
+ * none). The serializer's filler stores only `destination` = the recipient and `asset` (null for TON, the jetton of
+ * the transfer); the reference never marks the block failed (it is built without a failure flag and merging the
+ * call or transfer does not carry theirs), so it is always successful.
+ */
+function mevFailedSwap(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  const failed = (recipient: RawAddress, nodes: (TraceNode | undefined)[], asset: RawAddress | null): ActionDraft => ({
+    type: 'coffee_mev_protect_failed_swap',
+    nodes: nodeSet(...nodes),
+    success: true,
+    fields: {
+      source: null,
+      source_secondary: null,
+      destination: recipient,
+      destination_secondary: null,
+      asset,
+      amount: null,
+    },
+  });
+  if (node.op === COFFEE.MEV_PROTECT_FAILED_SWAP) {
+    const recipient = failedSwapRecipient(tonCall(node, COFFEE.MEV_PROTECT_FAILED_SWAP));
+    return recipient ? failed(recipient, [node], null) : null;
+  }
+  const jettons = jettonTransferTo(node);
+  const recipient = jettons && failedSwapRecipient(jettons.note.forward_payload);
+  if (!jettons || !recipient) return null;
+  const asset = jettonOfWallet(ctx, jettons.internal.account) ?? jettonOfWallet(ctx, jettons.transfer.account);
+  return failed(recipient, jettons.nodes, asset);
 }
 
 /** staking deposit: jettons to the staking vault, which registers them at the pool; the pool mints a position NFT (required). */
@@ -248,8 +300,10 @@ export const coffeeServicesMatcher = opcodeMatcher('coffee-services', [
   [COFFEE.STAKING_POSITION_WITHDRAW, stakingWithdraw],
   [COFFEE.CREATE_VAULT, createVault],
   [COFFEE.MEV_PROTECT_HOLD_FUNDS, mevHold],
+  [COFFEE.MEV_PROTECT_FAILED_SWAP, mevFailedSwap],
   [COFFEE.STAKING_CLAIM_REWARDS, claimRewards],
   [OP.JETTON_BURN, withdrawLiquidity],
   [OP.JETTON_NOTIFY, stakingDeposit],
   [OP.JETTON_NOTIFY, mevHold],
+  [OP.JETTON_NOTIFY, mevFailedSwap],
 ]);
