@@ -26,7 +26,7 @@ import type { ClassifiedAction, TraceInput } from './types.js';
  * Bumped whenever a change to the matchers can change the output for a trace already classified: the indexer
  * stores the version beside each trace's actions and re-classifies traces of older versions.
  */
-export const CLASSIFIER_VERSION = 4;
+export const CLASSIFIER_VERSION = 5;
 
 /**
  * Protocol matchers, most specific first: a flow claimed by a protocol matcher is not claimed again by the generic

@@ -238,6 +238,9 @@ const DETAILS: Record<string, FieldMap> = {
     asset: 'asset',
     amount: 'amount',
   },
+  // the hosted API has no details of its own for it: the reference stores the recipient and the asset, named here
+  // as the other coffee actions name a recipient
+  coffee_mev_protect_failed_swap: { destination: 'recipient', asset: 'asset' },
   coffee_staking_claim_rewards: {
     source: 'pool',
     source_secondary: 'pool_jetton_wallet',

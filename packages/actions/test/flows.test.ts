@@ -1,4 +1,4 @@
-import { Address, beginCell, type Cell } from '@ton/core';
+import { Address, beginCell, ExternalAddress, type Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { classifyTrace, toV3Action, type ClassifiedAction, type TraceInput } from '../src/index.js';
 import { actionValidator } from './spec.js';
@@ -582,6 +582,85 @@ describe('EVAA liquidations', () => {
       ]),
     );
     expect(topTypes(notEvaa)).toEqual(['call_contract', 'call_contract', 'call_contract']);
+  });
+
+  // A refusal before any user contract: the TON request bounces (its sender gets 0xffffffff + the request's start),
+  // or the master hands the jettons back through its jetton wallet. The master is known as such only by a flow in
+  // the same trace that reaches a user contract, as a liquidator's batch of requests to one master shows.
+  const bounce = beginCell().storeUint(0xffffffff, 32).storeUint(3, 32).storeUint(1, 64).endCell();
+  // each flow is sent by the external request's wallet (step 0); `at` is the index of the flow's first step
+  const reachingUser = (at: number) => [
+    { account: master, from: 0, body: request },
+    { account: user, from: at, body: toUser },
+    { account: master, from: at + 1, body: unsatisfied },
+  ];
+  const refusedTon = (at: number, to = master) => [
+    { account: to, from: 0, body: request, aborted: true, exitCode: 0x30f1 },
+    { account: WALLET, from: at, bounced: true, body: bounce },
+  ];
+  const immediate = {
+    source: WALLET,
+    borrower,
+    borrower_contract: null,
+    amount: '0',
+    debt_amount: '1000000',
+    asset_id: `0x${collateralId.toString(16).padStart(64, '0')}`,
+    fail_reason: 'immediate_rejection',
+  };
+
+  it('a TON liquidation the master refuses bounces: immediate_rejection, the debt offered, no collateral', () => {
+    const actions = classify(syntheticTrace([ext, ...reachingUser(1), ...refusedTon(4)]));
+    expect(topTypes(actions)).toEqual(['evaa_liquidate', 'evaa_liquidate']);
+    const refused = actions.find((a) => v3(a).fail_reason === 'immediate_rejection')!;
+    expect(refused.success).toBe(false);
+    expect(v3(refused)).toMatchObject(immediate);
+    // the request, its bounce and the wallet transaction that sent it
+    expect(refused.tx_hashes).toHaveLength(3);
+  });
+
+  it('a refused TON liquidation without an EVAA master in the trace, or at another contract, is no EVAA action', () => {
+    const alone = classify(syntheticTrace([ext, ...refusedTon(1)]));
+    expect(topTypes(alone)).toEqual(['call_contract']);
+    const elsewhere = classify(syntheticTrace([ext, ...reachingUser(1), ...refusedTon(4, addr(153))]));
+    expect(topTypes(elsewhere)).toEqual(['call_contract', 'evaa_liquidate']);
+    expect(elsewhere.find((a) => a.type === 'evaa_liquidate')!.evaa_liquidate_data).toMatchObject({ fail_reason: 'not_liquidatable' });
+  });
+
+  // liquidator's jetton wallet → master's jetton wallet → master notified with liquidate_master#3 as the payload
+  const liquidatorWallet = addr(154);
+  const masterWallet = addr(155);
+  const notifyWithRequest = beginCell()
+    .storeUint(0x7362d09c, 32)
+    .storeUint(1, 64)
+    .storeCoins(1_000_000n)
+    .storeAddress(at(WALLET))
+    .storeBit(1)
+    .storeRef(request)
+    .endCell();
+  const jettonsRefused = (at: number, returnedBy = masterWallet) => [
+    { account: liquidatorWallet, from: 0, body: jettonBodies.transfer(1_000_000n, master, WALLET) },
+    { account: masterWallet, from: at, body: jettonBodies.internalTransfer(1_000_000n) },
+    { account: master, from: at + 1, body: notifyWithRequest },
+    { account: returnedBy, from: at + 2, body: jettonBodies.transfer(1_000_000n, WALLET, WALLET) },
+    { account: liquidatorWallet, from: at + 3, body: jettonBodies.internalTransfer(1_000_000n) },
+  ];
+
+  it('jettons the master hands back through its jetton wallet: immediate_rejection covering both transfers', () => {
+    const actions = classify(syntheticTrace([ext, ...reachingUser(1), ...jettonsRefused(4)]));
+    expect(topTypes(actions)).toEqual(['evaa_liquidate', 'evaa_liquidate']);
+    const refused = actions.find((a) => v3(a).fail_reason === 'immediate_rejection')!;
+    expect(refused.success).toBe(false);
+    expect(v3(refused)).toMatchObject(immediate);
+    expect(refused.accounts).toEqual(expect.arrayContaining([liquidatorWallet, masterWallet, master]));
+    // the request's five transactions and the wallet transaction that sent it
+    expect(refused.tx_hashes).toHaveLength(6);
+  });
+
+  it('jettons handed back by a contract not shown to be an EVAA master, or through another wallet, stay jetton transfers', () => {
+    const alone = classify(syntheticTrace([ext, ...jettonsRefused(1)]));
+    expect(topTypes(alone)).toEqual(['jetton_transfer', 'jetton_transfer']);
+    const otherWallet = classify(syntheticTrace([ext, ...reachingUser(1), ...jettonsRefused(4, addr(156))]));
+    expect(topTypes(otherWallet)).toEqual(['evaa_liquidate', 'jetton_transfer', 'jetton_transfer']);
   });
 });
 
@@ -1413,6 +1492,130 @@ describe('coffee MEV-protect holds', () => {
     expect(topTypes(other)).toEqual(['call_contract']);
     const forged = classify(syntheticTrace([ext, { account: mev, from: 0, body: notifyWith(hold) }], interfaces));
     expect(ofType(forged, 'coffee_mev_protect_hold_funds')).toHaveLength(0);
+  });
+});
+
+describe('coffee MEV-protect failed swaps', () => {
+  const mev = addr(275);
+  const recipient = addr(276);
+  const userWallet = addr(277);
+  const mevWallet = addr(278);
+  const jetton = addr(279);
+  const interfaces = {
+    [userWallet]: { JettonWallet: { address: userWallet, owner: WALLET, jetton } },
+    [mevWallet]: { JettonWallet: { address: mevWallet, owner: mev, jetton } },
+  };
+  const failedSwap = (to: Address | null = at(recipient)) => beginCell().storeUint(0xee51ce51, 32).storeUint(7, 64).storeAddress(to);
+  const body = failedSwap().endCell();
+  const notifyWith = (payload: Cell) =>
+    beginCell().storeUint(0x7362d09c, 32).storeUint(1, 64).storeCoins(90n).storeAddress(at(WALLET)).storeBit(1).storeRef(payload).endCell();
+  const jettonFlow = (payload: Cell) =>
+    syntheticTrace(
+      [
+        ext,
+        { account: userWallet, from: 0, body: jettonBodies.transfer(90n, mev, WALLET) },
+        { account: mevWallet, from: 1, body: jettonBodies.internalTransfer(90n) },
+        { account: mev, from: 2, body: notifyWith(payload) },
+        { account: WALLET, from: 2, body: beginCell().storeUint(0xd53276db, 32).storeUint(1, 64).endCell() },
+      ],
+      interfaces,
+    );
+
+  it('a TON call with exactly query_id and recipient is the failed swap: the recipient and Toncoin, nothing else', () => {
+    const actions = classify(syntheticTrace([ext, { account: mev, from: 0, body, value: 1_500n }]));
+    const failed = ofType(actions, 'coffee_mev_protect_failed_swap');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({
+      source: null,
+      destination: recipient,
+      asset: null,
+      amount: null,
+      success: true,
+    });
+    expect(failed[0].tx_hashes).toHaveLength(2);
+    expect(failed[0].accounts).toEqual(expect.arrayContaining([WALLET, mev, recipient]));
+    expect(ofType(actions, 'call_contract')).toHaveLength(0);
+    expect(v3(failed[0])).toEqual({ recipient, asset: null });
+  });
+
+  it('reports success whatever the receiving transaction did, as the reference never marks it failed', () => {
+    const aborted = classify(syntheticTrace([ext, { account: mev, from: 0, body, aborted: true, exitCode: 9 }]));
+    expect(ofType(aborted, 'coffee_mev_protect_failed_swap')[0]).toMatchObject({ success: true, destination: recipient });
+  });
+
+  it('a jetton transfer whose notification forwards it is the failed swap with that jetton; nothing else is part of it', () => {
+    const actions = classify(jettonFlow(body));
+    const failed = ofType(actions, 'coffee_mev_protect_failed_swap');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ destination: recipient, asset: jetton, source: null, amount: null, success: true });
+    expect(failed[0].tx_hashes).toHaveLength(5);
+    expect(ofType(actions, 'jetton_transfer')).toHaveLength(0);
+    expect(v3(failed[0])).toEqual({ recipient, asset: jetton });
+    // an inline forward payload is the same message
+    const inline = beginCell()
+      .storeUint(0x7362d09c, 32)
+      .storeUint(1, 64)
+      .storeCoins(90n)
+      .storeAddress(at(WALLET))
+      .storeBit(0)
+      .storeSlice(body.beginParse())
+      .endCell();
+    const steps = jettonFlow(body);
+    const notify = steps.transactions[3].messages[0];
+    notify.body = inline.toBoc().toString('base64');
+    steps.transactions[2].messages.find((m) => m.direction === 'out')!.body = notify.body;
+    expect(ofType(classify(steps), 'coffee_mev_protect_failed_swap')[0]).toMatchObject({ destination: recipient, asset: jetton });
+  });
+
+  it('the opcode with a trailing bit, without a recipient or with one no internal address gives no coffee action', () => {
+    const trailing = failedSwap().storeBit(1).endCell();
+    const withRef = failedSwap().storeRef(beginCell().endCell()).endCell();
+    const none = failedSwap(null).endCell();
+    const missing = beginCell().storeUint(0xee51ce51, 32).storeUint(7, 64).endCell();
+    const external = beginCell().storeUint(0xee51ce51, 32).storeUint(7, 64).storeAddress(new ExternalAddress(5n, 8)).endCell();
+    // addr_var (tag 0b11) is read as no address here
+    const varAddress = beginCell()
+      .storeUint(0xee51ce51, 32)
+      .storeUint(7, 64)
+      .storeUint(0b11, 2)
+      .storeBit(0)
+      .storeUint(256, 9)
+      .storeInt(0, 32)
+      .storeBuffer(Buffer.alloc(32, 1))
+      .endCell();
+    for (const bad of [trailing, withRef, none, missing, external, varAddress]) {
+      const call = classify(syntheticTrace([ext, { account: mev, from: 0, body: bad }]));
+      expect(call.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
+      expect(topTypes(call)).toEqual(['call_contract']);
+      const jettons = classify(jettonFlow(bad));
+      expect(jettons.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
+      expect(topTypes(jettons)).toEqual(['jetton_transfer']);
+    }
+  });
+
+  it('outside those flows: a notification no jetton transfer made or no internal transfer delivered, or a bounce', () => {
+    const forged = classify(syntheticTrace([ext, { account: mev, from: 0, body: notifyWith(body) }], interfaces));
+    expect(forged.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
+    const bounced = classify(
+      syntheticTrace([
+        ext,
+        { account: OTHER, from: 0, body: beginCell().storeUint(0x0badc0de, 32).endCell() },
+        { account: mev, from: 1, bounced: true, body },
+      ]),
+    );
+    expect(bounced.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
+    // a notification straight from the sender's wallet, without the wallets' internal transfer
+    const noInternal = classify(
+      syntheticTrace(
+        [
+          ext,
+          { account: userWallet, from: 0, body: jettonBodies.transfer(90n, mev, WALLET) },
+          { account: mev, from: 1, body: notifyWith(body) },
+        ],
+        interfaces,
+      ),
+    );
+    expect(noInternal.filter((a) => a.type.startsWith('coffee_'))).toHaveLength(0);
   });
 });
 

@@ -4,6 +4,7 @@ import { bodyCell, bodySlice, childWithOp, descendants, logsWithOp, normalizeAdd
 import { decodeJettonNotify, decodeJettonTransfer } from './jettons.js';
 import { coffeeAsset, coinsStr, loadAddress, tryDecode, uintStr } from '../decode.js';
 import { Cell, type Slice } from '@ton/core';
+import type { RawAddress } from '../types.js';
 
 /**
  * Coffee (swap.coffee) beside its swaps: MEV-protected swaps holding the user's funds, jetton staking (deposit
@@ -11,24 +12,67 @@ import { Cell, type Slice } from '@ton/core';
  * creation and liquidity withdrawal.
  */
 /**
- * `mev_protect_hold_funds#6bc79e7e query_id:uint64` (messages/coffee.py), as the reference's
- * `CoffeeMevProtectHoldFundsMatcher` reads it: a TON call with that body, or a TEP-74 jetton transfer whose forward
- * payload is that body. The reference names no MEV-protect contract (no interface, code hash or get-method), so the
- * rule is the message's exact layout (nothing but the query id) in one of those two flows; the
- * `service_fee#c0ffeea0` the same transaction sent beside it (the reference's optional parent match) belongs to it.
+ * MEV-protected swaps (messages/coffee.py). The reference names no MEV-protect contract (no interface, code hash or
+ * get-method), so each message is read by its exact layout in the two flows the reference's matchers accept: a TON call
+ * with that body, or a TEP-74 jetton transfer (transfer → internal transfer → notification) whose notification
+ * carries that body as its forward payload.
  */
+
+/** `mev_protect_hold_funds#6bc79e7e query_id:uint64`: nothing but the query id. */
 function isHoldBody(cell: Cell | null | undefined): boolean {
   if (!cell || cell.bits.length !== 32 + 64 || cell.refs.length > 0) return false;
   return cell.beginParse().preloadUint(32) === COFFEE.MEV_PROTECT_HOLD_FUNDS;
+}
+
+/** What `loadAddress` gives for addr_std (anycast included); addr_none is null, an external address `bits;hex`. */
+const INTERNAL_ADDRESS = /^-?\d+:[0-9A-F]{64}$/;
+
+/**
+ * `mev_protect_failed_swap#ee51ce51 query_id:uint64 recipient:MsgAddressInt`: the recipient when the cell is exactly
+ * that (a standard internal address, nothing trailing), else null.
+ */
+function failedSwapRecipient(cell: Cell | null | undefined): RawAddress | null {
+  if (!cell || cell.refs.length > 0) return null;
+  return tryDecode(() => {
+    const s = cell.beginParse();
+    if (s.loadUint(32) !== COFFEE.MEV_PROTECT_FAILED_SWAP) return null;
+    s.skip(64);
+    const recipient = loadAddress(s);
+    // addr_none and external addresses are no MsgAddressInt; anything after the address is another layout
+    if (!recipient || !INTERNAL_ADDRESS.test(recipient) || s.remainingBits > 0 || s.remainingRefs > 0) return null;
+    return recipient;
+  });
+}
+
+/** The body of a TON call with that opcode; a bounce is the call coming back, not the request. */
+function tonCall(node: TraceNode, op: number): Cell | null {
+  if (node.op !== op || node.inMsg?.bounced) return null;
+  return bodyCell(node.inMsg) ?? null;
+}
+
+/**
+ * A notification ending a TEP-74 transfer (the request at the sender's wallet, the wallets' internal transfer, the
+ * notification), with the payload it forwards.
+ */
+function jettonTransferTo(node: TraceNode) {
+  const note = node.op === OP.JETTON_NOTIFY ? decodeJettonNotify(node) : null;
+  const internal = node.parent;
+  const transfer = internal?.op === OP.JETTON_INTERNAL_TRANSFER ? internal.parent : null;
+  if (!note || !internal || !transfer || transfer.op !== OP.JETTON_TRANSFER) return null;
+  return { note, internal, transfer, nodes: [transfer, internal, childWithOp(internal, OP.EXCESS), node] };
 }
 
 function serviceFee(node: TraceNode): TraceNode | undefined {
   return node.parent?.children.find((c) => c !== node && c.op === COFFEE.SERVICE_FEE && !c.inMsg?.bounced);
 }
 
+/**
+ * The hold (`CoffeeMevProtectHoldFundsMatcher`): the `service_fee#c0ffeea0` the same transaction sent beside it (the
+ * reference's optional parent match) belongs to it.
+ */
 function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
   if (node.op === COFFEE.MEV_PROTECT_HOLD_FUNDS) {
-    if (node.inMsg?.bounced || !isHoldBody(bodyCell(node.inMsg))) return null;
+    if (!isHoldBody(tonCall(node, COFFEE.MEV_PROTECT_HOLD_FUNDS))) return null;
     return {
       type: 'coffee_mev_protect_hold_funds',
       nodes: nodeSet(node, serviceFee(node)),
@@ -44,13 +88,12 @@ function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
     };
   }
   // jettons held: the transfer's notification carries the hold request as its payload
-  const note = node.op === OP.JETTON_NOTIFY ? decodeJettonNotify(node) : null;
-  const internal = node.parent;
-  const transfer = internal?.op === OP.JETTON_INTERNAL_TRANSFER ? internal.parent : null;
-  if (!note || !isHoldBody(note.forward_payload) || !internal || transfer?.op !== OP.JETTON_TRANSFER) return null;
+  const jettons = jettonTransferTo(node);
+  if (!jettons || !isHoldBody(jettons.note.forward_payload)) return null;
+  const { note, internal, transfer } = jettons;
   return {
     type: 'coffee_mev_protect_hold_funds',
-    nodes: nodeSet(transfer, internal, childWithOp(internal, OP.EXCESS), node, serviceFee(transfer)),
+    nodes: nodeSet(...jettons.nodes, serviceFee(transfer)),
     success: !txFailed(node) && !txFailed(internal),
     fields: {
       source: note.sender,
@@ -61,6 +104,37 @@ function mevHold(ctx: MatchContext, node: TraceNode): ActionDraft | null {
       amount: note.amount,
     },
   };
+}
+
+/**
+ * The failed swap (`CoffeeMevProtectFailedSwapMatcher`): no parent or child belongs to it (the reference matches
+ * none). The serializer's filler stores only `destination` = the recipient and `asset` (null for TON, the jetton of
+ * the transfer); the reference never marks the block failed (it is built without a failure flag and merging the
+ * call or transfer does not carry theirs), so it is always successful.
+ */
+function mevFailedSwap(ctx: MatchContext, node: TraceNode): ActionDraft | null {
+  const failed = (recipient: RawAddress, nodes: (TraceNode | undefined)[], asset: RawAddress | null): ActionDraft => ({
+    type: 'coffee_mev_protect_failed_swap',
+    nodes: nodeSet(...nodes),
+    success: true,
+    fields: {
+      source: null,
+      source_secondary: null,
+      destination: recipient,
+      destination_secondary: null,
+      asset,
+      amount: null,
+    },
+  });
+  if (node.op === COFFEE.MEV_PROTECT_FAILED_SWAP) {
+    const recipient = failedSwapRecipient(tonCall(node, COFFEE.MEV_PROTECT_FAILED_SWAP));
+    return recipient ? failed(recipient, [node], null) : null;
+  }
+  const jettons = jettonTransferTo(node);
+  const recipient = jettons && failedSwapRecipient(jettons.note.forward_payload);
+  if (!jettons || !recipient) return null;
+  const asset = jettonOfWallet(ctx, jettons.internal.account) ?? jettonOfWallet(ctx, jettons.transfer.account);
+  return failed(recipient, jettons.nodes, asset);
 }
 
 /** staking deposit: jettons to the staking vault, which registers them at the pool; the pool mints a position NFT (required). */
@@ -226,8 +300,10 @@ export const coffeeServicesMatcher = opcodeMatcher('coffee-services', [
   [COFFEE.STAKING_POSITION_WITHDRAW, stakingWithdraw],
   [COFFEE.CREATE_VAULT, createVault],
   [COFFEE.MEV_PROTECT_HOLD_FUNDS, mevHold],
+  [COFFEE.MEV_PROTECT_FAILED_SWAP, mevFailedSwap],
   [COFFEE.STAKING_CLAIM_REWARDS, claimRewards],
   [OP.JETTON_BURN, withdrawLiquidity],
   [OP.JETTON_NOTIFY, stakingDeposit],
   [OP.JETTON_NOTIFY, mevHold],
+  [OP.JETTON_NOTIFY, mevFailedSwap],
 ]);

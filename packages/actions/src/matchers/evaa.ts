@@ -1,14 +1,15 @@
 import type { Slice } from '@ton/core';
-import { type ActionDraft, opcodeMatcher, type MatchContext, jettonOfWallet } from '../core.js';
+import { type ActionDraft, type FlowBuilder, opcodeMatcher, type MatchContext, jettonOfWallet } from '../core.js';
 import { loadAddress, tryDecode, uint256Hex, uintStr } from '../decode.js';
 import { EVAA, OP } from '../opcodes.js';
 import { bodySlice, childWithOp, descendants, normalizeAddress, subtree, txFailed, type TraceNode } from '../tree.js';
 import { decodeJettonNotify } from './jettons.js';
 
 /**
- * EVAA lending: supply (TON to the master with supply_master#1, or jettons whose notification carries it) and
- * withdraw (withdraw_master#2). The master forwards to the user's EVAA contract, which answers with a success or
- * failure message; a refused withdrawal returns an excess whose opcode names the reason.
+ * EVAA lending: supply (TON to the master with supply_master#1, or jettons whose notification carries it), withdraw
+ * (withdraw_master#2) and liquidate (liquidate_master#3, with TON or as a jetton payload). The master forwards to the
+ * user's EVAA contract, which answers with a success or failure message; a refused withdrawal returns an excess whose
+ * opcode names the reason, a liquidation the master refuses itself never reaches a user contract.
  */
 /**
  * The master's call to the user's EVAA contract: every master → user message opens with the user header
@@ -165,16 +166,17 @@ function decodeLiquidateMaster(s: Slice) {
   return { borrower, collateral_asset_id, incoming: uintStr(s, 64) };
 }
 
+type LiquidationRequest = { borrower: string | null; collateral_asset_id: string; incoming: string };
+
 /**
- * A liquidation is read only through the user contract's part in it: the master's liquidate_user#31 (behind the
- * user header) to the borrower's contract, and that contract's answer back to the master: liquidate_satisfied#311
- * (the master then confirms with liquidate_success#311a, or reverts with liquidate_fail#311f when it lacks the
- * collateral) or liquidate_unsatisfied#31f carrying the error. A request the master refuses before reaching a user
- * contract shows no EVAA contract at all and stays a plain call or transfer.
+ * A liquidation that reaches the borrower's user contract: the master's liquidate_user#31 (behind the user header)
+ * to that contract, and the contract's answer back to the master: liquidate_satisfied#311 (the master then confirms
+ * with liquidate_success#311a, or reverts with liquidate_fail#311f when it lacks the collateral) or
+ * liquidate_unsatisfied#31f carrying the error.
  */
 function liquidation(
   master: TraceNode,
-  request: { borrower: string | null; collateral_asset_id: string; incoming: string },
+  request: LiquidationRequest,
   start: TraceNode,
   source: string | null,
   extra: Partial<ActionDraft['fields']> = {},
@@ -256,22 +258,116 @@ function liquidation(
   };
 }
 
+/**
+ * A liquidation the master refuses before calling any user contract (`immediate_rejection`, as the reference's
+ * `EvaaLiquidateBlockMatcher` names it): a TON request bounces back to its sender, jettons are handed back by the
+ * master through the jetton wallet that delivered them. Neither answer carries anything of EVAA, so the receiver must
+ * show itself an EVAA master elsewhere in the trace (see `actsAsMaster`); nothing was liquidated, so the collateral
+ * amount is 0 and the debt is the amount the request offered.
+ */
+function refusedLiquidation(
+  request: LiquidationRequest,
+  start: TraceNode,
+  source: string | null,
+  extra: Partial<ActionDraft['fields']> = {},
+): ActionDraft {
+  return {
+    type: 'evaa_liquidate',
+    nodes: subtree(start),
+    success: false,
+    fields: {
+      source,
+      destination: request.borrower,
+      destination_secondary: null,
+      asset: null,
+      amount: '0',
+      ...extra,
+      evaa_liquidate_data: {
+        fail_reason: 'immediate_rejection',
+        debt_amount: request.incoming,
+        asset_id: `0x${request.collateral_asset_id}`,
+      },
+    },
+  };
+}
+
+function tonLiquidationRequest(master: TraceNode): LiquidationRequest | null {
+  return tryDecode(() => decodeLiquidateMaster(bodySlice(master)!));
+}
+
 function tonLiquidation(master: TraceNode): ActionDraft | null {
-  const request = tryDecode(() => decodeLiquidateMaster(bodySlice(master)!));
+  const request = tonLiquidationRequest(master);
   return request ? liquidation(master, request, master, normalizeAddress(master.inMsg?.source)) : null;
 }
 
-function jettonLiquidation(notify: TraceNode): ActionDraft | null {
+function tonLiquidationRefused(ctx: MatchContext, master: TraceNode): ActionDraft | null {
+  const request = tonLiquidationRequest(master);
+  const source = normalizeAddress(master.inMsg?.source);
+  // the master throws on a request it refuses, so the request comes back to its sender as a bounce
+  const bounced = master.children.some((c) => c.inMsg?.bounced === true && c.account === source);
+  if (!request || !bounced || !actsAsMaster(ctx, master.account)) return null;
+  return refusedLiquidation(request, master, source);
+}
+
+/** liquidate_master#3 as the forward payload of jettons the master was notified of, with the transfer behind them. */
+function jettonLiquidationRequest(notify: TraceNode) {
   const note = decodeJettonNotify(notify);
   const request = note?.forward_payload ? tryDecode(() => decodeLiquidateMaster(note.forward_payload!.beginParse())) : null;
-  const transfer = notify.parent?.parent;
-  if (!note || !request || !transfer) return null;
-  return liquidation(notify, request, transfer, note.sender, { source_secondary: transfer.account });
+  const internal = notify.parent;
+  const transfer = internal?.parent;
+  if (!note || !request || !internal || !transfer) return null;
+  return { note, request, internal, transfer };
+}
+
+function jettonLiquidation(notify: TraceNode): ActionDraft | null {
+  const r = jettonLiquidationRequest(notify);
+  return r && liquidation(notify, r.request, r.transfer, r.note.sender, { source_secondary: r.transfer.account });
+}
+
+/** Read on the request decoded once: every jetton notification in a trace passes through here. */
+function jettonLiquidationOrRefusal(ctx: MatchContext, notify: TraceNode): ActionDraft | null {
+  const r = jettonLiquidationRequest(notify);
+  if (!r) return null;
+  const extra = { source_secondary: r.transfer.account };
+  const reached = liquidation(notify, r.request, r.transfer, r.note.sender, extra);
+  if (reached) return reached;
+  // the jettons come back: the master asks the wallet that delivered them for a TEP-74 transfer
+  const returned = notify.children.some((c) => c.op === OP.JETTON_TRANSFER && c.account === r.internal.account);
+  if (!returned || !actsAsMaster(ctx, notify.account)) return null;
+  return refusedLiquidation(r.request, r.transfer, r.note.sender, extra);
+}
+
+/**
+ * The flows read through a user contract, by the opcode that starts them at the master. Each needs the master's
+ * call behind the EVAA user header and the user contract's answer, which is what shows an account to be an EVAA
+ * master at all.
+ */
+const THROUGH_USER_CONTRACT: ReadonlyArray<readonly [number, FlowBuilder]> = [
+  [EVAA.LIQUIDATE_MASTER, (_ctx, node) => tonLiquidation(node)],
+  [OP.JETTON_NOTIFY, (_ctx, node) => jettonLiquidation(node)],
+  [EVAA.SUPPLY_MASTER, (_ctx, node) => tonSupply(node)],
+  [EVAA.WITHDRAW_MASTER, withdraw],
+  [OP.JETTON_NOTIFY, jettonSupply],
+];
+
+/**
+ * Whether the account is shown to be an EVAA master in this trace: one of the flows above (supply, withdraw or a
+ * liquidation through a user contract) is read at it. A refusal alone cannot show it, and an opcode never does.
+ */
+function actsAsMaster(ctx: MatchContext, account: string): boolean {
+  return ctx.tree.nodes.some(
+    (n) =>
+      n.account === account &&
+      n.op !== null &&
+      !!n.inMsg?.source &&
+      THROUGH_USER_CONTRACT.some(([op, build]) => op === n.op && build(ctx, n) !== null),
+  );
 }
 
 export const evaaMatcher = opcodeMatcher('evaa', [
   [EVAA.LIQUIDATE_MASTER, (_ctx, node) => tonLiquidation(node)],
-  [OP.JETTON_NOTIFY, (_ctx, node) => jettonLiquidation(node)],
+  [EVAA.LIQUIDATE_MASTER, tonLiquidationRefused],
+  [OP.JETTON_NOTIFY, jettonLiquidationOrRefusal],
   [EVAA.SUPPLY_MASTER, (_ctx, node) => tonSupply(node)],
   [EVAA.WITHDRAW_MASTER, withdraw],
   [OP.JETTON_NOTIFY, jettonSupply],
