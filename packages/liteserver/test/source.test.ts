@@ -1,6 +1,6 @@
 /**
  * The liteserver ChainSource against the devnet it reads through (devnet → ChainLiteServer → ADNL → LiteserverChain):
- * every ChainSource method answers what the devnet answers directly.
+ * every ChainSource method answers what the devnet answers directly, with every proof checked (the default policy).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, toNano } from '@ton/core';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   devnet = await createDevnet({ network: 'mainnet', blockIntervalMs: 0 });
   server = new ChainLiteServer({ chain: devnet });
   await server.listen(0);
-  chain = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig(await server.globalConfig()), proofs: 'unsafe' });
+  chain = new LiteserverChain({ network: 'mainnet', config: parseGlobalConfig(await server.globalConfig()) });
   expect(await chain.ready(5000)).toBe(true);
   // Some history: two transfers in two rounds.
   await chain.sendMessage(await transfer(0, other, toNano('2')));
