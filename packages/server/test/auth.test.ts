@@ -82,19 +82,26 @@ describe.each([{ db: 'pglite', pg: false }, ...(process.env.DATABASE_URL ? [{ db
     });
 
     it('answers 429 with Retry-After over a key plan (REST, v3 and JSON-RPC)', async () => {
-      const { key } = await store.keys.create({ network: 'mainnet', rps: 2, burst: 2 });
-      const replies = [];
-      for (let i = 0; i < 4; i++) replies.push(await request(server.port, { path: REST, headers: { 'X-API-Key': key } }));
-      expect(replies.map((r) => r.status)).toEqual([200, 200, 429, 429]);
-      expect(replies[2].body).toEqual({ ok: false, error: 'Ratelimit exceeded', code: 429 });
-      expect(Number(replies[2].headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      const v3r = await request(server.port, { path: '/api/v3/masterchainInfo', headers: { 'X-API-Key': key } });
-      expect(v3r.status).toBe(429);
-      expect(v3r.body).toEqual({ error: 'Ratelimit exceeded' });
-      const rpcr = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc(7), headers: { 'X-API-Key': key } });
-      expect(rpcr.status).toBe(429);
-      expect(rpcr.body).toEqual({ ok: false, error: 'Ratelimit exceeded', code: 429, jsonrpc: '2.0', id: 7 });
-      expect(rpcr.headers['retry-after']).toBeDefined();
+      // A plan of 1 rps with a burst of 2: the six requests must land within the second before a token comes back.
+      // On a machine too busy for that, the round is run again with a fresh key rather than read wrongly.
+      for (let attempt = 1; ; attempt++) {
+        const { key } = await store.keys.create({ network: 'mainnet', rps: 1, burst: 2 });
+        const started = Date.now();
+        const replies = [];
+        for (let i = 0; i < 4; i++) replies.push(await request(server.port, { path: REST, headers: { 'X-API-Key': key } }));
+        const v3r = await request(server.port, { path: '/api/v3/masterchainInfo', headers: { 'X-API-Key': key } });
+        const rpcr = await request(server.port, { path: '/api/v2/jsonRPC', body: rpc(7), headers: { 'X-API-Key': key } });
+        if (Date.now() - started >= 900 && attempt < 5) continue;
+        expect(replies.map((r) => r.status)).toEqual([200, 200, 429, 429]);
+        expect(replies[2].body).toEqual({ ok: false, error: 'Ratelimit exceeded', code: 429 });
+        expect(Number(replies[2].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(v3r.status).toBe(429);
+        expect(v3r.body).toEqual({ error: 'Ratelimit exceeded' });
+        expect(rpcr.status).toBe(429);
+        expect(rpcr.body).toEqual({ ok: false, error: 'Ratelimit exceeded', code: 429, jsonrpc: '2.0', id: 7 });
+        expect(rpcr.headers['retry-after']).toBeDefined();
+        break;
+      }
     });
 
     it('lets a keyless client through exactly once per second', async () => {
