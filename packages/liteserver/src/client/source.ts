@@ -562,11 +562,9 @@ export class LiteserverChain implements ChainSource {
   async getConfigParam(id: number, atMcSeqno?: number): Promise<Cell | null> {
     if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31)
       throw new ChainError('invalid', `config param id must be a 32-bit integer, got ${id}`);
-    const session = this.pool.session();
-    const mcId = atMcSeqno === undefined ? (await this.getMasterchainInfo()).last : await this.mcBlockId(atMcSeqno, session);
-    const res = await session.call(tl.liteServerGetConfigParams, { mode: 0, id: tlId(mcId), paramList: [id] }, mcId.seqno);
-    await this.trustMasterchainBlock(toBlockId(res.id), session);
-    return configParamOf(this.configRoot(res), id);
+    // From the key block's whole config (fetched and proven once per key block), not a proof per call: the indexer
+    // asks for params at every block.
+    return configParamOf(await this.getConfigAll(atMcSeqno), id);
   }
 
   async getConfigAll(atMcSeqno?: number): Promise<Cell> {
