@@ -662,6 +662,15 @@ export function proofKeeping(root: Cell, keep: ReadonlySet<Cell>, whole: Readonl
 }
 
 /**
+ * A Block's header proof, as a liteserver's: BlockInfo whole, and the state update cell (whose new hash names the
+ * state after the block) with its two sides as they are; value flow and extra pruned. What a back link's `proof` and
+ * any link's `dest_proof` need, at a size that does not grow with the block's transactions.
+ */
+export function blockHeaderProof(block: Cell): Cell {
+  return proofKeeping(block, new Set([block, block.refs[2]]), new Set([block.refs[0]]));
+}
+
+/**
  * The cells from a Hashmap / HashmapAug root (of `n`-bit keys) down to the leaf of `key`, whatever the values and
  * extras: a fork's branches are its two refs, so only labels are read. Empty when the key is absent.
  */

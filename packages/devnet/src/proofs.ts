@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  blockHeaderProof,
   blockSigningPayload,
   ChainError,
   hashmapPath,
@@ -150,8 +151,8 @@ export class Proofs {
               toKeyBlock: this.cells.header(mc).isKeyBlock,
               from: from.id,
               to: mc.id,
-              destProof: this.blockProof(mc),
-              proof: this.blockProof(from),
+              destProof: this.headerProof(mc),
+              proof: this.headerProof(from),
               stateProof: this.prevBlockProof(from, mc.id.seqno),
             },
           ];
@@ -169,6 +170,11 @@ export class Proofs {
 
   private blockProof(b: StoredBlock): Buffer {
     return convertToMerkleProof(this.cells.of(b.id).block).toBoc();
+  }
+
+  /** A back link's proofs of its blocks: their headers and state updates, pruned as a liteserver's are. */
+  private headerProof(b: StoredBlock): Buffer {
+    return blockHeaderProof(this.cells.of(b.id).block).toBoc();
   }
 
   /** A proof of the state after masterchain block `b` that keeps the path to one entry of its prev_blocks. */

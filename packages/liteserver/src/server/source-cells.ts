@@ -1,5 +1,13 @@
 import { beginCell, type Cell } from '@ton/core';
-import { hashmapWalk, LruCache, proofKeeping, type BlockAndState, type BlockIdExt, type ChainSource } from '@tongate/chain';
+import {
+  blockHeaderProof,
+  hashmapWalk,
+  LruCache,
+  proofKeeping,
+  type BlockAndState,
+  type BlockIdExt,
+  type ChainSource,
+} from '@tongate/chain';
 import { blockTransactionCells } from '../cells/block-extra.js';
 
 /**
@@ -44,13 +52,9 @@ export class SourceCells {
     return e;
   }
 
-  /**
-   * The block's header: BlockInfo whole, and the state update cell (whose new hash names the state after the block)
-   * with its two sides as they are; value flow and extra pruned.
-   */
+  /** The block's header (chain's blockHeaderProof). */
   async headerProof(id: BlockIdExt): Promise<Cell> {
-    const { block } = await this.entry(id);
-    return proofKeeping(block, new Set([block, block.refs[2]]), new Set([block.refs[0]]));
+    return blockHeaderProof((await this.entry(id)).block);
   }
 
   /** The state after the block, down to one account's leaf (or to where its absence shows). */
