@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cell } from '@ton/core';
-import { WHOLE_SHARD } from '@tongate/chain';
+import { parseValidatorSet, WHOLE_SHARD } from '@tongate/chain';
 import { createDevnet, type Devnet } from '@tongate/devnet';
 import { ChainLiteServer } from '../src/server/index.js';
 import { LiteConnection, LiteserverChain, parseGlobalConfig } from '../src/index.js';
@@ -48,10 +48,12 @@ describe('the checking client across a devnet validator set change', () => {
   it('proves heads signed by the elected set through the key block that installed it', async () => {
     const genesisSet = (await devnet.getConfigParam(34, 0)) as Cell;
     await devnet.seed();
-    const installedAt = await until('an elected set installed', 90_000, async () => {
+    // A set of more than one validator: on a busy machine an election may close before every operator has staked,
+    // and elect fewer; a later one elects them all.
+    const installedAt = await until('an elected set of several validators installed', 120_000, async () => {
       const last = (await devnet.getMasterchainInfo()).last.seqno;
       const p34 = await devnet.getConfigParam(34, last);
-      return p34 && !p34.hash().equals(genesisSet.hash()) ? last : null;
+      return p34 && !p34.hash().equals(genesisSet.hash()) && parseValidatorSet(p34).list.length > 1 ? last : null;
     });
     // The round that changed param 34 ended with a key block, which later blocks name.
     const head = await until('a block past the set change', 20_000, async () => {
@@ -94,5 +96,5 @@ describe('the checking client across a devnet validator set change', () => {
     } finally {
       conn.close();
     }
-  }, 150_000);
+  }, 200_000);
 });
